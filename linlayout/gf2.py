@@ -1,0 +1,172 @@
+"""Linear algebra over GF(2) on bit-packed Python integers.
+
+A vector over GF(2) is a Python ``int``: bit ``k`` is coordinate ``k``.  A matrix is a sequence of
+*column* vectors (the images of the unit inputs), which is how a :class:`~linlayout.LinearLayout`
+stores its bases.  For the 5-60 bit matrices that real layouts have, Gaussian elimination on
+packed integers is much faster than a general GF(2) array library.
+
+The central tool is :class:`SpanBasis`, an incremental echelon basis that remembers, for every
+vector it holds, which of the inserted columns it is a combination of.  Inserting the columns of a
+matrix in order and keeping the ones that are independent of the earlier ones yields the *pivot
+columns* of the matrix's reduced row echelon form (RREF) in the column order, which is what Triton's
+``f2reduce``-based code computes.  Expressing a vector in terms of the pivot columns, with the free
+(non-pivot) columns set to zero, is the solution that Triton's least-squares solve reads off the
+RREF.
+
+    >>> cols = [0b01, 0b10, 0b11]          # the third column is the sum of the first two
+    >>> pivot_columns(cols)
+    [0, 1]
+    >>> rank(cols)
+    2
+    >>> solve(cols, 0b11)                  # 0b11 = col0 ^ col1, free column 2 set to zero
+    3
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+__all__ = ["SpanBasis", "rank", "pivot_columns", "solve", "kernel_vector", "transpose"]
+
+
+class SpanBasis:
+    """An echelon basis of a subspace of GF(2)^n, built one vector at a time.
+
+    Each stored vector has a distinct leading (highest) bit.  Alongside it, a *combination mask*
+    records which inserted vectors (by insertion index) XOR to it, so that any vector in the span
+    can be written as a combination of the inserted ones.
+
+        >>> b = SpanBasis()
+        >>> b.insert(0b110), b.insert(0b011), b.insert(0b101)
+        (True, True, False)
+        >>> b.express(0b101)           # 0b101 = v0 ^ v1
+        3
+        >>> b.express(0b1000) is None  # not in the span
+        True
+    """
+
+    __slots__ = ("_lead", "_count")
+
+    def __init__(self) -> None:
+        # leading bit -> (reduced vector, combination mask over inserted indices)
+        self._lead: dict[int, tuple[int, int]] = {}
+        self._count = 0
+
+    @property
+    def rank(self) -> int:
+        """The dimension of the span."""
+        return len(self._lead)
+
+    def reduce(self, v: int) -> tuple[int, int]:
+        """Reduce ``v`` against the basis: returns ``(remainder, combination)``.
+
+        ``v == remainder ^ XOR(inserted[i] for i in combination)``; the remainder is zero exactly
+        when ``v`` is in the span.
+        """
+        lead = self._lead
+        c = 0
+        while v:
+            h = v.bit_length() - 1
+            entry = lead.get(h)
+            if entry is None:
+                break
+            v ^= entry[0]
+            c ^= entry[1]
+        return v, c
+
+    def insert(self, v: int) -> bool:
+        """Insert the next vector; returns whether it was independent of the earlier ones."""
+        idx = self._count
+        self._count += 1
+        rem, c = self.reduce(v)
+        if rem == 0:
+            return False
+        # The remainder may still have lower bits that other entries lead on; that is fine: only
+        # the leading bits must be distinct for reduce() to terminate and be exact.
+        self._lead[rem.bit_length() - 1] = (rem, c ^ (1 << idx))
+        return True
+
+    def express(self, v: int) -> int | None:
+        """The combination (mask over insertion indices) that XORs to ``v``, or None if outside."""
+        rem, c = self.reduce(v)
+        return c if rem == 0 else None
+
+    def contains(self, v: int) -> bool:
+        """Whether ``v`` is in the span."""
+        return self.reduce(v)[0] == 0
+
+
+def rank(columns: Iterable[int]) -> int:
+    """The rank of the matrix whose columns are ``columns``.
+
+        >>> rank([1, 2, 3, 4])
+        3
+    """
+    basis = SpanBasis()
+    for v in columns:
+        basis.insert(v)
+    return basis.rank
+
+
+def pivot_columns(columns: Sequence[int]) -> list[int]:
+    """Indices of the columns independent of all earlier columns (the RREF pivot columns).
+
+        >>> pivot_columns([0, 1, 1, 2])
+        [1, 3]
+    """
+    basis = SpanBasis()
+    return [i for i, v in enumerate(columns) if basis.insert(v)]
+
+
+def solve(columns: Sequence[int], target: int) -> int | None:
+    """Solve ``XOR(columns[i] for i in x) == target`` for the bit mask ``x``.
+
+    Only pivot columns (see :func:`pivot_columns`) are used; free columns are zero.  This is the
+    solution Triton reads off the reduced row echelon form.  Returns None when ``target`` is not in
+    the column span.
+
+        >>> solve([1, 1, 2], 3)    # column 1 duplicates column 0 and stays unused
+        5
+    """
+    basis = SpanBasis()
+    for v in columns:
+        basis.insert(v)
+    # Combination masks index the insertion order, which is the column order, and only ever use
+    # independent (pivot) columns.
+    return basis.express(target)
+
+
+def kernel_vector(columns: Sequence[int]) -> int | None:
+    """A nonzero input mask ``x`` with ``XOR(columns[i] for i in x) == 0``, or None if injective.
+
+    The returned mask has its highest bit at the first dependent column.
+
+        >>> kernel_vector([1, 2, 3])
+        7
+        >>> kernel_vector([1, 2]) is None
+        True
+    """
+    basis = SpanBasis()
+    for i, v in enumerate(columns):
+        c = basis.express(v)
+        if c is not None:
+            return c | (1 << i)
+        basis.insert(v)
+    return None
+
+
+def transpose(vectors: Sequence[int], width: int) -> list[int]:
+    """Transpose a bit matrix: ``vectors[i]`` bit ``j`` becomes ``result[j]`` bit ``i``.
+
+        >>> transpose([0b01, 0b11], 2)
+        [3, 2]
+    """
+    out = [0] * width
+    for i, v in enumerate(vectors):
+        while v:
+            low = v & -v
+            j = low.bit_length() - 1
+            if j < width:
+                out[j] |= 1 << i
+            v ^= low
+    return out

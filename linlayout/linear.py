@@ -1,0 +1,1198 @@
+"""``LinearLayout``: a layout as a linear map over GF(2), with Triton's model and answers.
+
+A linear layout maps named *input* dimensions (``register``, ``lane``, ``warp``, ``block`` for a
+distributed tensor; ``offset`` for shared memory; ``row``, ``col`` for tensor memory) to named
+*output* dimensions (``dim0``, ``dim1``, ...), every size a power of two.  Basis ``i`` of an input
+dimension is the image of the input value ``2**i``; any other input is the XOR of the bases of its
+set bits.  This is the model of Triton's ``LinearLayout`` (``include/triton/Tools/LinearLayout.h``),
+and every operation here gives the same answer as Triton's, so results can be checked bit for bit.
+
+    >>> L = LinearLayout({"register": [[0, 1]], "lane": [[1, 0], [2, 0]]}, {"dim0": 4, "dim1": 2})
+    >>> L.apply({"register": 1, "lane": 3})
+    {'dim0': 3, 'dim1': 1}
+    >>> L(register=0, lane=2)
+    {'dim0': 2, 'dim1': 0}
+    >>> L.is_invertible()
+    True
+    >>> L.invert().compose(L) == LinearLayout.identity_1d(4, "dim0", "dim0") * LinearLayout.identity_1d(2, "dim1", "dim1")
+    True
+
+Internally each basis is stored *flat*: one integer with the output dims packed, the first output
+dim in the lowest bits (Triton's ``flattenOuts`` order), so the linear algebra runs on machine-word
+integers (see :mod:`linlayout.gf2`).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Union
+
+import numpy as np
+
+from . import gf2
+from .errors import (
+    BasisError,
+    DimensionError,
+    LayoutError,
+    NotInjectiveError,
+    NotInvertibleError,
+    NotSurjectiveError,
+    SizeError,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    import galois
+
+__all__ = ["LinearLayout"]
+
+BasesLike = Union[Mapping[str, Sequence[Sequence[int]]], Sequence[tuple[str, Sequence[Sequence[int]]]]]
+OutDimsLike = Union[Mapping[str, int], Sequence[str], Sequence[tuple[str, int]]]
+
+#: Largest number of points ``table()`` will materialize (2**26 rows).
+MAX_TABLE_LOG2 = 26
+#: Input dims up to this many bits get a lookup table for ``apply``.
+_APPLY_TABLE_LOG2 = 10
+#: Sizes are capped so that flat values stay within numpy's int64.
+MAX_TOTAL_LOG2 = 62
+
+
+def _is_pow2(n: int) -> bool:
+    return n > 0 and (n & (n - 1)) == 0
+
+
+def _log2(n: int) -> int:
+    return n.bit_length() - 1
+
+
+def _as_int(value: Any, what: str) -> int:
+    if isinstance(value, bool):
+        raise BasisError(f"{what} must be an integer, got the boolean {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise BasisError(f"{what} must be an integer, got {type(value).__name__} {value!r}") from None
+
+
+def _check_name(name: Any, what: str) -> str:
+    if not isinstance(name, str) or not name:
+        raise DimensionError(f"{what} names must be non-empty strings, got {name!r}")
+    return name
+
+
+def _items(obj: Any, what: str) -> list[tuple[Any, Any]]:
+    if isinstance(obj, Mapping):
+        return list(obj.items())
+    try:
+        items = list(obj)
+    except TypeError:
+        raise LayoutError(f"{what} must be a mapping or a sequence of (name, value) pairs, got {obj!r}") from None
+    out = []
+    for item in items:
+        if isinstance(item, str) or not isinstance(item, Sequence) or len(item) != 2:
+            raise LayoutError(f"{what} must be a mapping or a sequence of (name, value) pairs; got the item {item!r}")
+        out.append((item[0], item[1]))
+    return out
+
+
+class LinearLayout:
+    """A linear map over GF(2) from named input dims to named output dims (Triton's model).
+
+    Args:
+        bases: in-dim name -> list of basis vectors; basis ``i`` is the image of input ``2**i``, one
+            int per output dim (in ``out_dims`` order). An empty list is a size-1 dim. A sequence of
+            ``(name, bases)`` pairs is accepted too (the JSON form).
+        out_dims: out-dim name -> power-of-two size; or a sequence of ``(name, size)`` pairs; or a
+            sequence of names, whose sizes are then inferred as the smallest power of two larger
+            than every basis value (as Triton does).
+        require_surjective: refuse a layout that does not reach every output (Triton's default).
+
+    Raises:
+        DimensionError: repeated or malformed names.
+        BasisError: a basis of the wrong length, negative, or not smaller than its out-dim size.
+        SizeError: an out-dim size that is not a power of two.
+        NotSurjectiveError: ``require_surjective`` and some output is never reached.
+
+    Example:
+        >>> L = LinearLayout({"lane": [[1], [2], [4], [8], [16]], "warp": [[32], [64]]}, ["dim0"])
+        >>> L.out_dims
+        {'dim0': 128}
+        >>> print(L)
+        - lane=1 -> (1)
+          lane=2 -> (2)
+          lane=4 -> (4)
+          lane=8 -> (8)
+          lane=16 -> (16)
+        - warp=1 -> (32)
+          warp=2 -> (64)
+        where out dims are: [dim0 (size 128)]
+    """
+
+    __slots__ = ("_ins", "_outs", "_shifts", "_rank", "_hash", "_bases", "_tables", "_out_unpack")
+
+    # ----------------------------------------------------------------------------- construction
+
+    def __init__(self, bases: BasesLike, out_dims: OutDimsLike, *, require_surjective: bool = True):
+        in_items = _items(bases, "bases")
+        seen: set[str] = set()
+        for name, _ in in_items:
+            _check_name(name, "in-dim")
+            if name in seen:
+                raise DimensionError(f"in-dim {name!r} appears twice in bases")
+            seen.add(name)
+
+        infer = False
+        if isinstance(out_dims, Mapping):
+            out_items = list(out_dims.items())
+        else:
+            try:
+                raw = list(out_dims)
+            except TypeError:
+                raise LayoutError(f"out_dims must be a mapping, a list of names or of (name, size) pairs; got {out_dims!r}") from None
+            if all(isinstance(x, str) for x in raw):
+                infer = True
+                out_items = [(x, 1) for x in raw]
+            else:
+                out_items = _items(raw, "out_dims")
+        out_names: list[str] = []
+        for name, _ in out_items:
+            _check_name(name, "out-dim")
+            if name in out_names:
+                raise DimensionError(f"out-dim {name!r} appears twice in out_dims")
+            out_names.append(name)
+        n_out = len(out_names)
+
+        # Validate and normalize every basis vector.
+        norm: list[tuple[str, list[tuple[int, ...]]]] = []
+        for name, vecs in in_items:
+            try:
+                vecs = list(vecs)
+            except TypeError:
+                raise BasisError(f"bases of in-dim {name!r} must be a list of vectors, got {vecs!r}") from None
+            rows = []
+            for i, vec in enumerate(vecs):
+                if isinstance(vec, (str, bytes)) or not isinstance(vec, Iterable):
+                    raise BasisError(f"basis {i} of in-dim {name!r} must be a vector of {n_out} ints, got {vec!r}")
+                vec = tuple(_as_int(x, f"basis {i} of in-dim {name!r}") for x in vec)
+                if len(vec) != n_out:
+                    raise BasisError(
+                        f"basis {i} of in-dim {name!r} has {len(vec)} entries, expected one per out-dim "
+                        f"({n_out}: {', '.join(out_names) or 'none'})"
+                    )
+                for k, x in enumerate(vec):
+                    if x < 0:
+                        raise BasisError(f"basis {i} of in-dim {name!r} has the negative value {x} for out-dim {out_names[k]!r}")
+                rows.append(vec)
+            norm.append((name, rows))
+
+        if infer:
+            sizes = [1] * n_out
+            for _, rows in norm:
+                for vec in rows:
+                    for k, x in enumerate(vec):
+                        if x >= sizes[k]:
+                            sizes[k] = 1 << x.bit_length()
+        else:
+            sizes = []
+            for name, size in out_items:
+                size = _as_int(size, f"size of out-dim {name!r}")
+                if not _is_pow2(size):
+                    raise SizeError(f"out-dim {name!r} has size {size}; out-dim sizes must be powers of two")
+                sizes.append(size)
+        outs = tuple(zip(out_names, sizes))
+        if sum(_log2(s) for s in sizes) > MAX_TOTAL_LOG2:
+            raise SizeError(f"out-dims total {sum(_log2(s) for s in sizes)} bits; at most {MAX_TOTAL_LOG2} are supported")
+
+        shifts = []
+        acc = 0
+        for s in sizes:
+            shifts.append(acc)
+            acc += _log2(s)
+        ins = []
+        for name, rows in norm:
+            flat = []
+            for i, vec in enumerate(rows):
+                f = 0
+                for k, x in enumerate(vec):
+                    if x >= sizes[k]:
+                        raise BasisError(
+                            f"basis {i} of in-dim {name!r} has value {x} for out-dim {out_names[k]!r}, "
+                            f"which has size {sizes[k]}: a basis value must be smaller than its out-dim size"
+                        )
+                    f |= x << shifts[k]
+                flat.append(f)
+            ins.append((name, tuple(flat)))
+        if sum(len(f) for _, f in ins) > MAX_TOTAL_LOG2:
+            raise SizeError(f"in-dims total {sum(len(f) for _, f in ins)} bits; at most {MAX_TOTAL_LOG2} are supported")
+        self._init(tuple(ins), outs)
+        if require_surjective and not self.is_surjective():
+            raise NotSurjectiveError(f"layout is not surjective: {self._unreached_description()}")
+
+    def _init(self, ins: tuple[tuple[str, tuple[int, ...]], ...], outs: tuple[tuple[str, int], ...]) -> None:
+        self._ins = ins
+        self._outs = outs
+        shifts = []
+        acc = 0
+        for _, s in outs:
+            shifts.append(acc)
+            acc += _log2(s)
+        self._shifts = tuple(shifts)
+        self._rank = None
+        self._hash = None
+        self._bases = None
+        self._tables = None
+        self._out_unpack = tuple((n, sh, s - 1) for (n, s), sh in zip(outs, shifts))
+
+    @classmethod
+    def _make(cls, ins: Iterable[tuple[str, Iterable[int]]], outs: Iterable[tuple[str, int]]) -> LinearLayout:
+        """Internal constructor from flat bases; no validation."""
+        self = object.__new__(cls)
+        self._init(tuple((n, tuple(f)) for n, f in ins), tuple(outs))
+        return self
+
+    @classmethod
+    def identity_1d(cls, size: int, in_dim: str, out_dim: str) -> LinearLayout:
+        """The identity ``in_dim -> out_dim`` of a power-of-two ``size``.
+
+            >>> LinearLayout.identity_1d(4, "lane", "dim0").bases
+            {'lane': ((1,), (2,))}
+        """
+        return cls.strided_1d(size, 1, in_dim, out_dim)
+
+    @classmethod
+    def strided_1d(cls, size: int, stride: int, in_dim: str, out_dim: str) -> LinearLayout:
+        """``x -> stride * x`` for ``x < size`` (``size`` and ``stride`` powers of two).
+
+            >>> LinearLayout.strided_1d(4, 2, "register", "dim0").bases
+            {'register': ((2,), (4,))}
+            >>> LinearLayout.strided_1d(4, 2, "register", "dim0").out_dims
+            {'dim0': 8}
+        """
+        size = _as_int(size, "size")
+        stride = _as_int(stride, "stride")
+        if not _is_pow2(size):
+            raise SizeError(f"strided_1d: size {size} is not a power of two")
+        if not _is_pow2(stride):
+            raise SizeError(f"strided_1d: stride {stride} is not a power of two")
+        _check_name(in_dim, "in-dim")
+        _check_name(out_dim, "out-dim")
+        k = _log2(size)
+        return cls._make([(in_dim, [stride << i for i in range(k)])], [(out_dim, max(1, stride * size) if k else 1)])
+
+    @classmethod
+    def zeros_1d(cls, size: int, in_dim: str, out_dim: str, out_dim_size: int = 1) -> LinearLayout:
+        """Every input of ``in_dim`` (a power-of-two ``size``) maps to 0: a broadcast.
+
+            >>> LinearLayout.zeros_1d(4, "warp", "dim0").bases
+            {'warp': ((0,), (0,))}
+        """
+        size = _as_int(size, "size")
+        out_dim_size = _as_int(out_dim_size, "out_dim_size")
+        if not _is_pow2(size):
+            raise SizeError(f"zeros_1d: size {size} is not a power of two")
+        if not _is_pow2(out_dim_size):
+            raise SizeError(f"zeros_1d: out_dim_size {out_dim_size} is not a power of two")
+        _check_name(in_dim, "in-dim")
+        _check_name(out_dim, "out-dim")
+        return cls._make([(in_dim, [0] * _log2(size))], [(out_dim, out_dim_size)])
+
+    @classmethod
+    def empty(cls) -> LinearLayout:
+        """The layout with no dims at all (the unit of ``*``).
+
+            >>> LinearLayout.empty() * LinearLayout.identity_1d(2, "a", "b") == LinearLayout.identity_1d(2, "a", "b")
+            True
+        """
+        return cls._make([], [])
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], *, require_surjective: bool = False) -> LinearLayout:
+        """Build from the JSON form of the oracle files.
+
+            >>> LinearLayout.from_dict({"bases": [["lane", [[1], [2]]]], "out_dims": [["dim0", 4]]}).out_dims
+            {'dim0': 4}
+        """
+        if not isinstance(d, Mapping) or "bases" not in d or "out_dims" not in d:
+            raise LayoutError(f"a layout dict needs the keys 'bases' and 'out_dims', got {d!r}")
+        return cls(d["bases"], d["out_dims"], require_surjective=require_surjective)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``{"bases": [[in, [[...]...]]...], "out_dims": [[name, size]...]}``.
+
+            >>> LinearLayout.identity_1d(2, "lane", "dim0").to_dict()
+            {'bases': [['lane', [[1]]]], 'out_dims': [['dim0', 2]]}
+        """
+        return {
+            "bases": [[n, [list(v) for v in vecs]] for n, vecs in self.bases.items()],
+            "out_dims": [[n, s] for n, s in self._outs],
+        }
+
+    @classmethod
+    def from_matrix(cls, matrix: Any, in_dims: Mapping[str, int], out_dims: Mapping[str, int]) -> LinearLayout:
+        """Build from a GF(2) matrix: rows are output bits, columns input bits (dims in order).
+
+            >>> import numpy as np
+            >>> LinearLayout.from_matrix(np.array([[0, 1], [1, 0]]), {"lane": 4}, {"dim0": 4}).bases
+            {'lane': ((2,), (1,))}
+        """
+        m = np.asarray(matrix, dtype=np.int64)
+        in_items = [(n, _as_int(s, f"size of in-dim {n!r}")) for n, s in in_dims.items()]
+        out_items = [(n, _as_int(s, f"size of out-dim {n!r}")) for n, s in out_dims.items()]
+        for n, s in in_items + out_items:
+            if not _is_pow2(s):
+                raise SizeError(f"dim {n!r} has size {s}; sizes must be powers of two")
+        n_in = sum(_log2(s) for _, s in in_items)
+        n_out = sum(_log2(s) for _, s in out_items)
+        if m.ndim != 2 or m.shape != (n_out, n_in):
+            raise SizeError(f"matrix has shape {m.shape}, expected ({n_out}, {n_in}) = (output bits, input bits)")
+        if np.any((m != 0) & (m != 1)):
+            raise BasisError("a GF(2) matrix may hold only 0 and 1")
+        cols = [int(sum(int(m[r, c]) << r for r in range(n_out))) for c in range(n_in)]
+        ins = []
+        c = 0
+        for n, s in in_items:
+            ins.append((n, cols[c:c + _log2(s)]))
+            c += _log2(s)
+        return cls._make(ins, out_items)
+
+    # ------------------------------------------------------------------------------ properties
+
+    @property
+    def bases(self) -> dict[str, tuple[tuple[int, ...], ...]]:
+        """In-dim name -> tuple of basis vectors (one int per out-dim)."""
+        if self._bases is None:
+            self._bases = {n: tuple(self._unflatten(f) for f in flat) for n, flat in self._ins}
+        return dict(self._bases)
+
+    @property
+    def in_dims(self) -> dict[str, int]:
+        """In-dim name -> size, in order."""
+        return {n: 1 << len(f) for n, f in self._ins}
+
+    @property
+    def out_dims(self) -> dict[str, int]:
+        """Out-dim name -> size, in order."""
+        return dict(self._outs)
+
+    @property
+    def in_dim_names(self) -> tuple[str, ...]:
+        return tuple(n for n, _ in self._ins)
+
+    @property
+    def out_dim_names(self) -> tuple[str, ...]:
+        return tuple(n for n, _ in self._outs)
+
+    @property
+    def num_in_dims(self) -> int:
+        return len(self._ins)
+
+    @property
+    def num_out_dims(self) -> int:
+        return len(self._outs)
+
+    def has_in_dim(self, name: str) -> bool:
+        return any(n == name for n, _ in self._ins)
+
+    def has_out_dim(self, name: str) -> bool:
+        return any(n == name for n, _ in self._outs)
+
+    def _in_flat(self, name: str) -> tuple[int, ...]:
+        for n, f in self._ins:
+            if n == name:
+                return f
+        raise DimensionError(f"in-dim {name!r} is not in this layout (in-dims: {', '.join(self.in_dim_names) or 'none'})")
+
+    def _out_index(self, name: str) -> int:
+        for i, (n, _) in enumerate(self._outs):
+            if n == name:
+                return i
+        raise DimensionError(f"out-dim {name!r} is not in this layout (out-dims: {', '.join(self.out_dim_names) or 'none'})")
+
+    def in_dim_size_log2(self, name: str) -> int:
+        return len(self._in_flat(name))
+
+    def in_dim_size(self, name: str) -> int:
+        return 1 << len(self._in_flat(name))
+
+    def out_dim_size(self, name: str) -> int:
+        return self._outs[self._out_index(name)][1]
+
+    def out_dim_size_log2(self, name: str) -> int:
+        return _log2(self.out_dim_size(name))
+
+    @property
+    def total_in_size_log2(self) -> int:
+        return sum(len(f) for _, f in self._ins)
+
+    @property
+    def total_out_size_log2(self) -> int:
+        return sum(_log2(s) for _, s in self._outs)
+
+    @property
+    def total_in_size(self) -> int:
+        return 1 << self.total_in_size_log2
+
+    @property
+    def total_out_size(self) -> int:
+        return 1 << self.total_out_size_log2
+
+    def get_basis(self, in_dim: str, i: int, out_dim: str | None = None) -> Any:
+        """Basis ``i`` of ``in_dim`` (a tuple), or its component on ``out_dim`` (an int)."""
+        flat = self._in_flat(in_dim)
+        if not 0 <= i < len(flat):
+            raise DimensionError(f"in-dim {in_dim!r} has {len(flat)} bases; there is no basis {i}")
+        vec = self._unflatten(flat[i])
+        return vec if out_dim is None else vec[self._out_index(out_dim)]
+
+    def _columns(self) -> list[int]:
+        """All flat bases in in-dim order: the columns of the GF(2) matrix."""
+        return [b for _, f in self._ins for b in f]
+
+    def _unflatten(self, f: int) -> tuple[int, ...]:
+        return tuple((f >> sh) & m for _, sh, m in self._out_unpack)
+
+    def _describe_flat(self, f: int) -> str:
+        return "(" + ", ".join(f"{n}={v}" for n, v in zip(self.out_dim_names, self._unflatten(f))) + ")"
+
+    def _bit_name(self, flat_bit: int) -> str:
+        """'dim1 bit 3' for a bit of the flat output."""
+        for (n, s), sh in zip(self._outs, self._shifts):
+            if sh <= flat_bit < sh + _log2(s):
+                return f"{n} bit {flat_bit - sh}"
+        return f"bit {flat_bit}"  # pragma: no cover
+
+    def _in_bit_name(self, col: int) -> str:
+        for n, f in self._ins:
+            if col < len(f):
+                return f"{n}={1 << col}"
+            col -= len(f)
+        return f"column {col}"  # pragma: no cover
+
+    # ------------------------------------------------------------------------------ evaluation
+
+    def apply(self, inputs: Mapping[str, int] | None = None, /, **kwargs: int) -> dict[str, int]:
+        """Evaluate at one input: ``{in_dim: value}`` -> ``{out_dim: value}``.
+
+        In-dims that are not given count as 0.  Values must lie in ``[0, size)``.
+
+            >>> L = LinearLayout({"lane": [[1], [2]], "warp": [[4]]}, {"dim0": 8})
+            >>> L.apply({"lane": 3, "warp": 1})
+            {'dim0': 7}
+            >>> L(lane=2)
+            {'dim0': 2}
+        """
+        if inputs is None:
+            inputs = kwargs
+        elif kwargs:
+            inputs = {**inputs, **kwargs}
+        tables = self._tables
+        if tables is None:
+            tables = self._build_apply_tables()
+        flat = 0
+        for name, val in inputs.items():
+            entry = tables.get(name)
+            if entry is None:
+                raise DimensionError(f"apply: {name!r} is not an in-dim of this layout (in-dims: {', '.join(self.in_dim_names) or 'none'})")
+            size, table = entry
+            if val.__class__ is not int:
+                val = _as_int(val, f"input {name!r}")
+            if not 0 <= val < size:
+                raise DimensionError(f"apply: input {name}={val} is out of range [0, {size})")
+            if table.__class__ is list:
+                flat ^= table[val]
+            else:
+                for b in table:
+                    if val & 1:
+                        flat ^= b
+                    val >>= 1
+        return {n: (flat >> sh) & m for n, sh, m in self._out_unpack}
+
+    __call__ = apply
+
+    def _build_apply_tables(self) -> dict[str, tuple[int, Any]]:
+        tables = {}
+        for n, f in self._ins:
+            if len(f) <= _APPLY_TABLE_LOG2:
+                t = [0]
+                for b in f:
+                    t += [x ^ b for x in t]
+                tables[n] = (1 << len(f), t)
+            else:
+                tables[n] = (1 << len(f), f)
+        self._tables = tables
+        return tables
+
+    def apply_flat(self, flat_input: int) -> int:
+        """Evaluate on the flattened input (first in-dim lowest bits) to the flattened output."""
+        out = 0
+        for b in self._columns():
+            if flat_input & 1:
+                out ^= b
+            flat_input >>= 1
+        return out
+
+    def flat_table(self) -> np.ndarray:
+        """The flattened output of every flattened input, as a 1-D int64 array (vectorized).
+
+            >>> LinearLayout({"lane": [[1], [3]]}, {"dim0": 4}).flat_table().tolist()
+            [0, 1, 3, 2]
+        """
+        n = self.total_in_size_log2
+        if n > MAX_TABLE_LOG2:
+            raise SizeError(f"table: the layout has 2**{n} inputs; at most 2**{MAX_TABLE_LOG2} can be tabulated")
+        t = np.zeros(1, dtype=np.int64)
+        for b in self._columns():
+            t = np.concatenate((t, t ^ np.int64(b)))
+        return t
+
+    def table(self) -> np.ndarray:
+        """Outputs of every input at once: int64 array of shape ``(total_in_size, num_out_dims)``.
+
+        Row ``k`` holds the outputs of the flat input ``k``, whose lowest bits are the first in-dim.
+
+            >>> L = LinearLayout({"register": [[0, 1]], "lane": [[1, 0], [2, 0]]}, {"dim0": 4, "dim1": 2})
+            >>> L.table()[:4].tolist()
+            [[0, 0], [0, 1], [1, 0], [1, 1]]
+        """
+        flat = self.flat_table()
+        out = np.empty((flat.shape[0], len(self._outs)), dtype=np.int64)
+        for k, (_, sh, m) in enumerate(self._out_unpack):
+            out[:, k] = (flat >> sh) & m
+        return out
+
+    # ---------------------------------------------------------------------------- rank & kinds
+
+    def rank(self) -> int:
+        """The rank of the GF(2) matrix."""
+        if self._rank is None:
+            self._rank = gf2.rank(self._columns())
+        return self._rank
+
+    def is_surjective(self) -> bool:
+        """Every output is reached (rank == total out bits)."""
+        return self.rank() == self.total_out_size_log2
+
+    def is_injective(self) -> bool:
+        """No two inputs share an output (rank == total in bits)."""
+        return self.rank() == self.total_in_size_log2
+
+    def is_invertible(self) -> bool:
+        """Surjective and square (as Triton's ``isInvertible``)."""
+        return self.is_surjective() and self.total_in_size_log2 == self.total_out_size_log2
+
+    def _unreached_description(self) -> str:
+        basis = gf2.SpanBasis()
+        for c in self._columns():
+            basis.insert(c)
+        for bit in range(self.total_out_size_log2):
+            if not basis.contains(1 << bit):
+                return f"{self._bit_name(bit)} is never reached"
+        return "every output bit is reached"  # pragma: no cover
+
+    def _kernel_description(self) -> str:
+        cols = self._columns()
+        x = gf2.kernel_vector(cols)
+        if x is None:
+            return "it is injective"  # pragma: no cover
+        parts = []
+        c = 0
+        for n, f in self._ins:
+            v = (x >> c) & ((1 << len(f)) - 1)
+            if v:
+                parts.append(f"{n}={v}")
+            c += len(f)
+        return f"the input ({', '.join(parts)}) maps to zero, as does the zero input"
+
+    def free_variable_masks(self) -> dict[str, int]:
+        """Per in-dim, the bits that never change the output (non-pivot columns; broadcast).
+
+            >>> LinearLayout({"lane": [[1], [0], [2]], "warp": [[1]]}, {"dim0": 4}).free_variable_masks()
+            {'lane': 2, 'warp': 1}
+        """
+        pivots = set(gf2.pivot_columns(self._columns()))
+        out = {}
+        c = 0
+        for n, f in self._ins:
+            mask = 0
+            for i in range(len(f)):
+                if c not in pivots:
+                    mask |= 1 << i
+                c += 1
+            out[n] = mask
+        return out
+
+    # ---------------------------------------------------------------------------------- algebra
+
+    def compose(self, outer: LinearLayout) -> LinearLayout:
+        """``outer`` after ``self``: the layout ``x -> outer(self(x))``.
+
+        ``self``'s out-dims must be ``outer``'s in-dims (any order), each no larger.
+
+            >>> a = LinearLayout({"lane": [[1], [2]]}, {"offset": 4})
+            >>> b = LinearLayout({"offset": [[0, 1], [1, 0]]}, {"dim0": 2, "dim1": 2})
+            >>> a.compose(b).bases
+            {'lane': ((0, 1), (1, 0))}
+        """
+        if set(self.out_dim_names) != set(outer.in_dim_names) or len(self._outs) != len(outer._ins):
+            raise DimensionError(
+                f"compose: the out-dims of the first layout ({', '.join(self.out_dim_names)}) must be the "
+                f"in-dims of the outer layout ({', '.join(outer.in_dim_names)})"
+            )
+        # For each of self's out-dims: where its bits go in outer (as flat images of its bits).
+        parts = []
+        for (n, s), sh in zip(self._outs, self._shifts):
+            of = outer._in_flat(n)
+            if s > (1 << len(of)):
+                raise SizeError(f"compose: out-dim {n!r} has size {s} but the outer in-dim {n!r} has size {1 << len(of)}")
+            parts.append((sh, of))
+        new_ins = []
+        for n, flat in self._ins:
+            col = []
+            for b in flat:
+                v = 0
+                for sh, of in parts:
+                    x = b >> sh
+                    j = 0
+                    while x and j < len(of):
+                        if x & 1:
+                            v ^= of[j]
+                        x >>= 1
+                        j += 1
+                col.append(v)
+            new_ins.append((n, col))
+        return LinearLayout._make(new_ins, outer._outs)
+
+    def invert_and_compose(self, outer: LinearLayout) -> LinearLayout:
+        """The layout ``C`` with ``self(x) == outer(C(x))`` for every ``x`` (Triton's choice).
+
+        ``C`` maps ``self``'s in-dims to ``outer``'s in-dims.  ``self`` and ``outer`` must have the
+        same out-dims and sizes, and every output of ``self`` must be an output of ``outer`` (true
+        whenever ``outer`` is surjective; Triton asserts surjectivity in debug builds only, and its
+        release builds solve exactly this weaker condition).  An in-dim whose bases are equal in
+        both layouts, and whose output bits no other in-dim of either layout touches, maps to
+        itself (Triton's broadcasting heuristic); the rest is Triton's least-squares solve: each
+        input is written over the pivot columns of ``outer`` (free columns zero).
+        This is the conversion map of a ``convert_layout`` from ``self`` to ``outer``.
+
+            >>> src = LinearLayout({"register": [[1]], "lane": [[2]]}, {"dim0": 4})
+            >>> dst = LinearLayout({"register": [[2]], "lane": [[1]]}, {"dim0": 4})
+            >>> src.invert_and_compose(dst).bases
+            {'register': ((0, 1),), 'lane': ((1, 0),)}
+        """
+        A, B = outer, self
+        if set(A.out_dim_names) != set(B.out_dim_names):
+            raise DimensionError(
+                f"invert_and_compose: both layouts need the same out-dims; got ({', '.join(B.out_dim_names)}) "
+                f"and ({', '.join(A.out_dim_names)})"
+            )
+        if A.out_dim_names != B.out_dim_names:
+            A = A.transpose_outs(B.out_dim_names)
+        for (n, s), (_, t) in zip(B._outs, A._outs):
+            if s != t:
+                raise SizeError(f"invert_and_compose: out-dim {n!r} has size {s} in this layout but {t} in the outer one")
+        b_in = dict(B._ins)
+        # Triton's broadcasting heuristic: an in-dim with the same bases on both sides maps to
+        # itself, provided no other in-dim of either layout touches the output bits it touches.
+        identity = []
+        for n, f in A._ins:
+            if n in b_in and b_in[n] == f:
+                support = 0
+                for v in f:
+                    support |= v
+                others = 0
+                for lay in (A, B):
+                    for m, g in lay._ins:
+                        if m != n:
+                            for v in g:
+                                others |= v
+                if support & others == 0:
+                    identity.append(n)
+        a_red = [(n, f) for n, f in A._ins if n not in identity]
+        b_red = [(n, f) for n, f in B._ins if n not in identity]
+        basis = gf2.SpanBasis()
+        for _, f in a_red:
+            for v in f:
+                basis.insert(v)
+        # Bit offsets of A's reduced in-dims within the solution mask.
+        red_offsets = {}
+        c = 0
+        for n, f in a_red:
+            red_offsets[n] = c
+            c += len(f)
+        out_items = [(n, 1 << len(f)) for n, f in A._ins]
+        out_shift = {}
+        acc = 0
+        for n, s in out_items:
+            out_shift[n] = acc
+            acc += _log2(s)
+        new_ins = []
+        for n, f in B._ins:
+            if n in identity:
+                sh = out_shift[n]
+                new_ins.append((n, [1 << (sh + i) for i in range(len(f))]))
+                continue
+            col = []
+            for i, v in enumerate(f):
+                x = basis.express(v)
+                if x is None:
+                    raise NotSurjectiveError(
+                        f"invert_and_compose: no C with self(x) == outer(C(x)) exists: {n}={1 << i} of this layout "
+                        f"maps to {B._describe_flat(v)}, which the outer layout never reaches"
+                    )
+                y = 0
+                for m, g in a_red:
+                    part = (x >> red_offsets[m]) & ((1 << len(g)) - 1)
+                    y |= part << out_shift[m]
+                col.append(y)
+            new_ins.append((n, col))
+        return LinearLayout._make(new_ins, out_items)
+
+    def _identity_on_outs(self) -> LinearLayout:
+        return LinearLayout._make(
+            [(n, [1 << (sh + i) for i in range(_log2(s))]) for (n, s), sh in zip(self._outs, self._shifts)], self._outs
+        )
+
+    def pseudo_invert(self) -> LinearLayout:
+        """A right inverse ``P`` (``self(P(y)) == y``) of a surjective layout, chosen as Triton does.
+
+            >>> L = LinearLayout({"register": [[1], [0]], "lane": [[2]]}, {"dim0": 4})
+            >>> L.pseudo_invert().bases
+            {'dim0': ((1, 0), (0, 1))}
+        """
+        if not self.is_surjective():
+            raise NotSurjectiveError(f"cannot pseudo-invert: layout is not surjective; {self._unreached_description()}")
+        return self._identity_on_outs().invert_and_compose(self)
+
+    def invert(self) -> LinearLayout:
+        """The inverse of a bijective layout.
+
+            >>> L = LinearLayout({"lane": [[2], [1]]}, {"dim0": 4})
+            >>> L.invert().bases
+            {'dim0': ((2,), (1,))}
+        """
+        if not self.is_surjective():
+            raise NotInvertibleError(f"cannot invert: layout is not surjective; {self._unreached_description()}")
+        if not self.is_injective():
+            raise NotInvertibleError(f"cannot invert: layout is not injective; {self._kernel_description()}")
+        return self._identity_on_outs().invert_and_compose(self)
+
+    def __mul__(self, outer: LinearLayout) -> LinearLayout:
+        """Direct product (Triton's ``operator*``): ``self`` in the low bits, ``outer`` above.
+
+        Dims present in both are joined, with ``self``'s bits first; dims common to both must
+        appear in the same relative order.
+
+            >>> a = LinearLayout.identity_1d(4, "lane", "dim0")
+            >>> b = LinearLayout.identity_1d(2, "warp", "dim0")
+            >>> (a * b).bases
+            {'lane': ((1,), (2,)), 'warp': ((4,),)}
+        """
+        if not isinstance(outer, LinearLayout):
+            return NotImplemented
+        inner = self
+        for what, xs, ys in (("in", inner.in_dim_names, outer.in_dim_names), ("out", inner.out_dim_names, outer.out_dim_names)):
+            common_x = [x for x in xs if x in ys]
+            common_y = [y for y in ys if y in xs]
+            if common_x != common_y:
+                raise DimensionError(
+                    f"direct product: {what}-dims common to both layouts must appear in the same relative order; "
+                    f"got ({', '.join(xs)}) and ({', '.join(ys)})"
+                )
+        out_log2: dict[str, int] = {}
+        for lay in (inner, outer):
+            for n, s in lay._outs:
+                out_log2[n] = out_log2.get(n, 0) + _log2(s)
+        if sum(out_log2.values()) > MAX_TOTAL_LOG2:
+            raise SizeError(f"direct product: out-dims would total {sum(out_log2.values())} bits; at most {MAX_TOTAL_LOG2}")
+        out_items = [(n, 1 << k) for n, k in out_log2.items()]
+        new_shift = {}
+        acc = 0
+        for n, k in out_log2.items():
+            new_shift[n] = acc
+            acc += k
+        inner_out = {n: _log2(s) for n, s in inner._outs}
+
+        def remap(lay: LinearLayout, extra: dict[str, int]) -> list[tuple[int, int, int]]:
+            return [(sh, m, new_shift[n] + extra.get(n, 0)) for (n, sh, m) in lay._out_unpack]
+
+        inner_map = remap(inner, {})
+        outer_map = remap(outer, inner_out)
+
+        def move(f: int, mapping: list[tuple[int, int, int]]) -> int:
+            v = 0
+            for sh, m, nsh in mapping:
+                v |= ((f >> sh) & m) << nsh
+            return v
+
+        in_order: list[str] = []
+        for lay in (inner, outer):
+            for n, _ in lay._ins:
+                if n not in in_order:
+                    in_order.append(n)
+        ii = dict(inner._ins)
+        oi = dict(outer._ins)
+        new_ins = []
+        for n in in_order:
+            col = [move(f, inner_map) for f in ii.get(n, ())] + [move(f, outer_map) for f in oi.get(n, ())]
+            new_ins.append((n, col))
+        if sum(len(c) for _, c in new_ins) > MAX_TOTAL_LOG2:
+            raise SizeError(f"direct product: in-dims would total more than {MAX_TOTAL_LOG2} bits")
+        return LinearLayout._make(new_ins, out_items)
+
+    def divide_left(self, divisor: LinearLayout) -> LinearLayout | None:
+        """The ``C`` with ``self == divisor * C`` (``divisor`` in the low bits), or None.
+
+        ``C`` has all of ``self``'s in- and out-dims (some possibly of size 1).
+
+            >>> a = LinearLayout.identity_1d(4, "lane", "dim0")
+            >>> b = LinearLayout.identity_1d(2, "warp", "dim0")
+            >>> (a * b).divide_left(a) == LinearLayout({"lane": [], "warp": [[1]]}, {"dim0": 2})
+            True
+        """
+        return self._divide(divisor, left=True)
+
+    def divide_right(self, divisor: LinearLayout) -> LinearLayout | None:
+        """The ``C`` with ``self == C * divisor`` (``divisor`` in the high bits), or None.
+
+            >>> a = LinearLayout.identity_1d(4, "lane", "dim0")
+            >>> b = LinearLayout.identity_1d(2, "warp", "dim0")
+            >>> (a * b).divide_right(b) == LinearLayout({"lane": [[1], [2]], "warp": []}, {"dim0": 4})
+            True
+        """
+        return self._divide(divisor, left=False)
+
+    def _divide(self, d: LinearLayout, left: bool) -> LinearLayout | None:
+        for n, f in d._ins:
+            if not self.has_in_dim(n) or len(f) > len(self._in_flat(n)):
+                return None
+        for n, s in d._outs:
+            if not self.has_out_dim(n) or s > self.out_dim_size(n):
+                return None
+        d_in = {n: len(f) for n, f in d._ins}
+        d_out = {n: _log2(s) for n, s in d._outs}
+        out_items = [(n, s >> d_out.get(n, 0)) for n, s in self._outs]
+        c_unpack = []
+        acc = 0
+        for (n, sh, m), (_, cs) in zip(self._out_unpack, out_items):
+            c_unpack.append((sh, m, d_out.get(n, 0), acc))
+            acc += _log2(cs)
+        new_ins = []
+        for n, f in self._ins:
+            k = d_in.get(n, 0)
+            part = f[k:] if left else f[: len(f) - k]
+            col = []
+            for b in part:
+                v = 0
+                for sh, m, dk, nsh in c_unpack:
+                    x = (b >> sh) & m
+                    x = x >> dk if left else x
+                    v |= x << nsh
+                col.append(v)
+            new_ins.append((n, col))
+        try:
+            c = LinearLayout._make(new_ins, out_items)
+            prod = d * c if left else c * d
+            prod = prod.transpose_ins(self.in_dim_names).transpose_outs(self.out_dim_names)
+        except LayoutError:
+            return None
+        return c if prod == self else None
+
+    # ------------------------------------------------------------------------ reshaping dims
+
+    def transpose_ins(self, names: Sequence[str]) -> LinearLayout:
+        """Reorder the in-dims (``names`` is a permutation of them)."""
+        names = list(names)
+        if sorted(names) != sorted(self.in_dim_names) or len(set(names)) != len(names):
+            raise DimensionError(f"transpose_ins: {names} is not a permutation of the in-dims {list(self.in_dim_names)}")
+        d = dict(self._ins)
+        return LinearLayout._make([(n, d[n]) for n in names], self._outs)
+
+    def transpose_outs(self, names: Sequence[str]) -> LinearLayout:
+        """Reorder the out-dims (``names`` is a permutation of them).
+
+            >>> LinearLayout({"lane": [[1, 0]]}, {"dim0": 2, "dim1": 1}).transpose_outs(["dim1", "dim0"]).bases
+            {'lane': ((0, 1),)}
+        """
+        names = list(names)
+        if sorted(names) != sorted(self.out_dim_names) or len(set(names)) != len(names):
+            raise DimensionError(f"transpose_outs: {names} is not a permutation of the out-dims {list(self.out_dim_names)}")
+        if tuple(names) == self.out_dim_names:
+            return self
+        sizes = dict(self._outs)
+        out_items = [(n, sizes[n]) for n in names]
+        unpack = {n: (sh, m) for n, sh, m in self._out_unpack}
+        mapping = []
+        acc = 0
+        for n, s in out_items:
+            sh, m = unpack[n]
+            mapping.append((sh, m, acc))
+            acc += _log2(s)
+
+        def move(f: int) -> int:
+            v = 0
+            for sh, m, nsh in mapping:
+                v |= ((f >> sh) & m) << nsh
+            return v
+
+        return LinearLayout._make([(n, [move(b) for b in f]) for n, f in self._ins], out_items)
+
+    def reshape_ins(self, new_in_dims: Sequence[tuple[str, int]] | Mapping[str, int]) -> LinearLayout:
+        """Flatten the in-dims and split them again into ``new_in_dims`` (same total size).
+
+            >>> LinearLayout.identity_1d(8, "offset", "dim0").reshape_ins([("a", 2), ("b", 4)]).bases
+            {'a': ((1,),), 'b': ((2,), (4,))}
+        """
+        items = list(new_in_dims.items()) if isinstance(new_in_dims, Mapping) else [tuple(x) for x in new_in_dims]
+        total = 0
+        for n, s in items:
+            _check_name(n, "in-dim")
+            if not _is_pow2(_as_int(s, f"size of in-dim {n!r}")):
+                raise SizeError(f"reshape_ins: in-dim {n!r} has size {s}, not a power of two")
+            total += _log2(s)
+        if total != self.total_in_size_log2:
+            raise SizeError(f"reshape_ins: new in-dims have total size {1 << total}, but the layout has {self.total_in_size}")
+        cols = self._columns()
+        new_ins = []
+        c = 0
+        for n, s in items:
+            new_ins.append((n, cols[c:c + _log2(s)]))
+            c += _log2(s)
+        return LinearLayout._make(new_ins, self._outs)
+
+    def reshape_outs(self, new_out_dims: Sequence[tuple[str, int]] | Mapping[str, int]) -> LinearLayout:
+        """Flatten the out-dims (first lowest) and split them into ``new_out_dims`` (same total).
+
+            >>> LinearLayout.identity_1d(8, "offset", "dim0").reshape_outs([("x", 4), ("y", 2)]).bases
+            {'offset': ((1, 0), (2, 0), (0, 1))}
+        """
+        items = list(new_out_dims.items()) if isinstance(new_out_dims, Mapping) else [tuple(x) for x in new_out_dims]
+        total = 0
+        for n, s in items:
+            _check_name(n, "out-dim")
+            if not _is_pow2(_as_int(s, f"size of out-dim {n!r}")):
+                raise SizeError(f"reshape_outs: out-dim {n!r} has size {s}, not a power of two")
+            total += _log2(s)
+        if total != self.total_out_size_log2:
+            raise SizeError(f"reshape_outs: new out-dims have total size {1 << total}, but the layout has {self.total_out_size}")
+        if len({n for n, _ in items}) != len(items):
+            raise DimensionError(f"reshape_outs: repeated out-dim names in {items}")
+        return LinearLayout._make(self._ins, items)
+
+    def flatten_ins(self) -> LinearLayout:
+        """One in-dim (named like the first) holding all input bits, first in-dim lowest."""
+        if not self._ins:
+            return self
+        return self.reshape_ins([(self._ins[0][0], self.total_in_size)])
+
+    def flatten_outs(self) -> LinearLayout:
+        """One out-dim (named like the first) holding all output bits, first out-dim lowest."""
+        if not self._outs:
+            return self
+        return self.reshape_outs([(self._outs[0][0], self.total_out_size)])
+
+    def sublayout(self, in_names: Iterable[str], out_names: Iterable[str]) -> LinearLayout:
+        """The restriction to some in-dims and the projection onto some out-dims (orders kept).
+
+            >>> L = LinearLayout({"lane": [[1, 0]], "warp": [[0, 1]]}, {"dim0": 2, "dim1": 2})
+            >>> L.sublayout(["warp"], ["dim1"]).bases
+            {'warp': ((1,),)}
+        """
+        in_set = set(in_names)
+        out_set = set(out_names)
+        for n in in_set:
+            self._in_flat(n)
+        for n in out_set:
+            self._out_index(n)
+        keep = [(sh, m) for n, sh, m in self._out_unpack if n in out_set]
+        out_items = [(n, s) for n, s in self._outs if n in out_set]
+        mapping = []
+        acc = 0
+        for (sh, m), (_, s) in zip(keep, out_items):
+            mapping.append((sh, m, acc))
+            acc += _log2(s)
+        new_ins = []
+        for n, f in self._ins:
+            if n in in_set:
+                col = []
+                for b in f:
+                    v = 0
+                    for sh, m, nsh in mapping:
+                        v |= ((b >> sh) & m) << nsh
+                    col.append(v)
+                new_ins.append((n, col))
+        return LinearLayout._make(new_ins, out_items)
+
+    def concat_ins(self, other: LinearLayout) -> LinearLayout:
+        """Put ``other``'s in-dims after ``self``'s (same out-dims and sizes, disjoint in-dims)."""
+        if self._outs != other._outs:
+            raise DimensionError(f"concat_ins: out-dims differ: {self.out_dims} vs {other.out_dims}")
+        common = set(self.in_dim_names) & set(other.in_dim_names)
+        if common:
+            raise DimensionError(f"concat_ins: in-dims {sorted(common)} appear in both layouts")
+        return LinearLayout._make(self._ins + other._ins, self._outs)
+
+    def concat_outs(self, other: LinearLayout) -> LinearLayout:
+        """Put ``other``'s out-dims after ``self``'s (same in-dims and sizes, disjoint out-dims)."""
+        if self.in_dims != other.in_dims or self.in_dim_names != other.in_dim_names:
+            raise DimensionError(f"concat_outs: in-dims differ: {self.in_dims} vs {other.in_dims}")
+        common = set(self.out_dim_names) & set(other.out_dim_names)
+        if common:
+            raise DimensionError(f"concat_outs: out-dims {sorted(common)} appear in both layouts")
+        shift = self.total_out_size_log2
+        oi = dict(other._ins)
+        return LinearLayout._make([(n, [a | (b << shift) for a, b in zip(f, oi[n])]) for n, f in self._ins], self._outs + other._outs)
+
+    def is_trivial_over(self, names: Iterable[str]) -> bool:
+        """Whether the dims ``names`` (each both an in- and an out-dim) are an identity block that
+        neither affects nor is affected by the other dims (Triton's ``isTrivialOver``).
+
+            >>> L = LinearLayout.identity_1d(4, "register", "register") * LinearLayout.identity_1d(2, "lane", "lane")
+            >>> L.is_trivial_over(["lane"]), L.quotient(["lane"]).in_dim_names
+            (True, ('register',))
+        """
+        names = list(names)
+        ins = set(self.in_dim_names)
+        outs = set(self.out_dim_names)
+        for n in names:
+            if n not in ins or n not in outs:
+                return False
+        if not names:
+            return True
+        for n in names:
+            if self.in_dim_size(n) != self.out_dim_size(n):
+                return False
+        sq = self.sublayout(names, names).flatten_ins()
+        if any(b != 1 << i for i, b in enumerate(sq._columns())):
+            return False
+        rest_in = [n for n in self.in_dim_names if n not in names]
+        rest_out = [n for n in self.out_dim_names if n not in names]
+        zero = lambda lay: all(b == 0 for b in lay._columns())  # noqa: E731
+        return zero(self.sublayout(rest_in, names)) and zero(self.sublayout(names, rest_out))
+
+    def quotient(self, names: Iterable[str]) -> LinearLayout | None:
+        """Remove the dims ``names`` if the layout is trivial over them (else None)."""
+        names = list(names)
+        if not self.is_trivial_over(names):
+            return None
+        return self.sublayout([n for n in self.in_dim_names if n not in names], [n for n in self.out_dim_names if n not in names])
+
+    def num_consecutive_in_out(self) -> int:
+        """How many consecutive inputs of the first in-dim map to consecutive outputs of the first
+        out-dim (the vector width of a register layout; Triton's ``getNumConsecutiveInOut``).
+
+            >>> LinearLayout({"register": [[1], [2], [8]], "lane": [[4]]}, {"dim0": 16}).num_consecutive_in_out()
+            4
+        """
+        if not self._ins or not self._outs:
+            return 1
+        first = self._ins[0][1]
+        m0 = self._out_unpack[0][2]
+        consec = 0
+        while consec < len(first) and first[consec] == (1 << consec):
+            consec += 1
+        other = 0
+        for k, (n, f) in enumerate(self._ins):
+            for i, b in enumerate(f):
+                if k != 0 or i >= consec:
+                    other |= b & m0
+        tz = (other & -other).bit_length() - 1 if other else 31
+        return 1 << min(consec, tz)
+
+    def resize_in_dim(self, name: str, new_size: int) -> LinearLayout:
+        """Grow in-dim ``name`` to ``new_size`` with zero bases (broadcast)."""
+        f = self._in_flat(name)
+        new_size = _as_int(new_size, "new_size")
+        if not _is_pow2(new_size) or new_size < (1 << len(f)):
+            raise SizeError(f"resize_in_dim: new size {new_size} of {name!r} must be a power of two >= {1 << len(f)}")
+        extra = _log2(new_size) - len(f)
+        return LinearLayout._make([(n, g + (0,) * extra if n == name else g) for n, g in self._ins], self._outs)
+
+    def remove_zero_bases(self, name: str) -> LinearLayout:
+        """Drop the zero bases of in-dim ``name`` (Triton's ``removeZeroBasesAlongDim``)."""
+        self._in_flat(name)
+        return LinearLayout._make([(n, [b for b in g if b] if n == name else g) for n, g in self._ins], self._outs)
+
+    def squeeze_ins(self) -> LinearLayout:
+        """Drop in-dims of size 1."""
+        return LinearLayout._make([(n, g) for n, g in self._ins if g], self._outs)
+
+    def squeeze_outs(self) -> LinearLayout:
+        """Drop out-dims of size 1."""
+        return self.sublayout(self.in_dim_names, [n for n, s in self._outs if s > 1])
+
+    def rename_in_dim(self, old: str, new: str) -> LinearLayout:
+        """Rename in-dim ``old`` to ``new``."""
+        self._in_flat(old)
+        _check_name(new, "in-dim")
+        if new != old and self.has_in_dim(new):
+            raise DimensionError(f"rename_in_dim: {new!r} is already an in-dim")
+        return LinearLayout._make([(new if n == old else n, g) for n, g in self._ins], self._outs)
+
+    def rename_out_dim(self, old: str, new: str) -> LinearLayout:
+        """Rename out-dim ``old`` to ``new``."""
+        self._out_index(old)
+        _check_name(new, "out-dim")
+        if new != old and self.has_out_dim(new):
+            raise DimensionError(f"rename_out_dim: {new!r} is already an out-dim")
+        return LinearLayout._make(self._ins, [(new if n == old else n, s) for n, s in self._outs])
+
+    # ---------------------------------------------------------------------------- matrix view
+
+    def matrix_rows(self) -> list[int]:
+        """The GF(2) matrix as packed rows: row ``r`` (an output bit) has bit ``c`` (input bit)."""
+        return gf2.transpose(self._columns(), self.total_out_size_log2)
+
+    def matrix(self) -> galois.FieldArray:
+        """The GF(2) matrix as a ``galois.GF(2)`` array: rows are output bits, columns input bits.
+
+        Imports galois on first use (it takes seconds to import).
+
+            >>> LinearLayout({"lane": [[1], [3]]}, {"dim0": 4}).matrix()
+            GF([[1, 1],
+                [0, 1]], order=2)
+        """
+        import galois
+
+        rows = self.total_out_size_log2
+        cols = self._columns()
+        m = np.zeros((rows, len(cols)), dtype=np.int64)
+        for c, b in enumerate(cols):
+            for r in range(rows):
+                m[r, c] = (b >> r) & 1
+        return galois.GF2(m)
+
+    # ------------------------------------------------------------------------------ dunder
+
+    def _key(self) -> tuple:
+        return (self._ins, self._outs)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LinearLayout):
+            return NotImplemented
+        return self._ins == other._ins and self._outs == other._outs
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(self._key())
+        return self._hash
+
+    def __reduce__(self):
+        return (LinearLayout._make, (self._ins, self._outs))
+
+    def __str__(self) -> str:
+        outs = "[" + ", ".join(f"{n} (size {s})" for n, s in self._outs) + "]"
+        if not self._ins:
+            return "(empty layout)" if not self._outs else f"(empty layout with out-dims {outs})"
+        lines = []
+        for n, vecs in self.bases.items():
+            if not vecs:
+                lines.append(f"- {n} is a size 1 dimension")
+                continue
+            for i, v in enumerate(vecs):
+                lines.append(f"{'- ' if i == 0 else '  '}{n}={1 << i} -> ({', '.join(map(str, v))})")
+        lines.append(f"where out dims are: {outs}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        body = str(self).replace("\n", "\n  ")
+        return f"LinearLayout(\n  {body}\n)"
