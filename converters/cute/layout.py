@@ -1,0 +1,482 @@
+"""CuTe ``Layout``: congruent nested shape and stride trees, evaluated colexicographically.
+
+An *int-tuple* is an ``int`` or a (possibly nested) tuple of int-tuples.  A layout pairs a shape
+and a stride of the same nesting (congruent trees); a natural coordinate ``c`` (congruent with the
+shape) maps to ``sum(c_i * d_i)`` over the leaves.  A flat index is split into a coordinate
+colexicographically (the first mode is the fastest), as CuTe does; the last mode is not reduced
+modulo its extent, so a layout extends past its size along its last mode.
+
+    >>> L = Layout((4, 8), (8, 1))
+    >>> L
+    Layout((4,8):(8,1))
+    >>> L(5), L((1, 1)), L.size(), L.cosize()
+    (9, 9, 32, 32)
+    >>> Layout(((2, 2), 3), ((24, 2), 8)).idx2crd(5)
+    ((1, 0), 1)
+
+A 1-tuple shape ``(4,)`` is kept apart from the integer ``4`` (CuTe prints them ``(4)`` and
+``4``): both have rank 1, but the first has depth 1 and the second depth 0.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Iterator, Union
+
+import numpy as np
+
+from linlayout.errors import LayoutError, SizeError
+
+__all__ = [
+    "IntTuple",
+    "Layout",
+    "make_layout",
+    "flatten",
+    "product",
+    "is_int",
+    "is_tuple",
+    "compact_col_major",
+    "MAX_INT",
+    "MAX_DEPTH",
+]
+
+IntTuple = Union[int, tuple]
+
+#: Largest absolute value of an extent or stride (keeps every offset inside int64).
+MAX_INT = (1 << 62) - 1
+#: Deepest nesting of shape/stride trees accepted anywhere (parser included).
+MAX_DEPTH = 64
+#: Largest size that vectorized evaluation will materialize.
+MAX_TABLE_SIZE = 1 << 26
+
+
+def is_int(x: Any) -> bool:
+    """True for a plain integer (``bool`` excluded).
+
+    >>> is_int(3), is_int((3,)), is_int(True)
+    (True, False, False)
+    """
+    return type(x) is int or (isinstance(x, int) and not isinstance(x, bool))
+
+
+def is_tuple(x: Any) -> bool:
+    """True for a tuple (an int-tuple with modes).
+
+    >>> is_tuple((1, 2)), is_tuple(1)
+    (True, False)
+    """
+    return isinstance(x, tuple)
+
+
+def flatten(t: IntTuple) -> tuple:
+    """The leaves of an int-tuple, left to right.
+
+    >>> flatten(((2, 2), 3))
+    (2, 2, 3)
+    >>> flatten(5)
+    (5,)
+    """
+    if type(t) is int:
+        return (t,)
+    for x in t:
+        if type(x) is not int:
+            break
+    else:
+        return t
+    out: list = []
+    _flatten_into(t, out)
+    return tuple(out)
+
+
+def _flatten_into(t: IntTuple, out: list) -> None:
+    if isinstance(t, tuple):
+        for x in t:
+            _flatten_into(x, out)
+    else:
+        out.append(t)
+
+
+def product(t: IntTuple) -> int:
+    """Product of the leaves of an int-tuple (1 for an empty tuple).
+
+    >>> product(((2, 2), 3))
+    12
+    """
+    if type(t) is int:
+        return t
+    p = 1
+    for x in flatten(t):
+        p *= x
+    return p
+
+
+def compact_col_major(shape: IntTuple, start: int = 1) -> IntTuple:
+    """Column-major (first mode fastest) compact strides congruent with ``shape``.
+
+    >>> compact_col_major(((2, 2), 3))
+    ((1, 2), 4)
+    """
+    cur = [start]
+
+    def go(s: IntTuple) -> IntTuple:
+        if isinstance(s, tuple):
+            return tuple(go(x) for x in s)
+        d = cur[0]
+        cur[0] = d * s
+        return d
+
+    return go(shape)
+
+
+def unflatten(flat: tuple | list, profile: IntTuple) -> IntTuple:
+    """Rebuild a tree with the nesting of ``profile`` from its leaves.
+
+    >>> unflatten([1, 2, 3], ((0, 0), 0))
+    ((1, 2), 3)
+    """
+    it = iter(flat)
+
+    def go(p: IntTuple) -> IntTuple:
+        if isinstance(p, tuple):
+            return tuple(go(x) for x in p)
+        return next(it)
+
+    return go(profile)
+
+
+def depth_of(t: IntTuple) -> int:
+    """Nesting depth: 0 for an int, 1 + max depth of the modes for a tuple.
+
+    >>> depth_of(3), depth_of((3,)), depth_of(((2, 2), 3))
+    (0, 1, 2)
+    """
+    if isinstance(t, tuple):
+        return 1 + max((depth_of(x) for x in t), default=0)
+    return 0
+
+
+def _check_tree(shape: Any, stride: Any, where: str, depth: int) -> None:
+    if depth > MAX_DEPTH:
+        raise LayoutError(f"layout nesting deeper than {MAX_DEPTH} levels at {where}")
+    if isinstance(shape, tuple):
+        if not isinstance(stride, tuple) or len(stride) != len(shape):
+            raise LayoutError(
+                f"shape and stride are not congruent at {where}: shape {_fmt(shape)} vs stride {_fmt(stride)}"
+            )
+        for i, (s, d) in enumerate(zip(shape, stride)):
+            _check_tree(s, d, f"{where}[{i}]", depth + 1)
+        return
+    if not is_int(shape):
+        raise LayoutError(f"shape at {where} must be an int or a tuple, got {type(shape).__name__} {shape!r}")
+    if not is_int(stride):
+        if isinstance(stride, tuple):
+            raise LayoutError(
+                f"shape and stride are not congruent at {where}: shape {_fmt(shape)} vs stride {_fmt(stride)}"
+            )
+        raise LayoutError(f"stride at {where} must be an int, got {type(stride).__name__} {stride!r}")
+    if shape < 0:
+        raise SizeError(f"extent at {where} must be >= 0, got {shape}")
+    if shape > MAX_INT or abs(stride) > MAX_INT:
+        raise SizeError(f"extent or stride at {where} exceeds the bound {MAX_INT}: {shape}:{stride}")
+
+
+def _normalize(t: Any) -> Any:
+    # lists -> tuples, numpy ints -> ints
+    if isinstance(t, (list, tuple)):
+        return tuple(_normalize(x) for x in t)
+    if isinstance(t, (bool, np.bool_)):
+        return t  # rejected by _check_tree
+    try:
+        return operator.index(t)
+    except TypeError:
+        return t
+
+
+def _fmt(t: Any, cpp: bool = False) -> str:
+    if isinstance(t, tuple):
+        return "(" + ",".join(_fmt(x, cpp) for x in t) + ")"
+    return f"_{t}" if cpp else str(t)
+
+
+class Layout:
+    """A CuTe layout: a shape tree and a congruent stride tree.
+
+    ``stride`` defaults to the compact column-major strides of ``shape``.  Lists are accepted and
+    stored as tuples.  Extents are non-negative (an extent 0 makes an empty layout, as CuTe's dynamic shapes allow);
+    strides may be any integer (negative included).
+
+    >>> Layout((4, 2))
+    Layout((4,2):(1,4))
+    >>> Layout(8, 2)(3)
+    6
+    >>> Layout(((2, 2), 3), ((24, 2), 8)).shape
+    ((2, 2), 3)
+    """
+
+    __slots__ = ("shape", "stride", "_fs", "_fd", "_hash")
+
+    shape: IntTuple
+    stride: IntTuple
+
+    def __init__(self, shape: Any, stride: Any = None):
+        shape = _normalize(shape)
+        if stride is None:
+            _check_tree(shape, compact_like(shape), "mode", 0)
+            stride = compact_col_major(shape)
+        else:
+            stride = _normalize(stride)
+        _check_tree(shape, stride, "mode", 0)
+        self.shape = shape
+        self.stride = stride
+        self._fs = flatten(shape)
+        self._fd = flatten(stride)
+        self._hash = None
+
+    @classmethod
+    def _new(cls, shape: IntTuple, stride: IntTuple, fs: tuple | None = None, fd: tuple | None = None) -> "Layout":
+        """Unchecked constructor for trusted internal results."""
+        self = object.__new__(cls)
+        self.shape = shape
+        self.stride = stride
+        self._fs = flatten(shape) if fs is None else fs
+        self._fd = flatten(stride) if fd is None else fd
+        self._hash = None
+        return self
+
+    # ----------------------------------------------------------------- structure
+    def __len__(self) -> int:
+        return len(self.shape) if isinstance(self.shape, tuple) else 1
+
+    def rank(self) -> int:
+        """Number of top-level modes (1 for an integral shape).
+
+        >>> Layout(((2, 2), 3)).rank(), Layout(8).rank()
+        (2, 1)
+        """
+        return len(self)
+
+    def depth(self) -> int:
+        """Nesting depth of the shape (0 for an integral shape).
+
+        >>> Layout(((2, 2), 3)).depth(), Layout(8).depth()
+        (2, 0)
+        """
+        return depth_of(self.shape)
+
+    def __getitem__(self, i: int) -> "Layout":
+        """Top-level mode ``i`` as a layout.
+
+        >>> Layout((4, 8), (8, 1))[1]
+        Layout(8:1)
+        """
+        if isinstance(self.shape, tuple):
+            try:
+                return Layout._new(self.shape[i], self.stride[i])
+            except IndexError:
+                raise LayoutError(f"mode {i} out of range for a rank-{len(self.shape)} layout {self}") from None
+        if i not in (0, -1):
+            raise LayoutError(f"mode {i} out of range for the rank-1 layout {self}")
+        return self
+
+    def modes(self) -> Iterator["Layout"]:
+        """The top-level modes as layouts."""
+        for i in range(len(self)):
+            yield self[i]
+
+    def flat_shape(self) -> tuple:
+        """Leaves of the shape. ``>>> Layout(((2,2),3)).flat_shape()`` gives ``(2, 2, 3)``."""
+        return self._fs
+
+    def flat_stride(self) -> tuple:
+        """Leaves of the stride."""
+        return self._fd
+
+    def size(self) -> int:
+        """Size of the domain (product of the extents).
+
+        >>> Layout((4, 8), (8, 1)).size()
+        32
+        """
+        p = 1
+        for s in self._fs:
+            p *= s
+        return p
+
+    def cosize(self) -> int:
+        """Size of the codomain as CuTe defines it: ``sum((s - 1) * |d|) + 1``.
+
+        >>> Layout((4, 8), (8, 1)).cosize(), Layout(4, 0).cosize()
+        (32, 1)
+        """
+        if 0 in self._fs:
+            return 0
+        return sum((s - 1) * abs(d) for s, d in zip(self._fs, self._fd)) + 1
+
+    # ----------------------------------------------------------------- evaluation
+    def __call__(self, *args: Any) -> int:
+        """Evaluate at a flat index (an int) or a natural coordinate (a tuple).
+
+        ``L(i, j)`` is the same as ``L((i, j))``.
+
+        >>> L = Layout((4, 8), (8, 1))
+        >>> L(5), L(1, 1), L(40)
+        (9, 9, 10)
+        """
+        if len(args) == 1:
+            return self.crd2idx(args[0])
+        return self.crd2idx(tuple(args))
+
+    def crd2idx(self, coord: IntTuple) -> int:
+        """Offset of a coordinate: a flat index (int) or a (weakly) congruent coordinate.
+
+        An integer given for a sub-tree indexes that sub-tree colexicographically.
+
+        >>> L = Layout(((2, 2), 3), ((24, 2), 8))
+        >>> L.crd2idx(((1, 1), 2)), L.crd2idx((3, 2)), L.crd2idx(11)
+        (42, 42, 42)
+        """
+        return _crd2idx(coord, self.shape, self.stride, "coordinate")
+
+    def idx2crd(self, idx: int) -> IntTuple:
+        """Natural coordinate (congruent with the shape) of a flat index, colexicographically.
+
+        >>> Layout(((2, 2), 3)).idx2crd(7)
+        ((1, 1), 1)
+        """
+        if not is_int(idx):
+            raise LayoutError(f"index must be an int, got {idx!r}")
+        return _idx2crd(idx, self.shape)
+
+    def table(self) -> np.ndarray:
+        """Offsets of every flat index ``0 .. size-1`` in one vectorized numpy pass (int64).
+
+        >>> Layout((2, 3), (3, 1)).table().tolist()
+        [0, 3, 1, 4, 2, 5]
+        """
+        n = self.size()
+        if n > MAX_TABLE_SIZE:
+            raise SizeError(f"layout of size {n} is too large to tabulate (limit {MAX_TABLE_SIZE})")
+        return _table(self._fs, self._fd, n)
+
+    # ----------------------------------------------------------------- comparison, text
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Layout):
+            return NotImplemented
+        return self.shape == other.shape and self.stride == other.stride
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = self._hash = hash((self.shape, self.stride))
+        return h
+
+    def __str__(self) -> str:
+        return f"{_fmt(self.shape)}:{_fmt(self.stride)}"
+
+    def __repr__(self) -> str:
+        return f"Layout({self})"
+
+    def to_cpp(self) -> str:
+        """CuTe C++ print form with static integers.
+
+        >>> Layout((4, 8), (8, 1)).to_cpp()
+        '(_4,_8):(_8,_1)'
+        """
+        return f"{_fmt(self.shape, True)}:{_fmt(self.stride, True)}"
+
+    def same_function(self, other: "Layout") -> bool:
+        """True when both layouts have the same size and agree on every flat index.
+
+        >>> Layout((4, 2), (1, 4)).same_function(Layout(8, 1))
+        True
+        """
+        return self.size() == other.size() and bool(np.array_equal(self.table(), other.table()))
+
+    # ----------------------------------------------------------------- bridges
+    def to_linear(self, *args: Any, **kwargs: Any):
+        """The GF(2) form; see :func:`converters.cute.bridge.to_linear`."""
+        from .bridge import to_linear
+
+        return to_linear(self, *args, **kwargs)
+
+    def to_general(self, *args: Any, **kwargs: Any):
+        """The mixed-radix form; see :func:`converters.cute.bridge.to_general`."""
+        from .bridge import to_general
+
+        return to_general(self, *args, **kwargs)
+
+
+def compact_like(shape: Any) -> Any:
+    """Placeholder strides (all 0) congruent with ``shape`` for validation before strides exist."""
+    if isinstance(shape, tuple):
+        return tuple(compact_like(x) for x in shape)
+    return 0
+
+
+def _table(fs: tuple, fd: tuple, n: int) -> np.ndarray:
+    idx = np.arange(n, dtype=np.int64)
+    out = np.zeros(n, dtype=np.int64)
+    step = 1
+    last = len(fs) - 1
+    for k, (s, d) in enumerate(zip(fs, fd)):
+        if s != 1 and d != 0:
+            c = idx // step if step != 1 else idx
+            if k != last:
+                c = c % s
+            out += c * d
+        step *= s
+    return out
+
+
+def _crd2idx(coord: Any, shape: IntTuple, stride: IntTuple, where: str) -> int:
+    if isinstance(coord, tuple):
+        if not isinstance(shape, tuple) or len(coord) != len(shape):
+            raise LayoutError(f"{where} {_fmt(coord)} is not congruent with the shape {_fmt(shape)}")
+        return sum(_crd2idx(c, s, d, f"{where}[{i}]") for i, (c, s, d) in enumerate(zip(coord, shape, stride)))
+    if not is_int(coord):
+        raise LayoutError(f"{where} must be an int or a tuple, got {coord!r}")
+    if isinstance(shape, tuple):
+        # integral coordinate into a tuple shape: colexicographic split, last mode unreduced
+        fs = flatten(shape)
+        fd = flatten(stride)
+        r = 0
+        c = coord
+        last = len(fs) - 1
+        for k in range(len(fs)):
+            s = fs[k]
+            if k == last:
+                r += c * fd[k]
+            else:
+                r += (c % s) * fd[k]
+                c //= s
+        return r
+    return coord * stride
+
+
+def _idx2crd(idx: int, shape: IntTuple) -> IntTuple:
+    fs = flatten(shape)
+    out = []
+    c = idx
+    last = len(fs) - 1
+    for k, s in enumerate(fs):
+        if k == last:
+            out.append(c)
+        else:
+            out.append(c % s)
+            c //= s
+    if not isinstance(shape, tuple):
+        return out[0]
+    return unflatten(out, shape)
+
+
+def make_layout(*layouts: Layout) -> Layout:
+    """Concatenate layouts as the modes of a new layout (CuTe ``make_layout(a, b, ...)``).
+
+    >>> make_layout(Layout(4, 1), Layout((2, 3), (4, 8)))
+    Layout((4,(2,3)):(1,(4,8)))
+    """
+    for x in layouts:
+        if not isinstance(x, Layout):
+            raise LayoutError(f"make_layout expects layouts, got {type(x).__name__} {x!r}")
+    return Layout._new(tuple(x.shape for x in layouts), tuple(x.stride for x in layouts),
+                       tuple(v for x in layouts for v in x._fs), tuple(v for x in layouts for v in x._fd))

@@ -1,0 +1,190 @@
+"""CuTe ``Swizzle<B, M, S>`` and ``ComposedLayout`` (swizzle o offset o layout).
+
+``Swizzle(B, M, S)`` XORs the ``B`` bits found ``S`` positions above bit ``M`` into the ``B`` bits
+at ``M``: ``y = x ^ ((x & yyy) >> S)`` with ``yyy = ((1 << B) - 1) << (M + max(0, S))``; a negative
+``S`` shifts the other way (bits at ``M`` are XORed into the bits at ``M - S``).  CuTe requires
+``|S| >= B``; the swizzle is then an involution (its own inverse) and linear over GF(2).
+
+    >>> sw = Swizzle(3, 4, 3)
+    >>> sw(0b1010000000), sw(sw(1234)) == 1234
+    (720, True)
+    >>> C = ComposedLayout(Swizzle(1, 0, 1), 0, Layout((2, 2), (1, 2)))
+    >>> [C(i) for i in range(4)]
+    [0, 1, 3, 2]
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import numpy as np
+
+from linlayout.errors import LayoutError, SizeError
+
+from .layout import MAX_INT, Layout, is_int
+
+__all__ = ["Swizzle", "ComposedLayout"]
+
+#: Bound on the bit positions a swizzle may touch (offsets stay inside int64).
+MAX_SWIZZLE_BITS = 62
+
+
+class Swizzle:
+    """``Swizzle<B, M, S>``: an XOR of bit ranges on an integer offset.
+
+    >>> Swizzle(3, 4, 3)
+    Swizzle(3, 4, 3)
+    >>> str(Swizzle(2, 0, -2)), Swizzle(2, 0, -2)(0b0011)
+    ('S<2,0,-2>', 15)
+    """
+
+    __slots__ = ("bits", "base", "shift", "yyy_mask", "zzz_mask")
+
+    def __init__(self, bits: int, base: int, shift: int):
+        for name, v in (("B", bits), ("M", base), ("S", shift)):
+            if not is_int(v):
+                raise LayoutError(f"Swizzle {name} must be an int, got {v!r}")
+        if bits < 0 or base < 0:
+            raise LayoutError(f"Swizzle<{bits},{base},{shift}>: B and M must be >= 0")
+        if abs(shift) < bits:
+            raise LayoutError(f"Swizzle<{bits},{base},{shift}>: CuTe requires |S| >= B, got |S| = {abs(shift)} < B = {bits}")
+        if bits + base + abs(shift) > MAX_SWIZZLE_BITS:
+            raise SizeError(f"Swizzle<{bits},{base},{shift}> reaches past bit {MAX_SWIZZLE_BITS}")
+        self.bits = bits
+        self.base = base
+        self.shift = shift
+        msk = (1 << bits) - 1
+        self.yyy_mask = msk << (base + max(0, shift))
+        self.zzz_mask = msk << (base - min(0, shift))
+
+    def __call__(self, x: Any) -> Any:
+        """Swizzle an offset (an int or a numpy integer array)."""
+        y = x & self.yyy_mask
+        if self.shift >= 0:
+            return x ^ (y >> self.shift)
+        return x ^ (y << -self.shift)
+
+    def is_identity(self) -> bool:
+        """True for a swizzle with no bits (``B == 0``)."""
+        return self.bits == 0
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Swizzle):
+            return NotImplemented
+        return (self.bits, self.base, self.shift) == (other.bits, other.base, other.shift)
+
+    def __hash__(self) -> int:
+        return hash(("Swizzle", self.bits, self.base, self.shift))
+
+    def __repr__(self) -> str:
+        return f"Swizzle({self.bits}, {self.base}, {self.shift})"
+
+    def __str__(self) -> str:
+        return f"S<{self.bits},{self.base},{self.shift}>"
+
+
+Outer = Union[Swizzle, Layout]
+
+
+class ComposedLayout:
+    """``outer o offset o inner``: ``c -> outer(offset + inner(c))`` (CuTe ``ComposedLayout``).
+
+    ``outer`` is usually a :class:`Swizzle`; a :class:`Layout` is accepted too (evaluated at the
+    flat index).  The domain is the inner layout's.
+
+    >>> C = ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1)))
+    >>> str(C), C.size(), C((2, 0))
+    ('S<3,4,3> o 0 o (8,64):(64,1)', 512, 144)
+    """
+
+    __slots__ = ("outer", "offset", "inner")
+
+    def __init__(self, outer: Outer, offset: int, inner: Layout):
+        if not isinstance(outer, (Swizzle, Layout)):
+            raise LayoutError(f"ComposedLayout outer must be a Swizzle or a Layout, got {outer!r}")
+        if not isinstance(inner, Layout):
+            raise LayoutError(f"ComposedLayout inner must be a Layout, got {inner!r}")
+        if not is_int(offset) or abs(offset) > MAX_INT:
+            raise LayoutError(f"ComposedLayout offset must be an int of magnitude <= {MAX_INT}, got {offset!r}")
+        self.outer = outer
+        self.offset = offset
+        self.inner = inner
+
+    @property
+    def shape(self):
+        return self.inner.shape
+
+    def size(self) -> int:
+        """Size of the domain (the inner layout's)."""
+        return self.inner.size()
+
+    def rank(self) -> int:
+        return self.inner.rank()
+
+    def depth(self) -> int:
+        return self.inner.depth()
+
+    def cosize(self) -> int:
+        """One more than the largest offset reached over the domain."""
+        return int(self.table().max()) + 1
+
+    def __call__(self, *args: Any) -> int:
+        """Evaluate at a flat index or a natural coordinate."""
+        return self.outer(self.offset + self.inner(*args))
+
+    def table(self) -> np.ndarray:
+        """Offsets of every flat index, vectorized (int64)."""
+        t = self.inner.table() + self.offset
+        if isinstance(self.outer, Layout):
+            return _eval_layout_at(self.outer, t)
+        return self.outer(t)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ComposedLayout):
+            return NotImplemented
+        return (self.outer, self.offset, self.inner) == (other.outer, other.offset, other.inner)
+
+    def __hash__(self) -> int:
+        return hash(("ComposedLayout", self.outer, self.offset, self.inner))
+
+    def __str__(self) -> str:
+        return f"{self.outer} o {self.offset} o {self.inner}"
+
+    def __repr__(self) -> str:
+        return f"ComposedLayout({self})"
+
+    def to_cpp(self) -> str:
+        """C++ print form, e.g. ``Sw<3,4,3> o _0 o (_8,_64):(_64,_1)``."""
+        outer = self.outer
+        o = f"Sw<{outer.bits},{outer.base},{outer.shift}>" if isinstance(outer, Swizzle) else outer.to_cpp()
+        return f"{o} o _{self.offset} o {self.inner.to_cpp()}"
+
+    def same_function(self, other: Any) -> bool:
+        """True when both have the same size and agree on every flat index."""
+        return self.size() == other.size() and bool(np.array_equal(self.table(), other.table()))
+
+    def to_linear(self, *args: Any, **kwargs: Any):
+        """The GF(2) form; see :func:`converters.cute.bridge.to_linear`."""
+        from .bridge import to_linear
+
+        return to_linear(self, *args, **kwargs)
+
+    def to_general(self, *args: Any, **kwargs: Any):
+        """The mixed-radix form; see :func:`converters.cute.bridge.to_general`."""
+        from .bridge import to_general
+
+        return to_general(self, *args, **kwargs)
+
+
+def _eval_layout_at(L: Layout, idx: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(idx)
+    c = idx.copy()
+    fs, fd = L._fs, L._fd
+    last = len(fs) - 1
+    for k, (s, d) in enumerate(zip(fs, fd)):
+        if k == last:
+            out += c * d
+        else:
+            out += (c % s) * d
+            c //= s
+    return out
