@@ -95,6 +95,22 @@ def _items(obj: Any, what: str) -> list[tuple[Any, Any]]:
     return out
 
 
+_OUT_PACKING: dict[tuple[tuple[str, int], ...], tuple[tuple[int, ...], tuple[tuple[str, int, int], ...]]] = {}
+
+
+def _out_packing(outs: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], tuple[tuple[str, int, int], ...]]:
+    """Bit offsets of the out-dims in the flat form, and (name, shift, mask) triples (memoized)."""
+    shifts = []
+    acc = 0
+    for _, s in outs:
+        shifts.append(acc)
+        acc += _log2(s)
+    packing = (tuple(shifts), tuple((n, sh, s - 1) for (n, s), sh in zip(outs, shifts)))
+    if len(_OUT_PACKING) < 4096:
+        _OUT_PACKING[outs] = packing
+    return packing
+
+
 class LinearLayout:
     """A linear map over GF(2) from named input dims to named output dims (Triton's model).
 
@@ -231,23 +247,27 @@ class LinearLayout:
     def _init(self, ins: tuple[tuple[str, tuple[int, ...]], ...], outs: tuple[tuple[str, int], ...]) -> None:
         self._ins = ins
         self._outs = outs
-        shifts = []
-        acc = 0
-        for _, s in outs:
-            shifts.append(acc)
-            acc += _log2(s)
-        self._shifts = tuple(shifts)
+        packing = _OUT_PACKING.get(outs)
+        if packing is None:
+            packing = _out_packing(outs)
+        self._shifts, self._out_unpack = packing
         self._rank = None
         self._hash = None
         self._bases = None
         self._tables = None
-        self._out_unpack = tuple((n, sh, s - 1) for (n, s), sh in zip(outs, shifts))
 
     @classmethod
     def _make(cls, ins: Iterable[tuple[str, Iterable[int]]], outs: Iterable[tuple[str, int]]) -> LinearLayout:
         """Internal constructor from flat bases; no validation."""
         self = object.__new__(cls)
         self._init(tuple((n, tuple(f)) for n, f in ins), tuple(outs))
+        return self
+
+    @classmethod
+    def _make_raw(cls, ins: tuple[tuple[str, tuple[int, ...]], ...], outs: tuple[tuple[str, int], ...]) -> LinearLayout:
+        """Internal constructor from tuples already in the stored form."""
+        self = object.__new__(cls)
+        self._init(ins, outs)
         return self
 
     @classmethod
@@ -315,6 +335,19 @@ class LinearLayout:
         if not isinstance(d, Mapping) or "bases" not in d or "out_dims" not in d:
             raise LayoutError(f"a layout dict needs the keys 'bases' and 'out_dims', got {d!r}")
         return cls(d["bases"], d["out_dims"], require_surjective=require_surjective)
+
+    @classmethod
+    def from_text(cls, text: str) -> LinearLayout:
+        """Parse the text Triton prints for a layout (or our ``str``/JSON form); see
+        :func:`linlayout.linear_text.parse_linear`.
+
+            >>> L = LinearLayout.identity_1d(4, "lane", "dim0")
+            >>> LinearLayout.from_text(str(L)) == L
+            True
+        """
+        from .linear_text import parse_linear
+
+        return parse_linear(text)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``{"bases": [[in, [[...]...]]...], "out_dims": [[name, size]...]}``.
@@ -633,34 +666,34 @@ class LinearLayout:
             >>> a.compose(b).bases
             {'lane': ((0, 1), (1, 0))}
         """
-        if set(self.out_dim_names) != set(outer.in_dim_names) or len(self._outs) != len(outer._ins):
+        outer_in = dict(outer._ins)
+        if len(outer_in) != len(self._outs) or any(n not in outer_in for n, _ in self._outs):
             raise DimensionError(
                 f"compose: the out-dims of the first layout ({', '.join(self.out_dim_names)}) must be the "
                 f"in-dims of the outer layout ({', '.join(outer.in_dim_names)})"
             )
-        # For each of self's out-dims: where its bits go in outer (as flat images of its bits).
-        parts = []
-        for (n, s), sh in zip(self._outs, self._shifts):
-            of = outer._in_flat(n)
+        # The image in ``outer`` of every bit of self's flat output, keyed by the bit's value.
+        images: dict[int, int] = {}
+        bit = 1
+        for n, s in self._outs:
+            of = outer_in[n]
             if s > (1 << len(of)):
                 raise SizeError(f"compose: out-dim {n!r} has size {s} but the outer in-dim {n!r} has size {1 << len(of)}")
-            parts.append((sh, of))
+            for j in range(_log2(s)):
+                images[bit] = of[j]
+                bit <<= 1
         new_ins = []
         for n, flat in self._ins:
             col = []
             for b in flat:
                 v = 0
-                for sh, of in parts:
-                    x = b >> sh
-                    j = 0
-                    while x and j < len(of):
-                        if x & 1:
-                            v ^= of[j]
-                        x >>= 1
-                        j += 1
+                while b:
+                    low = b & -b
+                    v ^= images[low]
+                    b ^= low
                 col.append(v)
-            new_ins.append((n, col))
-        return LinearLayout._make(new_ins, outer._outs)
+            new_ins.append((n, tuple(col)))
+        return LinearLayout._make_raw(tuple(new_ins), outer._outs)
 
     def invert_and_compose(self, outer: LinearLayout) -> LinearLayout:
         """The layout ``C`` with ``self(x) == outer(C(x))`` for every ``x`` (Triton's choice).
@@ -774,6 +807,17 @@ class LinearLayout:
             raise NotInvertibleError(f"cannot invert: layout is not surjective; {self._unreached_description()}")
         if not self.is_injective():
             raise NotInvertibleError(f"cannot invert: layout is not injective; {self._kernel_description()}")
+        if not set(self.in_dim_names) & set(self.out_dim_names):
+            # No dim is both an input and an output, so Triton's identity heuristic cannot apply:
+            # the inverse is the plain solve, column by column.
+            basis = gf2.SpanBasis()
+            for v in self._columns():
+                basis.insert(v)
+            out_items = [(n, 1 << len(f)) for n, f in self._ins]
+            return LinearLayout._make(
+                [(n, [basis.express(1 << (sh + i)) for i in range(_log2(s))]) for (n, s), sh in zip(self._outs, self._shifts)],
+                out_items,
+            )
         return self._identity_on_outs().invert_and_compose(self)
 
     def __mul__(self, outer: LinearLayout) -> LinearLayout:

@@ -1,0 +1,112 @@
+"""Reading a :class:`~linlayout.LinearLayout` back from the text Triton prints.
+
+Triton's ``LinearLayout::toString`` (and our ``str(layout)``) prints one line per basis and the
+out-dims with their sizes.  :func:`parse_linear` reads that text, so a layout copied from a Triton
+debug dump or an MLIR diagnostic becomes a layout object again::
+
+    >>> text = '''
+    ...  - register=1 -> (0, 1)
+    ...    register=2 -> (0, 2)
+    ...  - lane=1 -> (1, 0)
+    ...  - warp is a size 1 dimension
+    ... where out dims are: [dim0 (size 2), dim1 (size 4)]'''
+    >>> L = parse_linear(text)
+    >>> L.bases
+    {'register': ((0, 1), (0, 2)), 'lane': ((1, 0),), 'warp': ()}
+    >>> parse_linear(str(L)) == L
+    True
+
+The JSON form (``LinearLayout.to_dict``) is read by :func:`parse_linear` too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from .errors import ParseError
+from .linear import LinearLayout
+
+__all__ = ["parse_linear"]
+
+_BASIS = re.compile(r"^\s*(?:-\s*)?([A-Za-z_][\w.]*)=(\d+)\s*->\s*\(([^)]*)\)\s*$")
+_SIZE1 = re.compile(r"^\s*(?:-\s*)?([A-Za-z_][\w.]*) is a size 1 dimension\s*$")
+_OUTS = re.compile(r"^\s*where out dims are:\s*\[(.*)\]\s*\)?\s*$")
+_OUT = re.compile(r"^\s*([A-Za-z_][\w.]*) \(size (\d+)\)\s*$")
+_EMPTY = re.compile(r"^\s*\(empty layout(?: with out-dims \[(.*)\])?\)\s*$")
+
+
+def _outs(spec: str, text: str, pos: int) -> list[tuple[str, int]]:
+    outs = []
+    if not spec.strip():
+        return outs
+    offset = 0
+    for part in spec.split(","):
+        m = _OUT.match(part)
+        if not m:
+            raise ParseError("expected an out-dim as 'name (size N)'", text, pos + offset)
+        outs.append((m.group(1), int(m.group(2))))
+        offset += len(part) + 1
+    return outs
+
+
+def parse_linear(text: str) -> LinearLayout:
+    """Parse Triton's printed form of a linear layout (or our JSON form) into a LinearLayout.
+
+    Raises :class:`~linlayout.errors.ParseError` with the position of the first line it cannot
+    read, and the layout's own errors (e.g. a basis value too large for its out-dim).
+    """
+    if not isinstance(text, str):
+        raise ParseError(f"expected text, got {type(text).__name__}")
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            d = json.loads(stripped)
+        except json.JSONDecodeError as e:
+            raise ParseError(f"invalid JSON: {e.msg}", text, text.index("{") + e.pos) from None
+        return LinearLayout.from_dict(d)
+    if stripped.startswith("LinearLayout(") and stripped.endswith(")"):
+        stripped = stripped[len("LinearLayout("):-1]
+        text = stripped
+    bases: dict[str, list[tuple[int, ...]]] = {}
+    outs: list[tuple[str, int]] | None = None
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\n")
+        here = pos
+        pos += len(line)
+        if not body.strip():
+            continue
+        if outs is not None:
+            raise ParseError("unexpected text after the out-dims line", text, here)
+        m = _EMPTY.match(body)
+        if m:
+            outs = _outs(m.group(1) or "", text, here + (m.start(1) if m.group(1) else 0))
+            continue
+        m = _BASIS.match(body)
+        if m:
+            name, value, vec = m.group(1), int(m.group(2)), m.group(3)
+            got = bases.setdefault(name, [])
+            if value != 1 << len(got):
+                raise ParseError(f"expected {name}={1 << len(got)} next (bases are listed for 1, 2, 4, ...), got {name}={value}", text, here + m.start(2))
+            try:
+                got.append(tuple(int(x) for x in vec.split(",")) if vec.strip() else ())
+            except ValueError:
+                raise ParseError("expected a basis vector of integers", text, here + m.start(3)) from None
+            continue
+        m = _SIZE1.match(body)
+        if m:
+            bases.setdefault(m.group(1), [])
+            continue
+        m = _OUTS.match(body)
+        if m:
+            outs = _outs(m.group(1), text, here + m.start(1))
+            continue
+        raise ParseError(
+            "expected a line 'dim=2^i -> (v0, v1, ...)', 'dim is a size 1 dimension' or 'where out dims are: [...]'",
+            text,
+            here + (len(body) - len(body.lstrip())),
+        )
+    if outs is None:
+        raise ParseError("missing the line 'where out dims are: [name (size N), ...]'", text, len(text))
+    return LinearLayout(bases, outs, require_surjective=False)

@@ -1,0 +1,54 @@
+"""Hypothesis strategies that build random linear layouts (shared by the test modules)."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from linlayout import LinearLayout
+
+IN_NAMES = ("register", "lane", "warp", "block")
+OUT_NAMES = ("dim0", "dim1", "dim2")
+
+
+@st.composite
+def out_dims(draw, max_dims: int = 3, max_log2: int = 4):
+    n = draw(st.integers(1, max_dims))
+    return {OUT_NAMES[i]: 1 << draw(st.integers(0, max_log2)) for i in range(n)}
+
+
+@st.composite
+def linear_layouts(draw, outs=None, in_names=IN_NAMES[:3], max_bits: int = 4, surjective: bool | None = None):
+    """A random LinearLayout; ``surjective=True`` retries until it is surjective."""
+    if outs is None:
+        outs = draw(out_dims())
+    bases = {}
+    for name in in_names:
+        k = draw(st.integers(0, max_bits))
+        bases[name] = [[draw(st.integers(0, s - 1)) for s in outs.values()] for _ in range(k)]
+    layout = LinearLayout(bases, outs, require_surjective=False)
+    if surjective is not None:
+        from hypothesis import assume
+
+        assume(layout.is_surjective() == surjective)
+    return layout
+
+
+@st.composite
+def invertible_layouts(draw, outs=None, in_names=IN_NAMES[:3]):
+    """A random bijective layout: a random invertible matrix split over the in-dims."""
+    if outs is None:
+        outs = draw(out_dims())
+    total = sum(s.bit_length() - 1 for s in outs.values())
+    # Random invertible matrix: a permutation of unit columns times random elementary XORs.
+    cols = [1 << i for i in draw(st.permutations(range(total)))]
+    for _ in range(draw(st.integers(0, 3 * total))):
+        if total < 2:
+            break
+        i = draw(st.integers(0, total - 1))
+        j = draw(st.integers(0, total - 1))
+        if i != j:
+            cols[i] ^= cols[j]
+    cuts = sorted(draw(st.lists(st.integers(0, total), min_size=len(in_names) - 1, max_size=len(in_names) - 1)))
+    bounds = [0, *cuts, total]
+    ins = [(name, cols[bounds[k]:bounds[k + 1]]) for k, name in enumerate(in_names)]
+    return LinearLayout._make(ins, list(outs.items()))
