@@ -1,0 +1,84 @@
+"""CuTe layouts: notation, basis descriptors, the layout algebra, and bridges to linlayout.
+
+* :mod:`.layout` — :class:`Layout` (nested shape:stride), evaluation, ``size``/``cosize``/...
+* :mod:`.swizzle` — :class:`Swizzle` ``<B, M, S>`` and :class:`ComposedLayout` (swizzle o offset o layout)
+* :mod:`.text` — parse and print CuTe notation (``(4,8):(8,1)``, ``S<3,4,3> o 0 o ...``)
+* :mod:`.descriptor` — the basis descriptor grammar (``(1@0, 8@1)``, ``(1/2@0, 4@1)``, ...)
+* :mod:`.algebra` — coalesce, composition, complement, inverses, divides and products
+* :mod:`.bridge` — to and from :class:`linlayout.LinearLayout` (exactly when GF(2)-linear) and
+  the general mixed-radix backend
+
+    >>> from converters.cute import parse, composition, to_linear
+    >>> composition(parse("8:2"), parse("4:1"))
+    Layout(4:2)
+    >>> to_linear(parse("(4,8):(8,1)")).bases["dim0"]
+    ((8,), (16,))
+"""
+
+from .algebra import (
+    CompositionError,
+    blocked_product,
+    coalesce,
+    complement,
+    composition,
+    filter,
+    filter_zeros,
+    flat_divide,
+    flat_product,
+    left_inverse,
+    logical_divide,
+    logical_product,
+    make_ordered_layout,
+    raked_product,
+    right_inverse,
+    tile_to_shape,
+    tiled_divide,
+    tiled_product,
+    zipped_divide,
+    zipped_product,
+)
+from .bridge import from_linear, to_general, to_linear
+from .descriptor import Basis, Descriptor, format_descriptor, normalize_descriptor, parse_descriptor
+from .layout import Layout, make_layout
+from .swizzle import ComposedLayout, Swizzle
+from .text import format_layout, parse, parse_int_tuple, parse_layout, parse_swizzle
+
+__all__ = [
+    "Layout",
+    "make_layout",
+    "Swizzle",
+    "ComposedLayout",
+    "parse",
+    "parse_layout",
+    "parse_swizzle",
+    "parse_int_tuple",
+    "format_layout",
+    "Basis",
+    "Descriptor",
+    "parse_descriptor",
+    "format_descriptor",
+    "normalize_descriptor",
+    "CompositionError",
+    "coalesce",
+    "filter_zeros",
+    "filter",
+    "composition",
+    "complement",
+    "right_inverse",
+    "left_inverse",
+    "logical_divide",
+    "zipped_divide",
+    "tiled_divide",
+    "flat_divide",
+    "logical_product",
+    "zipped_product",
+    "tiled_product",
+    "flat_product",
+    "blocked_product",
+    "raked_product",
+    "tile_to_shape",
+    "make_ordered_layout",
+    "to_linear",
+    "from_linear",
+    "to_general",
+]
