@@ -260,15 +260,50 @@ def _swizzle_candidates(nbits: int):
     return out
 
 
-def to_general(x: CuteLayout, *args: Any, **kwargs: Any):
-    """The general (mixed-radix) backend's form of any CuTe layout; see
-    :mod:`linlayout.general`."""
-    try:
-        from linlayout import general
-    except ImportError:  # pragma: no cover - the backend is written alongside
-        raise UnsupportedError("the general-shape backend linlayout.general is not available") from None
-    return _to_general(general, x, *args, **kwargs)
+def to_general(
+    x: CuteLayout,
+    shape: Any = None,
+    *,
+    flat: bool = False,
+    in_dims: Optional[Sequence[str]] = None,
+    axis: str = "offset",
+):
+    """The :class:`~linlayout.general.MixedRadixLayout` of any CuTe layout (any extents).
 
+    Same dim names as :func:`to_linear`: one in-dim ``dim{i}`` per top-level mode (its leaves are
+    the digits, fastest first) or a single ``index`` with ``flat=True``; every digit lands on the
+    axis ``offset``.  A ``ComposedLayout`` with an identity swizzle (``B = 0``) keeps its offset;
+    a real swizzle is not mixed-radix and raises :class:`~linlayout.errors.UnsupportedError`.
+    ``shape`` is accepted for the duck-typed ``to_general(shape)`` protocol and ignored.
 
-def _to_general(general: Any, x: CuteLayout, *args: Any, **kwargs: Any):  # pragma: no cover - filled in below
-    raise UnsupportedError("to_general: not implemented for this backend version")
+    >>> from converters.cute import parse
+    >>> G = to_general(parse("(3,(2,7)):(14,(1,2))"))
+    >>> G.apply(dim0=2, dim1=13), parse("(3,(2,7)):(14,(1,2))")((2, 13))
+    ({'offset': 41}, 41)
+    """
+    from linlayout.general import MixedRadixLayout
+
+    offset = 0
+    if isinstance(x, ComposedLayout):
+        if not isinstance(x.outer, Swizzle) or not x.outer.is_identity():
+            raise UnsupportedError(f"to_general: {x} has a swizzle, which is not a mixed-radix map")
+        offset = x.offset
+        L = x.inner
+    elif isinstance(x, Layout):
+        L = x
+    else:
+        raise LayoutError(f"to_general expects a CuTe Layout or ComposedLayout, got {type(x).__name__}")
+    top = list(L.modes()) if isinstance(L.shape, tuple) else [L]
+    per_mode = [[(s, d, axis) for s, d in zip(m._fs, m._fd) if s != 1] for m in top]
+    if any(s == 0 for m in top for s in m._fs):
+        raise UnsupportedError(f"to_general: {L} is empty (an extent is 0)")
+    if flat:
+        names = list(in_dims) if in_dims is not None else ["index"]
+        per_mode = [[d for m in per_mode for d in m]]
+    else:
+        names = list(in_dims) if in_dims is not None else [f"dim{i}" for i in range(len(per_mode))]
+    if len(names) != len(per_mode):
+        raise LayoutError(f"to_general: {len(names)} in-dim names for {len(per_mode)} modes of {L}")
+    return MixedRadixLayout(
+        {n: m for n, m in zip(names, per_mode)}, offset={axis: offset} if offset else None, out_dims=[axis]
+    )
