@@ -1,0 +1,288 @@
+"""TVM TIRx TileLayout / ComposeLayout: oracle corpus, documentation examples, bridges, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from converters.tile import ComposeLayout, TileLayout, parse_tile, swizzle_address
+from linlayout.errors import (
+    LayoutError,
+    NotInvertibleError,
+    NotLinearError,
+    ParseError,
+    SizeError,
+    UnsupportedError,
+)
+from linlayout.general import MixedRadixLayout
+
+ORACLE = Path(__file__).parent / "oracles" / "tirx" / "tile_layout.jsonl"
+ROWS = [json.loads(line) for line in ORACLE.read_text().splitlines() if line.strip()]
+
+
+def _eval(row, coord):
+    L = parse_tile(row["spec"])
+    try:
+        if "swizzle" in row:
+            return ComposeLayout(*row["swizzle"], L).apply(*coord, shape=row["shape"])
+        return L.apply(*coord, shape=row["shape"])
+    except LayoutError:
+        return {"error": "RuntimeError"}
+
+
+def test_oracle_every_point_agrees():
+    total = agree = 0
+    bad = []
+    for row in ROWS:
+        for coord, expected in row["points"]:
+            total += 1
+            got = _eval(row, coord)
+            if got == expected:
+                agree += 1
+            elif len(bad) < 5:
+                bad.append((row["spec"], row["shape"], coord, got, expected))
+    assert total == 11246
+    assert agree == total, bad
+
+
+def test_oracle_text_round_trip_and_canonical():
+    for row in ROWS:
+        L = parse_tile(row["spec"])
+        assert str(L) == row["spec"]
+        assert parse_tile(str(L)) == L
+        if "canonical" in row:
+            assert L.canonicalize().to_tirx_source() == row["canonical"]
+
+
+def test_oracle_general_bridge_same_map():
+    """TileLayout -> MixedRadixLayout (flat and shaped) gives apply's values on every point."""
+    for row in ROWS:
+        if "swizzle" in row:
+            continue
+        L = parse_tile(row["spec"])
+        g = L.to_general()
+        gs = L.to_general(row["shape"])
+        for coord, expected in row["points"]:
+            f = 0
+            for c, s in zip(coord, row["shape"]):
+                f = f * s + c
+            base = g.apply(x=f)
+            assert {a: base[a] for a in expected} == expected
+            shaped = gs.apply({f"dim{k}": c for k, c in enumerate(coord)})
+            assert {a: shaped[a] for a in expected} == expected
+        back, shape = TileLayout.from_general(gs)
+        assert shape == tuple(row["shape"])
+        assert back.to_general().is_equivalent(g)
+
+
+def test_swizzle_refusals_match_tirx():
+    # TIRx refuses a swizzle over a layout that places data on an axis other than m
+    assert all(
+        ("error" in exp) == (any(i.axis != "m" and i.extent > 1 for i in parse_tile(r["spec"]).shard) or any(a != "m" for a in parse_tile(r["spec"]).offset) or "error" in exp)
+        for r in ROWS
+        if "swizzle" in r
+        for _, exp in r["points"]
+    )
+    with pytest.raises(UnsupportedError):
+        ComposeLayout(1, 1, 3, parse_tile("S[(4,):(112,)] + 1@TLane"))
+    with pytest.raises(UnsupportedError):  # a unit iter on TCol is kept for shape [1]: refused at apply
+        ComposeLayout(2, 3, 4, parse_tile("S[(1,):(1@TCol,)] + R[2:1@TCol]")).apply(0, shape=[1])
+    with pytest.raises(SizeError):
+        ComposeLayout(1, 4, 3, parse_tile("S[8:1]"))
+
+
+# ------------------------------------------------------------------ documentation worked examples
+
+
+def test_tensor_core_tile():
+    L = parse_tile("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
+    for f in (0, 1, 2, 16, 127):
+        i, j = divmod(f, 16)
+        expected = {"laneid": 4 * i + (j // 2) % 4, "warpid": j // 8 + 5, "m": j % 2}
+        assert L.apply(i, j, shape=(8, 16)) == expected
+        assert L.apply(f, shape=(128,)) == expected
+        copies = L.places(i, j, shape=(8, 16))
+        assert copies == [expected, {**expected, "warpid": expected["warpid"] + 4}]
+    warps = {p["warpid"] for f in range(128) for p in L.places(f)}
+    assert warps == {5, 6, 9, 10}
+    assert L.size() == 128 and L.span("warpid") == 11
+
+
+def test_blackwell_tmem_224_columns():
+    L = parse_tile("S[(2,128,112):(112@TCol,1@TLane,1@TCol)]")
+    shape = (2, 128, 112)
+    for (a, l, c), (lane, col) in {(0, 0, 0): (0, 0), (0, 5, 3): (5, 3), (1, 0, 0): (0, 112), (1, 127, 111): (127, 223)}.items():
+        assert L.apply(a, l, c, shape=shape) == {"TLane": lane, "TCol": col}
+    assert L.span("TCol") == 224 and L.span("TLane") == 128
+    g = L.to_general(shape)
+    t = g.table()
+    assert t[:, 0].max() == 223 and len({tuple(r) for r in t.tolist()}) == 2 * 128 * 112
+    with pytest.raises(NotLinearError, match="112"):
+        L.to_linear(shape)
+    pieces = g.split_pow2()
+    assert sum(int(np.prod(list(p.layout.in_dims.values()))) for p in pieces) == 2 * 128 * 112
+    for p in pieces:  # every piece is GF(2)-ready or at least mixed-radix
+        sub = p.layout
+        for pt in [dict(zip(sub.in_dims, (0,) * 3)), {n: s - 1 for n, s in sub.in_dims.items()}]:
+            full = {n: p.in_start[n] + pt[n] for n in sub.in_dims}
+            v = sub.apply(pt)
+            assert {a: v[a] + p.offset[a] for a in v} == g.apply(full)
+
+
+def test_scale_factor_atom():
+    sf_per_mma = 4
+    L = parse_tile(f"S[(32,{sf_per_mma}):(1@TLane,1@TCol)] + R[4:32@TLane]")
+    for r in range(32):
+        for c in range(sf_per_mma):
+            places = L.places(r, c, shape=(32, sf_per_mma))
+            # one group of 32 lanes feeds all four warps' lane quarters
+            assert [p["TLane"] for p in places] == [r, r + 32, r + 64, r + 96]
+            assert {p["TCol"] for p in places} == {c}
+    full = parse_tile("S[(4,32,4):(4@TCol,1@TLane,1@TCol)] + R[4:32@TLane]")
+    assert full.apply(1, 3, 2, shape=(4, 32, 4)) == {"TCol": 6, "TLane": 3}
+    assert full.span("TLane") == 128 and full.span("TCol") == 16
+
+
+# ------------------------------------------------------------------ LinearLayout bridge
+
+
+def test_to_linear_and_back():
+    L = parse_tile("S[(4,8,2):(1@warpid,1@laneid,1)] + R[4:8@laneid]")
+    ll = L.to_linear((4, 16))
+    assert ll.in_dim_names == ("register", "lane", "warp")
+    for i in range(4):
+        for j in range(16):
+            for p in L.places(i, j, shape=(4, 16)):
+                assert ll.apply({"register": p["m"], "lane": p["laneid"], "warp": p["warpid"]}) == {"dim0": i, "dim1": j}
+    back, shape = TileLayout.from_linear(ll)
+    assert shape == (4, 16) and back == L
+    fwd = L.to_linear((4, 16), hardware_first=False)
+    assert fwd.in_dim_names == ("dim0", "dim1", "replica")
+
+
+def test_to_linear_refusals():
+    with pytest.raises(NotLinearError, match="offset"):
+        parse_tile("S[(8,4):(1@laneid,1)] + 5@warpid").to_linear()
+    with pytest.raises(NotLinearError, match="overlaps"):
+        parse_tile("S[(4,4):(3,1)]").to_linear()
+    with pytest.raises(NotInvertibleError):
+        parse_tile("S[(4,):(2@laneid,)]").to_linear()
+    assert parse_tile("S[(4,):(2@laneid,)]").to_linear(hardware_first=False).bases == {"dim0": ((2,), (4,))}
+
+
+def test_tid_splits_into_lane_and_warp():
+    L = parse_tile("S[(128,2):(1@tx,1)]")
+    ll = L.to_linear((128, 2))
+    assert ll.in_dims == {"register": 2, "lane": 32, "warp": 4}
+    assert ll.apply({"register": 1, "lane": 3, "warp": 2}) == {"dim0": 67, "dim1": 1}
+
+
+def test_compose_layout_linear():
+    C = ComposeLayout(0, 3, 3, parse_tile("S[(8,8):(8,1)]"))
+    ll = C.to_linear((8, 8))
+    for i in range(8):
+        for j in range(8):
+            assert ll.apply({"offset": C.apply(i, j, shape=(8, 8))["m"]}) == {"dim0": i, "dim1": j}
+    assert swizzle_address(np.arange(4), 0, 1, 1).tolist() == [0, 1, 3, 2]
+
+
+# ------------------------------------------------------------------ bad input
+
+
+@pytest.mark.parametrize(
+    "text, pos, what",
+    [
+        ("S[(8,2):(4@laneid)]", 8, "2 extents but 1 strides"),
+        ("S[(8,2):(4@,1)]", 11, "axis name"),
+        ("S[(8,2):(4,1)", 13, "']'"),
+        ("S[(8,2):(4,1)] +", 16, "S[...]"),
+        ("S[(8,2):(4,1)] + R[2:4@warpid] + R[2:1]", 33, "second R"),
+        ("S[(8,x):(4,1)]", 5, "extent"),
+        ("S[(8,2):(4,1)] $ 3", 15, "unexpected character"),
+        ("R[2:1]", 0, "missing the shard"),
+        ("S[(0,2):(4,1)]", 1, "positive"),
+    ],
+)
+def test_parse_errors(text, pos, what):
+    with pytest.raises(ParseError) as ei:
+        parse_tile(text)
+    assert ei.value.position == pos
+    assert what in str(ei.value)
+
+
+def test_shape_size_mismatch_names_both_numbers():
+    L = parse_tile("S[(2,7):(1@TLane,32@TLane)]")
+    with pytest.raises(SizeError) as ei:
+        L.apply(0, shape=[15])
+    assert "15" in str(ei.value) and "14" in str(ei.value)
+    with pytest.raises(LayoutError):
+        L.apply(14, shape=[14])
+    with pytest.raises(LayoutError):
+        TileLayout([(0, 1, "m")])
+
+
+def test_group_matches_tirx():
+    L = parse_tile("S[(4,4):(3@laneid,12@laneid)]")
+    g, seps = L.group([2, 8])
+    assert str(g) == "S[(2,2,4):(6@laneid,3@laneid,12@laneid)]" and seps == [0, 1, 3]
+    with pytest.raises(SizeError):
+        parse_tile("S[(2,3):(32@warpid,1)]").group([3, 2])
+    # apply still works without a grouping (every iter's axis is reported)
+    assert parse_tile("S[(1,2,3):(5@laneid,32@warpid,1)]").apply(0, 1, shape=[3, 2]) == {"laneid": 0, "warpid": 0, "m": 1}
+
+
+# ------------------------------------------------------------------ properties
+
+_axis = st.sampled_from(["m", "laneid", "warpid", "TLane", "TCol", "myaxis"])
+_iter = st.tuples(st.integers(1, 6), st.integers(-3, 40), _axis)
+
+
+@st.composite
+def tile_layouts(draw):
+    shard = draw(st.lists(_iter, min_size=1, max_size=4))
+    rep = draw(st.lists(st.tuples(st.integers(1, 4), st.integers(0, 40), _axis), max_size=2))
+    off = draw(st.dictionaries(_axis, st.integers(-5, 70), max_size=2))
+    return TileLayout(shard, rep, off)
+
+
+@settings(max_examples=60, deadline=None)
+@given(tile_layouts())
+def test_text_round_trip(L):
+    assert parse_tile(str(L)) == L
+
+
+@settings(max_examples=40, deadline=None)
+@given(tile_layouts())
+def test_general_round_trip(L):
+    g = L.to_general()
+    back, _ = TileLayout.from_general(g)
+    assert back.to_general().is_equivalent(g)
+    t = g.table()
+    for f in range(0, L.size(), max(1, L.size() // 7)):
+        base = L.apply(f)
+        assert all(base[a] == t[f, g.axes.index(a)] for a in base)
+        assert sorted(map(sorted, (p.items() for p in L.places(f)))) == sorted(map(sorted, (p.items() for p in g.apply_all(x=f))))
+
+
+# ------------------------------------------------------------------ reference (optional)
+
+
+@pytest.mark.reference
+def test_against_tvm_tirx():
+    tirx = pytest.importorskip("tvm_tirx.tirx.layout")
+    rng = np.random.default_rng(0)
+    axes = ["m", "laneid", "warpid", "TLane", "TCol"]
+    for _ in range(40):
+        n = int(rng.integers(1, 4))
+        shard = [(int(rng.integers(1, 5)), int(rng.integers(0, 9)), axes[int(rng.integers(0, 5))]) for _ in range(n)]
+        ours = TileLayout(shard)
+        ref = tirx.TileLayout.from_iters([tirx.Iter(*s) for s in shard], [])
+        shape = [ours.size()]
+        for f in range(ours.size()):
+            got = {str(k): int(v) for k, v in ref.apply(f, shape=shape).items()}
+            assert ours.apply(f, shape=shape) == got
