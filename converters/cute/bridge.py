@@ -200,6 +200,9 @@ def _layout_from_bases(names: Sequence[str], per_dim: Sequence[Sequence[int]]) -
             modes_s.append(tuple(rs))
             modes_d.append(tuple(rd))
     if len(modes_s) == 1:
+        # rank(result) == number of in-dims: a nested single mode stays one mode
+        if isinstance(modes_s[0], tuple):
+            return Layout((modes_s[0],), (modes_d[0],))
         return Layout(modes_s[0], modes_d[0])
     return Layout(tuple(modes_s), tuple(modes_d))
 
