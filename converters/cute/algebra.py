@@ -181,7 +181,7 @@ def filter(layout: Layout, profile: IntTuple | None = None) -> Layout:  # noqa: 
 
 
 # --------------------------------------------------------------------------- composition
-def _compose_leaf(ls: tuple, ld: tuple, s: int, d: int, where: str, check: bool = True) -> tuple[IntTuple, IntTuple]:
+def _compose_leaf(ls: tuple, ld: tuple, s: int, d: int, path: tuple, check: bool = True) -> tuple[IntTuple, IntTuple]:
     """Compose the coalesced flat layout ``ls:ld`` with the single mode ``s:d``."""
     if d == 0:
         return s, 0
@@ -189,7 +189,7 @@ def _compose_leaf(ls: tuple, ld: tuple, s: int, d: int, where: str, check: bool 
     if n == 1:
         return s, d * ld[0]
     if d < 0:
-        raise UnsupportedError(f"composition: negative inner stride {d} at {where} is not supported")
+        raise UnsupportedError(f"composition: negative inner stride {d} at {_where(path)} is not supported")
     # divide out the inner stride from the outer extents (stride divisibility condition)
     rest_d = d
     rest_s = s
@@ -199,7 +199,7 @@ def _compose_leaf(ls: tuple, ld: tuple, s: int, d: int, where: str, check: bool 
         si = ls[i]
         if si == 0:
             raise CompositionError(
-                f"composition: the outer layout has an empty (extent-0) mode {i} at {where}; nothing to compose with"
+                f"composition: the outer layout has an empty (extent-0) mode {i} at {_where(path)}; nothing to compose with"
             )
         if rest_d == 1:
             ni = si
@@ -214,7 +214,7 @@ def _compose_leaf(ls: tuple, ld: tuple, s: int, d: int, where: str, check: bool 
             stride_i = ld[i] * si
         else:
             raise CompositionError(
-                f"composition violates the stride divisibility condition at {where}: outer extent {si} "
+                f"composition violates the stride divisibility condition at {_where(path)}: outer extent {si} "
                 f"(mode {i} of the coalesced outer layout) and the remaining inner stride {rest_d} do not "
                 f"divide one another (inner mode {s}:{d})"
             )
@@ -232,7 +232,7 @@ def _compose_leaf(ls: tuple, ld: tuple, s: int, d: int, where: str, check: bool 
             rest_s = rest_s // ni or 1
         else:
             raise CompositionError(
-                f"composition violates the shape divisibility condition at {where}: the remaining inner "
+                f"composition violates the shape divisibility condition at {_where(path)}: the remaining inner "
                 f"extent {rest_s} and the outer extent {ni} (mode {i} of the coalesced outer layout, after "
                 f"dividing out the stride) do not divide one another (inner mode {s}:{d})"
             )
@@ -262,16 +262,32 @@ def _compose_leaf(ls: tuple, ld: tuple, s: int, d: int, where: str, check: bool 
     return tuple(acc_s), tuple(acc_d)
 
 
-def _compose_tree(ls: tuple, ld: tuple, s: IntTuple, d: IntTuple, where: str, check: bool) -> tuple[IntTuple, IntTuple]:
-    if isinstance(s, tuple):
+def _compose_tree(
+    ls: tuple, ld: tuple, s: IntTuple, d: IntTuple, path: tuple, check: bool, fs: list, fd: list
+) -> tuple[IntTuple, IntTuple]:
+    """Compose over the inner tree; the result's leaves are appended to ``fs`` / ``fd``."""
+    if type(s) is tuple:
         rs = []
         rd = []
-        for i, (x, y) in enumerate(zip(s, d)):
-            a, b = _compose_tree(ls, ld, x, y, f"{where}[{i}]", check)
+        i = 0
+        for x, y in zip(s, d):
+            a, b = _compose_tree(ls, ld, x, y, path + (i,), check, fs, fd)
             rs.append(a)
             rd.append(b)
+            i += 1
         return tuple(rs), tuple(rd)
-    return _compose_leaf(ls, ld, s, d, where, check)
+    a, b = _compose_leaf(ls, ld, s, d, path, check)
+    if type(a) is tuple:
+        fs.extend(a)
+        fd.extend(b)
+    else:
+        fs.append(a)
+        fd.append(b)
+    return a, b
+
+
+def _where(path: tuple) -> str:
+    return "inner mode" + "".join(f"[{i}]" for i in path)
 
 
 def _check_strict(A: Layout, B: Layout) -> None:
@@ -322,8 +338,10 @@ def composition(A: Layout, B: Tiler, *, strict: bool = False, check: bool = True
     ls, ld = _coalesce_flat(A._fs, A._fd)
     if not ls:
         ls, ld = [1], [0]
-    s, d = _compose_tree(tuple(ls), tuple(ld), B.shape, B.stride, "inner mode", check)
-    return Layout._new(s, d)
+    fs: list = []
+    fd: list = []
+    s, d = _compose_tree(tuple(ls), tuple(ld), B.shape, B.stride, (), check, fs, fd)
+    return Layout._new(s, d, tuple(fs), tuple(fd))
 
 
 # --------------------------------------------------------------------------- complement
@@ -483,7 +501,9 @@ def logical_divide(A: Layout, B: Tiler, *, check: bool = True) -> Layout:
         parts += [A[i] for i in range(len(B), r)]
         return make_layout(*parts)
     B = _as_layout(B, "logical_divide")
-    return composition(A, make_layout(B, complement(B, A.size(), check=check)), check=check)
+    R = complement(B, A.size(), check=check)
+    M = Layout._new((B.shape, R.shape), (B.stride, R.stride), B._fs + R._fs, B._fd + R._fd)
+    return composition(A, M, check=check)
 
 
 def _hier_unzip(split: Any, A: Layout, B: Tiler, check: bool) -> Layout:
