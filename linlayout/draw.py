@@ -1,0 +1,710 @@
+"""Pictures of layouts: text grids, SVG/PNG drawings, and the shared-memory line x bank view.
+
+Every picture starts from a :class:`Picture`: a grid of cells, each with a label and a color.
+A *distributed* layout (in-dims ``register``/``lane``/``warp``/``block``, out-dims ``dim0``, ...)
+becomes a grid over the tensor's elements, each cell labelled with the thread and register that hold
+it and colored by thread (as CuTe's ``print_svg``); a shared-memory layout (in-dim ``offset``) shows
+the offset of each element; a layout written the CuTe way (in-dims ``dim0``, ``dim1`` -> an
+``offset``) shows its value at each coordinate.
+
+    >>> from linlayout import LinearLayout
+    >>> L = LinearLayout({"register": [[0, 1]], "lane": [[0, 2], [1, 0]]}, {"dim0": 2, "dim1": 4})
+    >>> print(text_grid(L))
+          0     1     2     3
+    0  T0:0  T0:1  T1:0  T1:1
+    1  T2:0  T2:1  T3:0  T3:1
+    >>> print(text_grid(L, style="tilus"))
+          0     1     2     3
+    0  0: 0  0: 1  1: 0  1: 1
+    1  2: 0  2: 1  3: 0  3: 1
+    >>> print(hardware_view(L))
+           R0     R1
+    T0  (0,0)  (0,1)
+    T1  (0,2)  (0,3)
+    T2  (1,0)  (1,1)
+    T3  (1,2)  (1,3)
+    >>> svg = to_svg(L)
+    >>> svg.startswith("<svg") and 'data-row="1" data-col="3"' in svg
+    True
+
+Drawn pictures need no plotting library for SVG (:func:`to_svg`); PNG and interactive figures
+(:func:`draw`, :func:`save` with ``.png``) use matplotlib, imported only when called.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import html
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
+from .linear import LinearLayout
+
+__all__ = [
+    "Cell",
+    "Picture",
+    "as_linear",
+    "thread_color",
+    "layout_picture",
+    "text_grid",
+    "hardware_view",
+    "to_svg",
+    "draw",
+    "save",
+    "bank_picture",
+    "bank_grid",
+    "linear_layout_svg",
+    "linear_layout_html",
+]
+
+#: Largest number of cells a picture will hold (a 512 x 512 tile); bigger layouts are refused.
+MAX_CELLS = 1 << 18
+#: ``_repr_svg_`` / ``_repr_html_`` draw layouts up to this many cells, and stay silent above.
+MAX_REPR_CELLS = 4096
+
+_DISTRIBUTED_DIMS = ("register", "lane", "warp", "block")
+
+
+def _is_pow2(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
+
+
+# --------------------------------------------------------------------------------------- colors
+
+
+def thread_color(index: int) -> str:
+    """The pastel color of thread (or bank, or row) ``index`` as ``#rrggbb``.
+
+    Hues are spread by the golden ratio, so neighbouring threads get clearly different colors and
+    the same thread always gets the same color.
+
+        >>> thread_color(0)
+        '#f0a8a8'
+        >>> thread_color(1) != thread_color(0) and thread_color(33) != thread_color(1)
+        True
+    """
+    if index < 0:
+        raise LayoutError(f"thread_color: index must be >= 0, got {index}")
+    hue = (index * 0.6180339887498949) % 1.0
+    light = 0.80 if (index // 8) % 2 == 0 else 0.70
+    r, g, b = colorsys.hls_to_rgb(hue, light, 0.70)
+    return "#{:02x}{:02x}{:02x}".format(round(r * 255), round(g * 255), round(b * 255))
+
+
+HIGHLIGHT = "#e8453c"  #: fill of highlighted cells (an access pattern in the bank view)
+EMPTY = "#ffffff"  #: fill of cells no input reaches
+
+
+# -------------------------------------------------------------------------------------- picture
+
+
+@dataclass
+class Cell:
+    """One cell of a :class:`Picture`: its text and fill color (``#rrggbb``).
+
+        >>> Cell("T0:0", "#ffffff").label
+        'T0:0'
+    """
+
+    label: str
+    color: str = EMPTY
+    bold: bool = False
+
+
+@dataclass
+class Picture:
+    """A grid of labelled, colored cells with row and column headers.
+
+    ``cells[r][c]`` is a :class:`Cell`.  Render it as text (:meth:`to_text`), SVG (:meth:`to_svg`),
+    or with matplotlib (:meth:`draw`, :meth:`save`).  In Jupyter it shows itself as SVG.
+
+        >>> p = Picture([[Cell("a", "#ff0000"), Cell("b")]], title="tiny")
+        >>> p.shape
+        (1, 2)
+        >>> print(p.to_text())
+        tiny
+           0  1
+        0  a  b
+    """
+
+    cells: list[list[Cell]]
+    title: str = ""
+    row_labels: list[str] | None = None
+    col_labels: list[str] | None = None
+    legend: str = ""
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (len(self.cells), len(self.cells[0]) if self.cells else 0)
+
+    def _headers(self) -> tuple[list[str], list[str]]:
+        rows, cols = self.shape
+        rl = self.row_labels if self.row_labels is not None else [str(r) for r in range(rows)]
+        cl = self.col_labels if self.col_labels is not None else [str(c) for c in range(cols)]
+        return rl, cl
+
+    def labels(self) -> list[list[str]]:
+        """The cell labels as a list of rows.
+
+            >>> Picture([[Cell("x"), Cell("y")]]).labels()
+            [['x', 'y']]
+        """
+        return [[c.label for c in row] for row in self.cells]
+
+    def colors(self) -> list[list[str]]:
+        """The cell fill colors as a list of rows."""
+        return [[c.color for c in row] for row in self.cells]
+
+    # ------------------------------------------------------------------ text
+    def to_text(self) -> str:
+        """An aligned text table with row and column headers (and the title, if any)."""
+        rl, cl = self._headers()
+        labels = self.labels()
+        width = max([len(x) for row in labels for x in row] + [len(x) for x in cl] + [1])
+        rw = max([len(x) for x in rl] + [1])
+        lines = []
+        if self.title:
+            lines.append(self.title)
+        lines.append(" " * rw + "".join("  " + x.rjust(width) for x in cl))
+        for name, row in zip(rl, labels):
+            lines.append(name.ljust(rw) + "".join("  " + x.rjust(width) for x in row))
+        if self.legend:
+            lines.append(self.legend)
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    # ------------------------------------------------------------------- svg
+    def to_svg(self, cell_width: int | None = None, cell_height: int = 22, font_size: int = 11) -> str:
+        """An SVG document (a string).  Each cell is a ``<rect>`` with ``data-row``/``data-col``
+        attributes and its fill color, followed by a ``<text>`` with its label.
+
+            >>> s = Picture([[Cell("T0:0", "#abcdef")]]).to_svg()
+            >>> '<rect x="' in s and 'fill="#abcdef" data-row="0" data-col="0"' in s and ">T0:0</text>" in s
+            True
+        """
+        rows, cols = self.shape
+        rl, cl = self._headers()
+        longest = max([len(c.label) for row in self.cells for c in row] + [len(x) for x in cl] + [1])
+        cw = cell_width or max(28, int(longest * font_size * 0.62) + 8)
+        ch = cell_height
+        left = max(24, int(max(len(x) for x in rl) * font_size * 0.62) + 10) if rl else 24
+        top = ch + (ch if self.title else 0)
+        width = left + cols * cw + 4
+        height = top + rows * ch + 4 + (ch if self.legend else 0)
+        out = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" font-family="monospace" font-size="{font_size}">'
+        ]
+        if self.title:
+            out.append(f'<text x="2" y="{ch - 6}" font-weight="bold">{html.escape(self.title)}</text>')
+        hy = top - 6
+        for c, name in enumerate(cl):
+            out.append(f'<text x="{left + c * cw + cw // 2}" y="{hy}" text-anchor="middle" fill="#555">{html.escape(name)}</text>')
+        for r, name in enumerate(rl):
+            out.append(f'<text x="{left - 4}" y="{top + r * ch + ch // 2 + 4}" text-anchor="end" fill="#555">{html.escape(name)}</text>')
+        for r, row in enumerate(self.cells):
+            y = top + r * ch
+            for c, cell in enumerate(row):
+                x = left + c * cw
+                stroke = ' stroke="#000" stroke-width="2"' if cell.bold else ' stroke="#666" stroke-width="0.5"'
+                out.append(
+                    f'<rect x="{x}" y="{y}" width="{cw}" height="{ch}"{stroke} '
+                    f'fill="{cell.color}" data-row="{r}" data-col="{c}"/>'
+                )
+                if cell.label:
+                    weight = ' font-weight="bold"' if cell.bold else ""
+                    out.append(
+                        f'<text x="{x + cw // 2}" y="{y + ch // 2 + 4}" text-anchor="middle"{weight}>'
+                        f"{html.escape(cell.label)}</text>"
+                    )
+        if self.legend:
+            out.append(f'<text x="2" y="{top + rows * ch + ch - 4}" fill="#333">{html.escape(self.legend)}</text>')
+        out.append("</svg>")
+        return "\n".join(out)
+
+    def _repr_svg_(self) -> str | None:
+        rows, cols = self.shape
+        return self.to_svg() if rows * cols <= MAX_REPR_CELLS else None
+
+    # ------------------------------------------------------------ matplotlib
+    def draw(self, ax: Any = None, *, labels: bool | None = None, font_size: float | None = None) -> Any:
+        """Draw with matplotlib on ``ax`` (a new figure if None); returns the figure.
+
+        Cell ``(r, c)`` covers data coordinates ``[c, c+1] x [r, r+1]`` (row 0 at the top).
+        ``labels`` defaults to True when the grid has at most 4096 cells.
+        """
+        if ax is None:
+            import matplotlib.pyplot as plt
+
+            rows, cols = self.shape
+            fig, ax = plt.subplots(figsize=(min(2 + cols * 0.55, 40), min(1 + rows * 0.32, 40)))
+        else:
+            fig = ax.figure
+        from matplotlib.colors import to_rgb
+
+        rows, cols = self.shape
+        img = np.array([[to_rgb(c.color) for c in row] for row in self.cells]).reshape(rows, cols, 3)
+        ax.imshow(img, extent=(0, cols, rows, 0), interpolation="nearest", aspect="auto")
+        if labels is None:
+            labels = rows * cols <= MAX_REPR_CELLS
+        if labels:
+            fs = font_size or max(4.0, min(9.0, 60.0 / max(1, max(len(c.label) for row in self.cells for c in row))))
+            for r, row in enumerate(self.cells):
+                for c, cell in enumerate(row):
+                    if cell.label:
+                        ax.text(c + 0.5, r + 0.5, cell.label, ha="center", va="center", fontsize=fs,
+                                fontweight="bold" if cell.bold else "normal")
+        if rows * cols <= MAX_REPR_CELLS:
+            ax.set_xticks(np.arange(cols) + 0.5)
+            ax.set_yticks(np.arange(rows) + 0.5)
+            rl, cl = self._headers()
+            ax.set_xticklabels(cl, fontsize=7)
+            ax.set_yticklabels(rl, fontsize=7)
+            ax.set_xticks(np.arange(cols + 1), minor=True)
+            ax.set_yticks(np.arange(rows + 1), minor=True)
+            ax.grid(which="minor", color="#666", linewidth=0.4)
+            ax.tick_params(which="minor", length=0)
+        ax.xaxis.tick_top()
+        if self.title:
+            ax.set_title(self.title, fontsize=10)
+        return fig
+
+    def save(self, path: str, *, dpi: int = 100) -> None:
+        """Write to ``path``: ``.svg`` uses :meth:`to_svg` (no matplotlib), anything else
+        (``.png``, ``.pdf``) is drawn with matplotlib."""
+        if str(path).lower().endswith(".svg"):
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(self.to_svg())
+            return
+        import matplotlib
+
+        if "pyplot" not in getattr(matplotlib, "__dict__", {}):
+            matplotlib.use("Agg", force=False)
+        import matplotlib.pyplot as plt
+
+        fig = self.draw()
+        fig.savefig(path, dpi=dpi, bbox_inches="tight")
+        plt.close(fig)
+
+
+# --------------------------------------------------------------------------------- layouts
+
+
+def as_linear(layout: Any, shape: Sequence[int] | None = None) -> LinearLayout:
+    """A :class:`LinearLayout` from a layout of any form (``LinearLayout`` itself, or anything with
+    ``to_linear(shape)`` / ``to_linear()``).
+
+        >>> as_linear(LinearLayout.identity_1d(4, "lane", "dim0")).in_dims
+        {'lane': 4}
+    """
+    if isinstance(layout, LinearLayout):
+        return layout
+    to_linear = getattr(layout, "to_linear", None)
+    if to_linear is None:
+        raise UnsupportedError(f"cannot draw a {type(layout).__name__}: it has no to_linear(shape) method")
+    if shape is not None:
+        return to_linear(list(shape))
+    try:
+        return to_linear()
+    except TypeError:
+        raise DimensionError(f"{type(layout).__name__}.to_linear needs a tensor shape: pass shape=[...]") from None
+
+
+def _kind(L: LinearLayout) -> str:
+    ins = set(L.in_dim_names)
+    outs = L.out_dim_names
+    if ins & {"register", "lane", "warp"}:
+        return "distributed"
+    if "offset" in ins:
+        return "shared"
+    if {"row", "col"} <= ins:
+        return "tmem"
+    if outs and all(o.startswith("dim") for o in outs):
+        return "generic"
+    if L.in_dim_names and all(i.startswith("dim") for i in L.in_dim_names):
+        return "function"
+    return "generic"
+
+
+def _grid_shape(sizes: Sequence[int]) -> tuple[int, int]:
+    if not sizes:
+        return (1, 1)
+    if len(sizes) == 1:
+        return (1, sizes[0])
+    return (int(np.prod(sizes[:-1])), sizes[-1])
+
+
+def _coord_str(flat: int, sizes: Sequence[int]) -> str:
+    coords = []
+    for s in reversed(sizes):
+        coords.append(flat % s)
+        flat //= s
+    return "(" + ",".join(str(c) for c in reversed(coords)) + ")"
+
+
+def _inputs(L: LinearLayout) -> dict[str, np.ndarray]:
+    """Per in-dim, its value at every flat input (first in-dim in the lowest bits)."""
+    n = L.total_in_size
+    k = np.arange(n, dtype=np.int64)
+    out = {}
+    shift = 0
+    for name in L.in_dim_names:
+        b = L.in_dim_size_log2(name)
+        out[name] = (k >> shift) & ((1 << b) - 1)
+        shift += b
+    return out
+
+
+def _elements(L: LinearLayout) -> np.ndarray:
+    """Row-major flat element index (over the out-dims, first out-dim slowest) of every input."""
+    t = L.table()
+    flat = np.zeros(t.shape[0], dtype=np.int64)
+    for k, name in enumerate(L.out_dim_names):
+        flat = flat * L.out_dim_size(name) + t[:, k]
+    return flat
+
+
+def _check_cells(n: int) -> None:
+    if n > MAX_CELLS:
+        raise SizeError(f"the picture would have {n} cells; at most {MAX_CELLS} can be drawn (pass a smaller shape)")
+
+
+def _owners(L: LinearLayout) -> tuple[dict[str, np.ndarray], list[list[int]]]:
+    """(inputs, groups): ``groups[e]`` lists the flat inputs that land on element ``e``, ordered by
+    (block, thread, register)."""
+    total_out = int(np.prod([L.out_dim_size(o) for o in L.out_dim_names])) if L.out_dim_names else 1
+    _check_cells(total_out)
+    if L.total_in_size_log2 > 24:
+        raise SizeError(f"the layout has 2**{L.total_in_size_log2} inputs; at most 2**24 can be drawn")
+    ins = _inputs(L)
+    elem = _elements(L)
+    z = np.zeros_like(elem)
+    lanes = L.in_dim_size("lane") if L.has_in_dim("lane") else 1
+    thread = ins.get("lane", z) + lanes * ins.get("warp", z)
+    order = np.lexsort((ins.get("register", z), thread, ins.get("block", z), elem))
+    groups: list[list[int]] = [[] for _ in range(total_out)]
+    for k in order.tolist():
+        groups[int(elem[k])].append(k)
+    return ins, groups
+
+
+def _thread_of(ins: Mapping[str, np.ndarray], k: int, lanes: int) -> int:
+    lane = int(ins["lane"][k]) if "lane" in ins else 0
+    warp = int(ins["warp"][k]) if "warp" in ins else 0
+    return lane + lanes * warp
+
+
+def layout_picture(
+    layout: Any,
+    shape: Sequence[int] | None = None,
+    *,
+    style: str = "gluon",
+    max_replicas: int = 4,
+    bitwidth: int | None = None,
+    title: str | None = None,
+) -> Picture:
+    """The :class:`Picture` of a layout.
+
+    * distributed layouts: a grid over the tensor (rows = ``dim0``, or every dim but the last
+      flattened; columns = the last dim); each cell names the thread(s) and register holding the
+      element, ``T{thread}:{register}`` (``style="gluon"``) or ``{thread}: {register}``
+      (``style="tilus"``), broadcast copies joined by ``|``, colored by its first thread.  Thread ids
+      are ``lane + lanes_per_warp * warp``; a ``block`` other than 0 prefixes ``B{block}``.
+    * shared layouts (in-dim ``offset``): the offset of each element, colored by its bank when
+      ``bitwidth`` is given (by the offset otherwise).
+    * tensor-memory layouts (in-dims ``row``, ``col``): ``row,col`` of each element.
+    * layouts over coordinates (in-dims ``dim0, dim1, ...``, as CuTe's): the value at each coordinate.
+
+        >>> L = LinearLayout({"lane": [[0, 1], [1, 0]], "warp": [[0, 0]]}, {"dim0": 2, "dim1": 2})
+        >>> layout_picture(L).labels()
+        [['T0:0|T4:0', 'T1:0|T5:0'], ['T2:0|T6:0', 'T3:0|T7:0']]
+        >>> layout_picture(L).cells[0][1].color == thread_color(1)
+        True
+    """
+    if style not in ("gluon", "tilus"):
+        raise LayoutError(f"style must be 'gluon' or 'tilus', got {style!r}")
+    L = as_linear(layout, shape)
+    kind = _kind(L)
+    if kind == "function":
+        return _function_picture(L, title=title)
+    sizes = [L.out_dim_size(o) for o in L.out_dim_names]
+    rows, cols = _grid_shape(sizes)
+    ins, groups = _owners(L)
+    lanes = L.in_dim_size("lane") if L.has_in_dim("lane") else 1
+    cells: list[list[Cell]] = [[Cell("", EMPTY) for _ in range(cols)] for _ in range(rows)]
+    for e, ks in enumerate(groups):
+        if not ks:
+            continue
+        parts = []
+        color = EMPTY
+        if kind == "distributed":
+            for j, k in enumerate(ks):
+                if j == max_replicas:
+                    parts.append(f"+{len(ks) - max_replicas}")
+                    break
+                t = _thread_of(ins, k, lanes)
+                reg = int(ins["register"][k]) if "register" in ins else 0
+                blk = int(ins["block"][k]) if "block" in ins else 0
+                pre = f"B{blk}" if blk else ""
+                parts.append(f"{pre}T{t}:{reg}" if style == "gluon" else f"{pre}{t}: {reg}")
+            color = thread_color(_thread_of(ins, ks[0], lanes))
+        elif kind == "shared":
+            seen = []
+            for k in ks:
+                o = int(ins["offset"][k])
+                if o not in seen:
+                    seen.append(o)
+            parts = [str(o) for o in seen[:max_replicas]] + ([f"+{len(seen) - max_replicas}"] if len(seen) > max_replicas else [])
+            if bitwidth:
+                color = thread_color((seen[0] * bitwidth // 32) % 32)
+            else:
+                color = thread_color(seen[0] % 64)
+        elif kind == "tmem":
+            k = ks[0]
+            parts = [f"{int(ins['row'][k])},{int(ins['col'][k])}"] + ([f"+{len(ks) - 1}"] if len(ks) > 1 else [])
+            color = thread_color(int(ins["row"][k]) % 64)
+        else:
+            k = ks[0]
+            parts = [",".join(str(int(ins[n][k])) for n in L.in_dim_names)] + ([f"+{len(ks) - 1}"] if len(ks) > 1 else [])
+            color = thread_color(k % 64)
+        cells[e // cols][e % cols] = Cell("|".join(parts), color)
+    return Picture(cells, title=title or "")
+
+
+def _function_picture(L: LinearLayout, title: str | None = None) -> Picture:
+    sizes = [L.in_dim_size(n) for n in L.in_dim_names]
+    rows, cols = _grid_shape(sizes)
+    _check_cells(rows * cols)
+    t = L.table()
+    # table rows are flat inputs with the first in-dim fastest; the grid wants dim0 as rows.
+    n_in = len(sizes)
+    idx = np.arange(t.shape[0]).reshape(list(reversed(sizes))).transpose(list(reversed(range(n_in)))).reshape(-1)
+    cells: list[list[Cell]] = []
+    for r in range(rows):
+        row = []
+        for c in range(cols):
+            vals = t[idx[r * cols + c]]
+            label = ",".join(str(int(v)) for v in vals)
+            row.append(Cell(label, thread_color(int(vals[0]) % 64 if len(vals) else 0)))
+        cells.append(row)
+    return Picture(cells, title=title or "")
+
+
+def text_grid(layout: Any, shape: Sequence[int] | None = None, *, style: str = "gluon", max_replicas: int = 4) -> str:
+    """The element grid of a layout as text (see :func:`layout_picture` for the cell format).
+
+        >>> L = LinearLayout({"lane": [[1], [2]]}, {"dim0": 4})
+        >>> print(text_grid(L))
+              0     1     2     3
+        0  T0:0  T1:0  T2:0  T3:0
+    """
+    return layout_picture(layout, shape, style=style, max_replicas=max_replicas).to_text()
+
+
+def hardware_view(layout: Any, shape: Sequence[int] | None = None) -> str:
+    """The hardware point of view: one row per thread (``T{thread}``, with ``B{block}`` when there
+    are several blocks), one column per register, each cell the element coordinate it holds.
+
+        >>> L = LinearLayout({"register": [[1]], "lane": [[2]]}, {"dim0": 4})
+        >>> print(hardware_view(L))
+             R0   R1
+        T0  (0)  (1)
+        T1  (2)  (3)
+    """
+    return hardware_picture(layout, shape).to_text()
+
+
+def hardware_picture(layout: Any, shape: Sequence[int] | None = None) -> Picture:
+    """:func:`hardware_view` as a :class:`Picture` (rows = threads, columns = registers)."""
+    L = as_linear(layout, shape)
+    if _kind(L) != "distributed":
+        raise UnsupportedError(
+            f"the hardware view needs a distributed layout (in-dims register/lane/warp/block), got in-dims {list(L.in_dim_names)}"
+        )
+    regs = L.in_dim_size("register") if L.has_in_dim("register") else 1
+    lanes = L.in_dim_size("lane") if L.has_in_dim("lane") else 1
+    warps = L.in_dim_size("warp") if L.has_in_dim("warp") else 1
+    blocks = L.in_dim_size("block") if L.has_in_dim("block") else 1
+    threads = lanes * warps
+    _check_cells(regs * threads * blocks)
+    ins = _inputs(L)
+    elem = _elements(L)
+    sizes = [L.out_dim_size(o) for o in L.out_dim_names]
+    z = np.zeros_like(elem)
+    thread = ins.get("lane", z) + lanes * ins.get("warp", z)
+    row = ins.get("block", z) * threads + thread
+    grid = np.zeros((blocks * threads, regs), dtype=np.int64)
+    grid[row, ins.get("register", z)] = elem
+    cells = [[Cell(_coord_str(int(grid[r, c]), sizes), thread_color(r % threads)) for c in range(regs)] for r in range(blocks * threads)]
+    row_labels = [(f"B{r // threads}" if blocks > 1 else "") + f"T{r % threads}" for r in range(blocks * threads)]
+    return Picture(cells, row_labels=row_labels, col_labels=[f"R{c}" for c in range(regs)])
+
+
+def to_svg(layout: Any, shape: Sequence[int] | None = None, **kwargs: Any) -> str:
+    """An SVG picture of a layout (see :func:`layout_picture`), colored by thread with the
+    register index in each cell, like CuTe's ``print_svg``.  Needs no plotting library.
+
+        >>> s = to_svg(LinearLayout({"lane": [[1], [2]]}, {"dim0": 4}))
+        >>> s.count("<rect ")
+        4
+    """
+    return layout_picture(layout, shape, **kwargs).to_svg()
+
+
+def draw(layout: Any, shape: Sequence[int] | None = None, ax: Any = None, **kwargs: Any) -> Any:
+    """Draw a layout with matplotlib (on ``ax``, or a new figure); returns the figure."""
+    return layout_picture(layout, shape, **kwargs).draw(ax)
+
+
+def save(layout: Any, path: str, shape: Sequence[int] | None = None, **kwargs: Any) -> None:
+    """Save a picture of a layout: ``.svg`` without matplotlib, ``.png``/``.pdf`` with it."""
+    layout_picture(layout, shape, **kwargs).save(path)
+
+
+# --------------------------------------------------------------------------------- bank view
+
+
+def _parse_access(access: Any, sizes: Sequence[int]) -> set[int]:
+    """Flat (row-major) element indices of an access pattern given as coordinates."""
+    out = set()
+    if access is None:
+        return out
+    for coord in access:
+        if isinstance(coord, (int, np.integer)):
+            coord = (int(coord),)
+        coord = tuple(int(x) for x in coord)
+        if len(coord) != len(sizes) or any(not 0 <= x < s for x, s in zip(coord, sizes)):
+            raise DimensionError(f"access coordinate {coord} is outside the tensor of shape {tuple(sizes)}")
+        flat = 0
+        for x, s in zip(coord, sizes):
+            flat = flat * s + x
+        out.add(flat)
+    return out
+
+
+def bank_picture(
+    shared: Any,
+    bitwidth: int,
+    shape: Sequence[int] | None = None,
+    *,
+    access: Iterable[Sequence[int]] | None = None,
+    banks: int = 32,
+    bank_bytes: int = 4,
+    max_lines: int = 256,
+) -> Picture:
+    """The shared-memory line x bank view: rows are 128-byte lines (``banks * bank_bytes``),
+    columns are banks; each cell is one bank word and shows the tensor element(s) stored there,
+    colored by the element's row (so a swizzle shows as a staircase).  Elements listed in
+    ``access`` (coordinates, e.g. one column read by a warp) are drawn in red and bold; the title
+    counts how many distinct words of one bank the access touches (1 = conflict-free).
+
+    ``shared`` is a shared-memory layout (``offset`` -> ``dim0, dim1, ...`` as Triton's), or any
+    form with ``to_linear(shape)``.
+
+        >>> rowmajor = LinearLayout({"offset": [[0, 1], [0, 2], [1, 0], [2, 0]]}, {"dim0": 4, "dim1": 4})
+        >>> p = bank_picture(rowmajor, 32, access=[(i, 0) for i in range(4)], banks=4)
+        >>> p.labels()
+        [['0,0', '0,1', '0,2', '0,3'], ['1,0', '1,1', '1,2', '1,3'], ['2,0', '2,1', '2,2', '2,3'], ['3,0', '3,1', '3,2', '3,3']]
+        >>> p.title
+        'line x bank (32-bit elements): the access touches 4 words of one bank (4-way conflict)'
+    """
+    L = as_linear(shared, shape)
+    if not L.has_in_dim("offset"):
+        raise UnsupportedError(f"the bank view needs a shared-memory layout with an 'offset' in-dim, got in-dims {list(L.in_dim_names)}")
+    if bitwidth not in (8, 16, 32, 64, 128) and not (_is_pow2(bitwidth) and bitwidth <= 1024):
+        raise SizeError(f"bitwidth must be a power of two (8, 16, 32, 64), got {bitwidth}")
+    sizes = [L.out_dim_size(o) for o in L.out_dim_names]
+    line_bytes = banks * bank_bytes
+    noff = L.in_dim_size("offset")
+    total_bytes = noff * bitwidth // 8
+    lines = max(1, -(-total_bytes // line_bytes))
+    if lines > max_lines:
+        raise SizeError(f"the bank view would have {lines} lines; at most {max_lines} (pass max_lines=...)")
+    acc = _parse_access(access, sizes)
+    sub = L.sublayout(["offset"], list(L.out_dim_names))
+    elem = _elements(sub)
+    words: dict[int, list[int]] = {}
+    words_per_elem = max(1, bitwidth // (bank_bytes * 8))
+    for o in range(noff):
+        first_word = o * bitwidth // (8 * bank_bytes)
+        for w in range(words_per_elem):
+            words.setdefault(first_word + w, []).append(int(elem[o]))
+    cells = [[Cell("", EMPTY) for _ in range(banks)] for _ in range(lines)]
+    touched: dict[int, set[int]] = {}
+    for w, es in words.items():
+        line, bank = divmod(w, banks)
+        if line >= lines:
+            continue
+        first = es[0]
+        coords = _coord_str(first, sizes)[1:-1]
+        label = coords if len(es) == 1 else coords + "+"
+        hit = any(e in acc for e in es)
+        row0 = first // sizes[-1] if sizes else 0
+        cells[line][bank] = Cell(label, HIGHLIGHT if hit else thread_color(row0 % 64), bold=hit)
+        if hit:
+            touched.setdefault(bank, set()).add(w)
+    title = f"line x bank ({bitwidth}-bit elements)"
+    if acc:
+        ways = max(len(v) for v in touched.values()) if touched else 0
+        what = "conflict-free" if ways <= 1 else f"{ways}-way conflict"
+        title += f": the access touches {ways} words of one bank ({what})"
+    return Picture(cells, title=title, row_labels=[f"L{r}" for r in range(lines)], col_labels=[str(b) for b in range(banks)])
+
+
+def bank_grid(shared: Any, bitwidth: int, shape: Sequence[int] | None = None, **kwargs: Any) -> str:
+    """:func:`bank_picture` as text.
+
+        >>> L = LinearLayout({"offset": [[1], [2]]}, {"dim0": 4})
+        >>> print(bank_grid(L, 32, banks=4))
+        line x bank (32-bit elements)
+            0  1  2  3
+        L0  0  1  2  3
+    """
+    return bank_picture(shared, bitwidth, shape, **kwargs).to_text()
+
+
+# ------------------------------------------------------------------------- Jupyter hooks
+
+
+def linear_layout_svg(layout: LinearLayout) -> str | None:
+    """The SVG that ``LinearLayout._repr_svg_`` shows in Jupyter, or None (Jupyter then falls
+    back to text) when the layout has more than :data:`MAX_REPR_CELLS` cells or cannot be drawn.
+
+        >>> linear_layout_svg(LinearLayout.identity_1d(4, "lane", "dim0")).startswith("<svg")
+        True
+        >>> linear_layout_svg(LinearLayout.identity_1d(1 << 16, "lane", "dim0")) is None
+        True
+    """
+    try:
+        n = layout.total_out_size if _kind(layout) != "function" else layout.total_in_size
+        if n > MAX_REPR_CELLS or layout.total_in_size_log2 > 16:
+            return None
+        return layout_picture(layout).to_svg()
+    except LayoutError:
+        return None
+
+
+def linear_layout_html(layout: LinearLayout) -> str:
+    """The HTML that ``LinearLayout._repr_html_`` shows: the bases as a table, then the picture.
+
+        >>> "<table" in linear_layout_html(LinearLayout.identity_1d(4, "lane", "dim0"))
+        True
+    """
+    outs = ", ".join(f"{html.escape(n)}: {s}" for n, s in layout.out_dims.items())
+    rows = []
+    for name, vecs in layout.bases.items():
+        vals = ", ".join("(" + ", ".join(str(x) for x in v) + ")" for v in vecs) or "&mdash;"
+        rows.append(f"<tr><td><b>{html.escape(name)}</b> ({layout.in_dim_size(name)})</td><td style='text-align:left'>{vals}</td></tr>")
+    table = (
+        "<table><tr><th>in-dim</th><th style='text-align:left'>bases (image of 1, 2, 4, ...)</th></tr>"
+        + "".join(rows)
+        + f"</table><div>out-dims: {outs}</div>"
+    )
+    svg = linear_layout_svg(layout)
+    return f"<div class='linlayout'>{table}{svg or ''}</div>"
