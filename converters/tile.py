@@ -654,9 +654,11 @@ class TileLayout:
         return cls.from_general(g)
 
     def table(self, shape: Sequence[int] | None = None) -> np.ndarray:
-        """Base places of every element in row-major order of ``shape``: array (size, len(axes))."""
-        g = self.to_general()
-        return g.table()
+        """Base places of every element, by row-major flat index (the same for any ``shape`` of
+        the layout's size): int64 array ``(size, len(axes))``, columns in :attr:`axes` order."""
+        if shape is not None:
+            self._check_shape(shape)
+        return self.to_general().table()
 
 
 # ---------------------------------------------------------------------------------------- hardware naming
