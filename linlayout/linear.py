@@ -49,8 +49,8 @@ __all__ = ["LinearLayout"]
 BasesLike = Union[Mapping[str, Sequence[Sequence[int]]], Sequence[tuple[str, Sequence[Sequence[int]]]]]
 OutDimsLike = Union[Mapping[str, int], Sequence[str], Sequence[tuple[str, int]]]
 
-#: Largest number of points ``table()`` will materialize (2**26 rows).
-MAX_TABLE_LOG2 = 26
+#: Largest number of points ``table()`` will materialize (2**24 rows).
+MAX_TABLE_LOG2 = 24
 #: Input dims up to this many bits get a lookup table for ``apply``.
 _APPLY_TABLE_LOG2 = 10
 #: Sizes are capped so that flat values stay within numpy's int64.
