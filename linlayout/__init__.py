@@ -27,12 +27,17 @@ from .errors import (
     SizeError,
     UnsupportedError,
 )
+from .general import Counterexample, Digit, MixedRadixLayout, Pow2Piece
 from .linear import LinearLayout
 
 __version__ = "0.1.0"
 
 __all__ = [
     "LinearLayout",
+    "MixedRadixLayout",
+    "Digit",
+    "Counterexample",
+    "Pow2Piece",
     "LayoutError",
     "DimensionError",
     "BasisError",
