@@ -612,7 +612,7 @@ def bank_picture(
         >>> p.labels()
         [['0,0', '0,1', '0,2', '0,3'], ['1,0', '1,1', '1,2', '1,3'], ['2,0', '2,1', '2,2', '2,3'], ['3,0', '3,1', '3,2', '3,3']]
         >>> p.title
-        'line x bank (32-bit elements): the access touches 4 words of one bank (4-way conflict)'
+        'line x bank (32-bit elements): up to 4 different words per bank (4-way conflict)'
     """
     L = as_linear(shared, shape)
     if not L.has_in_dim("offset"):
@@ -653,7 +653,7 @@ def bank_picture(
     if acc:
         ways = max(len(v) for v in touched.values()) if touched else 0
         what = "conflict-free" if ways <= 1 else f"{ways}-way conflict"
-        title += f": the access touches {ways} words of one bank ({what})"
+        title += f": up to {ways} different word{'s' if ways != 1 else ''} per bank ({what})"
     return Picture(cells, title=title, row_labels=[f"L{r}" for r in range(lines)], col_labels=[str(b) for b in range(banks)])
 
 
