@@ -337,19 +337,11 @@ def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> tuple[dict[str
             except Exception:  # noqa: BLE001 - keep the basic payload
                 pass
         return payload, str(p)
-    # Fallback when linlayout.plan is absent: the mechanism only, from C = dst^-1 o src.
-    from .space import is_register_only
+    # Fallback when linlayout.plan is absent: the mechanism only (where data must travel).
+    from .space import conversion_mechanism
 
-    if src == dst:
-        kind = "noop"
-    elif is_register_only(src, dst):
-        kind = "register"
-    else:
-        warps_same = all(
-            (src.bases.get(d) == dst.bases.get(d)) for d in ("warp", "block")
-        )
-        kind = "warp_shuffle" if warps_same else "shared_memory"
-    text = f"{kind} (estimate: linlayout.plan is not available, only the mechanism is known)"
+    kind = conversion_mechanism(src, dst)
+    text = f"{kind} (estimate: linlayout.plan is not available; this is where the data must travel, not a full plan)"
     return {"kind": kind, "is_zero_cost": kind in ("noop", "register"), "estimate": True}, text
 
 

@@ -57,6 +57,7 @@ __all__ = [
     "classify",
     "register_order_key",
     "is_register_only",
+    "conversion_mechanism",
     "zero_cost_graph",
     "zero_cost_components",
     "CostMatrix",
@@ -566,6 +567,30 @@ def register_order_key(L: LinearLayout) -> tuple:
     return (tuple(L.out_dims.items()), tuple(span), threads)
 
 
+def _stays_within(src: LinearLayout, dst: LinearLayout, local: Sequence[str]) -> bool:
+    """Whether every element a unit (fixed values of the non-``local`` in-dims) holds in ``dst``
+    it already holds in ``src``: the span of ``dst``'s local bases lies in ``src``'s, and each other
+    basis differs between the two by an element of that span."""
+    if src.out_dims != dst.out_dims:
+        return False
+    dims = ("register",) + _THREAD_DIMS
+    for d in dims:
+        sa = src.in_dim_size(d) if src.has_in_dim(d) else 1
+        sb = dst.in_dim_size(d) if dst.has_in_dim(d) else 1
+        if d not in local and sa != sb:
+            return False
+    span = _rref([v for d in local for v in _flat_bases(src, d)])
+    if any(_reduce(v, span) for d in local for v in _flat_bases(dst, d)):
+        return False
+    for d in dims:
+        if d in local:
+            continue
+        for a, b in zip(_flat_bases(src, d), _flat_bases(dst, d)):
+            if _reduce(a ^ b, span):
+                return False
+    return True
+
+
 def is_register_only(src: LinearLayout, dst: LinearLayout) -> bool:
     """Whether converting from ``src`` to ``dst`` moves no data between threads: every element a
     thread holds in ``dst`` it already holds in ``src`` (a zero-cost register permutation/copy).
@@ -575,21 +600,30 @@ def is_register_only(src: LinearLayout, dst: LinearLayout) -> bool:
         >>> is_register_only(a, b), is_register_only(b, a)
         (True, False)
     """
-    if src.out_dims != dst.out_dims:
-        return False
-    for d in _THREAD_DIMS:
-        sa = src.in_dim_size(d) if src.has_in_dim(d) else 1
-        sb = dst.in_dim_size(d) if dst.has_in_dim(d) else 1
-        if sa != sb:
-            return False
-    span = _rref(_flat_bases(src, "register"))
-    if any(_reduce(v, span) for v in _flat_bases(dst, "register")):
-        return False
-    for d in _THREAD_DIMS:
-        for a, b in zip(_flat_bases(src, d), _flat_bases(dst, d)):
-            if _reduce(a ^ b, span):
-                return False
-    return True
+    return _stays_within(src, dst, ("register",))
+
+
+def conversion_mechanism(src: LinearLayout, dst: LinearLayout) -> str:
+    """The cheapest mechanism that can convert ``src`` to ``dst`` by where data must travel:
+    ``noop`` (equal), ``register`` (within each thread), ``warp_shuffle`` (within each warp),
+    ``shared_memory`` (within the CTA) or ``cross_cta``.  A quick estimate that needs no planner;
+    :func:`linlayout.plan.plan_conversion` gives the full plan.
+
+        >>> a = LinearLayout({"register": [[1]], "lane": [[2], [4]], "warp": [[8]]}, {"dim0": 16})
+        >>> b = LinearLayout({"register": [[1]], "lane": [[4], [2]], "warp": [[8]]}, {"dim0": 16})
+        >>> c = LinearLayout({"register": [[1]], "lane": [[2], [8]], "warp": [[4]]}, {"dim0": 16})
+        >>> conversion_mechanism(a, a), conversion_mechanism(a, b), conversion_mechanism(a, c)
+        ('noop', 'warp_shuffle', 'shared_memory')
+    """
+    if src == dst:
+        return "noop"
+    if _stays_within(src, dst, ("register",)):
+        return "register"
+    if _stays_within(src, dst, ("register", "lane")):
+        return "warp_shuffle"
+    if _stays_within(src, dst, ("register", "lane", "warp")):
+        return "shared_memory"
+    return "cross_cta"
 
 
 @dataclass
@@ -831,7 +865,8 @@ def _cost_pair(pair: tuple[LinearLayout, LinearLayout], bitwidth: int) -> tuple[
     try:
         p = _plan(src, dst, bitwidth)
     except ImportError:
-        return (0.0, "register") if is_register_only(src, dst) else (math.nan, "unknown")
+        kind = conversion_mechanism(src, dst)
+        return _KIND_COST[kind], kind
     except LayoutError as e:
         return (math.nan, "error: " + str(e).splitlines()[0][:40])
     return plan_cost(p), str(getattr(p, "kind", "?"))
