@@ -281,11 +281,14 @@ def _equivalent(a: Any, b: Any, shape: list[int] | None) -> tuple[bool, str, Any
         from .equiv import equivalent  # type: ignore[import-not-found]
     except ImportError:
         equivalent = None
-    if equivalent is not None:
-        r = equivalent(a, b, shape=shape)
-        rel = getattr(r, "relation", "identical" if r else "different")
-        return bool(r), str(rel), getattr(r, "counterexample", None)
+    # Normalize both sides to Triton's direction first, so forms that face different ways
+    # (CuTe: coordinates -> offset; TIRx/Gluon: hardware -> coordinates) compare correctly.
     A, B = _linear(a, shape), _linear(b, shape)
+    if equivalent is not None:
+        r = equivalent(A, B, shape=shape)
+        rel = getattr(r, "relation", "identical" if r else "different")
+        cex = getattr(r, "counterexample", None)
+        return bool(r), str(rel), (str(cex) if cex is not None else None)
     if A == B:
         return True, "identical", None
     from .space import is_register_only
@@ -325,15 +328,15 @@ def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> tuple[dict[str
         plan_conversion = None
     if plan_conversion is not None:
         p = plan_conversion(src, dst, bitwidth=bitwidth)
-        payload = {"kind": getattr(p, "kind", None), "is_zero_cost": getattr(p, "is_zero_cost", None)}
-        for k in ("steps", "counts", "shared_bytes", "bank_conflicts", "sentence", "description"):
+        payload = {}
+        for k in ("kind", "is_zero_cost", "steps", "counts", "shared_bytes", "bank_conflicts", "sentence", "description"):
             if hasattr(p, k):
                 v = getattr(p, k)
                 payload[k] = v() if callable(v) else v
         to_dict = getattr(p, "to_dict", None)
         if callable(to_dict):
             try:
-                payload = {**to_dict(), **payload}
+                payload = {**payload, **to_dict()}
             except Exception:  # noqa: BLE001 - keep the basic payload
                 pass
         return payload, str(p)
@@ -541,8 +544,8 @@ def _tour_sections() -> list[tuple[str, Any]]:
             n1 = bank_conflicts(R, swz, 16)
             n0, n1 = getattr(n0, "conflicts", n0), getattr(n1, "conflicts", n1)
             text += f"\n  bank conflicts storing BlockedLayout([1,8],[8,4],[1,1],[1,0]): row-major {n0}, swizzled {n1}"
-        except ImportError:
-            pass
+        except (ImportError, LayoutError) as e:
+            text += f"\n  (register-layout conflict counts unavailable: {str(e).splitlines()[0] if str(e) else type(e).__name__})"
         return text, {"plain": t0, "swizzled": t1}
 
     def cute() -> tuple[str, Any]:

@@ -383,8 +383,9 @@ def spelling_to_linear(spelling: Mapping[str, Any], shape: Sequence[int]) -> Lin
 def _safe_linear(spelling: Mapping[str, Any], shape: Sequence[int]) -> LinearLayout | str:
     try:
         return spelling_to_linear(spelling, shape)
-    except LayoutError as e:
-        return f"{type(e).__name__}: {str(e).splitlines()[0]}"
+    except (LayoutError, KeyError, TypeError, IndexError) as e:  # a foreign converter may raise the latter
+        msg = str(e).splitlines()[0] if str(e) else ""
+        return f"{type(e).__name__}: {msg}"
 
 
 # ------------------------------------------------------------------------------- sweeping
@@ -867,8 +868,8 @@ def _cost_pair(pair: tuple[LinearLayout, LinearLayout], bitwidth: int) -> tuple[
     except ImportError:
         kind = conversion_mechanism(src, dst)
         return _KIND_COST[kind], kind
-    except LayoutError as e:
-        return (math.nan, "error: " + str(e).splitlines()[0][:40])
+    except Exception as e:  # noqa: BLE001 - one failed plan must not sink a whole sweep
+        return (math.nan, "error: " + (str(e).splitlines()[0][:40] if str(e) else type(e).__name__))
     return plan_cost(p), str(getattr(p, "kind", "?"))
 
 
