@@ -25,6 +25,7 @@ __all__ = [
     "NotLinearError",
     "ParseError",
     "UnsupportedError",
+    "SwizzleError",
 ]
 
 
@@ -79,3 +80,7 @@ class ParseError(LayoutError):
 
 class UnsupportedError(LayoutError):
     """A valid request that this layout family or backend does not support."""
+
+
+class SwizzleError(LayoutError):
+    """Swizzle parameters are invalid: CuTe ``|S| < B``, a swizzle width not 0/32/64/128 bytes, ..."""
