@@ -1,0 +1,519 @@
+"""The optimal shared-memory layout (swizzle) for a register-to-register round trip.
+
+A layout conversion that moves data between warps goes through shared memory: every thread stores
+its values, the block synchronises, every thread loads the values it needs.  The intermediate
+*shared layout* decides how wide the stores and loads can be and how many bank conflicts they
+have.  This module chooses it the way Triton's generic swizzling does (``lib/Tools/
+GenericSwizzling.cpp``), written from the description of the method:
+
+* work on the flattened tensor: an element is an ``int`` whose bits are the tensor coordinates'
+  bits (first out-dim in the lowest bits); a layout's ``register`` / ``lane`` bases are such ints;
+* **vector** bases: the register bases common to both sides (at most 128-bit accesses), topped up
+  from one side's registers so that a bank word is full, plus registers of that side that are
+  lanes on the other side (more vectorisation without conflicts);
+* **segment** bases (which 32-bank segment a word lands in): unit vectors used by neither side's
+  access *tile* (the lanes served by one wavefront) first, then XOR pairs ``a ^ b`` of a store-tile
+  and a load-tile vector (conflict-free on both sides), and only when there is no room left the
+  raw vectors (conflicts);
+* **bank** bases: the unit vectors that complete a basis;
+* **reps**: segment bases that are registers on both sides are split off as repetitions (the
+  round trip is done in several rounds through a smaller buffer).
+
+A side's bank conflicts (excess wavefronts per access) are ``2**dim(segment ∩ tile) - 1``.  With
+``ldmatrix`` / ``stmatrix`` (sm_90: ``stmatrix`` for stores, ``ldmatrix`` for loads, their ``.trans``
+forms for 16-bit data) the candidate instruction pairs are compared by total conflicts, ties
+broken by more repetitions (a smaller buffer), as Triton does.
+
+    >>> from linlayout import LinearLayout
+    >>> src = LinearLayout({"register": [[0, 1]], "lane": [[0, 2], [0, 4], [0, 8], [0, 16], [0, 32]],
+    ...                     "warp": [[1, 0], [2, 0]]}, {"dim0": 4, "dim1": 64})
+    >>> dst = LinearLayout({"register": [[1, 0]], "lane": [[2, 0], [0, 1], [0, 2], [0, 4], [0, 8]],
+    ...                     "warp": [[0, 16], [0, 32]]}, {"dim0": 4, "dim1": 64})
+    >>> choice = optimal_swizzle(src, dst, 32)
+    >>> choice.store_conflicts, choice.load_conflicts
+    (0, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import DimensionError, LayoutError, SizeError
+from .linear import LinearLayout
+
+__all__ = [
+    "MemOpTile",
+    "LD_ST_SHARED",
+    "LD_ST_MATRIX",
+    "LD_ST_MATRIX_TRANS",
+    "SwizzleChoice",
+    "remove_broadcast_registers",
+    "optimal_swizzle",
+    "optimal_swizzle_ldst",
+    "side_bank_conflicts",
+    "rref_lowbit",
+    "nullspace_basis",
+    "intersection_basis",
+]
+
+
+# ------------------------------------------------------------------------------ GF(2) on ints
+
+
+def rref_lowbit(vectors: Sequence[int], dim: int) -> list[int]:
+    """Reduced row echelon form of ``vectors`` (rows), pivots at the lowest set bit, column 0 first.
+
+        >>> rref_lowbit([0b11, 0b10], 2)
+        [1, 2]
+    """
+    rows = [v for v in vectors]
+    r = 0
+    for col in range(dim):
+        bit = 1 << col
+        piv = next((i for i in range(r, len(rows)) if rows[i] & bit), None)
+        if piv is None:
+            continue
+        rows[r], rows[piv] = rows[piv], rows[r]
+        for i in range(len(rows)):
+            if i != r and rows[i] & bit:
+                rows[i] ^= rows[r]
+        r += 1
+    return [v for v in rows[:r] if v]
+
+
+def nullspace_basis(vectors: Sequence[int], dim: int) -> list[int]:
+    """A basis of ``{x : <x, v> = 0 for every v}`` (one vector per free column, in column order).
+
+        >>> nullspace_basis([0b011], 3)
+        [3, 4]
+    """
+    rows = rref_lowbit(vectors, dim)
+    pivots = {(r & -r).bit_length() - 1: r for r in rows}
+    out = []
+    for free in range(dim):
+        if free in pivots:
+            continue
+        v = 1 << free
+        for p, row in pivots.items():
+            if row >> free & 1:
+                v ^= 1 << p
+        out.append(v)
+    return out
+
+
+def _rank(vectors: Sequence[int]) -> int:
+    basis: dict[int, int] = {}
+    for v in vectors:
+        while v:
+            h = v.bit_length() - 1
+            if h in basis:
+                v ^= basis[h]
+            else:
+                basis[h] = v
+                break
+    return len(basis)
+
+
+def intersection_basis(b1: Sequence[int], b2: Sequence[int], dim: int) -> list[int]:
+    """A basis of span(b1) ∩ span(b2); for unit vectors, the common ones in ``b1``'s order.
+
+        >>> intersection_basis([4, 1, 2], [2, 4], 3)
+        [4, 2]
+    """
+    if all(v > 0 and v & (v - 1) == 0 for v in list(b1) + list(b2)):
+        s2 = set(b2)
+        return [v for v in b1 if v in s2]
+    joint = nullspace_basis(b1, dim) + nullspace_basis(b2, dim)
+    return nullspace_basis(joint, dim)
+
+
+def _intersection_dim(b1: Sequence[int], b2: Sequence[int]) -> int:
+    return _rank(b1) + _rank(b2) - _rank(list(b1) + list(b2))
+
+
+def _complement_units(basis: Sequence[int], dim: int) -> list[int]:
+    pivots = {(r & -r).bit_length() - 1 for r in rref_lowbit(basis, dim)}
+    return [1 << i for i in range(dim) if i not in pivots]
+
+
+# --------------------------------------------------------------------------- layouts <-> ints
+
+
+def _flat(L: LinearLayout, dim: str) -> list[int]:
+    """The flattened images (first out-dim in the low bits) of in-dim ``dim``'s bases."""
+    if not L.has_in_dim(dim):
+        return []
+    shifts = []
+    acc = 0
+    for name in L.out_dim_names:
+        shifts.append(acc)
+        acc += L.out_dim_size_log2(name)
+    out = []
+    for b in L.bases[dim]:
+        v = 0
+        for x, sh in zip(b, shifts):
+            v |= x << sh
+        out.append(v)
+    return out
+
+
+def remove_broadcast_registers(layout: LinearLayout) -> LinearLayout:
+    """Drop the zero ``register`` bases (registers that hold copies of other registers).
+
+        >>> L = LinearLayout({"register": [[1], [0]], "lane": [[2]]}, {"dim0": 4})
+        >>> remove_broadcast_registers(L).bases["register"]
+        ((1,),)
+    """
+    if not layout.has_in_dim("register"):
+        return layout
+    return layout.remove_zero_bases("register")
+
+
+@dataclass(frozen=True)
+class MemOpTile:
+    """A shared-memory instruction's access tile: ``lane_contig`` lanes hold one contiguous 16-byte
+    row together, ``lane_addr`` lanes give the row addresses (Triton's ``LocalMemOpTile``)."""
+
+    lane_contig: tuple[int, ...]
+    lane_addr: tuple[int, ...]
+    store_name: str
+    load_name: str
+
+
+LD_ST_SHARED = MemOpTile((), (0, 1, 2), "st.shared", "ld.shared")
+LD_ST_MATRIX = MemOpTile((0, 1), (2, 3, 4), "stmatrix", "ldmatrix")
+LD_ST_MATRIX_TRANS = MemOpTile((2, 3, 4), (0, 1), "stmatrix.trans", "ldmatrix.trans")
+
+
+@dataclass(frozen=True)
+class SwizzleChoice:
+    """The chosen shared layout of a round trip and what it costs.
+
+    ``layout`` maps in-dims ``vector``, ``bank``, ``segment``, ``reps`` to the tensor's dims; the
+    shared offset of an element is the flat index of (vector, bank, segment) (``vector`` in the low
+    bits), and ``reps`` counts rounds through the buffer.  ``store_tile`` / ``load_tile`` are the
+    flattened tensor vectors served by one wavefront of a store / load.
+    """
+
+    layout: LinearLayout
+    store_instr: str
+    load_instr: str
+    store_conflicts: int
+    load_conflicts: int
+    store_tile: tuple[int, ...]
+    load_tile: tuple[int, ...]
+    bitwidth: int
+
+    @property
+    def reps(self) -> int:
+        """Rounds through the buffer."""
+        return self.layout.in_dim_size("reps")
+
+    @property
+    def elements(self) -> int:
+        """Elements in the buffer (one round)."""
+        return self.layout.total_out_size // self.reps
+
+    @property
+    def bytes(self) -> int:
+        """Bytes of shared memory for one round."""
+        return self.elements * max(self.bitwidth, 8) // 8
+
+    @property
+    def vector(self) -> tuple[int, ...]:
+        """The flattened tensor vectors of the vector bases (lowest shared-offset bits)."""
+        return tuple(_flat(self.layout, "vector"))
+
+    def offset_bases(self) -> list[int]:
+        """Flattened tensor images of the shared offset bits 0, 1, ... (vector, bank, segment)."""
+        return _flat(self.layout, "vector") + _flat(self.layout, "bank") + _flat(self.layout, "segment")
+
+
+def side_bank_conflicts(segment: Sequence[int], tile: Sequence[int]) -> int:
+    """Excess wavefronts of an access whose wavefront tile is ``tile``: 2**dim(segment ∩ tile) − 1.
+
+        >>> side_bank_conflicts([4, 8], [1, 2, 4])
+        1
+    """
+    return (1 << _intersection_dim([s for s in segment if s], [t for t in tile if t])) - 1
+
+
+def _compute_segment(bank_src: Sequence[int], bank_dst: Sequence[int], dim: int, length: int) -> list[int]:
+    set_src = set(bank_src) - {0}
+    set_dst = set(bank_dst) - {0}
+    segment = [1 << b for b in range(dim) if (1 << b) not in set_src and (1 << b) not in set_dst]
+    if len(segment) >= length:
+        return segment[:length]
+    a = [v for v in set_src if v not in set_dst]
+    b = [v for v in set_dst if v not in set_src]
+    if len(a) > len(b):
+        a, b = b, a
+    a.sort()
+    b.sort()
+    log_conflicts = min(max(0, length - len(a) - len(segment)), len(a))
+    for i in range(log_conflicts, len(a)):
+        segment.append(a[i] ^ b[i])
+    segment.extend(a[:log_conflicts])
+    segment.extend(b[:log_conflicts])
+    return segment[:length]
+
+
+def _build(
+    src: LinearLayout,
+    dst: LinearLayout,
+    bitwidth: int,
+    vbasis: Sequence[int],
+    tile_src: Sequence[int],
+    tile_dst: Sequence[int],
+    leave_reps: int = 0,
+) -> LinearLayout:
+    dim = src.total_out_size_log2
+    bank_src = list(vbasis) + list(tile_src)
+    bank_dst = list(vbasis) + list(tile_dst)
+    word = (1 << len(vbasis)) * bitwidth
+    len_b = min(max((1024 // word).bit_length() - 1, 0) if word <= 1024 else 0, dim - len(vbasis))
+    len_s = dim - len_b - len(vbasis)
+    sbasis = _compute_segment(bank_src, bank_dst, dim, len_s)
+    bbasis = _complement_units(list(vbasis) + sbasis, dim)
+    regs_src = set(_flat(src, "register"))
+    regs_dst = set(_flat(dst, "register"))
+    segment, reps = [], []
+    for s in sbasis:
+        if s in regs_src and s in regs_dst:
+            if leave_reps > 0:
+                leave_reps -= 1
+                segment.append(s)
+            else:
+                reps.append(s)
+        else:
+            segment.append(s)
+    outs = [(n, src.out_dim_size(n)) for n in src.out_dim_names]
+    flat_out = [("flat", 1 << dim)]
+    lay = LinearLayout(
+        {"vector": [[v] for v in vbasis], "bank": [[v] for v in bbasis], "segment": [[v] for v in segment], "reps": [[v] for v in reps]},
+        flat_out,
+        require_surjective=True,
+    )
+    return lay.reshape_outs(outs)
+
+
+def _vbasis(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> list[int]:
+    reg_src = _flat(src, "register")
+    reg_dst = _flat(dst, "register")
+    dim = src.total_out_size_log2
+    vbasis = intersection_basis(reg_src, reg_dst, dim)
+    max_vec = (128 // bitwidth).bit_length() - 1 if bitwidth <= 128 else 0
+    vbasis = vbasis[:max_vec]
+    per_bank = 0 if bitwidth > 32 else (32 // bitwidth).bit_length() - 1
+    lane_src = set(_flat(src, "lane"))
+    lane_dst = set(_flat(dst, "lane"))
+    extra_max = (128 // max(bitwidth, 32)).bit_length() - 1
+
+    def after_bank0(regs: Sequence[int], vb: Sequence[int], other_lane: set[int]) -> list[int]:
+        vec: list[int] = []
+        for r in regs:
+            if r in vb:
+                continue
+            if r in other_lane:
+                vec.append(r)
+            if len(vec) >= extra_max:
+                break
+        return vec
+
+    def is_prefix(prefix: Sequence[int], regs: Sequence[int]) -> bool:
+        return len(prefix) <= len(regs) and list(regs[: len(prefix)]) == list(prefix)
+
+    def fill(regs: Sequence[int], vb: Sequence[int]) -> list[int]:
+        out = list(vb)
+        for i in range(len(vb), min(per_bank, len(regs))):
+            out.append(regs[i])
+        return out
+
+    vec_src = True
+    if (1 << len(vbasis)) * bitwidth < 32:
+        src_prefix = is_prefix(vbasis, reg_src)
+        dst_prefix = is_prefix(vbasis, reg_dst)
+        if vbasis and not src_prefix and not dst_prefix:
+            reg_src = list(vbasis) + [r for r in reg_src if r not in vbasis]
+            reg_dst = list(vbasis) + [r for r in reg_dst if r not in vbasis]
+            src_prefix = dst_prefix = True
+        if src_prefix and dst_prefix:
+            vs = after_bank0(reg_src, fill(reg_src, vbasis), lane_dst)
+            vd = after_bank0(reg_dst, fill(reg_dst, vbasis), lane_src)
+            src_prefix = len(vs) >= len(vd)
+            dst_prefix = len(vd) > len(vs)
+        vec_src = src_prefix
+        vbasis = fill(reg_src if vec_src else reg_dst, vbasis)
+    vbasis = vbasis + (after_bank0(reg_src, vbasis, lane_dst) if vec_src else after_bank0(reg_dst, vbasis, lane_src))
+    return vbasis
+
+
+def _ldst_tiles(src: LinearLayout, dst: LinearLayout, bitwidth: int, vbasis: Sequence[int]) -> tuple[list[int], list[int]]:
+    def prefix_len(regs: Sequence[int]) -> int:
+        n = 0
+        for i, v in enumerate(vbasis):
+            if i < len(regs) and regs[i] == v:
+                n += 1
+            else:
+                break
+        return n
+
+    tiles = []
+    for lay in (src, dst):
+        tile = _flat(lay, "lane")
+        vs = prefix_len(_flat(lay, "register"))
+        bits = (1 << vs) * bitwidth
+        if bits > 32:
+            drop = (bits // 32).bit_length() - 1
+            tile = tile[: len(tile) - drop] if drop else tile
+        tiles.append([t for t in tile if t not in vbasis])
+    return tiles[0], tiles[1]
+
+
+def _prepare(src: LinearLayout, dst: LinearLayout) -> tuple[LinearLayout, LinearLayout]:
+    if set(src.out_dim_names) != set(dst.out_dim_names):
+        raise DimensionError(f"optimal_swizzle: the layouts have different out-dims ({', '.join(src.out_dim_names)}) and ({', '.join(dst.out_dim_names)})")
+    if src.out_dim_names != dst.out_dim_names:
+        dst = dst.transpose_outs(src.out_dim_names)
+    for n in src.out_dim_names:
+        if src.out_dim_size(n) != dst.out_dim_size(n):
+            raise SizeError(f"optimal_swizzle: out-dim {n!r} has size {src.out_dim_size(n)} in src but {dst.out_dim_size(n)} in dst")
+    return remove_broadcast_registers(src), remove_broadcast_registers(dst)
+
+
+def optimal_swizzle_ldst(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> SwizzleChoice:
+    """The shared layout for plain ``st.shared`` / ``ld.shared`` (no matrix instructions).
+
+        >>> s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+        >>> optimal_swizzle_ldst(s, s, 32).store_conflicts
+        0
+    """
+    src, dst = _prepare(src, dst)
+    vbasis = _vbasis(src, dst, bitwidth)
+    tile_src, tile_dst = _ldst_tiles(src, dst, bitwidth, vbasis)
+    lay = _build(src, dst, bitwidth, vbasis, tile_src, tile_dst)
+    seg = _flat(lay, "segment")
+    return SwizzleChoice(
+        lay, "st.shared", "ld.shared", side_bank_conflicts(seg, tile_src), side_bank_conflicts(seg, tile_dst),
+        tuple(tile_src), tuple(tile_dst), bitwidth,
+    )
+
+
+def _tile_vbasis(a: LinearLayout, b: LinearLayout, n_reg_a: int, n_reg_b: int, lanes_a: Sequence[int], lanes_b: Sequence[int]) -> list[int] | None:
+    if n_reg_a < n_reg_b:
+        return _tile_vbasis(b, a, n_reg_b, n_reg_a, lanes_b, lanes_a)
+    dim = a.total_out_size_log2
+    reg_a, reg_b = _flat(a, "register"), _flat(b, "register")
+    lane_a, lane_b = _flat(a, "lane"), _flat(b, "lane")
+    if max(list(lanes_a) + list(lanes_b) + [-1]) >= min(len(lane_a), len(lane_b)):
+        return None
+    vb = intersection_basis(reg_a, reg_b, dim)
+    if len(vb) < n_reg_b:
+        return None
+    vb = vb[:n_reg_b]
+    tile_a = [lane_a[i] for i in lanes_a]
+    tile_b = [lane_b[i] for i in lanes_b]
+    if 0 in tile_a or 0 in tile_b:
+        return None
+    # cvt maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
+    try:
+        cvt = b.invert_and_compose(a)
+    except LayoutError:
+        return None
+    for i in range(n_reg_a - n_reg_b):
+        if cvt.get_basis("lane", lanes_b[i], "register") == 0:
+            return None
+    tail = list(lanes_b)[len(lanes_b) - len(lanes_a):] if lanes_a else []
+    for ia, ib in zip(lanes_a, tail):
+        if cvt.get_basis("lane", ib, "lane") != (1 << ia):
+            return None
+    return list(vb) + tile_b
+
+
+def _instr_tile(instr: MemOpTile, regs: Sequence[int], lanes: Sequence[int], vbasis: Sequence[int]) -> list[int] | None:
+    need = 3 - len(instr.lane_addr)
+    tile = []
+    for r in regs:
+        if need == 0:
+            break
+        if r not in vbasis:
+            tile.append(r)
+            need -= 1
+    if need > 0:
+        return None
+    if max(instr.lane_addr, default=-1) >= len(lanes):
+        return None
+    return tile + [lanes[i] for i in instr.lane_addr]
+
+
+def _default_tiles(bitwidth: int, matrix: bool) -> tuple[list[MemOpTile], list[MemOpTile]]:
+    src = [LD_ST_SHARED]
+    dst = [LD_ST_SHARED]
+    if matrix and bitwidth <= 32:
+        src.append(LD_ST_MATRIX)
+        dst.append(LD_ST_MATRIX)
+        if bitwidth == 16:
+            src.append(LD_ST_MATRIX_TRANS)
+            dst.append(LD_ST_MATRIX_TRANS)
+    return src, dst
+
+
+def optimal_swizzle(
+    src: LinearLayout,
+    dst: LinearLayout,
+    bitwidth: int,
+    *,
+    matrix_instructions: bool = True,
+    src_tiles: Sequence[MemOpTile] | None = None,
+    dst_tiles: Sequence[MemOpTile] | None = None,
+) -> SwizzleChoice:
+    """The best shared layout for storing ``src`` and loading ``dst`` (sm_90 instruction set).
+
+    Candidate instruction pairs (``st.shared``/``stmatrix`` x ``ld.shared``/``ldmatrix``) whose
+    128-bit access tiles fit both layouts are each given a swizzle; the one with the fewest
+    total bank conflicts wins (ties: more rounds, i.e. a smaller buffer).  When no pair fits,
+    plain ``st.shared``/``ld.shared`` with the widest vectors both sides allow are used.
+
+        >>> row = LinearLayout({"register": [[0, 1], [0, 2], [0, 4], [0, 8]], "lane": [[0, 16], [0, 32], [0, 64], [1, 0], [2, 0]],
+        ...                     "warp": [[4, 0]]}, {"dim0": 8, "dim1": 128})
+        >>> c = optimal_swizzle(row, row, 16)
+        >>> c.store_instr, c.load_instr, c.store_conflicts + c.load_conflicts
+        ('st.shared', 'ld.shared', 0)
+    """
+    if bitwidth < 1 or bitwidth > 128 or bitwidth & (bitwidth - 1):
+        raise SizeError(f"optimal_swizzle: bitwidth must be a power of two in [1, 128], got {bitwidth}")
+    bitwidth = max(bitwidth, 8)
+    src, dst = _prepare(src, dst)
+    dsrc, ddst = _default_tiles(bitwidth, matrix_instructions)
+    src_tiles = list(src_tiles) if src_tiles is not None else dsrc
+    dst_tiles = list(dst_tiles) if dst_tiles is not None else ddst
+    total = (128 // bitwidth).bit_length() - 1
+    reg_src, reg_dst = _flat(src, "register"), _flat(dst, "register")
+    lane_src, lane_dst = _flat(src, "lane"), _flat(dst, "lane")
+    best: tuple[int, int, SwizzleChoice] | None = None
+    for ts in src_tiles:
+        for td in dst_tiles:
+            n_s = total - len(ts.lane_contig)
+            n_d = total - len(td.lane_contig)
+            if n_s < 0 or n_d < 0:
+                continue
+            vb = _tile_vbasis(src, dst, n_s, n_d, ts.lane_contig, td.lane_contig)
+            if vb is None:
+                continue
+            tile_s = _instr_tile(ts, reg_src, lane_src, vb)
+            tile_d = _instr_tile(td, reg_dst, lane_dst, vb)
+            if tile_s is None or tile_d is None:
+                continue
+            leave = min(len(ts.lane_contig) + len(ts.lane_addr) - 3, len(td.lane_contig) + len(td.lane_addr) - 3)
+            lay = _build(src, dst, bitwidth, vb, tile_s, tile_d, leave)
+            seg = _flat(lay, "segment")
+            w = side_bank_conflicts(seg, tile_s)
+            r = side_bank_conflicts(seg, tile_d)
+            choice = SwizzleChoice(lay, ts.store_name, td.load_name, w, r, tuple(tile_s), tuple(tile_d), bitwidth)
+            key = (w + r, -choice.reps)
+            if best is None or key < best[:2]:
+                best = (key[0], key[1], choice)
+    if best is None:
+        return optimal_swizzle_ldst(src, dst, bitwidth)
+    return best[2]

@@ -1,0 +1,644 @@
+"""Conversion planning: the cheapest way to move a tensor from one distributed layout to another.
+
+For distributed layouts ``src`` and ``dst`` of one tensor (in-dims ``register``, ``lane``,
+``warp``, ``block``), the conversion map ``C`` says, for every hardware index of the destination,
+which hardware index of the source holds the same element (``C = src^-1 ∘ dst``, Triton's
+``dst.invertAndCompose(src)``; its inverse is ``dst^-1 ∘ src``).  The dims over which ``C`` is the
+identity are removed slowest first (block, warp, lane, register), as Triton's
+``minimalCvtLayout`` does, and what is left decides the mechanism:
+
+==============  ================================================================================
+kind            when
+==============  ================================================================================
+noop            nothing left: both layouts put every element in the same place
+register        only ``register`` left: each thread permutes its own registers (free)
+warp_shuffle    ``register`` + ``lane``, and the permutation of index bits factors into at most
+                one register<->lane transposition (Triton 3.9's rule), or only lane bits move
+shared_memory   ``warp`` left (or a lane conversion too costly for shuffles): store, barrier,
+                load through a swizzled shared buffer (see :mod:`linlayout.generic_swizzle`)
+cross_cta       ``block`` left: data moves between CTAs (distributed shared memory)
+==============  ================================================================================
+
+    >>> from linlayout import LinearLayout
+    >>> src = LinearLayout({"register": [[1], [2]], "lane": [[4], [8], [16], [32], [64]]}, {"dim0": 128})
+    >>> dst = LinearLayout({"register": [[2], [1]], "lane": [[4], [8], [16], [32], [64]]}, {"dim0": 128})
+    >>> p = plan_conversion(src, dst)
+    >>> p.kind, p.is_zero_cost
+    ('register', True)
+    >>> print(p)
+    register permutation: each thread reorders its 4 registers; no data leaves the thread (zero cost).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import DimensionError, LayoutError, SizeError
+from .generic_swizzle import SwizzleChoice, optimal_swizzle, remove_broadcast_registers
+from .linear import LinearLayout
+
+__all__ = [
+    "KINDS",
+    "HARDWARE_DIMS",
+    "COST_WEIGHTS",
+    "Step",
+    "Plan",
+    "WarpDecomposition",
+    "as_linear",
+    "bitwidth_of",
+    "minimal_conversion",
+    "warp_decomposition",
+    "plan_conversion",
+]
+
+KINDS = ("noop", "register", "warp_shuffle", "shared_memory", "cross_cta")
+HARDWARE_DIMS = ("register", "lane", "warp", "block")
+
+#: Weights of the scalar ``Plan.cost`` (a per-thread estimate of issue slots): a shuffle, a
+#: select/byte-permute, one shared-memory store or load wavefront, a barrier, a cluster barrier.
+COST_WEIGHTS: dict[str, float] = {
+    "shfl": 1.0,
+    "select": 0.25,
+    "shared_access": 1.0,
+    "barrier": 2.0,
+    "cluster_barrier": 8.0,
+}
+
+_DTYPE_BITS = {
+    "i1": 8, "int1": 8, "bool": 8, "i8": 8, "int8": 8, "u8": 8, "uint8": 8, "fp8": 8, "e4m3": 8, "e5m2": 8,
+    "fp8e4nv": 8, "fp8e5": 8, "i16": 16, "int16": 16, "fp16": 16, "float16": 16, "bf16": 16, "bfloat16": 16,
+    "i32": 32, "int32": 32, "fp32": 32, "float32": 32, "tf32": 32, "u32": 32, "i64": 64, "int64": 64,
+    "fp64": 64, "float64": 64, "ptr": 64,
+}
+
+
+def bitwidth_of(dtype: int | str) -> int:
+    """Bits of one element: an int (power of two, 1..128) or a dtype name (``"fp16"``, ``"i8"``...).
+
+        >>> bitwidth_of("bf16"), bitwidth_of(32)
+        (16, 32)
+    """
+    if isinstance(dtype, str):
+        key = dtype.lower().replace("torch.", "").replace("tl.", "")
+        if key not in _DTYPE_BITS:
+            raise LayoutError(f"unknown dtype {dtype!r}; expected one of {', '.join(sorted(_DTYPE_BITS))} or a bit width")
+        return _DTYPE_BITS[key]
+    if isinstance(dtype, bool) or not isinstance(dtype, int):
+        raise LayoutError(f"bitwidth must be an int or a dtype name, got {dtype!r}")
+    if dtype < 1 or dtype > 128 or dtype & (dtype - 1):
+        raise SizeError(f"bitwidth must be a power of two between 1 and 128, got {dtype}")
+    return dtype
+
+
+def as_linear(layout: Any, shape: Sequence[int] | None = None) -> LinearLayout:
+    """The :class:`LinearLayout` of ``layout``: itself, or ``layout.to_linear(shape)``.
+
+    A LinearLayout given with ``shape`` must have out-dims of exactly those sizes.
+
+        >>> L = LinearLayout.identity_1d(32, "lane", "dim0")
+        >>> as_linear(L, [32]) is L
+        True
+    """
+    if isinstance(layout, LinearLayout):
+        if shape is not None:
+            sizes = [layout.out_dim_size(n) for n in layout.out_dim_names]
+            if list(shape) != sizes:
+                raise SizeError(f"the layout covers a tensor of shape {sizes}, not the requested shape {list(shape)}")
+        return layout
+    fn = getattr(layout, "to_linear", None)
+    if fn is None:
+        raise LayoutError(f"cannot make a linear layout of {type(layout).__name__}: it has no to_linear(shape)")
+    if shape is None:
+        try:
+            out = fn()
+        except TypeError as e:
+            raise LayoutError(f"{type(layout).__name__}.to_linear needs a tensor shape: pass shape=[...]") from e
+    else:
+        try:
+            out = fn(list(shape))
+        except TypeError:
+            out = fn()
+    if not isinstance(out, LinearLayout):
+        raise LayoutError(f"{type(layout).__name__}.to_linear returned {type(out).__name__}, not a LinearLayout")
+    return out
+
+
+def _normalize(L: LinearLayout, which: str) -> LinearLayout:
+    extra = [n for n in L.in_dim_names if n not in HARDWARE_DIMS]
+    if extra:
+        raise DimensionError(
+            f"{which} is not a distributed layout: in-dim(s) {', '.join(map(repr, extra))}; expected only "
+            f"{', '.join(HARDWARE_DIMS)} (a shared-memory layout has 'offset')"
+        )
+    if L.in_dim_names == HARDWARE_DIMS:
+        return L
+    bases = {n: [list(b) for b in L.bases[n]] if L.has_in_dim(n) else [] for n in HARDWARE_DIMS}
+    return LinearLayout(bases, [(n, L.out_dim_size(n)) for n in L.out_dim_names], require_surjective=False)
+
+
+def _pair(src: Any, dst: Any, shape: Sequence[int] | None) -> tuple[LinearLayout, LinearLayout]:
+    a = _normalize(as_linear(src, shape), "src")
+    b = _normalize(as_linear(dst, shape), "dst")
+    if set(a.out_dim_names) != set(b.out_dim_names):
+        raise DimensionError(
+            f"src and dst must be layouts of the same tensor: src has dims ({', '.join(a.out_dim_names)}), "
+            f"dst has ({', '.join(b.out_dim_names)})"
+        )
+    if b.out_dim_names != a.out_dim_names:
+        b = b.transpose_outs(a.out_dim_names)
+    for n in a.out_dim_names:
+        if a.out_dim_size(n) != b.out_dim_size(n):
+            raise SizeError(
+                f"src and dst must be layouts of the same tensor: dim {n!r} has size {a.out_dim_size(n)} in src "
+                f"but {b.out_dim_size(n)} in dst"
+            )
+    for lay, which in ((a, "src"), (b, "dst")):
+        if not lay.is_surjective():
+            raise LayoutError(f"{which} does not cover every element of the tensor; a distributed layout must be surjective")
+    return a, b
+
+
+def _flat_bases(L: LinearLayout, dim: str) -> list[int]:
+    shifts, acc = [], 0
+    for name in L.out_dim_names:
+        shifts.append(acc)
+        acc += L.out_dim_size_log2(name)
+    out = []
+    for b in L.bases.get(dim, ()):
+        v = 0
+        for x, sh in zip(b, shifts):
+            v |= x << sh
+        out.append(v)
+    return out
+
+
+def _in_span(vectors: Sequence[int], v: int) -> bool:
+    basis: dict[int, int] = {}
+    for w in vectors:
+        while w:
+            h = w.bit_length() - 1
+            if h in basis:
+                w ^= basis[h]
+            else:
+                basis[h] = w
+                break
+    while v:
+        h = v.bit_length() - 1
+        if h not in basis:
+            return False
+        v ^= basis[h]
+    return True
+
+
+def _can_fix(a: LinearLayout, b: LinearLayout, fixed: Sequence[str]) -> bool:
+    """Whether a conversion can keep the dims ``fixed`` of every hardware index unchanged, moving
+    data only along the other dims (a src broadcast along a fixed dim lets any copy be used)."""
+    fast = [d for d in HARDWARE_DIMS if d not in fixed]
+    span = [v for d in fast for v in _flat_bases(a, d)]
+    for d in HARDWARE_DIMS:
+        tb = _flat_bases(b, d)
+        if d in fixed:
+            ta = _flat_bases(a, d)
+            if len(ta) != len(tb):
+                return False
+            if any(not _in_span(span, x ^ y) for x, y in zip(ta, tb)):
+                return False
+        elif any(not _in_span(span, y) for y in tb):
+            return False
+    return True
+
+
+def minimal_conversion(src: LinearLayout, dst: LinearLayout, *, strategy: str = "best") -> LinearLayout:
+    """The conversion map restricted to the dims data must move across (Triton's ``minimalCvtLayout``).
+
+    Triton computes ``dst.invert_and_compose(src)`` and removes the dims over which it is trivial,
+    slowest first (block, warp, lane, register).  When the source is broadcast along a slow dim
+    (several warps hold the same data), each destination warp can read its own copy even where
+    that first choice crosses warps; the dims are then removed too (as Triton 3.9's lowering does)
+    and the map is re-solved on the remaining dims.  The result maps a destination hardware index
+    to the source hardware index holding the same element; its in-dims are the dims data moves
+    across.
+
+        >>> s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]], "warp": [[64]]}, {"dim0": 128})
+        >>> d = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [64]], "warp": [[32]]}, {"dim0": 128})
+        >>> minimal_conversion(s, d).in_dim_names
+        ('register', 'lane', 'warp')
+    """
+    a = _normalize(src, "src")
+    b = _normalize(dst, "dst")
+    comp = b.invert_and_compose(a)
+    removed: list[str] = []
+    for d in ("block", "warp", "lane", "register"):
+        q = comp.quotient([d])
+        if q is None:
+            break
+        comp = q
+        removed.append(d)
+    fixed = list(removed)
+    for d in ("block", "warp", "lane", "register")[len(removed):]:
+        if strategy == "triton" and d in ("lane", "register"):
+            break
+        if not _can_fix(a, b, fixed + [d]):
+            break
+        fixed.append(d)
+    if len(fixed) == len(removed):
+        return comp
+    rest = [d for d in HARDWARE_DIMS if d not in fixed]
+    outs = list(a.out_dim_names)
+    if not rest:
+        return LinearLayout({}, {})
+    return b.sublayout(rest, outs).invert_and_compose(a.sublayout(rest, outs))
+
+
+@dataclass(frozen=True)
+class WarpDecomposition:
+    """The permutation of (register, lane) index bits of a within-warp conversion, factored as
+    ``P = P_mixed ∘ P_lane ∘ P_reg`` (Triton's ``getWarpLayoutConvertDecomposition``).
+
+    ``mixed_transpositions`` are the (register bit, lane bit) swaps; ``reg_perm`` / ``lane_perm``
+    give, per bit, the bit it moves to; ``n_pack`` is log2 of elements packed in a 32-bit word.
+    """
+
+    mixed_transpositions: tuple[tuple[int, int], ...]
+    reg_perm: tuple[int, ...]
+    lane_perm: tuple[int, ...]
+    n_pack: int
+
+    @property
+    def lane_perm_trivial(self) -> bool:
+        """Whether no lane bit moves to another lane bit."""
+        return all(p == i for i, p in enumerate(self.lane_perm))
+
+
+def warp_decomposition(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -> WarpDecomposition:
+    """Factor a register/lane conversion into register, lane and mixed transpositions.
+
+        >>> s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+        >>> d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
+        >>> warp_decomposition(s, d).mixed_transpositions
+        ((0, 4),)
+    """
+    a = remove_broadcast_registers(_normalize(src, "src"))
+    b = remove_broadcast_registers(_normalize(dst, "dst"))
+    n_reg = max(a.in_dim_size_log2("register"), b.in_dim_size_log2("register"))
+    n_lane = max(a.in_dim_size_log2("lane"), b.in_dim_size_log2("lane"))
+    outs = [(n, a.out_dim_size(n)) for n in a.out_dim_names]
+
+    def padded(L: LinearLayout) -> LinearLayout:
+        zero = [0] * len(outs)
+        bases = {}
+        for d, n in (("register", n_reg), ("lane", n_lane)):
+            got = [list(x) for x in L.bases[d]]
+            bases[d] = got + [list(zero) for _ in range(n - len(got))]
+        return LinearLayout(bases, outs, require_surjective=False)
+
+    S, T = padded(a), padded(b)
+    reach = [v for d in ("register", "lane") for v in _flat_bases(T, d)]
+    if any(not _in_span(reach, v) for d in ("register", "lane") for v in _flat_bases(S, d)):
+        # the source holds extra copies (broadcast along a slower dim): those bits select data
+        # this warp does not need, so they act as free (zero) bases here
+        zero = [0] * len(outs)
+        fixed_bases = {}
+        for d in ("register", "lane"):
+            fixed_bases[d] = [list(x) if _in_span(reach, v) else list(zero) for x, v in zip(S.bases[d], _flat_bases(S, d))]
+        S = LinearLayout(fixed_bases, outs, require_surjective=False)
+    pb = S.invert_and_compose(T).bases
+    p = {d: [list(v) for v in pb[d]] for d in ("register", "lane")}  # components (register, lane)
+    Sf, Tf = S.flatten_outs(), T.flatten_outs()
+    dims = ("register", "lane")
+    src_free, dst_free = [], []
+    for di, d in enumerate(dims):
+        for i in range(S.in_dim_size_log2(d)):
+            sv = Sf.bases[d][i][0]
+            tv = Tf.bases[d][i][0]
+            if sv == 0 and tv == 0:
+                p[d][i][di] = 1 << i
+            elif sv == 0:
+                src_free.append((di, i))
+            elif tv == 0:
+                dst_free.append((di, i))
+    for (sdi, si), (ddi, dj) in zip(src_free, dst_free):
+        p[dims[sdi]][si][ddi] = 1 << dj
+
+    reg_perm = list(range(n_reg))
+    lane_perm = list(range(n_lane))
+    mixed: list[tuple[int, int]] = []
+    sizes = {"register": n_reg, "lane": n_lane}
+    visited = set()
+    for d in dims:
+        for i in range(sizes[d]):
+            if (d, i) in visited:
+                continue
+            entry = (d, i)
+            cur = entry
+            r_start = l_start = l_end = r_end = -1
+            steps = 0
+            while True:
+                visited.add(cur)
+                vec = p[cur[0]][cur[1]]
+                nxt = cur
+                for k, val in enumerate(vec):
+                    if val:
+                        nxt = (dims[k], val.bit_length() - 1)
+                if cur[0] == "register" and nxt[0] == "register":
+                    reg_perm[cur[1]] = nxt[1]
+                elif cur[0] == "lane" and nxt[0] == "lane":
+                    lane_perm[cur[1]] = nxt[1]
+                elif cur[0] == "register":
+                    r_start, l_start = cur[1], nxt[1]
+                else:
+                    r_end, l_end = nxt[1], cur[1]
+                if r_end >= 0:
+                    reg_perm[r_start] = r_end
+                    lane_perm[l_end] = l_start
+                    mixed.append((r_end, l_start))
+                    r_start = l_start = l_end = r_end = -1
+                cur = nxt
+                steps += 1
+                if cur == entry or steps > n_reg + n_lane:
+                    break
+    m = len(mixed)
+    b = max(bitwidth, 1)
+    n_pack_pre = (min(max(32 // b, 1), 4)).bit_length() - 1
+    n_pack = max(0, min(n_pack_pre, n_reg - m))
+    return WarpDecomposition(tuple(mixed), tuple(reg_perm), tuple(lane_perm), n_pack)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a plan: ``op`` (e.g. ``"shfl"``, ``"st.shared"``, ``"bar.sync"``), how many per
+    thread, the access width in bits (0 where it does not apply) and a note."""
+
+    op: str
+    count: int
+    bits: int = 0
+    note: str = ""
+
+    def __str__(self) -> str:
+        w = f" x{self.bits}b" if self.bits else ""
+        n = f" ({self.note})" if self.note else ""
+        return f"{self.count} {self.op}{w}{n}"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A conversion plan (a frozen value).  Counts are per thread.
+
+    ``conversion`` is the minimal conversion map (destination hardware index -> source hardware
+    index, in-dims = the dims data moves across); ``shared_layout`` the chosen swizzle of a
+    shared-memory round trip (in-dims ``vector``, ``bank``, ``segment``, ``reps``).
+    """
+
+    kind: str
+    src: LinearLayout = field(repr=False)
+    dst: LinearLayout = field(repr=False)
+    conversion: LinearLayout = field(repr=False)
+    bitwidth: int
+    steps: tuple[Step, ...] = ()
+    shuffles: int = 0
+    shuffle_rounds: int = 0
+    mixed_transpositions: int = 0
+    selects: int = 0
+    stores: int = 0
+    loads: int = 0
+    store_vector: int = 0
+    load_vector: int = 0
+    store_instr: str = ""
+    load_instr: str = ""
+    barriers: int = 0
+    shared_bytes: int = 0
+    store_conflicts: int = 0
+    load_conflicts: int = 0
+    reps: int = 0
+    shared_layout: LinearLayout | None = field(default=None, repr=False)
+    register_moves: int = 0
+
+    @property
+    def is_zero_cost(self) -> bool:
+        """No data leaves its thread (``noop`` or ``register``)."""
+        return self.kind in ("noop", "register")
+
+    @property
+    def bank_conflicts(self) -> int:
+        """Excess shared-memory wavefronts per store plus per load (0 = conflict-free)."""
+        return self.store_conflicts + self.load_conflicts
+
+    @property
+    def uses_ldmatrix(self) -> bool:
+        return self.load_instr.startswith("ldmatrix")
+
+    @property
+    def uses_stmatrix(self) -> bool:
+        return self.store_instr.startswith("stmatrix")
+
+    @property
+    def cost(self) -> float:
+        """A scalar per-thread cost estimate (see :data:`COST_WEIGHTS`); 0 for zero-cost plans."""
+        w = COST_WEIGHTS
+        c = self.shuffles * w["shfl"] + self.selects * w["select"]
+        c += self.stores * (1 + self.store_conflicts) * w["shared_access"]
+        c += self.loads * (1 + self.load_conflicts) * w["shared_access"]
+        c += self.barriers * (w["cluster_barrier"] if self.kind == "cross_cta" else w["barrier"])
+        return float(c)
+
+    def describe(self) -> str:
+        """A sentence a person can read."""
+        if self.kind == "noop":
+            return "no-op: both layouts place every element in the same register of the same thread."
+        if self.kind == "register":
+            n = self.src.in_dim_size("register")
+            return f"register permutation: each thread reorders its {n} registers; no data leaves the thread (zero cost)."
+        if self.kind == "warp_shuffle":
+            how = (f"{self.mixed_transpositions} register<->lane bit swap" + ("s" if self.mixed_transpositions != 1 else "")) if self.mixed_transpositions else "a lane permutation"
+            return (
+                f"warp shuffle: {self.shuffles} shfl per thread in {self.shuffle_rounds} round"
+                f"{'s' if self.shuffle_rounds != 1 else ''} plus {self.selects} selects ({how}); no shared memory."
+            )
+        conf = (
+            "conflict-free"
+            if self.bank_conflicts == 0
+            else f"{self.store_conflicts} extra wavefront(s) per store and {self.load_conflicts} per load from bank conflicts"
+        )
+        where = "shared-memory round trip" if self.kind == "shared_memory" else "cross-CTA exchange through distributed shared memory"
+        return (
+            f"{where}: each thread stores {self.stores} x {self.store_vector * self.bitwidth}-bit ({self.store_instr}) and loads "
+            f"{self.loads} x {self.load_vector * self.bitwidth}-bit ({self.load_instr}) through a {self.shared_bytes}-byte swizzled "
+            f"buffer in {self.reps} round{'s' if self.reps != 1 else ''} with {self.barriers} barrier{'s' if self.barriers != 1 else ''}; {conf}."
+        )
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary (layouts in the oracle dict form)."""
+        return {
+            "kind": self.kind,
+            "is_zero_cost": self.is_zero_cost,
+            "bitwidth": self.bitwidth,
+            "cost": self.cost,
+            "description": self.describe(),
+            "steps": [{"op": s.op, "count": s.count, "bits": s.bits, "note": s.note} for s in self.steps],
+            "shuffles": self.shuffles,
+            "shuffle_rounds": self.shuffle_rounds,
+            "mixed_transpositions": self.mixed_transpositions,
+            "selects": self.selects,
+            "stores": self.stores,
+            "loads": self.loads,
+            "store_vector": self.store_vector,
+            "load_vector": self.load_vector,
+            "store_instr": self.store_instr,
+            "load_instr": self.load_instr,
+            "barriers": self.barriers,
+            "shared_bytes": self.shared_bytes,
+            "store_conflicts": self.store_conflicts,
+            "load_conflicts": self.load_conflicts,
+            "reps": self.reps,
+            "register_moves": self.register_moves,
+            "conversion": self.conversion.to_dict(),
+            "shared_layout": self.shared_layout.to_dict() if self.shared_layout is not None else None,
+            "src": self.src.to_dict(),
+            "dst": self.dst.to_dict(),
+        }
+
+
+def _n_regs(L: LinearLayout) -> int:
+    return 1 << sum(1 for b in L.bases["register"] if any(b))
+
+
+def _side_vector(choice: SwizzleChoice, L: LinearLayout, instr: str, bitwidth: int) -> int:
+    max_elems = max(128 // bitwidth, 1)
+    n = _n_regs(L)
+    if "matrix" in instr:
+        return min(max_elems, n)
+    regs = set()
+    shifts = []
+    acc = 0
+    for name in L.out_dim_names:
+        shifts.append(acc)
+        acc += L.out_dim_size_log2(name)
+    for b in L.bases["register"]:
+        v = 0
+        for x, sh in zip(b, shifts):
+            v |= x << sh
+        if v:
+            regs.add(v)
+    k = 0
+    for v in choice.offset_bases():
+        if v in regs and (1 << (k + 1)) <= max_elems:
+            k += 1
+        else:
+            break
+    return 1 << k
+
+
+def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout, bitwidth: int, matrix: bool) -> Plan:
+    bw = max(bitwidth, 8)
+    dims = ("register", "lane", "warp") if kind == "shared_memory" else HARDWARE_DIMS
+    outs = list(a.out_dim_names)
+    sa = a.sublayout(dims, outs) if kind == "shared_memory" else a
+    sb = b.sublayout(dims, outs) if kind == "shared_memory" else b
+    choice = optimal_swizzle(sa, sb, bw, matrix_instructions=matrix and kind == "shared_memory")
+    sv = _side_vector(choice, remove_broadcast_registers(sa), choice.store_instr, bw)
+    lv = _side_vector(choice, remove_broadcast_registers(sb), choice.load_instr, bw)
+    stores = max(1, _n_regs(sa) // sv)
+    loads = max(1, _n_regs(sb) // lv)
+    reps = choice.reps
+    barriers = 2 * reps - 1
+    bar = "barrier.cluster" if kind == "cross_cta" else "bar.sync"
+    steps = (
+        Step(choice.store_instr, stores, sv * bw, f"{choice.store_conflicts} extra wavefronts each" if choice.store_conflicts else "conflict-free"),
+        Step(bar, barriers, 0, f"{reps} round(s)"),
+        Step(choice.load_instr, loads, lv * bw, f"{choice.load_conflicts} extra wavefronts each" if choice.load_conflicts else "conflict-free"),
+    )
+    return Plan(
+        kind, a, b, conv, bitwidth, steps,
+        stores=stores, loads=loads, store_vector=sv, load_vector=lv,
+        store_instr=choice.store_instr, load_instr=choice.load_instr, barriers=barriers,
+        shared_bytes=choice.bytes, store_conflicts=choice.store_conflicts, load_conflicts=choice.load_conflicts,
+        reps=reps, shared_layout=choice.layout,
+    )
+
+
+def plan_conversion(
+    src: Any,
+    dst: Any,
+    *,
+    bitwidth: int | str = 32,
+    shape: Sequence[int] | None = None,
+    matrix_instructions: bool = True,
+    strategy: str = "best",
+) -> Plan:
+    """Plan the conversion of a tensor from distributed layout ``src`` to ``dst``.
+
+    ``src`` / ``dst`` are LinearLayouts (in-dims among register, lane, warp, block) or objects with
+    ``to_linear(shape)`` (then give ``shape``).  ``bitwidth`` is the element size in bits or a
+    dtype name.  ``matrix_instructions`` allows ``stmatrix``/``ldmatrix`` (sm_90).
+    A lane conversion uses warp shuffles when Triton 3.9 does (its permutation of index bits has
+    at most one register<->lane transposition), else shared memory.  ``strategy="triton"``
+    decides which dims data must cross as Triton 3.9 does; ``"best"`` (default) also notices when
+    the source already holds a copy of every element a thread needs in the same lane (or warp),
+    which can turn Triton's shuffles into a register permutation and its shared-memory round
+    trip into shuffles.
+
+        >>> def blocked(spt, tpw, wpc, shape):   # a 2-D BlockedLayout with order [1, 0], built by hand
+        ...     from linlayout import LinearLayout as LL
+        ...     def ident(n, hw, d):
+        ...         return LL.identity_1d(n, hw, d)
+        ...     L = ident(spt[1], "register", "dim1") * ident(spt[0], "register", "dim0")
+        ...     L = L * ident(tpw[1], "lane", "dim1") * ident(tpw[0], "lane", "dim0")
+        ...     L = L * ident(wpc[1], "warp", "dim1") * ident(wpc[0], "warp", "dim0")
+        ...     return L.transpose_outs(["dim0", "dim1"])
+        >>> rows = blocked([1, 1], [1, 32], [1, 4], None)       # 1 x 128 tile
+        >>> p = plan_conversion(rows, rows)
+        >>> p.kind
+        'noop'
+
+    Raises:
+        DimensionError: the layouts are of different tensors or are not distributed layouts.
+        SizeError: the tensors' sizes differ.
+    """
+    bits = bitwidth_of(bitwidth)
+    if strategy not in ("triton", "best"):
+        raise LayoutError(f"strategy must be 'triton' or 'best', got {strategy!r}")
+    a, b = _pair(src, dst, shape)
+    conv = minimal_conversion(a, b, strategy=strategy)
+    names = conv.in_dim_names
+    if "block" in names:
+        return _shared_plan("cross_cta", a, b, conv, bits, matrix_instructions)
+    if "warp" in names:
+        return _shared_plan("shared_memory", a, b, conv, bits, matrix_instructions)
+    if "lane" in names:
+        dec = warp_decomposition(a, b, 32)
+        m = len(dec.mixed_transpositions)
+        if m < 2:
+            dec_b = warp_decomposition(a, b, bits)
+            n_reg = len(dec_b.reg_perm)
+            words = (1 << n_reg) >> dec_b.n_pack
+            if bits > 32:
+                words *= bits // 32
+            words = max(words, 1)
+            trivial = dec_b.lane_perm_trivial
+            if m == 1 and trivial:
+                shfl = max(words // 2, 1)
+                sel = (3 * words) // 2
+            else:
+                shfl = words - (words >> m) if trivial else words
+                sel = 2 * m * words
+            steps = []
+            if sel:
+                steps.append(Step("select", sel // 2 if m == 1 and trivial else sel // 2, 32, "before the shuffles"))
+            steps.append(Step("shfl.sync", shfl, 32, "one round of xor/idx shuffles"))
+            if sel:
+                steps.append(Step("select", sel - sel // 2, 32, "after the shuffles"))
+            return Plan(
+                "warp_shuffle", a, b, conv, bits, tuple(steps), shuffles=shfl, shuffle_rounds=1,
+                mixed_transpositions=m, selects=sel,
+            )
+        return _shared_plan("shared_memory", a, b, conv, bits, matrix_instructions)
+    if "register" in names:
+        moves = sum(1 for i in range(conv.in_dim_size("register")) if conv.apply({"register": i})["register"] != i)
+        return Plan("register", a, b, conv, bits, (Step("mov", 0, 0, f"{moves} registers renamed (free)"),), register_moves=moves)
+    return Plan("noop", a, b, conv, bits, ())
