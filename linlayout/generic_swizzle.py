@@ -142,20 +142,10 @@ def _complement_units(basis: Sequence[int], dim: int) -> list[int]:
 
 def _flat(L: LinearLayout, dim: str) -> list[int]:
     """The flattened images (first out-dim in the low bits) of in-dim ``dim``'s bases."""
-    if not L.has_in_dim(dim):
-        return []
-    shifts = []
-    acc = 0
-    for name in L.out_dim_names:
-        shifts.append(acc)
-        acc += L.out_dim_size_log2(name)
-    out = []
-    for b in L.bases[dim]:
-        v = 0
-        for x, sh in zip(b, shifts):
-            v |= x << sh
-        out.append(v)
-    return out
+    for n, f in L._ins:  # the core stores bases in exactly this flat form
+        if n == dim:
+            return list(f)
+    return []
 
 
 def remove_broadcast_registers(layout: LinearLayout) -> LinearLayout:
@@ -288,14 +278,8 @@ def _build(
                 reps.append(s)
         else:
             segment.append(s)
-    outs = [(n, src.out_dim_size(n)) for n in src.out_dim_names]
-    flat_out = [("flat", 1 << dim)]
-    lay = LinearLayout(
-        {"vector": [[v] for v in vbasis], "bank": [[v] for v in bbasis], "segment": [[v] for v in segment], "reps": [[v] for v in reps]},
-        flat_out,
-        require_surjective=True,
-    )
-    return lay.reshape_outs(outs)
+    ins = (("vector", tuple(vbasis)), ("bank", tuple(bbasis)), ("segment", tuple(segment)), ("reps", tuple(reps)))
+    return LinearLayout._make_raw(ins, src._outs)
 
 
 def _vbasis(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> list[int]:
@@ -400,9 +384,12 @@ def optimal_swizzle_ldst(src: LinearLayout, dst: LinearLayout, bitwidth: int) ->
     )
 
 
-def _tile_vbasis(a: LinearLayout, b: LinearLayout, n_reg_a: int, n_reg_b: int, lanes_a: Sequence[int], lanes_b: Sequence[int]) -> list[int] | None:
+def _tile_vbasis(
+    a: LinearLayout, b: LinearLayout, n_reg_a: int, n_reg_b: int, lanes_a: Sequence[int], lanes_b: Sequence[int],
+    cache: dict | None = None,
+) -> list[int] | None:
     if n_reg_a < n_reg_b:
-        return _tile_vbasis(b, a, n_reg_b, n_reg_a, lanes_b, lanes_a)
+        return _tile_vbasis(b, a, n_reg_b, n_reg_a, lanes_b, lanes_a, cache)
     dim = a.total_out_size_log2
     reg_a, reg_b = _flat(a, "register"), _flat(b, "register")
     lane_a, lane_b = _flat(a, "lane"), _flat(b, "lane")
@@ -417,9 +404,17 @@ def _tile_vbasis(a: LinearLayout, b: LinearLayout, n_reg_a: int, n_reg_b: int, l
     if 0 in tile_a or 0 in tile_b:
         return None
     # cvt maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
-    try:
-        cvt = b.invert_and_compose(a)
-    except LayoutError:
+    key = (id(a), id(b))
+    if cache is not None and key in cache:
+        cvt = cache[key]
+    else:
+        try:
+            cvt = b.invert_and_compose(a)
+        except LayoutError:
+            cvt = None
+        if cache is not None:
+            cache[key] = cvt
+    if cvt is None:
         return None
     for i in range(n_reg_a - n_reg_b):
         if cvt.get_basis("lane", lanes_b[i], "register") == 0:
@@ -492,13 +487,14 @@ def optimal_swizzle(
     reg_src, reg_dst = _flat(src, "register"), _flat(dst, "register")
     lane_src, lane_dst = _flat(src, "lane"), _flat(dst, "lane")
     best: tuple[int, int, SwizzleChoice] | None = None
+    cache: dict = {}
     for ts in src_tiles:
         for td in dst_tiles:
             n_s = total - len(ts.lane_contig)
             n_d = total - len(td.lane_contig)
             if n_s < 0 or n_d < 0:
                 continue
-            vb = _tile_vbasis(src, dst, n_s, n_d, ts.lane_contig, td.lane_contig)
+            vb = _tile_vbasis(src, dst, n_s, n_d, ts.lane_contig, td.lane_contig, cache)
             if vb is None:
                 continue
             tile_s = _instr_tile(ts, reg_src, lane_src, vb)

@@ -135,8 +135,8 @@ def _normalize(L: LinearLayout, which: str) -> LinearLayout:
         )
     if L.in_dim_names == HARDWARE_DIMS:
         return L
-    bases = {n: [list(b) for b in L.bases[n]] if L.has_in_dim(n) else [] for n in HARDWARE_DIMS}
-    return LinearLayout(bases, [(n, L.out_dim_size(n)) for n in L.out_dim_names], require_surjective=False)
+    ins = dict(L._ins)
+    return LinearLayout._make_raw(tuple((n, ins.get(n, ())) for n in HARDWARE_DIMS), L._outs)
 
 
 def _pair(src: Any, dst: Any, shape: Sequence[int] | None) -> tuple[LinearLayout, LinearLayout]:
@@ -162,17 +162,10 @@ def _pair(src: Any, dst: Any, shape: Sequence[int] | None) -> tuple[LinearLayout
 
 
 def _flat_bases(L: LinearLayout, dim: str) -> list[int]:
-    shifts, acc = [], 0
-    for name in L.out_dim_names:
-        shifts.append(acc)
-        acc += L.out_dim_size_log2(name)
-    out = []
-    for b in L.bases.get(dim, ()):
-        v = 0
-        for x, sh in zip(b, shifts):
-            v |= x << sh
-        out.append(v)
-    return out
+    for n, f in L._ins:  # flat form: first out-dim in the low bits
+        if n == dim:
+            return list(f)
+    return []
 
 
 def _in_span(vectors: Sequence[int], v: int) -> bool:
@@ -513,18 +506,7 @@ def _side_vector(choice: SwizzleChoice, L: LinearLayout, instr: str, bitwidth: i
     n = _n_regs(L)
     if "matrix" in instr:
         return min(max_elems, n)
-    regs = set()
-    shifts = []
-    acc = 0
-    for name in L.out_dim_names:
-        shifts.append(acc)
-        acc += L.out_dim_size_log2(name)
-    for b in L.bases["register"]:
-        v = 0
-        for x, sh in zip(b, shifts):
-            v |= x << sh
-        if v:
-            regs.add(v)
+    regs = {v for v in _flat_bases(L, "register") if v}
     k = 0
     for v in choice.offset_bases():
         if v in regs and (1 << (k + 1)) <= max_elems:

@@ -12,20 +12,23 @@ from linlayout.errors import DimensionError, SizeError
 from linlayout.generic_swizzle import optimal_swizzle, optimal_swizzle_ldst, side_bank_conflicts
 from linlayout.plan import Plan, minimal_conversion, plan_conversion, warp_decomposition
 
+from _gluon_shim import from_dict as _shim
+
 try:  # the Gluon converter (converters.gluon) when it is there, else the local stand-in
     from converters.gluon import from_dict as _gluon_from_dict  # type: ignore[import-not-found]
 
-    def gluon(d, shape):
-        return _gluon_from_dict(d).to_linear(list(shape))
-
     HAVE_GLUON = True
 except Exception:  # pragma: no cover - depends on the checkout
-    from _gluon_shim import from_dict as _shim
-
-    def gluon(d, shape):
-        return _shim(d, list(shape))
-
+    _gluon_from_dict = None
     HAVE_GLUON = False
+
+
+def gluon(d, shape):
+    """The LinearLayout of a Gluon layout dict on ``shape`` (None if neither converter knows it)."""
+    if _gluon_from_dict is not None:
+        return _gluon_from_dict(d).to_linear(list(shape))
+    return _shim(d, list(shape))
+
 
 RANK = {"none": 0, "warp_shuffle": 1, "shared_memory": 2}
 
