@@ -30,6 +30,34 @@ from .errors import (
 from .general import Counterexample, Digit, MixedRadixLayout, Pow2Piece
 from .linear import LinearLayout
 
+# Planning, equivalence and the workbench load on first use (PEP 562), keeping the import fast.
+_LAZY = {
+    "plan_conversion": "plan",
+    "minimal_conversion": "plan",
+    "Plan": "plan",
+    "Step": "plan",
+    "MultiStepPlan": "plan_graph",
+    "cheapest_path": "plan_graph",
+    "conversion_graph": "plan_graph",
+    "equivalent": "equiv",
+    "Equivalence": "equiv",
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'linlayout' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -38,6 +66,15 @@ __all__ = [
     "Digit",
     "Counterexample",
     "Pow2Piece",
+    "plan_conversion",
+    "minimal_conversion",
+    "Plan",
+    "Step",
+    "MultiStepPlan",
+    "cheapest_path",
+    "conversion_graph",
+    "equivalent",
+    "Equivalence",
     "LayoutError",
     "DimensionError",
     "BasisError",

@@ -1237,6 +1237,18 @@ class LinearLayout:
         lines.append(f"where out dims are: {outs}")
         return "\n".join(lines)
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter: a picture of the layout (None for layouts too large to draw)."""
+        from . import draw
+
+        return draw.linear_layout_svg(self)
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the bases as an HTML table."""
+        from . import draw
+
+        return draw.linear_layout_html(self)
+
     def __repr__(self) -> str:
         body = str(self).replace("\n", "\n  ")
         return f"LinearLayout(\n  {body}\n)"
