@@ -1,0 +1,51 @@
+"""Gluon (Triton's layout language) layouts: classes with Gluon's names, their linear layouts
+(bit-exact with Triton 3.9), the dict and constructor-text forms, and the reverse direction.
+
+    >>> from converters.gluon import from_dict, parse, BlockedLayout
+    >>> b = parse("gl.BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])")
+    >>> from_dict(b.to_dict()) == b
+    True
+    >>> b.to_linear([64, 16]).out_dims
+    {'dim0': 64, 'dim1': 16}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .base import GluonLayout, lookup, register, registry
+from .distributed import BlockedLayout, DistributedLayout, DistributedLinearLayout, SliceLayout
+from .text import parse
+
+try:  # the shared-memory classes register themselves on import (converters/gluon/shared.py)
+    from .shared import NVMMASharedLayout, PaddedSharedLayout, SharedLinearLayout, SwizzledSharedLayout
+except ImportError:  # pragma: no cover - shared.py lands separately
+    pass
+
+
+def from_dict(d: Mapping[str, Any]) -> GluonLayout:
+    """A Gluon layout from its JSON form ``{"kind": <Gluon class name>, <field>: ...}``.
+
+        >>> from_dict({"kind": "BlockedLayout", "size_per_thread": [1], "threads_per_warp": [32],
+        ...            "warps_per_cta": [4], "order": [0], "cga_layout": []})
+        BlockedLayout([1], [32], [4], [0])
+    """
+    return GluonLayout.from_dict(d)
+
+
+__all__ = [
+    "GluonLayout",
+    "DistributedLayout",
+    "BlockedLayout",
+    "SliceLayout",
+    "DistributedLinearLayout",
+    "from_dict",
+    "parse",
+    "lookup",
+    "register",
+    "registry",
+]
+for _name in ("NVMMASharedLayout", "SwizzledSharedLayout", "SharedLinearLayout", "PaddedSharedLayout"):
+    if _name in globals():
+        __all__.append(_name)

@@ -1,0 +1,177 @@
+"""A small, fast builder for the layouts Triton constructs (internal).
+
+Bases are kept as lists over the *standard* out-dims ``dim0..dim{rank-1}``; the builder also
+remembers the out-dim order Triton's layout would have (it decides where repetitions go) and the
+out-dim sizes.  The finished layout is made with one ``LinearLayout`` construction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from linlayout.errors import DimensionError, SizeError
+from linlayout.linear import LinearLayout
+
+
+def is_pow2(n: object) -> bool:
+    return isinstance(n, int) and not isinstance(n, bool) and n > 0 and n & (n - 1) == 0
+
+
+def log2(n: int) -> int:
+    return n.bit_length() - 1
+
+
+def check_shape(shape: Sequence[int], rank: int | None, who: str) -> list[int]:
+    """The shape as a list of ints; SizeError/DimensionError naming the problem."""
+    try:
+        shp = [int(s) for s in shape]
+        if any(isinstance(s, bool) or float(s) != int(s) for s in shape):
+            raise ValueError
+    except (TypeError, ValueError):
+        raise SizeError(f"{who}: shape must be a sequence of ints, got {shape!r}") from None
+    if not shp:
+        raise SizeError(f"{who}: shape must have at least one dimension")
+    if rank is not None and len(shp) != rank:
+        raise DimensionError(f"{who}: the layout has rank {rank} but the shape {shp} has rank {len(shp)}")
+    for i, s in enumerate(shp):
+        if not is_pow2(s):
+            raise SizeError(
+                f"{who}: shape {shp}: dim {i} = {s} is not a power of two; a GF(2) linear layout needs "
+                "power-of-two extents (Triton aborts on it; use the general-shape backend)"
+            )
+    return shp
+
+
+class Builder:
+    """A layout under construction over ``rank`` standard out-dims."""
+
+    __slots__ = ("rank", "bases", "order", "sizes")
+
+    def __init__(self, rank: int):
+        self.rank = rank
+        self.bases: dict[str, list[list[int]]] = {}
+        self.order: list[int] = []
+        self.sizes = [1] * rank
+
+    def touch(self, in_dim: str, d: int | None = None) -> None:
+        if in_dim not in self.bases:
+            self.bases[in_dim] = []
+        if d is not None and d not in self.order:
+            self.order.append(d)
+
+    def identity(self, in_dim: str, size: int, d: int) -> None:
+        """``*= identity1D(size, in_dim, dim d)``."""
+        self.touch(in_dim, d)
+        vecs = self.bases[in_dim]
+        s = self.sizes[d]
+        k = 1
+        while k < size:
+            v = [0] * self.rank
+            v[d] = s * k
+            vecs.append(v)
+            k <<= 1
+        self.sizes[d] = s * size
+
+    def zeros(self, in_dim: str, size: int, d: int) -> None:
+        """``*= zeros1D(size, in_dim, dim d)``."""
+        self.touch(in_dim, d)
+        vecs = self.bases[in_dim]
+        k = 1
+        while k < size:
+            vecs.append([0] * self.rank)
+            k <<= 1
+
+    def identity_nd(self, in_dim: str, shape: Sequence[int], order: Sequence[int]) -> None:
+        """``*= identityStandardND(in_dim, shape, order)``."""
+        self.touch(in_dim)
+        for d in order:
+            self.identity(in_dim, shape[d], d)
+
+    def add(self, in_dim: str, vecs: Sequence[Sequence[int]], dims: Sequence[int]) -> None:
+        """``*= LinearLayout({in_dim: vecs}, dims)``: bases given over ``dims`` (a sub-list of out-dims),
+        scaled by the sizes already covered; the sizes grow by the inferred extents."""
+        for d in dims:
+            self.touch(in_dim, d)
+        ext = [1] * len(dims)
+        for v in vecs:
+            for j, x in enumerate(v):
+                if x >= ext[j]:
+                    ext[j] = 1 << x.bit_length()
+        out = self.bases[in_dim]
+        for v in vecs:
+            w = [0] * self.rank
+            for j, d in enumerate(dims):
+                w[d] = v[j] * self.sizes[d]
+            out.append(w)
+        for j, d in enumerate(dims):
+            self.sizes[d] *= ext[j]
+
+    def not_smaller(self, shape: Sequence[int]) -> None:
+        """``ensureLayoutNotSmallerThan``: grow the first in-dim along the out-dims in order."""
+        k = next(iter(self.bases))
+        for d in list(self.order):
+            if shape[d] > self.sizes[d]:
+                self.identity(k, shape[d] // self.sizes[d], d)
+
+    def not_larger(self, shape: Sequence[int], broadcast_registers: bool = False) -> None:
+        """``ensureLayoutNotLargerThan``: zero the largest bases of each too-large out-dim."""
+        dropped: set[int] = set()
+        for d in self.order:
+            actual, desired = self.sizes[d], shape[d]
+            if actual <= desired:
+                continue
+            cands = []
+            for in_dim, vecs in self.bases.items():
+                for i, v in enumerate(vecs):
+                    if v[d]:
+                        cands.append((v[d], in_dim, i))
+            cands.sort(key=lambda c: -c[0])
+            for _, in_dim, i in cands:
+                if actual <= desired:
+                    break
+                if not broadcast_registers and in_dim == "register":
+                    dropped.add(i)
+                else:
+                    self.bases[in_dim][i][d] = 0
+                actual >>= 1
+            self.sizes[d] = desired
+        if dropped:
+            regs = self.bases["register"]
+            self.bases["register"] = [b for i, b in enumerate(regs) if i not in dropped]
+
+    def combine_cga(self, cga: Sequence[Sequence[int]], shape: Sequence[int]) -> None:
+        """``combineCtaCgaWithShape``: fit the CTA layout and append the ``block`` bases."""
+        rank = self.rank
+        for d in range(rank):
+            self.touch(next(iter(self.bases)) if self.bases else "register", d)
+        # the CGA layout, cut to the shape (zero the largest block bases first)
+        blocks = [list(b) for b in cga]
+        cga_sizes = [1] * rank
+        for b in blocks:
+            for d, x in enumerate(b):
+                if x >= cga_sizes[d]:
+                    cga_sizes[d] = 1 << x.bit_length()
+        for d in range(rank):
+            if cga_sizes[d] > shape[d]:
+                actual = cga_sizes[d]
+                cands = sorted(((b[d], i) for i, b in enumerate(blocks) if b[d]), key=lambda c: -c[0])
+                for _, i in cands:
+                    if actual <= shape[d]:
+                        break
+                    blocks[i][d] = 0
+                    actual >>= 1
+                cga_sizes[d] = shape[d]
+        cta_shape = [max(1, shape[d] // cga_sizes[d]) for d in range(rank)]
+        self.not_smaller(cta_shape)
+        self.not_larger(cta_shape)
+        sizes = self.sizes
+        self.bases["block"] = [[x * sizes[d] for d, x in enumerate(b)] for b in blocks]
+        self.sizes = [sizes[d] * cga_sizes[d] for d in range(rank)]
+
+    def build(self, in_dims: Sequence[str] = ("register", "lane", "warp", "block")) -> LinearLayout:
+        bases = {k: self.bases.get(k, []) for k in in_dims}
+        for k, v in self.bases.items():
+            if k not in bases:
+                bases[k] = v
+        outs = [(f"dim{d}", self.sizes[d]) for d in range(self.rank)]
+        return LinearLayout(bases, outs, require_surjective=False)

@@ -1,0 +1,374 @@
+"""Gluon's distributed (register) layouts, with ``to_linear(shape)`` bit-exact with Triton 3.9.
+
+In-dims ``register``, ``lane``, ``warp``, ``block``; out-dims ``dim0..``.  A tensor smaller than the
+layout's tile broadcasts (zero lane/warp/block bases; register bases that would be zero are
+dropped), a larger one repeats in registers.
+
+    >>> b = BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])
+    >>> L = b.to_linear([64, 16])
+    >>> L.bases["register"], L.bases["lane"]
+    (((0, 1), (0, 2), (1, 0)), ((0, 4), (2, 0), (4, 0), (8, 0), (16, 0)))
+    >>> L.bases["warp"]
+    ((0, 8), (32, 0))
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from linlayout.errors import BasisError, DimensionError, LayoutError, SizeError
+from linlayout.linear import LinearLayout
+
+from ._build import Builder, check_shape, is_pow2
+from .base import GluonLayout
+
+__all__ = [
+    "DistributedLayout",
+    "BlockedLayout",
+    "SliceLayout",
+    "DistributedLinearLayout",
+    "WARP_SIZES",
+]
+
+#: Threads per warp Triton accepts: 32 (NVIDIA) or 64 (AMD wavefronts).
+WARP_SIZES = (32, 64)
+
+
+# ============================================================================ validation helpers
+def as_int(v: Any, who: str, what: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise LayoutError(f"{who}: {what} must be an int, got {v!r}")
+    return v
+
+
+def int_tuple(v: Any, who: str, what: str, *, pow2: bool = False, length: int | None = None) -> tuple[int, ...]:
+    if isinstance(v, (str, bytes)) or not isinstance(v, Sequence):
+        raise LayoutError(f"{who}: {what} must be a list of ints, got {v!r}")
+    out = tuple(as_int(x, who, f"{what} entry") for x in v)
+    if length is not None and len(out) != length:
+        raise DimensionError(f"{who}: {what} has {len(out)} entries, expected {length} (the rank)")
+    if pow2:
+        for i, x in enumerate(out):
+            if not is_pow2(x):
+                raise SizeError(f"{who}: {what}[{i}] = {x} is not a power of two")
+    return out
+
+
+def bases_tuple(v: Any, who: str, what: str, rank: int | None) -> tuple[tuple[int, ...], ...]:
+    if v is None:
+        return ()
+    if isinstance(v, (str, bytes)) or not isinstance(v, Sequence):
+        raise BasisError(f"{who}: {what} must be a list of basis vectors, got {v!r}")
+    out = []
+    for i, b in enumerate(v):
+        t = int_tuple(b, who, f"{what}[{i}]")
+        if rank is not None and len(t) != rank:
+            raise BasisError(f"{who}: {what}[{i}] = {list(t)} has {len(t)} entries, expected {rank} (the rank)")
+        for x in t:
+            if x < 0:
+                raise BasisError(f"{who}: {what}[{i}] = {list(t)} has a negative entry")
+        out.append(t)
+    return tuple(out)
+
+
+def check_order(order: tuple[int, ...], rank: int, who: str) -> None:
+    if sorted(order) != list(range(rank)):
+        raise DimensionError(f"{who}: order {list(order)} is not a permutation of 0..{rank - 1}")
+
+
+def check_cga(cga: tuple[tuple[int, ...], ...], who: str) -> None:
+    """Each CGA basis is a power of two on one dim (or zero: a broadcast block)."""
+    for i, b in enumerate(cga):
+        nz = [x for x in b if x]
+        if len(nz) > 1 or (nz and not is_pow2(nz[0])):
+            raise BasisError(f"{who}: cga_layout[{i}] = {list(b)} must be zero or a power of two on one dim")
+
+
+def _set(obj: Any, name: str, value: Any) -> None:
+    object.__setattr__(obj, name, value)
+
+
+class DistributedLayout(GluonLayout):
+    """Base of the register layouts: in-dims ``register``, ``lane``, ``warp``, ``block``."""
+
+    @property
+    def rank(self) -> int:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    @property
+    def warp_size(self) -> int:
+        """Threads per warp (32 for NVIDIA layouts)."""
+        return 32
+
+
+# ============================================================================ BlockedLayout
+@dataclass(frozen=True, repr=False)
+class BlockedLayout(DistributedLayout):
+    """Gluon's ``BlockedLayout(size_per_thread, threads_per_warp, warps_per_cta, order, cga_layout)``.
+
+    Each thread holds ``size_per_thread`` contiguous elements, a warp is a grid of
+    ``threads_per_warp`` threads and a CTA a grid of ``warps_per_cta`` warps, all walked with
+    ``order[0]`` fastest; ``cga_layout`` bases place the CTAs of a cluster (in CTA-tile units).
+
+        >>> b = BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])
+        >>> L = b.to_linear([128, 128])
+        >>> L.in_dim_size("register")          # 8 per block, repeated 16 times
+        128
+        >>> b.to_linear([32, 8]).bases["warp"]  # broadcast: every warp holds a full copy
+        ((0, 0), (0, 0))
+        >>> BlockedLayout([1, 1], [16, 1], [4, 1], [1, 0])
+        Traceback (most recent call last):
+        ...
+        linlayout.errors.SizeError: BlockedLayout: threads_per_warp [16, 1] has 16 threads; a warp has 32 (or 64 on AMD)
+    """
+
+    kind = "BlockedLayout"
+    size_per_thread: Sequence[int]
+    threads_per_warp: Sequence[int]
+    warps_per_cta: Sequence[int]
+    order: Sequence[int]
+    cga_layout: Sequence[Sequence[int]] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        who = "BlockedLayout"
+        spt = int_tuple(self.size_per_thread, who, "size_per_thread", pow2=True)
+        rank = len(spt)
+        if rank == 0:
+            raise DimensionError(f"{who}: size_per_thread is empty; the rank must be at least 1")
+        tpw = int_tuple(self.threads_per_warp, who, "threads_per_warp", pow2=True, length=rank)
+        wpc = int_tuple(self.warps_per_cta, who, "warps_per_cta", pow2=True, length=rank)
+        order = int_tuple(self.order, who, "order", length=rank)
+        check_order(order, rank, who)
+        cga = bases_tuple(self.cga_layout, who, "cga_layout", rank)
+        check_cga(cga, who)
+        if math.prod(tpw) not in WARP_SIZES:
+            raise SizeError(f"{who}: threads_per_warp {list(tpw)} has {math.prod(tpw)} threads; a warp has 32 (or 64 on AMD)")
+        _set(self, "size_per_thread", spt)
+        _set(self, "threads_per_warp", tpw)
+        _set(self, "warps_per_cta", wpc)
+        _set(self, "order", order)
+        _set(self, "cga_layout", cga)
+
+    @property
+    def rank(self) -> int:
+        """Number of tensor dims.
+
+            >>> BlockedLayout([1], [32], [4], [0]).rank
+            1
+        """
+        return len(self.order)
+
+    @property
+    def warp_size(self) -> int:
+        """Threads per warp: the product of ``threads_per_warp``."""
+        return math.prod(self.threads_per_warp)
+
+    @property
+    def num_warps(self) -> int:
+        """Warps per CTA.
+
+            >>> BlockedLayout([1, 1], [8, 4], [2, 2], [1, 0]).num_warps
+            4
+        """
+        return math.prod(self.warps_per_cta)
+
+    def _cta(self) -> Builder:
+        b = Builder(self.rank)
+        b.identity_nd("register", self.size_per_thread, self.order)
+        b.identity_nd("lane", self.threads_per_warp, self.order)
+        b.identity_nd("warp", self.warps_per_cta, self.order)
+        return b
+
+    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
+        """Triton's linear layout of this layout over ``shape`` (see the class docstring)."""
+        shp = check_shape(shape, self.rank, "BlockedLayout")
+        b = self._cta()
+        b.combine_cga(self.cga_layout, shp)
+        return b.build()
+
+
+# ============================================================================ SliceLayout
+@dataclass(frozen=True, repr=False)
+class SliceLayout(DistributedLayout):
+    """Gluon's ``SliceLayout(dim, parent)``: the parent layout with tensor dim ``dim`` removed.
+
+    The parent is laid over the shape with a 1 inserted at ``dim``; that out-dim is projected away
+    and the register bases that become zero are dropped.
+
+        >>> p = BlockedLayout([1, 1], [32, 1], [4, 1], [1, 0])
+        >>> SliceLayout(1, p).to_linear([128]) == BlockedLayout([1], [32], [4], [0]).to_linear([128])
+        True
+    """
+
+    kind = "SliceLayout"
+    dim: int
+    parent: DistributedLayout
+
+    def __post_init__(self) -> None:
+        who = "SliceLayout"
+        dim = as_int(self.dim, who, "dim")
+        if not isinstance(self.parent, DistributedLayout):
+            raise LayoutError(f"{who}: parent must be a distributed layout, got {self.parent!r}")
+        r = self.parent.rank
+        if not 0 <= dim < r:
+            raise DimensionError(f"{who}: dim {dim} is out of range for a parent of rank {r}")
+        if r < 2:
+            raise DimensionError(f"{who}: cannot slice a rank-1 parent (dim {dim})")
+
+    @property
+    def rank(self) -> int:
+        """The parent's rank minus one."""
+        return self.parent.rank - 1
+
+    @property
+    def warp_size(self) -> int:
+        return self.parent.warp_size
+
+    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
+        """Triton's linear layout of this layout over ``shape``."""
+        shp = check_shape(shape, self.rank, "SliceLayout")
+        pshape = shp[: self.dim] + [1] + shp[self.dim :]
+        parent = self.parent.to_linear(pshape)
+        keep = [i for i in range(len(pshape)) if i != self.dim]
+        bases: dict[str, list[list[int]]] = {}
+        for k, vecs in parent.bases.items():
+            proj = [[v[i] for i in keep] for v in vecs]
+            if k == "register":
+                proj = [v for v in proj if any(v)]
+            bases[k] = proj
+        return LinearLayout(bases, [(f"dim{j}", s) for j, s in enumerate(shp)], require_surjective=False)
+
+
+# ============================================================================ DistributedLinearLayout
+@dataclass(frozen=True, repr=False)
+class DistributedLinearLayout(DistributedLayout):
+    """Gluon's ``DistributedLinearLayout(reg_bases, lane_bases, warp_bases, block_bases, shape)``.
+
+    The layout is given by its bases; ``block_bases`` defaults to none and ``shape`` to the extent
+    the bases span.  ``to_linear(shape)`` fits it to ``shape`` as Triton does (repeat in registers,
+    broadcast by zeroing the largest bases).
+
+        >>> d = DistributedLinearLayout(reg_bases=[], lane_bases=[[1], [2], [4], [8], [16]],
+        ...                             warp_bases=[[32], [64]])
+        >>> d.shape
+        (128,)
+        >>> d.to_linear([128]) == BlockedLayout([1], [32], [4], [0]).to_linear([128])
+        True
+    """
+
+    kind = "DistributedLinearLayout"
+    reg_bases: Sequence[Sequence[int]]
+    lane_bases: Sequence[Sequence[int]]
+    warp_bases: Sequence[Sequence[int]]
+    block_bases: Sequence[Sequence[int]] = field(default_factory=tuple)
+    shape: Sequence[int] | None = None
+
+    def __post_init__(self) -> None:
+        who = "DistributedLinearLayout"
+        rank = None
+        if self.shape is not None:
+            shp = int_tuple(self.shape, who, "shape", pow2=True)
+            rank = len(shp)
+        for name in ("reg_bases", "lane_bases", "warp_bases", "block_bases"):
+            vecs = bases_tuple(getattr(self, name), who, name, rank)
+            if vecs and rank is None:
+                rank = len(vecs[0])
+                vecs = bases_tuple(vecs, who, name, rank)
+            _set(self, name, vecs)
+        if rank is None:
+            raise DimensionError(f"{who}: no bases and no shape; give shape= to fix the rank")
+        if rank == 0:
+            raise DimensionError(f"{who}: bases have no entries; the rank must be at least 1")
+        span = [1] * rank
+        for name in ("reg_bases", "lane_bases", "warp_bases", "block_bases"):
+            for b in getattr(self, name):
+                for i, x in enumerate(b):
+                    if x >= span[i]:
+                        span[i] = 1 << x.bit_length()
+        if self.shape is None:
+            shp = tuple(span)
+        else:
+            for i, (x, s) in enumerate(zip(span, shp)):
+                if x > s:
+                    raise BasisError(f"{who}: a basis reaches {x - 1} in dim {i}, beyond shape {list(shp)}")
+        _set(self, "shape", shp)
+        n_lanes = 1 << len(self.lane_bases)
+        if n_lanes not in WARP_SIZES:
+            raise SizeError(f"{who}: lane_bases has {len(self.lane_bases)} bases ({n_lanes} lanes); a warp has 32 (5 bases) or 64 (6)")
+        lay = self.linear_layout()
+        if not lay.is_surjective():
+            raise BasisError(f"{who}: the bases do not reach every element of shape {list(shp)}")
+
+    @property
+    def rank(self) -> int:
+        """Number of tensor dims."""
+        return len(self.shape)  # type: ignore[arg-type]
+
+    @property
+    def warp_size(self) -> int:
+        return 1 << len(self.lane_bases)
+
+    def linear_layout(self) -> LinearLayout:
+        """The layout's own bases over its ``shape``.
+
+            >>> DistributedLinearLayout([[1]], [[2], [4], [8], [16], [32]], []).linear_layout().out_dims
+            {'dim0': 64}
+        """
+        return LinearLayout(
+            {"register": self.reg_bases, "lane": self.lane_bases, "warp": self.warp_bases, "block": self.block_bases},
+            [(f"dim{i}", s) for i, s in enumerate(self.shape)],  # type: ignore[arg-type]
+            require_surjective=False,
+        )
+
+    @classmethod
+    def from_linear(cls, layout: LinearLayout) -> DistributedLinearLayout:
+        """The spelling of a distributed ``LinearLayout`` (in-dims register/lane/warp/block).
+
+            >>> L = BlockedLayout([1], [32], [4], [0]).to_linear([128])
+            >>> print(DistributedLinearLayout.from_linear(L))
+            DistributedLinearLayout([], [[1], [2], [4], [8], [16]], [[32], [64]], shape=[128])
+        """
+        extra = set(layout.in_dim_names) - {"register", "lane", "warp", "block"}
+        if extra:
+            raise DimensionError(f"DistributedLinearLayout.from_linear: unexpected in-dims {sorted(extra)}")
+        names = [f"dim{i}" for i in range(len(layout.out_dim_names))]
+        if list(layout.out_dim_names) != names:
+            raise DimensionError(f"DistributedLinearLayout.from_linear: out-dims must be {names}, got {list(layout.out_dim_names)}")
+        b = layout.bases
+        return cls(
+            [list(x) for x in b.get("register", ())], [list(x) for x in b.get("lane", ())],
+            [list(x) for x in b.get("warp", ())], [list(x) for x in b.get("block", ())],
+            list(layout.out_dims.values()),
+        )
+
+    def to_linear(self, shape: Sequence[int] | None = None) -> LinearLayout:
+        """Triton's linear layout over ``shape`` (default: the layout's own shape)."""
+        who = "DistributedLinearLayout"
+        shp = check_shape(self.shape if shape is None else shape, self.rank, who)  # type: ignore[arg-type]
+        if list(shp) == list(self.shape):  # type: ignore[arg-type]
+            return self.linear_layout()
+        b = Builder(self.rank)
+        for k, vecs in (("register", self.reg_bases), ("lane", self.lane_bases), ("warp", self.warp_bases),
+                        ("block", self.block_bases)):
+            b.bases[k] = [list(v) for v in vecs]
+        b.sizes = list(self.shape)  # type: ignore[arg-type]
+        b.order = _dim_order(self.reg_bases, self.lane_bases, self.rank)
+        b.not_smaller(shp)
+        b.not_larger(shp)
+        return b.build()
+
+
+def _dim_order(reg: Sequence[Sequence[int]], lane: Sequence[Sequence[int]], rank: int) -> list[int]:
+    """Dims in the order registers then lanes first move them (Triton's LinearEncoding order)."""
+    order: list[int] = []
+    for v in list(reg) + list(lane):
+        for i, x in enumerate(v):
+            if x and i not in order:
+                order.append(i)
+    for i in reversed(range(rank)):
+        if i not in order:
+            order.append(i)
+    return order

@@ -1,0 +1,84 @@
+"""converters.gluon base: registry, dict and text forms, layout_utils against the builder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from converters.gluon import BlockedLayout, GluonLayout, SliceLayout, from_dict, parse, registry
+from linlayout import LinearLayout
+from linlayout.errors import LayoutError, ParseError
+from linlayout.layout_utils import combine_cta_cga_with_shape, identity_standard_nd
+
+ORACLE = Path(__file__).parent / "oracles" / "triton-3.9" / "gluon_ll.jsonl"
+
+
+def test_registry_has_distributed_kinds():
+    reg = registry()
+    for k in ("BlockedLayout", "SliceLayout", "DistributedLinearLayout"):
+        assert k in reg and reg[k].kind == k
+
+
+def test_str_and_parse_round_trip():
+    b = BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])
+    assert str(b) == "BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])"
+    assert parse(str(b)) == b
+    assert parse("ttgl.BlockedLayout([2, 4], [16, 2], warps_per_cta=[2, 2], order=[1, 0])") == b
+    s = SliceLayout(1, b)
+    assert str(s) == "SliceLayout(1, BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0]))"
+    assert parse("gl.SliceLayout(dim=1, parent=" + str(b) + ")") == s
+    c = BlockedLayout([1, 1], [32, 1], [4, 1], [1, 0], cga_layout=[[1, 0]])
+    assert str(c).endswith("cga_layout=[[1, 0]])") and parse(str(c)) == c
+
+
+def test_dict_round_trip():
+    b = BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])
+    d = SliceLayout(0, b).to_dict()
+    assert d["parent"]["kind"] == "BlockedLayout"
+    assert from_dict(d) == SliceLayout(0, b)
+    assert GluonLayout.from_dict(json.loads(json.dumps(d))) == SliceLayout(0, b)
+
+
+@pytest.mark.parametrize(
+    "text,pos",
+    [
+        ("BlockedLayout([1], [32], [4], [0]", 33),
+        ("BlockedLayout([1], [32], [4], [0]) x", 35),
+        ("Nope([1])", 0),
+        ("BlockedLayout([1] [32], [4], [0])", 18),
+        ("", 0),
+        ("BlockedLayout(size_per_thread=[1], [32], [4], [0])", 35),
+        ("BlockedLayout([1], [32], [4], [0], foo=1)", 0),
+    ],
+)
+def test_parse_errors_have_positions(text, pos):
+    with pytest.raises(ParseError) as ei:
+        parse(text)
+    assert ei.value.position == pos
+
+
+def test_from_dict_errors():
+    with pytest.raises(LayoutError, match="unknown Gluon layout kind"):
+        from_dict({"kind": "Whatever"})
+    with pytest.raises(LayoutError, match="unknown field"):
+        from_dict({"kind": "BlockedLayout", "size_per_thread": [1], "threads_per_warp": [32],
+                   "warps_per_cta": [4], "order": [0], "bogus": 1})
+    with pytest.raises(LayoutError):
+        from_dict([1, 2])
+
+
+def test_layout_utils_combine_matches_blocked_oracle():
+    rows = [json.loads(line) for line in ORACLE.open()]
+    rows = [r for r in rows if r["layout"]["kind"] == "BlockedLayout"][:60]
+    for r in rows:
+        lay = r["layout"]
+        order = lay["order"]
+        cta = (identity_standard_nd("register", lay["size_per_thread"], order)
+               * identity_standard_nd("lane", lay["threads_per_warp"], order)
+               * identity_standard_nd("warp", lay["warps_per_cta"], order))
+        got = combine_cta_cga_with_shape(cta, lay["cga_layout"], r["shape"])
+        exp = LinearLayout.from_dict({"bases": list(r["linear"].items()),
+                                      "out_dims": [[f"dim{i}", s] for i, s in enumerate(r["shape"])]})
+        assert got.bases == exp.bases, r
