@@ -169,14 +169,15 @@ def ensure_layout_not_smaller_than(layout: LinearLayout, shape: Mapping[str, int
 
 def combine_cta_cga_with_shape(
     cta_layout: LinearLayout, cga_layout: LinearLayout | Sequence[Sequence[int]] | None, shape: Sequence[int],
-    broadcast_registers: bool = False,
+    broadcast_registers: bool = True,
 ) -> LinearLayout:
     """Triton's ``combineCtaCgaWithShape``: fit a CTA layout and a CGA (``block``) layout to ``shape``.
 
     ``cga_layout`` is a ``block`` layout or Gluon's ``cga_layout`` bases (one basis per block bit,
     in units of one CTA's tile).  The CGA layout is cut to ``shape``; the CTA layout is grown and
     cut to ``shape`` divided by the CGA extent; the block bases are scaled by the CTA extent.
-    Distributed layouts drop cut register bases (``broadcast_registers=False``, the default).
+    With ``broadcast_registers=False`` cut register bases are dropped (as for Triton 3.9's
+    ``BlockedLayout``) instead of zeroed (Triton's default, kept by MMA layouts).
 
         >>> cta = identity_standard_nd("register", [1], [0]) * identity_standard_nd("lane", [32], [0])
         >>> L = combine_cta_cga_with_shape(cta, [[1]], [128])

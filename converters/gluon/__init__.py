@@ -15,7 +15,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from .base import GluonLayout, lookup, register, registry
-from .distributed import BlockedLayout, DistributedLayout, DistributedLinearLayout, SliceLayout
+from .distributed import (
+    BlockedLayout,
+    DistributedLayout,
+    DistributedLinearLayout,
+    DotOperandLayout,
+    NVMMADistributedLayout,
+    SliceLayout,
+)
 from .text import parse
 
 try:  # the shared-memory classes register themselves on import (converters/gluon/shared.py)
@@ -40,6 +47,8 @@ __all__ = [
     "BlockedLayout",
     "SliceLayout",
     "DistributedLinearLayout",
+    "NVMMADistributedLayout",
+    "DotOperandLayout",
     "from_dict",
     "parse",
     "lookup",

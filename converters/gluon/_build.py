@@ -139,7 +139,7 @@ class Builder:
             regs = self.bases["register"]
             self.bases["register"] = [b for i, b in enumerate(regs) if i not in dropped]
 
-    def combine_cga(self, cga: Sequence[Sequence[int]], shape: Sequence[int]) -> None:
+    def combine_cga(self, cga: Sequence[Sequence[int]], shape: Sequence[int], broadcast_registers: bool = True) -> None:
         """``combineCtaCgaWithShape``: fit the CTA layout and append the ``block`` bases."""
         rank = self.rank
         for d in range(rank):
@@ -163,7 +163,7 @@ class Builder:
                 cga_sizes[d] = shape[d]
         cta_shape = [max(1, shape[d] // cga_sizes[d]) for d in range(rank)]
         self.not_smaller(cta_shape)
-        self.not_larger(cta_shape)
+        self.not_larger(cta_shape, broadcast_registers)
         sizes = self.sizes
         self.bases["block"] = [[x * sizes[d] for d, x in enumerate(b)] for b in blocks]
         self.sizes = [sizes[d] * cga_sizes[d] for d in range(rank)]

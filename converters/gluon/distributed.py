@@ -186,7 +186,7 @@ class BlockedLayout(DistributedLayout):
         """Triton's linear layout of this layout over ``shape`` (see the class docstring)."""
         shp = check_shape(shape, self.rank, "BlockedLayout")
         b = self._cta()
-        b.combine_cga(self.cga_layout, shp)
+        b.combine_cga(self.cga_layout, shp, broadcast_registers=False)  # Triton 3.9 drops cut registers here
         return b.build()
 
 
@@ -372,3 +372,197 @@ def _dim_order(reg: Sequence[Sequence[int]], lane: Sequence[Sequence[int]], rank
         if i not in order:
             order.append(i)
     return order
+
+
+# ============================================================================ NVIDIA MMA
+def matrix_order(rank: int, row_major: bool) -> list[int]:
+    """Triton's ``getMatrixOrder``: the last two dims (row- or column-major), then the batch dims."""
+    order = list(reversed(range(rank)))
+    if not row_major:
+        order[0], order[1] = order[1], order[0]
+    return order
+
+
+def _mma_tile(b: Builder, tile: Sequence[int], k_width: int, order: Sequence[int], rep_order: Sequence[int]) -> None:
+    """Triton's ``nvidiaMmaTile``: kWidth registers and 4 lanes on the inner dim, 8 lanes on the
+    outer, then register repeats over the outer and the inner dim."""
+    b.touch("register")
+    for d in rep_order:
+        b.touch("register", d)
+    inner, outer = order[0], order[1]
+    m, n = tile[outer], tile[inner]
+    b.identity("register", k_width, inner)
+    b.identity("lane", 4, inner)
+    b.identity("lane", 8, outer)
+    b.identity("register", m // 8, outer)
+    b.identity("register", n // (k_width * 4), inner)
+
+
+@dataclass(frozen=True, repr=False)
+class NVMMADistributedLayout(DistributedLayout):
+    """Gluon's ``NVMMADistributedLayout(version, warps_per_cta, instr_shape, cga_layout)``: the
+    accumulator layout of ``mma.sync`` (version [2, 0], instr_shape [16, 8]) and of ``wgmma``
+    (version [3, 0], instr_shape [16, N, K]).
+
+        >>> m = NVMMADistributedLayout([2, 0], [2, 2], [16, 8])
+        >>> L = m.to_linear([32, 16])
+        >>> L.bases["register"], L.bases["lane"]
+        (((0, 1), (8, 0)), ((0, 2), (0, 4), (1, 0), (2, 0), (4, 0)))
+        >>> L.bases["warp"]
+        ((0, 8), (16, 0))
+    """
+
+    kind = "NVMMADistributedLayout"
+    version: Sequence[int]
+    warps_per_cta: Sequence[int]
+    instr_shape: Sequence[int]
+    cga_layout: Sequence[Sequence[int]] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        who = "NVMMADistributedLayout"
+        version = int_tuple(self.version, who, "version")
+        if len(version) != 2 or version[0] not in (2, 3):
+            raise LayoutError(f"{who}: version {list(version)} is not supported; expected [2, 0] (mma.sync) or [3, 0] (wgmma)")
+        wpc = int_tuple(self.warps_per_cta, who, "warps_per_cta", pow2=True)
+        rank = len(wpc)
+        if rank < 2:
+            raise DimensionError(f"{who}: warps_per_cta {list(wpc)} must have rank >= 2")
+        instr = int_tuple(self.instr_shape, who, "instr_shape", pow2=True)
+        if version[0] == 2:
+            if len(instr) != rank or instr[-2:] != (16, 8) or any(x != 1 for x in instr[:-2]):
+                raise LayoutError(f"{who}: instr_shape {list(instr)} for version 2 must be [16, 8] (batch dims 1)")
+        else:
+            if len(instr) != 3 or instr[0] != 16 or not 8 <= instr[1] <= 256:
+                raise LayoutError(f"{who}: instr_shape {list(instr)} for version 3 must be [16, N, K] with N in 8..256")
+            if rank != 2:
+                raise DimensionError(f"{who}: version 3 (wgmma) is rank 2, warps_per_cta {list(wpc)} has rank {rank}")
+            if math.prod(wpc) % 4:
+                raise SizeError(f"{who}: version 3 needs whole warpgroups: warps_per_cta {list(wpc)} is not a multiple of 4 warps")
+        cga = bases_tuple(self.cga_layout, who, "cga_layout", rank)
+        check_cga(cga, who)
+        _set(self, "version", version)
+        _set(self, "warps_per_cta", wpc)
+        _set(self, "instr_shape", instr)
+        _set(self, "cga_layout", cga)
+
+    @property
+    def rank(self) -> int:
+        return len(self.warps_per_cta)
+
+    @property
+    def is_hopper(self) -> bool:
+        """Version 3 (wgmma)."""
+        return self.version[0] == 3
+
+    def _tile(self) -> list[int]:
+        if self.is_hopper:
+            return [self.instr_shape[0], self.instr_shape[1]]
+        return list(self.instr_shape)
+
+    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
+        """Triton's linear layout of this layout over ``shape``."""
+        shp = check_shape(shape, self.rank, "NVMMADistributedLayout")
+        rank = self.rank
+        b = Builder(rank)
+        order = matrix_order(rank, True)
+        _mma_tile(b, self._tile(), 2, order, order)
+        b.identity_nd("warp", self.warps_per_cta, matrix_order(rank, not self.is_hopper))
+        b.combine_cga(self.cga_layout, shp)
+        return b.build()
+
+
+# ============================================================================ DotOperandLayout
+def dot_operand_order(op: int, rank: int) -> list[int]:
+    """Triton's ``getOrderForDotOperand(op, rank, kContig=True)``: K fastest."""
+    order = matrix_order(rank, True)  # [rank-1, rank-2, ...]
+    if op == 1:
+        order[0], order[1] = order[1], order[0]
+    return order
+
+
+@dataclass(frozen=True, repr=False)
+class DotOperandLayout(DistributedLayout):
+    """Gluon's ``DotOperandLayout(operand_index, parent, k_width)``: the register layout of an MMA
+    operand (``operand_index`` 0 = A, 1 = B) for an ``NVMMADistributedLayout`` parent, or of an
+    FMA dot for a ``BlockedLayout`` parent (each thread holds the whole K extent).
+
+        >>> mma = NVMMADistributedLayout([2, 0], [1, 1], [16, 8])
+        >>> L = DotOperandLayout(0, mma, 2).to_linear([16, 16])
+        >>> L.bases["register"]
+        ((0, 1), (8, 0), (0, 8))
+        >>> DotOperandLayout(1, NVMMADistributedLayout([3, 0], [4, 1], [16, 64, 16]), 2)
+        Traceback (most recent call last):
+        ...
+        linlayout.errors.UnsupportedError: DotOperandLayout: operand B of a wgmma (version 3) parent lives in shared memory; only operand A has a register layout
+    """
+
+    kind = "DotOperandLayout"
+    operand_index: int
+    parent: DistributedLayout
+    k_width: int
+
+    def __post_init__(self) -> None:
+        from linlayout.errors import UnsupportedError
+
+        who = "DotOperandLayout"
+        op = as_int(self.operand_index, who, "operand_index")
+        if op not in (0, 1):
+            raise LayoutError(f"{who}: operand_index must be 0 (A) or 1 (B), got {op}")
+        kw = as_int(self.k_width, who, "k_width")
+        p = self.parent
+        if isinstance(p, NVMMADistributedLayout):
+            if not is_pow2(kw):
+                raise SizeError(f"{who}: k_width {kw} must be a power of two for an MMA parent")
+            if p.is_hopper and op == 1:
+                raise UnsupportedError(
+                    f"{who}: operand B of a wgmma (version 3) parent lives in shared memory; only operand A has a register layout")
+        elif isinstance(p, BlockedLayout):
+            if kw < 0:
+                raise SizeError(f"{who}: k_width {kw} must not be negative")
+        else:
+            raise UnsupportedError(f"{who}: parent must be an NVMMADistributedLayout or a BlockedLayout here, got {type(p).__name__}")
+
+    @property
+    def rank(self) -> int:
+        return self.parent.rank
+
+    @property
+    def cga_layout(self) -> tuple[tuple[int, ...], ...]:
+        """The parent's CGA bases with the K dim zeroed (every CTA along K holds the operand)."""
+        k = self.rank - 1 if self.operand_index == 0 else self.rank - 2
+        return tuple(tuple(0 if i == k else x for i, x in enumerate(v)) for v in self.parent.cga_layout)  # type: ignore[attr-defined]
+
+    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
+        """Triton's linear layout of this layout over ``shape``."""
+        shp = check_shape(shape, self.rank, "DotOperandLayout")
+        rank = self.rank
+        k_dim = rank - 1 if self.operand_index == 0 else rank - 2
+        p = self.parent
+        b = Builder(rank)
+        if isinstance(p, BlockedLayout):
+            rep = list(p.order)
+            for d in rep:
+                b.touch("register", d)
+            size = list(p.size_per_thread)
+            size[k_dim] = shp[k_dim]
+            b.identity_nd("register", size, p.order)
+            for in_dim, sizes in (("lane", p.threads_per_warp), ("warp", p.warps_per_cta)):
+                b.touch(in_dim)
+                for d in p.order:
+                    (b.zeros if d == k_dim else b.identity)(in_dim, sizes[d], d)
+        else:
+            assert isinstance(p, NVMMADistributedLayout)
+            kw = self.k_width
+            tile = [1] * rank
+            if self.operand_index == 0:
+                tile[rank - 2], tile[rank - 1] = 16, kw * 8
+            else:
+                tile[rank - 2], tile[rank - 1] = kw * 8, 8
+            order = dot_operand_order(self.operand_index, rank)
+            _mma_tile(b, tile, kw, order, order)
+            b.touch("warp")
+            wpc = p.warps_per_cta
+            for d in matrix_order(rank, not p.is_hopper):
+                (b.zeros if d == k_dim else b.identity)("warp", wpc[d], d)
+        b.combine_cga(self.cga_layout, shp)
+        return b.build()
