@@ -1,0 +1,410 @@
+"""Shared-memory bank conflicts of a register layout stored to / loaded from a shared layout.
+
+Shared memory is 32 banks of 4-byte words; a *line* is 128 bytes (one word in each bank).  A warp's
+``ld.shared``/``st.shared`` of ``v``-element vectors is served in wavefronts; a wavefront that needs
+two different lines of the same bank is replayed.  :func:`bank_conflicts` counts, as Triton's
+``gl.bank_conflicts`` does, the *excess* wavefronts per wavefront: 0 is conflict-free, 7 means
+every wavefront is served 8 times.
+
+The count is linear algebra (Triton's ``bankConflictsMemDesc``): remove broadcast registers, pick
+the widest vector (at most 128 bits) the register -> offset map allows, split the shared offset
+bits into ``vector | bank | segment``; the lanes of one wavefront collide exactly along the span of
+the segment bits they share, so the count is ``2 ** dim(span(segment) & span(lanes)) - 1``.
+:func:`bank_report` also simulates one instruction and says which lanes collide on which bank;
+:func:`bank_grid` draws the line x bank grid.
+
+The TileLayout worked example: an (8, 64) fp16 tile stored row-major; a warp reading column 0 with
+lanes 0..7 on the 8 rows.  Unswizzled, all rows start in bank 0; with ``Swizzle(3, 3, 3)`` row
+``i`` sits at element ``72 * i`` (byte ``144 * i``), banks 0, 4, ..., 28:
+
+    >>> from linlayout.linear import LinearLayout
+    >>> from linlayout.swizzle import Swizzle
+    >>> reg = LinearLayout({"register": [], "lane": [[1, 0], [2, 0], [4, 0], [0, 0], [0, 0]]},
+    ...                    {"dim0": 8, "dim1": 64}, require_surjective=False)
+    >>> plain = LinearLayout({"offset": [[0, 1 << k] for k in range(6)] + [[1, 0], [2, 0], [4, 0]]},
+    ...                      {"dim0": 8, "dim1": 64})
+    >>> bank_conflicts(reg, plain, 16)
+    7
+    >>> swz = swizzled_shared(plain, Swizzle(3, 3, 3))
+    >>> bank_conflicts(reg, swz, 16), bank_report(reg, swz, 16).banks_of_lanes()[:8]
+    (0, [0, 4, 8, 12, 16, 20, 24, 28])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import gf2
+from .errors import DimensionError, LayoutError, NotSurjectiveError, SizeError
+from .linear import LinearLayout
+
+__all__ = [
+    "NUM_BANKS",
+    "BANK_BYTES",
+    "LINE_BYTES",
+    "bank_conflicts",
+    "bank_report",
+    "BankReport",
+    "bank_grid",
+    "plot_banks",
+    "swizzled_shared",
+]
+
+NUM_BANKS = 32
+BANK_BYTES = 4
+LINE_BYTES = NUM_BANKS * BANK_BYTES
+
+
+# ----------------------------------------------------------------------------------- inputs
+def _as_linear(layout: Any, shape: Sequence[int] | None, what: str) -> LinearLayout:
+    if isinstance(layout, LinearLayout):
+        return layout
+    if hasattr(layout, "to_linear"):
+        if shape is None:
+            raise LayoutError(f"{what}: {type(layout).__name__} needs shape= to become a linear layout")
+        return layout.to_linear(list(shape))
+    raise LayoutError(f"{what}: expected a LinearLayout or an object with to_linear(shape), got {type(layout).__name__}")
+
+
+def _pack(layout: LinearLayout, names: Sequence[str], sizes: Sequence[int]) -> dict[str, list[int]]:
+    """Flat out-values of every basis (first out dim in the lowest bits), per in-dim."""
+    shifts, s = [], 0
+    for n in sizes:
+        shifts.append(s)
+        s += n.bit_length() - 1
+    out = {}
+    for ind, bs in layout.bases.items():
+        idx = [layout.out_dim_names.index(n) for n in names]
+        out[ind] = [sum(b[i] << sh for i, sh in zip(idx, shifts)) for b in bs]
+    return out
+
+
+def _prepare(register_layout: Any, shared_layout: Any, bitwidth: int, shape: Sequence[int] | None):
+    if not isinstance(bitwidth, int) or isinstance(bitwidth, bool) or bitwidth not in (1, 2, 4, 8, 16, 32, 64, 128):
+        raise SizeError(f"bitwidth must be a power of two between 1 and 128, got {bitwidth!r}")
+    reg = _as_linear(register_layout, shape, "register layout")
+    smem = _as_linear(shared_layout, shape, "shared layout")
+    if not smem.has_in_dim("offset"):
+        raise DimensionError(f"the shared layout needs an 'offset' input dim, got {list(smem.in_dim_names)}")
+    if not reg.has_in_dim("register") or not reg.has_in_dim("lane"):
+        raise DimensionError(f"the register layout needs 'register' and 'lane' input dims, got {list(reg.in_dim_names)}")
+    extra = set(smem.in_dim_names) - {"offset", "block"}
+    if extra:
+        raise DimensionError(f"the shared layout may only have 'offset' and 'block' input dims, got {sorted(extra)}")
+    if set(reg.out_dim_names) != set(smem.out_dim_names):
+        raise DimensionError(
+            f"register layout dims {list(reg.out_dim_names)} and shared layout dims {list(smem.out_dim_names)} differ"
+        )
+    for n in smem.out_dim_names:
+        if reg.out_dim_size(n) != smem.out_dim_size(n):
+            raise SizeError(
+                f"tensor dim {n!r}: the register layout covers {reg.out_dim_size(n)} and the shared layout "
+                f"{smem.out_dim_size(n)}; they must describe the same tensor"
+            )
+    if not smem.is_surjective():
+        raise NotSurjectiveError(
+            "the shared layout does not cover the tensor: some elements have no shared-memory offset"
+        )
+    names = list(smem.out_dim_names)
+    if list(reg.out_dim_names) != names:
+        reg = reg.transpose_outs(names)
+    # drop broadcast registers (zero bases): they repeat a value, no new access
+    regs = [b for b in reg.bases["register"] if any(b)]
+    reg = LinearLayout({**{k: [list(b) for b in v] for k, v in reg.bases.items()}, "register": [list(b) for b in regs]},
+                       list(reg.out_dims.items()), require_surjective=False)
+    return reg, smem, names
+
+
+def _vectorisation(cvt: LinearLayout, bitwidth: int) -> int:
+    """Triton's largestVectorisation: widest v <= 128 bits with registers -> offsets 1, 2, .., v/2."""
+    reg_full = [cvt.apply({"register": 1 << i}) for i in range(cvt.in_dim_size_log2("register"))]
+    regs = [full["offset"] for full in reg_full]
+    v = max(1, 128 // bitwidth)
+    while v > 1:
+        k = v.bit_length() - 1
+        chosen = []
+        for i in range(k):
+            hit = [j for j, full in enumerate(reg_full)
+                   if full["offset"] == (1 << i) and all(val == 0 for d, val in full.items() if d != "offset")]
+            if not hit:
+                break
+            chosen.append(hit[0])
+        if len(chosen) == k:
+            mask = v - 1
+            ok = all(regs[j] & mask == 0 for j in range(len(regs)) if j not in chosen)
+            for ind in cvt.in_dim_names:
+                if ind == "register" or not ok:
+                    continue
+                for i in range(cvt.in_dim_size_log2(ind)):
+                    if cvt.apply({ind: 1 << i})["offset"] & mask:
+                        ok = False
+                        break
+            if ok:
+                return v
+        v //= 2
+    return 1
+
+
+def _span_intersection(a: Sequence[int], b: Sequence[int]) -> int:
+    a = [x for x in a if x]
+    b = [x for x in b if x]
+    return gf2.rank(a) + gf2.rank(b) - gf2.rank(a + b)
+
+
+# ----------------------------------------------------------------------------------- the count
+def bank_conflicts(register_layout: Any, shared_layout: Any, bitwidth: int, *, shape: Sequence[int] | None = None) -> int:
+    """Excess wavefronts per wavefront when ``register_layout`` is stored to / loaded from ``shared_layout``.
+
+    Both are ``LinearLayout`` s over the same tensor (register layouts with in-dims ``register``,
+    ``lane``, ``warp`` (``block``); shared layouts with ``offset`` (``block``)), or objects with
+    ``to_linear(shape)`` plus ``shape=``.  ``bitwidth`` is the element size in bits.  Agrees with
+    Triton 3.9's ``gl.bank_conflicts``.
+
+        >>> from linlayout.linear import LinearLayout
+        >>> reg = LinearLayout({"register": [], "lane": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]]},
+        ...                    {"dim0": 32, "dim1": 32}, require_surjective=False)  # lane i: (0, i)
+        >>> col_major = LinearLayout({"offset": [[1 << k, 0] for k in range(5)] + [[0, 1 << k] for k in range(5)]},
+        ...                          {"dim0": 32, "dim1": 32})
+        >>> bank_conflicts(reg, col_major, 32)            # stride 32 words: all in bank 0
+        31
+        >>> bank_conflicts(reg, col_major.transpose_outs(["dim1", "dim0"]), 32)
+        31
+    """
+    return bank_report(register_layout, shared_layout, bitwidth, shape=shape).conflicts
+
+
+@dataclass
+class BankReport:
+    """The explanation of a bank-conflict count.
+
+    ``vector_elems``/``vector_bits``: the ld/st vector width; ``lanes_per_wavefront``: lanes one
+    wavefront serves (32, 16 for 64-bit, 8 for 128-bit vectors); ``conflicts``: excess wavefronts
+    per wavefront; ``wavefronts_per_instruction``: actual wavefronts of one warp instruction;
+    ``lane_bytes``: byte address of each lane's vector in the simulated instruction (register 0,
+    warp 0); ``collisions``: per wavefront, bank -> {line: [lanes]} for banks needing > 1 line.
+    """
+
+    bitwidth: int
+    vector_elems: int
+    lanes_per_wavefront: int
+    conflicts: int
+    wavefronts_per_instruction: int
+    lane_bytes: list[int]
+    collisions: list[dict[int, dict[int, list[int]]]] = field(default_factory=list)
+
+    @property
+    def vector_bits(self) -> int:
+        """Bits moved per lane per instruction."""
+        return self.vector_elems * self.bitwidth
+
+    @property
+    def ideal_wavefronts(self) -> int:
+        """Wavefronts one instruction needs without conflicts (32 lanes x vector bytes / 128)."""
+        return max(1, 32 // self.lanes_per_wavefront)
+
+    def banks_of_lanes(self) -> list[int]:
+        """The first bank each lane touches in the simulated instruction."""
+        return [(a // BANK_BYTES) % NUM_BANKS for a in self.lane_bytes]
+
+    def simulated_conflicts(self) -> int:
+        """Excess wavefronts of the simulated instruction (max over its wavefronts)."""
+        worst = 1
+        for coll in self.collisions:
+            for lines in coll.values():
+                worst = max(worst, len(lines))
+        return worst - 1
+
+    def __str__(self) -> str:
+        lines = [
+            f"{self.vector_elems} x {self.bitwidth}-bit vectors ({self.vector_bits} bits per lane), "
+            f"{self.lanes_per_wavefront} lanes per wavefront",
+            f"bank conflicts: {self.conflicts} (each wavefront served {self.conflicts + 1} times; "
+            f"{self.wavefronts_per_instruction} wavefronts per instruction, {self.ideal_wavefronts} without conflicts)",
+        ]
+        for w, coll in enumerate(self.collisions):
+            for bank, by_line in sorted(coll.items()):
+                desc = "; ".join(f"line {ln}: lanes {ls}" for ln, ls in sorted(by_line.items()))
+                lines.append(f"  wavefront {w}, bank {bank}: {len(by_line)} lines ({desc})")
+        if not any(self.collisions):
+            lines.append("  no lane shares a bank with another line in the simulated instruction")
+        return "\n".join(lines)
+
+
+def bank_report(register_layout: Any, shared_layout: Any, bitwidth: int, *, shape: Sequence[int] | None = None) -> BankReport:
+    """:func:`bank_conflicts` with its explanation (a :class:`BankReport`).
+
+        >>> from linlayout.linear import LinearLayout
+        >>> reg = LinearLayout({"register": [[0, 1]], "lane": [[0, 2], [0, 4], [0, 8], [0, 16], [1, 0]]},
+        ...                    {"dim0": 2, "dim1": 32})
+        >>> smem = LinearLayout({"offset": [[0, 1 << k] for k in range(5)] + [[1, 0]]}, {"dim0": 2, "dim1": 32})
+        >>> r = bank_report(reg, smem, 16)
+        >>> r.vector_elems, r.conflicts, r.lanes_per_wavefront
+        (2, 0, 32)
+    """
+    reg, smem, names = _prepare(register_layout, shared_layout, bitwidth, shape)
+    sizes = [smem.out_dim_size(n) for n in names]
+    cvt = reg.invert_and_compose(smem)
+    vec = _vectorisation(cvt, bitwidth)
+    total_log2 = smem.total_in_size_log2
+    total = 1 << total_log2
+    bank = min(NUM_BANKS * 32 // (vec * bitwidth), max(1, total // vec))
+    vbits, bbits = vec.bit_length() - 1, bank.bit_length() - 1
+    # flattened shared inputs: offset bits, then block bits
+    sflat = _pack(smem, names, sizes)
+    sin = list(sflat.get("offset", [])) + list(sflat.get("block", []))
+    segment = sin[vbits + bbits:]
+    lanes = _pack(reg, names, sizes)["lane"]
+    log2vec_words = max(vec * bitwidth // 32, 1).bit_length() - 1
+    lanes_wf = lanes[: max(0, len(lanes) - log2vec_words)]
+    conflicts = (1 << _span_intersection(segment, lanes_wf)) - 1
+
+    # --- simulate one instruction: register vector 0, warp 0, block 0, every lane
+    nlanes = 1 << reg.in_dim_size_log2("lane")
+    lanes_per_wf = max(1, 32 >> log2vec_words)
+    lane_bytes = []
+    for ln in range(nlanes):
+        o = cvt.apply({"lane": ln})["offset"]
+        lane_bytes.append(o * bitwidth // 8)
+    vbytes = max(1, vec * bitwidth // 8)
+    collisions = []
+    for w0 in range(0, nlanes, lanes_per_wf):
+        banks: dict[int, dict[int, list[int]]] = {}
+        for ln in range(w0, min(nlanes, w0 + lanes_per_wf)):
+            a = lane_bytes[ln]
+            for word in range(a // BANK_BYTES, (a + vbytes - 1) // BANK_BYTES + 1):
+                banks.setdefault(word % NUM_BANKS, {}).setdefault(word // NUM_BANKS, [])
+                lst = banks[word % NUM_BANKS][word // NUM_BANKS]
+                if ln not in lst:
+                    lst.append(ln)
+        collisions.append({b: d for b, d in banks.items() if len(d) > 1})
+    ideal = max(1, 32 // lanes_per_wf)
+    return BankReport(bitwidth, vec, lanes_per_wf, conflicts, ideal * (conflicts + 1), lane_bytes, collisions)
+
+
+# ----------------------------------------------------------------------------------- helpers
+def swizzled_shared(layout: LinearLayout, swizzle: Any) -> LinearLayout:
+    """A shared layout with its element offsets XOR-swizzled: offset ``o`` holds ``layout(swizzle(o))``.
+
+    ``swizzle`` is a :class:`~linlayout.swizzle.Swizzle` in element units (or anything with
+    ``to_linear(size, in_dim, out_dim)``).
+
+        >>> from linlayout.swizzle import Swizzle
+        >>> plain = LinearLayout.identity_1d(16, "offset", "dim0")
+        >>> swizzled_shared(plain, Swizzle(1, 0, 2)).bases["offset"]
+        ((1,), (2,), (5,), (8,))
+    """
+    n = layout.in_dim_size("offset")
+    sw = swizzle.to_linear(n, "offset", "offset")
+    rest = {k: [list(b) for b in v] for k, v in layout.bases.items() if k != "offset"}
+    sub = LinearLayout({"offset": [list(b) for b in layout.bases["offset"]]}, list(layout.out_dims.items()),
+                       require_surjective=False)
+    moved = sw.compose(sub)
+    return LinearLayout({"offset": [list(b) for b in moved.bases["offset"]], **rest}, list(layout.out_dims.items()),
+                        require_surjective=False)
+
+
+def _cells(shared: LinearLayout, bitwidth: int, names: Sequence[str]) -> dict[tuple[int, int], list[tuple[int, ...]]]:
+    """(line, bank) -> tensor coordinates of the elements in that 4-byte word."""
+    cells: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+    n = shared.in_dim_size("offset")
+    for o in range(n):
+        c = shared.apply({"offset": o})
+        byte = o * bitwidth // 8
+        word = byte // BANK_BYTES
+        cells.setdefault((word // NUM_BANKS, word % NUM_BANKS), []).append(tuple(c[d] for d in names))
+    return cells
+
+
+def bank_grid(
+    shared_layout: Any,
+    bitwidth: int,
+    *,
+    shape: Sequence[int] | None = None,
+    highlight: Any = None,
+    max_lines: int = 32,
+) -> str:
+    """The physical view as text: one row per 128-byte line, one column per bank (4-byte word).
+
+    Each cell shows the tensor coordinate of the word's first element; ``highlight`` (a set of
+    coordinates, or a predicate on a coordinate tuple) marks the accessed cells with ``*``.
+
+        >>> from linlayout.swizzle import Swizzle
+        >>> plain = LinearLayout({"offset": [[0, 1 << k] for k in range(6)] + [[1, 0], [2, 0], [4, 0]]},
+        ...                      {"dim0": 8, "dim1": 64})
+        >>> text = bank_grid(swizzled_shared(plain, Swizzle(3, 3, 3)), 16, highlight=lambda c: c[1] == 0)
+        >>> text.splitlines()[2].split()[:6]
+        ['0', '*0,0', '0,2', '0,4', '0,6', '0,8']
+    """
+    smem = _as_linear(shared_layout, shape, "shared layout")
+    names = list(smem.out_dim_names)
+    cells = _cells(smem, bitwidth, names)
+    pred = highlight if callable(highlight) else (lambda c, s=set(map(tuple, highlight or ())): c in s)
+    nlines = max(line for line, _ in cells) + 1 if cells else 0
+    shown = min(nlines, max_lines)
+    width = max(5, max((len(",".join(map(str, v[0]))) + 1 for v in cells.values()), default=5))
+    head = "line " + "".join(f"{b:>{width}}" for b in range(NUM_BANKS))
+    out = [f"{smem.in_dim_size('offset') * bitwidth // 8} bytes, {bitwidth}-bit elements; rows = 128-byte lines, columns = banks",
+           head]
+    for line in range(shown):
+        row = [f"{line:>4} "]
+        for b in range(NUM_BANKS):
+            coords = cells.get((line, b))
+            if not coords:
+                row.append(" " * (width - 1) + ".")
+                continue
+            mark = "*" if any(pred(c) for c in coords) else ""
+            row.append(f"{mark + ','.join(map(str, coords[0])):>{width}}")
+        out.append("".join(row))
+    if shown < nlines:
+        out.append(f"... {nlines - shown} more lines")
+    return "\n".join(out)
+
+
+def plot_banks(
+    shared_layout: Any,
+    bitwidth: int,
+    *,
+    shape: Sequence[int] | None = None,
+    highlight: Any = None,
+    ax: Any = None,
+    max_lines: int = 64,
+):
+    """The line x bank grid as a matplotlib picture (imported lazily); returns the Axes.
+
+    Cells are coloured by the tensor row (dim 0) of their first element; ``highlight`` cells (as in
+    :func:`bank_grid`) get a thick outline.
+
+        >>> import matplotlib; matplotlib.use("Agg")
+        >>> plain = LinearLayout({"offset": [[0, 1], [0, 2], [1, 0], [2, 0]]}, {"dim0": 4, "dim1": 4})
+        >>> ax = plot_banks(plain, 32, highlight={(0, 0), (1, 0)})
+        >>> ax.get_xlabel()
+        'bank'
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
+
+    smem = _as_linear(shared_layout, shape, "shared layout")
+    names = list(smem.out_dim_names)
+    cells = _cells(smem, bitwidth, names)
+    pred = highlight if callable(highlight) else (lambda c, s=set(map(tuple, highlight or ())): c in s)
+    nlines = min(max_lines, max(line for line, _ in cells) + 1 if cells else 1)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(12, max(2.0, 0.35 * nlines + 1)))
+    cmap = plt.get_cmap("tab20")
+    for (line, b), coords in cells.items():
+        if line >= nlines:
+            continue
+        c0 = coords[0]
+        ax.add_patch(Rectangle((b, line), 1, 1, facecolor=cmap(c0[0] % 20), edgecolor="white", linewidth=0.5))
+        if any(pred(c) for c in coords):
+            ax.add_patch(Rectangle((b + 0.05, line + 0.05), 0.9, 0.9, fill=False, edgecolor="black", linewidth=2))
+        if nlines <= 16:
+            ax.text(b + 0.5, line + 0.5, ",".join(map(str, c0)), ha="center", va="center", fontsize=5)
+    ax.set_xlim(0, NUM_BANKS)
+    ax.set_ylim(nlines, 0)
+    ax.set_xlabel("bank")
+    ax.set_ylabel("line (128 bytes)")
+    ax.set_title(f"shared memory, {bitwidth}-bit elements")
+    return ax
