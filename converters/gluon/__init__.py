@@ -24,6 +24,7 @@ from .distributed import (
     SliceLayout,
 )
 from .text import parse
+from .tmem import TensorMemoryLayout, TensorMemoryScalesLayout
 
 try:  # the shared-memory classes register themselves on import (converters/gluon/shared.py)
     from .shared import NVMMASharedLayout, PaddedSharedLayout, SharedLinearLayout, SwizzledSharedLayout
@@ -49,6 +50,8 @@ __all__ = [
     "DistributedLinearLayout",
     "NVMMADistributedLayout",
     "DotOperandLayout",
+    "TensorMemoryLayout",
+    "TensorMemoryScalesLayout",
     "from_dict",
     "parse",
     "lookup",

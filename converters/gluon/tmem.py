@@ -1,0 +1,141 @@
+"""Blackwell tensor-memory layouts: ``TensorMemoryLayout`` and ``TensorMemoryScalesLayout``.
+
+Tensor memory is 128 rows (lanes) by 512 32-bit columns per CTA.  ``to_linear(shape)`` maps the
+in-dims ``row`` and ``col`` to the tensor's ``dim0, dim1``, as Triton 3.9 does.
+
+    >>> L = TensorMemoryLayout([128, 64], col_stride=1).to_linear([128, 128])
+    >>> L.bases["row"][-1], L.bases["col"][-1]      # rows are dim0; the 2nd N-block follows in col
+    ((64, 0), (0, 64))
+    >>> TensorMemoryLayout([64, 64], 1).to_linear([64, 64]).bases["row"]  # M=64: lanes 16-31 unused
+    ((1, 0), (2, 0), (4, 0), (8, 0), (0, 0), (16, 0), (32, 0))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from linlayout.errors import DimensionError, LayoutError, SizeError, UnsupportedError
+from linlayout.linear import LinearLayout
+
+from ._build import check_shape, is_pow2, log2
+from .base import GluonLayout
+from .distributed import _set, as_int, bases_tuple, int_tuple
+
+__all__ = ["TensorMemoryLayout", "TensorMemoryScalesLayout"]
+
+
+def _as_bool(v: object, who: str, what: str) -> bool:
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int) and v in (0, 1):
+        return bool(v)
+    raise LayoutError(f"{who}: {what} must be a bool, got {v!r}")
+
+
+@dataclass(frozen=True, repr=False)
+class TensorMemoryLayout(GluonLayout):
+    """Gluon's ``TensorMemoryLayout(block, col_stride, cga_layout, two_ctas, fp4_padded)``.
+
+    The tensor is cut into ``block = [blockM, blockN]`` blocks (M first, then N).  A block of 128
+    rows fills the 128 lanes; a block of 64 rows uses lanes 0-15 of each 32-lane quarter and puts
+    the next block in lanes 16-31.  ``col_stride`` 32-bit columns separate adjacent elements
+    (unpacked sub-32-bit types), so the lowest ``log2(col_stride)`` column bits are unused.
+
+        >>> TensorMemoryLayout([128, 32], 2).to_linear([128, 32]).bases["col"]
+        ((0, 0), (0, 1), (0, 2), (0, 4), (0, 8), (0, 16))
+        >>> TensorMemoryLayout([128, 64], 1).to_linear([64, 64])
+        Traceback (most recent call last):
+        ...
+        linlayout.errors.SizeError: TensorMemoryLayout: shape [64, 64] has fewer rows than block [128, 64] (Triton aborts: repsM >= 1)
+    """
+
+    kind = "TensorMemoryLayout"
+    block: Sequence[int]
+    col_stride: int
+    cga_layout: Sequence[Sequence[int]] = field(default_factory=tuple)
+    two_ctas: bool = False
+    fp4_padded: bool = False
+
+    def __post_init__(self) -> None:
+        who = "TensorMemoryLayout"
+        block = int_tuple(self.block, who, "block", length=2)
+        if block[0] not in (64, 128):
+            raise SizeError(f"{who}: block[0] (blockM) = {block[0]}; tensor memory blocks have 64 or 128 rows")
+        if not is_pow2(block[1]) or block[1] > 512:
+            raise SizeError(f"{who}: block[1] (blockN) = {block[1]} must be a power of two up to 512")
+        cs = as_int(self.col_stride, who, "col_stride")
+        if not is_pow2(cs) or cs > 32:
+            raise SizeError(f"{who}: col_stride {cs} must be a power of two (1 for packed, 32 / bitwidth unpacked)")
+        cga = bases_tuple(self.cga_layout, who, "cga_layout", 2)
+        _set(self, "block", block)
+        _set(self, "col_stride", cs)
+        _set(self, "cga_layout", cga)
+        _set(self, "two_ctas", _as_bool(self.two_ctas, who, "two_ctas"))
+        _set(self, "fp4_padded", _as_bool(self.fp4_padded, who, "fp4_padded"))
+
+    @property
+    def rank(self) -> int:
+        return 2
+
+    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
+        """Triton's ``row``/``col`` -> ``dim0``/``dim1`` layout over ``shape`` (2-D)."""
+        who = "TensorMemoryLayout"
+        m, n = check_shape(shape, 2, who)
+        if self.cga_layout:
+            raise UnsupportedError(f"{who}: a cga_layout over tensor memory is not supported here")
+        if self.fp4_padded:
+            raise UnsupportedError(f"{who}: fp4_padded tensor memory is not supported here")
+        bm, bn = self.block
+        m_cta = m // 2 if self.two_ctas else m
+        if m_cta < bm:
+            raise SizeError(f"{who}: shape {[m, n]} has fewer rows than block {[bm, bn]} (Triton aborts: repsM >= 1)")
+        bn = min(bn, n)
+        col = [(0, 0)] * log2(self.col_stride) + [(0, 1 << i) for i in range(log2(bn))]
+        blocks = [(bm << i, 0) for i in range(log2(m_cta // bm))] + [(0, bn << i) for i in range(log2(n // bn))]
+        if bm == 128:
+            row = [(1 << i, 0) for i in range(7)]
+        else:
+            extra = blocks.pop(0) if blocks else (0, 0)
+            row = [(1 << i, 0) for i in range(4)] + [extra, (16, 0), (32, 0)]
+        col += blocks
+        return LinearLayout({"row": row, "col": col}, [("dim0", m), ("dim1", n)], require_surjective=False)
+
+
+@dataclass(frozen=True, repr=False)
+class TensorMemoryScalesLayout(GluonLayout):
+    """Gluon's ``TensorMemoryScalesLayout(cga_layout)``: the scale factors of a block-scaled MMA.
+
+    Lanes 0-31 hold 32 rows (each 32-lane quarter a copy); a 32-bit column holds 4 scales of a row;
+    further columns step through rows 32, 64, ... and then through groups of 4 scales.
+
+        >>> L = TensorMemoryScalesLayout().to_linear([128, 8])
+        >>> L.bases["col"]
+        ((0, 1), (0, 2), (32, 0), (64, 0), (0, 4))
+    """
+
+    kind = "TensorMemoryScalesLayout"
+    cga_layout: Sequence[Sequence[int]] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        _set(self, "cga_layout", bases_tuple(self.cga_layout, "TensorMemoryScalesLayout", "cga_layout", 2))
+
+    @property
+    def rank(self) -> int:
+        return 2
+
+    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
+        """Triton's ``row``/``col`` -> ``dim0``/``dim1`` layout over ``shape`` (2-D)."""
+        who = "TensorMemoryScalesLayout"
+        m, n = check_shape(shape, 2, who)
+        if self.cga_layout:
+            raise UnsupportedError(f"{who}: a cga_layout over tensor memory is not supported here")
+
+        def cut(v: tuple[int, int]) -> tuple[int, int]:
+            return (v[0] if v[0] < m else 0, v[1] if v[1] < n else 0)
+
+        row = [cut((1 << i, 0)) for i in range(5)] + [(0, 0), (0, 0)]
+        col = [cut((0, 1)), cut((0, 2))]
+        col += [cut((32 << i, 0)) for i in range(max(1, log2(m) - 5))]
+        col += [(0, 4 << i) for i in range(max(0, log2(n) - 2))]
+        return LinearLayout({"row": row, "col": col}, [("dim0", m), ("dim1", n)], require_surjective=False)
