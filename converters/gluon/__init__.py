@@ -23,6 +23,7 @@ from .distributed import (
     NVMMADistributedLayout,
     SliceLayout,
 )
+from .amd import AMDMFMALayout
 from .text import parse
 from .tmem import TensorMemoryLayout, TensorMemoryScalesLayout
 
@@ -52,6 +53,7 @@ __all__ = [
     "DotOperandLayout",
     "TensorMemoryLayout",
     "TensorMemoryScalesLayout",
+    "AMDMFMALayout",
     "from_dict",
     "parse",
     "lookup",
