@@ -1,9 +1,8 @@
 """CuTe ``Swizzle<B, M, S>`` and ``ComposedLayout`` (swizzle o offset o layout).
 
-``Swizzle(B, M, S)`` XORs the ``B`` bits found ``S`` positions above bit ``M`` into the ``B`` bits
-at ``M``: ``y = x ^ ((x & yyy) >> S)`` with ``yyy = ((1 << B) - 1) << (M + max(0, S))``; a negative
-``S`` shifts the other way (bits at ``M`` are XORed into the bits at ``M - S``).  CuTe requires
-``|S| >= B``; the swizzle is then an involution (its own inverse) and linear over GF(2).
+``Swizzle(B, M, S)`` is the core's :class:`linlayout.swizzle.Swizzle` (one class for every
+spelling): it XORs the ``B`` bits found ``S`` positions above bit ``M`` into the ``B`` bits at
+``M``.  CuTe requires ``|S| >= B``; the swizzle is then an involution and linear over GF(2).
 
     >>> sw = Swizzle(3, 4, 3)
     >>> sw(0b1010000000), sw(sw(1234)) == 1234
@@ -21,67 +20,11 @@ import numpy as np
 
 from linlayout.errors import LayoutError, SizeError
 
+from linlayout.swizzle import Swizzle
+
 from .layout import MAX_INT, Layout, is_int
 
 __all__ = ["Swizzle", "ComposedLayout"]
-
-#: Bound on the bit positions a swizzle may touch (offsets stay inside int64).
-MAX_SWIZZLE_BITS = 62
-
-
-class Swizzle:
-    """``Swizzle<B, M, S>``: an XOR of bit ranges on an integer offset.
-
-    >>> Swizzle(3, 4, 3)
-    Swizzle(3, 4, 3)
-    >>> str(Swizzle(2, 0, -2)), Swizzle(2, 0, -2)(0b0011)
-    ('S<2,0,-2>', 15)
-    """
-
-    __slots__ = ("bits", "base", "shift", "yyy_mask", "zzz_mask")
-
-    def __init__(self, bits: int, base: int, shift: int):
-        for name, v in (("B", bits), ("M", base), ("S", shift)):
-            if not is_int(v):
-                raise LayoutError(f"Swizzle {name} must be an int, got {v!r}")
-        if bits < 0 or base < 0:
-            raise LayoutError(f"Swizzle<{bits},{base},{shift}>: B and M must be >= 0")
-        if abs(shift) < bits:
-            raise LayoutError(f"Swizzle<{bits},{base},{shift}>: CuTe requires |S| >= B, got |S| = {abs(shift)} < B = {bits}")
-        if bits + base + abs(shift) > MAX_SWIZZLE_BITS:
-            raise SizeError(f"Swizzle<{bits},{base},{shift}> reaches past bit {MAX_SWIZZLE_BITS}")
-        self.bits = bits
-        self.base = base
-        self.shift = shift
-        msk = (1 << bits) - 1
-        self.yyy_mask = msk << (base + max(0, shift))
-        self.zzz_mask = msk << (base - min(0, shift))
-
-    def __call__(self, x: Any) -> Any:
-        """Swizzle an offset (an int or a numpy integer array)."""
-        y = x & self.yyy_mask
-        if self.shift >= 0:
-            return x ^ (y >> self.shift)
-        return x ^ (y << -self.shift)
-
-    def is_identity(self) -> bool:
-        """True for a swizzle with no bits (``B == 0``)."""
-        return self.bits == 0
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Swizzle):
-            return NotImplemented
-        return (self.bits, self.base, self.shift) == (other.bits, other.base, other.shift)
-
-    def __hash__(self) -> int:
-        return hash(("Swizzle", self.bits, self.base, self.shift))
-
-    def __repr__(self) -> str:
-        return f"Swizzle({self.bits}, {self.base}, {self.shift})"
-
-    def __str__(self) -> str:
-        return f"S<{self.bits},{self.base},{self.shift}>"
-
 
 Outer = Union[Swizzle, Layout]
 
@@ -148,7 +91,9 @@ class ComposedLayout:
         return hash(("ComposedLayout", self.outer, self.offset, self.inner))
 
     def __str__(self) -> str:
-        return f"{self.outer} o {self.offset} o {self.inner}"
+        o = self.outer
+        outer = f"S<{o.bits},{o.base},{o.shift}>" if isinstance(o, Swizzle) else str(o)
+        return f"{outer} o {self.offset} o {self.inner}"
 
     def __repr__(self) -> str:
         return f"ComposedLayout({self})"

@@ -4,7 +4,8 @@ Accepted forms (whitespace is free between tokens):
 
 * layouts ``(4,8):(8,1)``, nested ``((2,2),3):((24,2),8)``, integral ``8:2``, the C++ print form
   ``(_4,_8):(_8,_1)``, and a bare shape ``(4,8)`` (compact column-major strides);
-* swizzles ``S<3,4,3>``, ``Sw<3,4,3>``, ``SW_3_4_3`` (negative shifts too: ``S<2,0,-2>``);
+* swizzles ``S<3,4,3>``, ``Sw<3,4,3>``, ``Swizzle<3,4,3>``, ``SW_3_4_3`` (negative shifts too:
+  ``S<2,0,-2>``);
 * composed layouts ``S<3,4,3> o 0 o (8,64):(64,1)`` (also without the offset:
   ``S<3,4,3> o (8,64):(64,1)``).
 
@@ -45,6 +46,9 @@ MAX_TEXT = 1 << 20
 _MAX_DIGITS = 19
 
 CuteLike = Union[Layout, Swizzle, ComposedLayout]
+
+#: Spellings of a swizzle in angle brackets, longest first.
+_ANGLE_PREFIXES = ("Swizzle<", "Sw<", "S<")
 
 
 class _Parser:
@@ -160,15 +164,15 @@ class _Parser:
                     raise self.error("'_' between the swizzle parameters")
                 self.pos += 1
                 vals.append(self.integer(False))
-        elif t.startswith("Sw<", p) or t.startswith("S<", p):
-            self.pos = p + (3 if t.startswith("Sw<", p) else 2)
+        elif t.startswith(_ANGLE_PREFIXES, p):
+            self.pos = p + next(len(x) for x in _ANGLE_PREFIXES if t.startswith(x, p))
             vals = [self.integer()]
             for _ in range(2):
                 self.expect(",", "',' between the swizzle parameters")
                 vals.append(self.integer())
             self.expect(">", "'>' closing the swizzle")
         else:
-            raise self.error("a swizzle 'S<B,M,S>', 'Sw<B,M,S>' or 'SW_B_M_S'")
+            raise self.error("a swizzle 'S<B,M,S>', 'Sw<B,M,S>', 'Swizzle<B,M,S>' or 'SW_B_M_S'")
         try:
             return Swizzle(*vals)
         except LayoutError as e:
@@ -177,7 +181,7 @@ class _Parser:
     def is_swizzle_ahead(self) -> bool:
         self.ws()
         t, p = self.text, self.pos
-        return t.startswith("S<", p) or t.startswith("Sw<", p) or t.startswith("SW_", p)
+        return t.startswith(_ANGLE_PREFIXES, p) or t.startswith("SW_", p)
 
     def separator_o(self) -> bool:
         self.ws()
@@ -286,7 +290,7 @@ def format_layout(x: CuteLike, cpp: bool = False) -> str:
     if isinstance(x, Layout):
         return x.to_cpp() if cpp else str(x)
     if isinstance(x, Swizzle):
-        return f"Sw<{x.bits},{x.base},{x.shift}>" if cpp else str(x)
+        return f"Sw<{x.bits},{x.base},{x.shift}>" if cpp else f"S<{x.bits},{x.base},{x.shift}>"
     if isinstance(x, ComposedLayout):
         return x.to_cpp() if cpp else str(x)
     raise LayoutError(f"format_layout expects a CuTe layout, swizzle or composed layout, got {x!r}")
