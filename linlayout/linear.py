@@ -477,6 +477,18 @@ class LinearLayout:
         vec = self._unflatten(flat[i])
         return vec if out_dim is None else vec[self._out_index(out_dim)]
 
+    def flat_bases(self, in_dim: str) -> tuple[int, ...]:
+        """The bases of ``in_dim`` in flat form: one int each, the out-dims packed with the first
+        out-dim in the lowest bits (Triton's ``flattenOuts`` order); ``()`` for an absent dim.
+
+            >>> LinearLayout({"lane": [[1, 0], [0, 1]]}, {"dim0": 2, "dim1": 2}).flat_bases("lane")
+            (1, 2)
+        """
+        for n, f in self._ins:
+            if n == in_dim:
+                return f
+        return ()
+
     def _columns(self) -> list[int]:
         """All flat bases in in-dim order: the columns of the GF(2) matrix."""
         return [b for _, f in self._ins for b in f]
