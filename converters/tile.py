@@ -57,6 +57,7 @@ __all__ = [
     "TileLayout",
     "ComposeLayout",
     "parse_tile",
+    "parse",
     "swizzle_address",
     "THREAD_AXES",
     "MEMORY_AXES",
@@ -253,6 +254,10 @@ def parse_tile(text: str) -> TileLayout:
 
 
 # ---------------------------------------------------------------------------------------- layouts
+
+
+#: ``converters.tile.parse``: the same name as the other converters' parsers.
+parse = parse_tile
 
 
 def _fmt_stride(s: int, a: str) -> str:
