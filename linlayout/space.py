@@ -36,7 +36,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
@@ -279,97 +279,15 @@ def format_spelling(spelling: Mapping[str, Any]) -> str:
 # --------------------------------------------------------------- spelling -> linear layout
 
 
-def _identity_nd(sizes: Sequence[int], order: Sequence[int], covered: list[int]) -> list[list[int]]:
-    """Bases of an identity covering ``sizes`` above what is already ``covered`` (updated in
-    place), most minor dim (order[0]) first."""
-    bases = []
-    rank = len(sizes)
-    for d in order:
-        v = covered[d]
-        covered[d] *= sizes[d]
-        while v < covered[d]:
-            vec = [0] * rank
-            vec[d] = v
-            bases.append(vec)
-            v *= 2
-    return bases
-
-
-def _fallback_blocked(sp: Mapping[str, Any], shape: Sequence[int]) -> LinearLayout:
-    """Triton's blocked -> linear conversion (single CTA), used when converters.gluon is absent."""
-    rank = len(shape)
-    spt, tpw, wpc, order = (list(sp[k]) for k in ("size_per_thread", "threads_per_warp", "warps_per_cta", "order"))
-    for name, v in (("size_per_thread", spt), ("threads_per_warp", tpw), ("warps_per_cta", wpc), ("order", order)):
-        if len(v) != rank:
-            raise DimensionError(f"BlockedLayout.{name} has {len(v)} entries but the shape {list(shape)} has rank {rank}")
-        if name != "order" and not all(_is_pow2(x) for x in v):
-            raise SizeError(f"BlockedLayout.{name} = {v}: every entry must be a power of two")
-    if sorted(order) != list(range(rank)):
-        raise DimensionError(f"BlockedLayout.order = {order} is not a permutation of 0..{rank - 1}")
-    if sp.get("cga_layout"):
-        raise UnsupportedError("the built-in BlockedLayout fallback handles one CTA only (cga_layout must be []); install converters.gluon")
-    covered = [1] * rank
-    bases = {
-        "register": _identity_nd(spt, order, covered),
-        "lane": _identity_nd(tpw, order, covered),
-        "warp": _identity_nd(wpc, order, covered),
-    }
-    # grow (ensureLayoutNotSmallerThan) in the layout's out-dim order (the order of first
-    # appearance, i.e. `order`), then shrink (ensureLayoutNotLargerThan: zero the largest bases).
-    for d in order:
-        v = covered[d]
-        while v < shape[d]:
-            vec = [0] * rank
-            vec[d] = v
-            bases["register"].append(vec)
-            v *= 2
-        covered[d] = max(covered[d], shape[d])
-    for d in range(rank):
-        if covered[d] > shape[d]:
-            # Triton drops register bases that would broadcast, and zeroes lane/warp ones.
-            bases["register"] = [v for v in bases["register"] if v[d] < shape[d]]
-            for dim_name in ("lane", "warp"):
-                for vec in bases[dim_name]:
-                    if vec[d] >= shape[d]:
-                        vec[d] = 0
-    bases["block"] = []
-    return LinearLayout(bases, {f"dim{d}": shape[d] for d in range(rank)}, require_surjective=False)
-
-
-def _fallback_slice(sp: Mapping[str, Any], shape: Sequence[int]) -> LinearLayout:
-    dim = sp["dim"]
-    if not isinstance(dim, int) or not 0 <= dim <= len(shape):
-        raise DimensionError(f"SliceLayout.dim = {dim!r} is out of range for a parent of rank {len(shape) + 1}")
-    parent_shape = list(shape[:dim]) + [1] + list(shape[dim:])
-    P = _to_linear_impl(sp["parent"], parent_shape)
-    names = [n for n in P.out_dim_names if n != f"dim{dim}"]
-    new = {}
-    for in_name, vecs in P.bases.items():
-        kept = [[v[k] for k in range(len(v)) if k != dim] for v in vecs]
-        if in_name == "register":
-            kept = [v for v in kept if any(v)]
-        new[in_name] = kept
-    return LinearLayout(new, {f"dim{i}": P.out_dim_size(n) for i, n in enumerate(names)}, require_surjective=False)
-
-
 def _to_linear_impl(spelling: Mapping[str, Any], shape: Sequence[int]) -> LinearLayout:
-    try:
-        from converters.gluon import from_dict  # type: ignore[import-not-found]
-    except ImportError:
-        from_dict = None
-    if from_dict is not None:
-        return from_dict(dict(spelling)).to_linear(list(shape))
-    kind = spelling.get("kind") if isinstance(spelling, Mapping) else None
-    if kind == "BlockedLayout":
-        return _fallback_blocked(spelling, shape)
-    if kind == "SliceLayout":
-        return _fallback_slice(spelling, shape)
-    raise UnsupportedError(f"{kind} needs converters.gluon, which is not available")
+    from converters.gluon import from_dict  # lazily: linlayout never imports converters at module level
+
+    return from_dict(dict(spelling)).to_linear(list(shape))
 
 
 def spelling_to_linear(spelling: Mapping[str, Any], shape: Sequence[int]) -> LinearLayout:
     """The :class:`LinearLayout` of a Gluon spelling dict on a tensor ``shape`` (through
-    ``converters.gluon``; Blocked and Slice layouts also work without it).
+    ``converters.gluon``).
 
         >>> L = spelling_to_linear(blocked_spellings([64], 2, max_size_per_thread=1)[0], [64])
         >>> L.bases["lane"][:2], L.bases["warp"]
