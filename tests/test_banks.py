@@ -13,7 +13,7 @@ from linlayout.errors import NotSurjectiveError, SizeError
 from linlayout.smem_atoms import MmaAtom, tile_by_atoms
 from linlayout.swizzle import Swizzle, swizzle_for
 
-gluon = pytest.importorskip("converters.gluon")
+from converters import gluon
 
 
 def test_bank_conflicts_oracle_every_row():
@@ -123,7 +123,7 @@ def test_grid_text_and_picture():
     assert "*0,0" in lines[2].split()
     text2 = bank_grid(plain, 16, highlight={(i, 0) for i in range(8)})
     assert all(line.split()[1].startswith("*") for line in text2.splitlines()[2:])  # all in bank 0
-    matplotlib = pytest.importorskip("matplotlib")
+    import matplotlib
     matplotlib.use("Agg")
     ax = plot_banks(swz, 16, highlight=lambda c: c[1] == 0)
     assert ax.get_xlabel() == "bank" and len(ax.patches) == 8 * 32 + 8

@@ -71,7 +71,7 @@ def test_svg_cells_colored_by_thread(blocked, tmp_path):
 
 
 def test_png_pixels_match_cell_colors(tmp_path):
-    mpl = pytest.importorskip("matplotlib")
+    import matplotlib as mpl
     mpl.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np

@@ -28,9 +28,8 @@ def test_doc_blocked_equals_slice_of_blocked():
 
 
 def test_doc_blocked_equals_slice_with_gluon():
-    gluon = pytest.importorskip("converters.gluon")
-    if not hasattr(gluon, "from_dict"):
-        pytest.skip("converters.gluon.from_dict has not landed yet")
+    from converters import gluon
+
     a = gluon.from_dict({"kind": "BlockedLayout", "size_per_thread": [1], "threads_per_warp": [32],
                          "warps_per_cta": [4], "order": [0], "cga_layout": []})
     b = gluon.from_dict({"kind": "SliceLayout", "dim": 1, "parent": {
@@ -84,7 +83,8 @@ def test_general_forms():
 
 
 def test_cute_forms():
-    cute = pytest.importorskip("converters.cute")
+    from converters import cute
+
     a = cute.parse("(4,8):(8,1)")
     assert equivalent(a, cute.parse("(4,(2,4)):(8,(1,2))")).relation == "identical"
     assert equivalent(a, a.to_linear()).relation == "identical"
@@ -130,7 +130,6 @@ def test_register_permutation_is_same_up_to_register_order(L, rnd):
 
 
 def test_graph_and_cheapest_path():
-    pytest.importorskip("networkx")
     a = blocked([1, 1], [1, 32], [1, 4], [1, 0], [64, 64])
     b = blocked([1, 1], [32, 1], [4, 1], [0, 1], [64, 64])
     c = LinearLayout(dict(b.bases), b.out_dims)
@@ -144,7 +143,6 @@ def test_graph_and_cheapest_path():
 
 
 def test_cheapest_path_uses_a_cheaper_detour():
-    pytest.importorskip("networkx")
     # src -> mid is a register permutation, mid -> dst a lane shuffle; the direct route costs the same
     # or more, and the path never costs more than the direct plan
     s = LinearLayout({"register": [[1], [2]], "lane": [[4], [8], [16], [32], [64]]}, {"dim0": 128})

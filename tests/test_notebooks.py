@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pathlib
 
+import nbclient
+import nbformat
 import pytest
 
 NOTEBOOKS = sorted((pathlib.Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
@@ -15,7 +17,6 @@ def test_there_are_notebooks():
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_stored_without_outputs(path):
-    nbformat = pytest.importorskip("nbformat")
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":
@@ -24,10 +25,6 @@ def test_stored_without_outputs(path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_executes(path, tmp_path):
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    pytest.importorskip("ipykernel")
-    pytest.importorskip("matplotlib")
     nb = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(
         nb,

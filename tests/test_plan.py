@@ -12,22 +12,12 @@ from linlayout.errors import DimensionError, SizeError
 from linlayout.generic_swizzle import optimal_swizzle, optimal_swizzle_ldst, side_bank_conflicts
 from linlayout.plan import Plan, minimal_conversion, plan_conversion, warp_decomposition
 
-from _gluon_shim import from_dict as _shim
-
-try:  # the Gluon converter (converters.gluon) when it is there, else the local stand-in
-    from converters.gluon import from_dict as _gluon_from_dict  # type: ignore[import-not-found]
-
-    HAVE_GLUON = True
-except Exception:  # pragma: no cover - depends on the checkout
-    _gluon_from_dict = None
-    HAVE_GLUON = False
+from converters.gluon import from_dict as _gluon_from_dict
 
 
 def gluon(d, shape):
-    """The LinearLayout of a Gluon layout dict on ``shape`` (None if neither converter knows it)."""
-    if _gluon_from_dict is not None:
-        return _gluon_from_dict(d).to_linear(list(shape))
-    return _shim(d, list(shape))
+    """The LinearLayout of a Gluon layout dict on ``shape``."""
+    return _gluon_from_dict(d).to_linear(list(shape))
 
 
 RANK = {"none": 0, "warp_shuffle": 1, "shared_memory": 2}
@@ -98,12 +88,9 @@ def check_valid_locality(plan: Plan) -> None:
 def test_cvt_ptx_oracle(oracle, strategy):
     rows = oracle("triton-3.9/cvt_ptx.jsonl")
     cheaper = CHEAPER_TRITON if strategy == "triton" else CHEAPER_BEST
-    agree = checked = skipped = 0
+    agree = checked = 0
     for i, r in enumerate(rows):
         src, dst = gluon(r["src"], r["shape"]), gluon(r["dst"], r["shape"])
-        if src is None or dst is None:
-            skipped += 1
-            continue
         checked += 1
         p = plan_conversion(src, dst, bitwidth=r["dtype"], strategy=strategy)
         theirs = mechanism(r["ptx_counts"])
@@ -116,17 +103,15 @@ def test_cvt_ptx_oracle(oracle, strategy):
             check_valid_locality(p)
         if p.kind == "shared_memory":
             assert p.shared_bytes <= r["shared_bytes"], f"row {i}: {p.shared_bytes} > {r['shared_bytes']} bytes"
-    assert checked + skipped == len(rows)
-    assert agree + sum(1 for i in cheaper if i < len(rows)) >= checked - 0  # every row accounted for
-    if HAVE_GLUON:
-        assert skipped == 0
+    assert checked == len(rows) == 400
+    assert agree + len(cheaper) == checked  # every row agrees or is listed as strictly cheaper
 
 
 def test_cvt_ptx_shared_bytes_equal(oracle):
     """Where both use shared memory, our buffer is exactly Triton's (same swizzle choice)."""
     for i, r in enumerate(oracle("triton-3.9/cvt_ptx.jsonl")):
         src, dst = gluon(r["src"], r["shape"]), gluon(r["dst"], r["shape"])
-        if src is None or dst is None or mechanism(r["ptx_counts"]) != "shared_memory":
+        if mechanism(r["ptx_counts"]) != "shared_memory":
             continue
         p = plan_conversion(src, dst, bitwidth=r["dtype"], strategy="triton")
         if p.kind == "shared_memory":
