@@ -49,6 +49,7 @@ __all__ = [
     "BankReport",
     "bank_grid",
     "plot_banks",
+    "word_cells",
     "swizzled_shared",
 ]
 
@@ -305,15 +306,27 @@ def swizzled_shared(layout: LinearLayout, swizzle: Any) -> LinearLayout:
                         require_surjective=False)
 
 
-def _cells(shared: LinearLayout, bitwidth: int, names: Sequence[str]) -> dict[tuple[int, int], list[tuple[int, ...]]]:
-    """(line, bank) -> tensor coordinates of the elements in that 4-byte word."""
+def word_cells(
+    shared: LinearLayout, bitwidth: int, *, banks: int = NUM_BANKS, bank_bytes: int = BANK_BYTES
+) -> dict[tuple[int, int], list[tuple[int, ...]]]:
+    """(line, bank) -> tensor coordinates of the elements stored in that bank word.
+
+    A line is ``banks * bank_bytes`` bytes (128 on NVIDIA GPUs); an element wider than a bank word
+    appears in every word it covers.
+
+        >>> L = LinearLayout({"offset": [[1], [2]]}, {"dim0": 4})
+        >>> word_cells(L, 16)
+        {(0, 0): [(0,), (1,)], (0, 1): [(2,), (3,)]}
+    """
+    names = list(shared.out_dim_names)
+    sub = shared.sublayout(["offset"], names)
+    table = sub.table()
+    words_per_elem = max(1, bitwidth // (8 * bank_bytes))
     cells: dict[tuple[int, int], list[tuple[int, ...]]] = {}
-    n = shared.in_dim_size("offset")
-    for o in range(n):
-        c = shared.apply({"offset": o})
-        byte = o * bitwidth // 8
-        word = byte // BANK_BYTES
-        cells.setdefault((word // NUM_BANKS, word % NUM_BANKS), []).append(tuple(c[d] for d in names))
+    for o, row in enumerate(table.tolist()):
+        first = o * bitwidth // (8 * bank_bytes)
+        for w in range(first, first + words_per_elem):
+            cells.setdefault(divmod(w, banks), []).append(tuple(row))
     return cells
 
 
@@ -338,8 +351,7 @@ def bank_grid(
         ['0', '*0,0', '0,2', '0,4', '0,6', '0,8']
     """
     smem = _as_linear(shared_layout, shape, "shared layout")
-    names = list(smem.out_dim_names)
-    cells = _cells(smem, bitwidth, names)
+    cells = word_cells(smem, bitwidth)
     pred = highlight if callable(highlight) else (lambda c, s=set(map(tuple, highlight or ())): c in s)
     nlines = max(line for line, _ in cells) + 1 if cells else 0
     shown = min(nlines, max_lines)
@@ -386,8 +398,7 @@ def plot_banks(
     from matplotlib.patches import Rectangle
 
     smem = _as_linear(shared_layout, shape, "shared layout")
-    names = list(smem.out_dim_names)
-    cells = _cells(smem, bitwidth, names)
+    cells = word_cells(smem, bitwidth)
     pred = highlight if callable(highlight) else (lambda c, s=set(map(tuple, highlight or ())): c in s)
     nlines = min(max_lines, max(line for line, _ in cells) + 1 if cells else 1)
     if ax is None:

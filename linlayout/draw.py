@@ -36,7 +36,7 @@ from __future__ import annotations
 import colorsys
 import html
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -56,7 +56,6 @@ __all__ = [
     "draw",
     "save",
     "bank_picture",
-    "bank_grid",
     "linear_layout_svg",
     "linear_layout_html",
 ]
@@ -570,8 +569,8 @@ def save(layout: Any, path: str, shape: Sequence[int] | None = None, **kwargs: A
 # --------------------------------------------------------------------------------- bank view
 
 
-def _parse_access(access: Any, sizes: Sequence[int]) -> set[int]:
-    """Flat (row-major) element indices of an access pattern given as coordinates."""
+def _parse_access(access: Any, sizes: Sequence[int]) -> set[tuple[int, ...]]:
+    """The coordinates of an access pattern, checked against the tensor's shape."""
     out = set()
     if access is None:
         return out
@@ -581,10 +580,7 @@ def _parse_access(access: Any, sizes: Sequence[int]) -> set[int]:
         coord = tuple(int(x) for x in coord)
         if len(coord) != len(sizes) or any(not 0 <= x < s for x, s in zip(coord, sizes)):
             raise DimensionError(f"access coordinate {coord} is outside the tensor of shape {tuple(sizes)}")
-        flat = 0
-        for x, s in zip(coord, sizes):
-            flat = flat * s + x
-        out.add(flat)
+        out.add(coord)
     return out
 
 
@@ -614,59 +610,33 @@ def bank_picture(
         >>> p.title
         'line x bank (32-bit elements): up to 4 different words per bank (4-way conflict)'
     """
+    from .banks import word_cells
+
     L = as_linear(shared, shape)
     if not L.has_in_dim("offset"):
         raise UnsupportedError(f"the bank view needs a shared-memory layout with an 'offset' in-dim, got in-dims {list(L.in_dim_names)}")
-    if bitwidth not in (8, 16, 32, 64, 128) and not (_is_pow2(bitwidth) and bitwidth <= 1024):
+    if not (_is_pow2(bitwidth) and 8 <= bitwidth <= 1024):
         raise SizeError(f"bitwidth must be a power of two (8, 16, 32, 64), got {bitwidth}")
     sizes = [L.out_dim_size(o) for o in L.out_dim_names]
-    line_bytes = banks * bank_bytes
-    noff = L.in_dim_size("offset")
-    total_bytes = noff * bitwidth // 8
-    lines = max(1, -(-total_bytes // line_bytes))
+    lines = max(1, -(-L.in_dim_size("offset") * bitwidth // 8 // (banks * bank_bytes)))
     if lines > max_lines:
         raise SizeError(f"the bank view would have {lines} lines; at most {max_lines} (pass max_lines=...)")
     acc = _parse_access(access, sizes)
-    sub = L.sublayout(["offset"], list(L.out_dim_names))
-    elem = _elements(sub)
-    words: dict[int, list[int]] = {}
-    words_per_elem = max(1, bitwidth // (bank_bytes * 8))
-    for o in range(noff):
-        first_word = o * bitwidth // (8 * bank_bytes)
-        for w in range(words_per_elem):
-            words.setdefault(first_word + w, []).append(int(elem[o]))
     cells = [[Cell("", EMPTY) for _ in range(banks)] for _ in range(lines)]
     touched: dict[int, set[int]] = {}
-    for w, es in words.items():
-        line, bank = divmod(w, banks)
-        if line >= lines:
-            continue
-        first = es[0]
-        coords = _coord_str(first, sizes)[1:-1]
-        label = coords if len(es) == 1 else coords + "+"
-        hit = any(e in acc for e in es)
-        row0 = first // sizes[-1] if sizes else 0
-        cells[line][bank] = Cell(label, HIGHLIGHT if hit else thread_color(row0 % 64), bold=hit)
+    for (line, bank), coords in word_cells(L, bitwidth, banks=banks, bank_bytes=bank_bytes).items():
+        first = coords[0]
+        label = ",".join(map(str, first)) + ("+" if len(coords) > 1 else "")
+        hit = any(c in acc for c in coords)
+        cells[line][bank] = Cell(label, HIGHLIGHT if hit else thread_color(first[0] % 64), bold=hit)
         if hit:
-            touched.setdefault(bank, set()).add(w)
+            touched.setdefault(bank, set()).add(line)
     title = f"line x bank ({bitwidth}-bit elements)"
     if acc:
         ways = max(len(v) for v in touched.values()) if touched else 0
         what = "conflict-free" if ways <= 1 else f"{ways}-way conflict"
         title += f": up to {ways} different word{'s' if ways != 1 else ''} per bank ({what})"
     return Picture(cells, title=title, row_labels=[f"L{r}" for r in range(lines)], col_labels=[str(b) for b in range(banks)])
-
-
-def bank_grid(shared: Any, bitwidth: int, shape: Sequence[int] | None = None, **kwargs: Any) -> str:
-    """:func:`bank_picture` as text.
-
-        >>> L = LinearLayout({"offset": [[1], [2]]}, {"dim0": 4})
-        >>> print(bank_grid(L, 32, banks=4))
-        line x bank (32-bit elements)
-            0  1  2  3
-        L0  0  1  2  3
-    """
-    return bank_picture(shared, bitwidth, shape, **kwargs).to_text()
 
 
 # ------------------------------------------------------------------------- Jupyter hooks

@@ -127,7 +127,7 @@ def test_bank_view_fp16_8x64():
     assert "conflict-free" in q.title
     hit_banks = sorted(b for r in range(8) for b in range(32) if q.cells[r][b].color == draw.HIGHLIGHT)
     assert hit_banks == list(range(0, 32, 4))
-    assert draw.bank_grid(swizzled, 16).startswith("line x bank (16-bit elements)")
+    assert draw.bank_picture(swizzled, 16).to_text().startswith("line x bank (16-bit elements)")
 
 
 def test_bad_input():
