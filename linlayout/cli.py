@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import re
 import sys
 from collections.abc import Sequence
@@ -357,62 +356,47 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     return 0
 
 
-_MODES = {"none": 0, "0": 0, "0b": 0, "32b": 1, "32": 1, "64b": 2, "64": 2, "128b": 3, "128": 3}
+def _swizzle_from_spec(spec: str, bitwidth: int):
+    """The swizzle (element units) named by ``spec`` (CuTe text or a mode), and a description."""
+    from .swizzle import swizzle_for, swizzle_mode_bytes
 
-
-def _swizzle_from_spec(spec: str, bitwidth: int) -> tuple[int, int, int, str]:
-    """(B, M, S, description) in element units."""
     s = spec.strip()
-    m = re.fullmatch(r"(?:S|Sw)\s*<\s*(\d+)\s*,\s*(\d+)\s*,\s*(-?\d+)\s*>|SW_(\d+)_(\d+)_(-?\d+)", s)
-    if m:
-        g = [x for x in m.groups() if x is not None]
-        B, M, S = (int(x) for x in g)
-        return B, M, S, f"Swizzle<{B},{M},{S}> (element units)"
-    key = s.lower().replace("swizzle", "").replace("-", "").strip()
-    if key in _MODES:
-        if bitwidth not in (8, 16, 32, 64):
-            raise DimensionError(f"--bitwidth must be 8, 16, 32 or 64, got {bitwidth}")
-        B = _MODES[key]
-        elem_bytes = bitwidth // 8
-        M = int(math.log2(16 // elem_bytes)) if elem_bytes <= 16 else 0
-        return B, M, 3, f"{16 << B if B else 0}-byte swizzle mode for {bitwidth}-bit elements = Swizzle<{B},{M},3> in elements"
-    raise LayoutError(f"swizzle {spec!r}: expected S<B,M,S> or a mode (none, 32B, 64B, 128B)")
+    if "<" in s or s.upper().startswith("SW_"):
+        from converters.cute import parse_swizzle
+
+        sw = parse_swizzle(s)
+        return sw, f"Swizzle<{sw.bits},{sw.base},{sw.shift}> (element units)"
+    width = swizzle_mode_bytes(s)
+    sw = swizzle_for(bitwidth, width)
+    return sw, f"{width}-byte swizzle mode for {bitwidth}-bit elements = Swizzle<{sw.bits},{sw.base},{sw.shift}> in elements"
 
 
-def _swizzled_shared(B: int, M: int, S: int, rows: int, cols: int) -> LinearLayout:
-    """The shared layout offset -> (row, col) of a row-major (rows, cols) tile swizzled by
-    Swizzle<B,M,S> (an involution, so the element at physical offset p is swz(p))."""
-    if S < B and B > 0:
-        raise LayoutError(f"Swizzle<{B},{M},{S}>: the shift S must be at least B (S={S} < B={B}), or the swizzle is not its own inverse")
-    n = rows * cols
-    nbits = n.bit_length() - 1
-    if n & (n - 1) or rows & (rows - 1):
+def _row_major_tile(rows: int, cols: int) -> LinearLayout:
+    """The shared layout offset -> (row, col) of a row-major (rows, cols) tile."""
+    if rows < 1 or cols < 1 or rows & (rows - 1) or cols & (cols - 1):
         raise DimensionError(f"the tile {rows}x{cols} must have power-of-two sides")
-    mask = ((1 << B) - 1) << (M + S)
-    bases = []
-    for k in range(nbits):
-        v = 1 << k
-        v ^= (v & mask) >> S
-        bases.append([v // cols, v % cols])
-    return LinearLayout({"offset": bases}, {"dim0": rows, "dim1": cols})
+    flat = LinearLayout.identity_1d(rows * cols, "offset", "dim1")
+    return flat.reshape_outs([("dim1", cols), ("dim0", rows)]).transpose_outs(["dim0", "dim1"])
 
 
 def _cmd_swizzle(args: argparse.Namespace) -> int:
     from . import draw
 
-    B, M, S, desc = _swizzle_from_spec(args.spec, args.bitwidth)
+    from .banks import swizzled_shared
+
+    sw, desc = _swizzle_from_spec(args.spec, args.bitwidth)
     shape = parse_shape(args.shape) or [8, 1024 // args.bitwidth]
     if len(shape) != 2:
         raise DimensionError(f"--shape must be 2-D (rows, cols), got {shape}")
     rows, cols = shape
-    L = _swizzled_shared(B, M, S, rows, cols)
-    plain = _swizzled_shared(0, 0, 0, rows, cols)
+    plain = _row_major_tile(rows, cols)
+    L = swizzled_shared(plain, sw)
     col = [(i, args.column) for i in range(min(rows, 8))]
     p0 = draw.bank_picture(plain, args.bitwidth, access=col)
     p1 = draw.bank_picture(L, args.bitwidth, access=col)
     banks = lambda p: sorted({c for r in range(p.shape[0]) for c in range(p.shape[1]) if p.cells[r][c].color == draw.HIGHLIGHT})  # noqa: E731
     payload = {
-        "swizzle": [B, M, S],
+        "swizzle": [sw.bits, sw.base, sw.shift],
         "description": desc,
         "shape": shape,
         "linear": L.to_dict(),
@@ -528,9 +512,11 @@ def _tour_sections() -> list[tuple[str, Any]]:
     def swizzle() -> tuple[str, Any]:
         from . import draw
 
-        B, M, S, desc = _swizzle_from_spec("128B", 16)
-        plain = _swizzled_shared(0, 0, 0, 8, 64)
-        swz = _swizzled_shared(B, M, S, 8, 64)
+        from .banks import swizzled_shared
+
+        sw, desc = _swizzle_from_spec("128B", 16)
+        plain = _row_major_tile(8, 64)
+        swz = swizzled_shared(plain, sw)
         col = [(i, 0) for i in range(8)]
         t0 = draw.bank_picture(plain, 16, access=col).title.split(": ", 1)[-1]
         t1 = draw.bank_picture(swz, 16, access=col).title.split(": ", 1)[-1]
@@ -538,12 +524,15 @@ def _tour_sections() -> list[tuple[str, Any]]:
         try:
             from .banks import bank_conflicts  # type: ignore[import-not-found]
 
-            _, reg = _load("BlockedLayout([1, 8], [8, 4], [1, 1], [1, 0])", None)
+            _, reg = _load("BlockedLayout([1, 8], [8, 4], [1, 1], [0, 1])", None)
             R = _linear(reg, [8, 64])
             n0 = bank_conflicts(R, plain, 16)
             n1 = bank_conflicts(R, swz, 16)
             n0, n1 = getattr(n0, "conflicts", n0), getattr(n1, "conflicts", n1)
-            text += f"\n  bank conflicts storing BlockedLayout([1,8],[8,4],[1,1],[1,0]): row-major {n0}, swizzled {n1}"
+            text += (
+                "\n  storing BlockedLayout([1,8],[8,4],[1,1],[0,1]) (lanes 0-7 each write 16 bytes of rows 0-7):"
+                f"\n  excess wavefronts per access (Triton's bank_conflicts): row-major {n0}, swizzled {n1}"
+            )
         except (ImportError, LayoutError) as e:
             text += f"\n  (register-layout conflict counts unavailable: {str(e).splitlines()[0] if str(e) else type(e).__name__})"
         return text, {"plain": t0, "swizzled": t1}
