@@ -148,7 +148,7 @@ def test_tour_touches_every_area():
         (["convert", "(4,8):(8,1)", "--to", "klingon"], "invalid choice"),
         (["equiv", "(4,8):(8,1)"], "required"),
         (["show", BLOCKED, "--shape", "64,abc"], "--shape"),
-        (["swizzle", "S<3,4,1>"], "at least B"),
+        (["swizzle", "S<3,4,1>"], "requires |S| >= B"),
         (["bogus"], "invalid choice"),
         (["show", "{not json"], "JSON"),
     ],
