@@ -747,7 +747,6 @@ def _logical_first(L: Any) -> tuple[Any, list[Digit]]:
         )
     inv = red.invert()  # dims -> reduced hardware
     # expand reduced hardware bit positions back to the original ones
-    hw = list(L.in_dims)
     fwd_bases = {}
     for d, bl in inv.bases.items():
         vecs = []

@@ -148,12 +148,6 @@ def _vectorisation(cvt: LinearLayout, bitwidth: int) -> int:
     return 1
 
 
-def _span_intersection(a: Sequence[int], b: Sequence[int]) -> int:
-    a = [x for x in a if x]
-    b = [x for x in b if x]
-    return gf2.rank(a) + gf2.rank(b) - gf2.rank(a + b)
-
-
 # ----------------------------------------------------------------------------------- the count
 def bank_conflicts(register_layout: Any, shared_layout: Any, bitwidth: int, *, shape: Sequence[int] | None = None) -> int:
     """Excess wavefronts per wavefront when ``register_layout`` is stored to / loaded from ``shared_layout``.
@@ -259,7 +253,7 @@ def bank_report(register_layout: Any, shared_layout: Any, bitwidth: int, *, shap
     lanes = _pack(reg, names, sizes)["lane"]
     log2vec_words = max(vec * bitwidth // 32, 1).bit_length() - 1
     lanes_wf = lanes[: max(0, len(lanes) - log2vec_words)]
-    conflicts = (1 << _span_intersection(segment, lanes_wf)) - 1
+    conflicts = (1 << gf2.intersection_dim([x for x in segment if x], [x for x in lanes_wf if x])) - 1
 
     # --- simulate one instruction: register vector 0, warp 0, block 0, every lane
     nlanes = 1 << reg.in_dim_size_log2("lane")

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import DimensionError, LayoutError, SizeError
+from .gf2 import complement_units, intersection_basis, intersection_dim
 from .linear import LinearLayout
 
 __all__ = [
@@ -52,100 +53,10 @@ __all__ = [
     "optimal_swizzle",
     "optimal_swizzle_ldst",
     "side_bank_conflicts",
-    "rref_lowbit",
-    "nullspace_basis",
-    "intersection_basis",
 ]
 
 
-# ------------------------------------------------------------------------------ GF(2) on ints
-
-
-def rref_lowbit(vectors: Sequence[int], dim: int) -> list[int]:
-    """Reduced row echelon form of ``vectors`` (rows), pivots at the lowest set bit, column 0 first.
-
-        >>> rref_lowbit([0b11, 0b10], 2)
-        [1, 2]
-    """
-    rows = [v for v in vectors]
-    r = 0
-    for col in range(dim):
-        bit = 1 << col
-        piv = next((i for i in range(r, len(rows)) if rows[i] & bit), None)
-        if piv is None:
-            continue
-        rows[r], rows[piv] = rows[piv], rows[r]
-        for i in range(len(rows)):
-            if i != r and rows[i] & bit:
-                rows[i] ^= rows[r]
-        r += 1
-    return [v for v in rows[:r] if v]
-
-
-def nullspace_basis(vectors: Sequence[int], dim: int) -> list[int]:
-    """A basis of ``{x : <x, v> = 0 for every v}`` (one vector per free column, in column order).
-
-        >>> nullspace_basis([0b011], 3)
-        [3, 4]
-    """
-    rows = rref_lowbit(vectors, dim)
-    pivots = {(r & -r).bit_length() - 1: r for r in rows}
-    out = []
-    for free in range(dim):
-        if free in pivots:
-            continue
-        v = 1 << free
-        for p, row in pivots.items():
-            if row >> free & 1:
-                v ^= 1 << p
-        out.append(v)
-    return out
-
-
-def _rank(vectors: Sequence[int]) -> int:
-    basis: dict[int, int] = {}
-    for v in vectors:
-        while v:
-            h = v.bit_length() - 1
-            if h in basis:
-                v ^= basis[h]
-            else:
-                basis[h] = v
-                break
-    return len(basis)
-
-
-def intersection_basis(b1: Sequence[int], b2: Sequence[int], dim: int) -> list[int]:
-    """A basis of span(b1) ∩ span(b2); for unit vectors, the common ones in ``b1``'s order.
-
-        >>> intersection_basis([4, 1, 2], [2, 4], 3)
-        [4, 2]
-    """
-    if all(v > 0 and v & (v - 1) == 0 for v in list(b1) + list(b2)):
-        s2 = set(b2)
-        return [v for v in b1 if v in s2]
-    joint = nullspace_basis(b1, dim) + nullspace_basis(b2, dim)
-    return nullspace_basis(joint, dim)
-
-
-def _intersection_dim(b1: Sequence[int], b2: Sequence[int]) -> int:
-    return _rank(b1) + _rank(b2) - _rank(list(b1) + list(b2))
-
-
-def _complement_units(basis: Sequence[int], dim: int) -> list[int]:
-    pivots = {(r & -r).bit_length() - 1 for r in rref_lowbit(basis, dim)}
-    return [1 << i for i in range(dim) if i not in pivots]
-
-
 # --------------------------------------------------------------------------- layouts <-> ints
-
-
-def _flat(L: LinearLayout, dim: str) -> list[int]:
-    """The flattened images (first out-dim in the low bits) of in-dim ``dim``'s bases."""
-    for n, f in L._ins:  # the core stores bases in exactly this flat form
-        if n == dim:
-            return list(f)
-    return []
 
 
 def remove_broadcast_registers(layout: LinearLayout) -> LinearLayout:
@@ -213,11 +124,11 @@ class SwizzleChoice:
     @property
     def vector(self) -> tuple[int, ...]:
         """The flattened tensor vectors of the vector bases (lowest shared-offset bits)."""
-        return tuple(_flat(self.layout, "vector"))
+        return tuple(list(self.layout.flat_bases("vector")))
 
     def offset_bases(self) -> list[int]:
         """Flattened tensor images of the shared offset bits 0, 1, ... (vector, bank, segment)."""
-        return _flat(self.layout, "vector") + _flat(self.layout, "bank") + _flat(self.layout, "segment")
+        return list(self.layout.flat_bases("vector")) + list(self.layout.flat_bases("bank")) + list(self.layout.flat_bases("segment"))
 
 
 def side_bank_conflicts(segment: Sequence[int], tile: Sequence[int]) -> int:
@@ -226,7 +137,7 @@ def side_bank_conflicts(segment: Sequence[int], tile: Sequence[int]) -> int:
         >>> side_bank_conflicts([4, 8], [1, 2, 4])
         1
     """
-    return (1 << _intersection_dim([s for s in segment if s], [t for t in tile if t])) - 1
+    return (1 << intersection_dim([s for s in segment if s], [t for t in tile if t])) - 1
 
 
 def _compute_segment(bank_src: Sequence[int], bank_dst: Sequence[int], dim: int, length: int) -> list[int]:
@@ -265,9 +176,9 @@ def _build(
     len_b = min(max((1024 // word).bit_length() - 1, 0) if word <= 1024 else 0, dim - len(vbasis))
     len_s = dim - len_b - len(vbasis)
     sbasis = _compute_segment(bank_src, bank_dst, dim, len_s)
-    bbasis = _complement_units(list(vbasis) + sbasis, dim)
-    regs_src = set(_flat(src, "register"))
-    regs_dst = set(_flat(dst, "register"))
+    bbasis = complement_units(list(vbasis) + sbasis, dim)
+    regs_src = set(list(src.flat_bases("register")))
+    regs_dst = set(list(dst.flat_bases("register")))
     segment, reps = [], []
     for s in sbasis:
         if s in regs_src and s in regs_dst:
@@ -283,15 +194,15 @@ def _build(
 
 
 def _vbasis(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> list[int]:
-    reg_src = _flat(src, "register")
-    reg_dst = _flat(dst, "register")
+    reg_src = list(src.flat_bases("register"))
+    reg_dst = list(dst.flat_bases("register"))
     dim = src.total_out_size_log2
     vbasis = intersection_basis(reg_src, reg_dst, dim)
     max_vec = (128 // bitwidth).bit_length() - 1 if bitwidth <= 128 else 0
     vbasis = vbasis[:max_vec]
     per_bank = 0 if bitwidth > 32 else (32 // bitwidth).bit_length() - 1
-    lane_src = set(_flat(src, "lane"))
-    lane_dst = set(_flat(dst, "lane"))
+    lane_src = set(list(src.flat_bases("lane")))
+    lane_dst = set(list(dst.flat_bases("lane")))
     extra_max = (128 // max(bitwidth, 32)).bit_length() - 1
 
     def after_bank0(regs: Sequence[int], vb: Sequence[int], other_lane: set[int]) -> list[int]:
@@ -345,8 +256,8 @@ def _ldst_tiles(src: LinearLayout, dst: LinearLayout, bitwidth: int, vbasis: Seq
 
     tiles = []
     for lay in (src, dst):
-        tile = _flat(lay, "lane")
-        vs = prefix_len(_flat(lay, "register"))
+        tile = list(lay.flat_bases("lane"))
+        vs = prefix_len(list(lay.flat_bases("register")))
         bits = (1 << vs) * bitwidth
         if bits > 32:
             drop = (bits // 32).bit_length() - 1
@@ -377,7 +288,7 @@ def optimal_swizzle_ldst(src: LinearLayout, dst: LinearLayout, bitwidth: int) ->
     vbasis = _vbasis(src, dst, bitwidth)
     tile_src, tile_dst = _ldst_tiles(src, dst, bitwidth, vbasis)
     lay = _build(src, dst, bitwidth, vbasis, tile_src, tile_dst)
-    seg = _flat(lay, "segment")
+    seg = list(lay.flat_bases("segment"))
     return SwizzleChoice(
         lay, "st.shared", "ld.shared", side_bank_conflicts(seg, tile_src), side_bank_conflicts(seg, tile_dst),
         tuple(tile_src), tuple(tile_dst), bitwidth,
@@ -391,8 +302,8 @@ def _tile_vbasis(
     if n_reg_a < n_reg_b:
         return _tile_vbasis(b, a, n_reg_b, n_reg_a, lanes_b, lanes_a, cache)
     dim = a.total_out_size_log2
-    reg_a, reg_b = _flat(a, "register"), _flat(b, "register")
-    lane_a, lane_b = _flat(a, "lane"), _flat(b, "lane")
+    reg_a, reg_b = list(a.flat_bases("register")), list(b.flat_bases("register"))
+    lane_a, lane_b = list(a.flat_bases("lane")), list(b.flat_bases("lane"))
     if max(list(lanes_a) + list(lanes_b) + [-1]) >= min(len(lane_a), len(lane_b)):
         return None
     vb = intersection_basis(reg_a, reg_b, dim)
@@ -484,8 +395,8 @@ def optimal_swizzle(
     src_tiles = list(src_tiles) if src_tiles is not None else dsrc
     dst_tiles = list(dst_tiles) if dst_tiles is not None else ddst
     total = (128 // bitwidth).bit_length() - 1
-    reg_src, reg_dst = _flat(src, "register"), _flat(dst, "register")
-    lane_src, lane_dst = _flat(src, "lane"), _flat(dst, "lane")
+    reg_src, reg_dst = list(src.flat_bases("register")), list(dst.flat_bases("register"))
+    lane_src, lane_dst = list(src.flat_bases("lane")), list(dst.flat_bases("lane"))
     best: tuple[int, int, SwizzleChoice] | None = None
     cache: dict = {}
     for ts in src_tiles:
@@ -503,7 +414,7 @@ def optimal_swizzle(
                 continue
             leave = min(len(ts.lane_contig) + len(ts.lane_addr) - 3, len(td.lane_contig) + len(td.lane_addr) - 3)
             lay = _build(src, dst, bitwidth, vb, tile_s, tile_d, leave)
-            seg = _flat(lay, "segment")
+            seg = list(lay.flat_bases("segment"))
             w = side_bank_conflicts(seg, tile_s)
             r = side_bank_conflicts(seg, tile_d)
             choice = SwizzleChoice(lay, ts.store_name, td.load_name, w, r, tuple(tile_s), tuple(tile_d), bitwidth)

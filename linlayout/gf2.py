@@ -26,7 +26,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-__all__ = ["SpanBasis", "rank", "pivot_columns", "solve", "kernel_vector", "transpose"]
+__all__ = [
+    "SpanBasis",
+    "rank",
+    "pivot_columns",
+    "solve",
+    "kernel_vector",
+    "transpose",
+    "in_span",
+    "reduced_basis",
+    "reduce_mod",
+    "rref_lowbit",
+    "nullspace_basis",
+    "intersection_basis",
+    "intersection_dim",
+    "complement_units",
+]
 
 
 class SpanBasis:
@@ -170,3 +185,117 @@ def transpose(vectors: Sequence[int], width: int) -> list[int]:
                 out[j] |= 1 << i
             v ^= low
     return out
+
+
+def in_span(vectors: Iterable[int], v: int) -> bool:
+    """Whether ``v`` lies in the span of ``vectors``.
+
+        >>> in_span([1, 2], 3), in_span([1, 2], 4)
+        (True, False)
+    """
+    basis = SpanBasis()
+    for w in vectors:
+        basis.insert(w)
+    return basis.contains(v)
+
+
+def reduced_basis(vectors: Iterable[int]) -> list[int]:
+    """The reduced echelon basis of the span, highest leading bit first: unique for the span, so
+    two sets of vectors span the same space exactly when their reduced bases are equal.
+
+        >>> reduced_basis([3, 1]), reduced_basis([2, 3])
+        ([2, 1], [2, 1])
+    """
+    basis: list[int] = []
+    for v in vectors:
+        for b in basis:
+            v = min(v, v ^ b)
+        if v:
+            basis = [min(b, b ^ v) for b in basis]
+            basis.append(v)
+            basis.sort(reverse=True)
+    return basis
+
+
+def reduce_mod(v: int, basis: Sequence[int]) -> int:
+    """``v`` reduced modulo the span of a :func:`reduced_basis` (a canonical coset representative).
+
+        >>> reduce_mod(3, reduced_basis([1])), reduce_mod(3, reduced_basis([3]))
+        (2, 0)
+    """
+    for b in basis:
+        v = min(v, v ^ b)
+    return v
+
+
+def rref_lowbit(vectors: Sequence[int], dim: int) -> list[int]:
+    """Reduced row echelon form of ``vectors`` (rows), pivots at the lowest set bit, column 0 first.
+
+        >>> rref_lowbit([0b11, 0b10], 2)
+        [1, 2]
+    """
+    rows = [v for v in vectors]
+    r = 0
+    for col in range(dim):
+        bit = 1 << col
+        piv = next((i for i in range(r, len(rows)) if rows[i] & bit), None)
+        if piv is None:
+            continue
+        rows[r], rows[piv] = rows[piv], rows[r]
+        for i in range(len(rows)):
+            if i != r and rows[i] & bit:
+                rows[i] ^= rows[r]
+        r += 1
+    return [v for v in rows[:r] if v]
+
+
+def nullspace_basis(vectors: Sequence[int], dim: int) -> list[int]:
+    """A basis of ``{x : <x, v> = 0 for every v}`` (one vector per free column, in column order).
+
+        >>> nullspace_basis([0b011], 3)
+        [3, 4]
+    """
+    rows = rref_lowbit(vectors, dim)
+    pivots = {(r & -r).bit_length() - 1: r for r in rows}
+    out = []
+    for free in range(dim):
+        if free in pivots:
+            continue
+        v = 1 << free
+        for p, row in pivots.items():
+            if row >> free & 1:
+                v ^= 1 << p
+        out.append(v)
+    return out
+
+
+def intersection_basis(b1: Sequence[int], b2: Sequence[int], dim: int) -> list[int]:
+    """A basis of span(b1) ∩ span(b2); for unit vectors, the common ones in ``b1``'s order.
+
+        >>> intersection_basis([4, 1, 2], [2, 4], 3)
+        [4, 2]
+    """
+    if all(v > 0 and v & (v - 1) == 0 for v in list(b1) + list(b2)):
+        s2 = set(b2)
+        return [v for v in b1 if v in s2]
+    joint = nullspace_basis(b1, dim) + nullspace_basis(b2, dim)
+    return nullspace_basis(joint, dim)
+
+
+def intersection_dim(b1: Sequence[int], b2: Sequence[int]) -> int:
+    """The dimension of span(b1) ∩ span(b2).
+
+        >>> intersection_dim([1, 2], [3, 4])
+        1
+    """
+    return rank(b1) + rank(b2) - rank(list(b1) + list(b2))
+
+
+def complement_units(basis: Sequence[int], dim: int) -> list[int]:
+    """Unit vectors (the non-pivot columns of the RREF) that complete ``basis`` to all of GF(2)^dim.
+
+        >>> complement_units([0b011], 3)
+        [2, 4]
+    """
+    pivots = {(r & -r).bit_length() - 1 for r in rref_lowbit(basis, dim)}
+    return [1 << i for i in range(dim) if i not in pivots]

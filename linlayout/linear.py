@@ -35,7 +35,6 @@ from .errors import (
     BasisError,
     DimensionError,
     LayoutError,
-    NotInjectiveError,
     NotInvertibleError,
     NotSurjectiveError,
     SizeError,
@@ -753,7 +752,6 @@ class LinearLayout:
                 if support & others == 0:
                     identity.append(n)
         a_red = [(n, f) for n, f in A._ins if n not in identity]
-        b_red = [(n, f) for n, f in B._ins if n not in identity]
         basis = gf2.SpanBasis()
         for _, f in a_red:
             for v in f:

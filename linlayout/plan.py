@@ -31,11 +31,11 @@ cross_cta       ``block`` left: data moves between CTAs (distributed shared memo
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import gf2
 from .errors import DimensionError, LayoutError, SizeError
 from .generic_swizzle import SwizzleChoice, optimal_swizzle, remove_broadcast_registers
 from .linear import LinearLayout
@@ -161,45 +161,20 @@ def _pair(src: Any, dst: Any, shape: Sequence[int] | None) -> tuple[LinearLayout
     return a, b
 
 
-def _flat_bases(L: LinearLayout, dim: str) -> list[int]:
-    for n, f in L._ins:  # flat form: first out-dim in the low bits
-        if n == dim:
-            return list(f)
-    return []
-
-
-def _in_span(vectors: Sequence[int], v: int) -> bool:
-    basis: dict[int, int] = {}
-    for w in vectors:
-        while w:
-            h = w.bit_length() - 1
-            if h in basis:
-                w ^= basis[h]
-            else:
-                basis[h] = w
-                break
-    while v:
-        h = v.bit_length() - 1
-        if h not in basis:
-            return False
-        v ^= basis[h]
-    return True
-
-
 def _can_fix(a: LinearLayout, b: LinearLayout, fixed: Sequence[str]) -> bool:
     """Whether a conversion can keep the dims ``fixed`` of every hardware index unchanged, moving
     data only along the other dims (a src broadcast along a fixed dim lets any copy be used)."""
     fast = [d for d in HARDWARE_DIMS if d not in fixed]
-    span = [v for d in fast for v in _flat_bases(a, d)]
+    span = [v for d in fast for v in a.flat_bases(d)]
     for d in HARDWARE_DIMS:
-        tb = _flat_bases(b, d)
+        tb = b.flat_bases(d)
         if d in fixed:
-            ta = _flat_bases(a, d)
+            ta = a.flat_bases(d)
             if len(ta) != len(tb):
                 return False
-            if any(not _in_span(span, x ^ y) for x, y in zip(ta, tb)):
+            if any(not gf2.in_span(span, x ^ y) for x, y in zip(ta, tb)):
                 return False
-        elif any(not _in_span(span, y) for y in tb):
+        elif any(not gf2.in_span(span, y) for y in tb):
             return False
     return True
 
@@ -289,14 +264,14 @@ def warp_decomposition(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32)
         return LinearLayout(bases, outs, require_surjective=False)
 
     S, T = padded(a), padded(b)
-    reach = [v for d in ("register", "lane") for v in _flat_bases(T, d)]
-    if any(not _in_span(reach, v) for d in ("register", "lane") for v in _flat_bases(S, d)):
+    reach = [v for d in ("register", "lane") for v in T.flat_bases(d)]
+    if any(not gf2.in_span(reach, v) for d in ("register", "lane") for v in S.flat_bases(d)):
         # the source holds extra copies (broadcast along a slower dim): those bits select data
         # this warp does not need, so they act as free (zero) bases here
         zero = [0] * len(outs)
         fixed_bases = {}
         for d in ("register", "lane"):
-            fixed_bases[d] = [list(x) if _in_span(reach, v) else list(zero) for x, v in zip(S.bases[d], _flat_bases(S, d))]
+            fixed_bases[d] = [list(x) if gf2.in_span(reach, v) else list(zero) for x, v in zip(S.bases[d], S.flat_bases(d))]
         S = LinearLayout(fixed_bases, outs, require_surjective=False)
     pb = S.invert_and_compose(T).bases
     p = {d: [list(v) for v in pb[d]] for d in ("register", "lane")}  # components (register, lane)
@@ -506,7 +481,7 @@ def _side_vector(choice: SwizzleChoice, L: LinearLayout, instr: str, bitwidth: i
     n = _n_regs(L)
     if "matrix" in instr:
         return min(max_elems, n)
-    regs = {v for v in _flat_bases(L, "register") if v}
+    regs = {v for v in L.flat_bases("register") if v}
     k = 0
     for v in choice.offset_bases():
         if v in regs and (1 << (k + 1)) <= max_elems:

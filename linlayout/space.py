@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import gf2
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
 from .linear import LinearLayout
 
@@ -439,35 +440,6 @@ def sweep(
 # ------------------------------------------------------------------------- classification
 
 
-def _flat_bases(L: LinearLayout, in_dim: str) -> list[int]:
-    if not L.has_in_dim(in_dim):
-        return []
-    shifts, acc = [], 0
-    for o in L.out_dim_names:
-        shifts.append(acc)
-        acc += L.out_dim_size_log2(o)
-    return [sum(v << s for v, s in zip(vec, shifts)) for vec in L.bases[in_dim]]
-
-
-def _rref(vectors: Iterable[int]) -> list[int]:
-    """The reduced echelon basis of the span (unique for the span), highest leading bit first."""
-    basis: list[int] = []
-    for v in vectors:
-        for b in basis:
-            v = min(v, v ^ b)
-        if v:
-            basis = [min(b, b ^ v) for b in basis]
-            basis.append(v)
-            basis.sort(reverse=True)
-    return basis
-
-
-def _reduce(v: int, basis: Sequence[int]) -> int:
-    for b in basis:
-        v = min(v, v ^ b)
-    return v
-
-
 _THREAD_DIMS = ("lane", "warp", "block")
 
 
@@ -481,8 +453,8 @@ def register_order_key(L: LinearLayout) -> tuple:
         >>> a == b, register_order_key(a) == register_order_key(b)
         (False, True)
     """
-    span = _rref(_flat_bases(L, "register"))
-    threads = tuple((d, L.in_dim_size(d) if L.has_in_dim(d) else 1, tuple(_reduce(v, span) for v in _flat_bases(L, d))) for d in _THREAD_DIMS)
+    span = gf2.reduced_basis(L.flat_bases("register"))
+    threads = tuple((d, L.in_dim_size(d) if L.has_in_dim(d) else 1, tuple(gf2.reduce_mod(v, span) for v in L.flat_bases(d))) for d in _THREAD_DIMS)
     return (tuple(L.out_dims.items()), tuple(span), threads)
 
 
@@ -498,14 +470,14 @@ def _stays_within(src: LinearLayout, dst: LinearLayout, local: Sequence[str]) ->
         sb = dst.in_dim_size(d) if dst.has_in_dim(d) else 1
         if d not in local and sa != sb:
             return False
-    span = _rref([v for d in local for v in _flat_bases(src, d)])
-    if any(_reduce(v, span) for d in local for v in _flat_bases(dst, d)):
+    span = gf2.reduced_basis([v for d in local for v in src.flat_bases(d)])
+    if any(gf2.reduce_mod(v, span) for d in local for v in dst.flat_bases(d)):
         return False
     for d in dims:
         if d in local:
             continue
-        for a, b in zip(_flat_bases(src, d), _flat_bases(dst, d)):
-            if _reduce(a ^ b, span):
+        for a, b in zip(src.flat_bases(d), dst.flat_bases(d)):
+            if gf2.reduce_mod(a ^ b, span):
                 return False
     return True
 

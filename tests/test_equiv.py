@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linlayout import LayoutError, LinearLayout, MixedRadixLayout
-from linlayout.equiv import Equivalence, equivalent
+from linlayout.equiv import equivalent
 from linlayout.plan_graph import cheapest_path, conversion_graph
 from test_plan import blocked, distributed
 

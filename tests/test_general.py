@@ -16,7 +16,7 @@ from linlayout.errors import (
     SizeError,
     UnsupportedError,
 )
-from linlayout.general import Digit, MixedRadixLayout
+from linlayout.general import MixedRadixLayout
 
 AXES = ["m", "laneid", "warpid"]
 

@@ -19,7 +19,6 @@ from linlayout.errors import (
     SizeError,
     UnsupportedError,
 )
-from linlayout.general import MixedRadixLayout
 
 ORACLE = Path(__file__).parent / "oracles" / "tirx" / "tile_layout.jsonl"
 ROWS = [json.loads(line) for line in ORACLE.read_text().splitlines() if line.strip()]

@@ -32,7 +32,7 @@ from typing import Any, Optional, Sequence, Union
 
 from linlayout.errors import LayoutError, NotLinearError, UnsupportedError
 
-from .layout import Layout, _fmt, flatten
+from .layout import Layout
 from .swizzle import ComposedLayout, Swizzle
 
 __all__ = ["to_linear", "from_linear", "to_general", "is_linear"]

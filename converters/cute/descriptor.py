@@ -39,7 +39,7 @@ from typing import Any, Optional, Union
 from linlayout.errors import BasisError, LayoutError, ParseError
 
 from .layout import MAX_DEPTH, MAX_INT, IntTuple, Layout, _fmt, compact_col_major
-from .text import MAX_TEXT, _Parser
+from .text import _Parser
 
 __all__ = ["Basis", "Descriptor", "parse_descriptor", "format_descriptor", "normalize_descriptor"]
 

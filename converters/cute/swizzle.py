@@ -18,7 +18,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from linlayout.errors import LayoutError, SizeError
+from linlayout.errors import LayoutError
 
 from linlayout.swizzle import Swizzle
 
