@@ -94,6 +94,23 @@ def _items(obj: Any, what: str) -> list[tuple[Any, Any]]:
     return out
 
 
+def _new_dims(dims: Sequence[tuple[str, int]] | Mapping[str, int], kind: str, total_log2: int) -> list[tuple[str, int]]:
+    """Validate the ``(name, size)`` list of a reshape: names unique, sizes powers of two that
+    multiply to the layout's total size (``2**total_log2``)."""
+    items = list(dims.items()) if isinstance(dims, Mapping) else [tuple(x) for x in dims]
+    total = 0
+    for n, size in items:
+        _check_name(n, f"{kind}-dim")
+        if not _is_pow2(_as_int(size, f"size of {kind}-dim {n!r}")):
+            raise SizeError(f"reshape_{kind}s: {kind}-dim {n!r} has size {size}, not a power of two")
+        total += _log2(size)
+    if total != total_log2:
+        raise SizeError(f"reshape_{kind}s: new {kind}-dims have total size {1 << total}, but the layout has {1 << total_log2}")
+    if len({n for n, _ in items}) != len(items):
+        raise DimensionError(f"reshape_{kind}s: repeated {kind}-dim names in {items}")
+    return items
+
+
 _OUT_PACKING: dict[tuple[tuple[str, int], ...], tuple[tuple[int, ...], tuple[tuple[str, int, int], ...]]] = {}
 
 
@@ -996,15 +1013,7 @@ class LinearLayout:
             >>> LinearLayout.identity_1d(8, "offset", "dim0").reshape_ins([("a", 2), ("b", 4)]).bases
             {'a': ((1,),), 'b': ((2,), (4,))}
         """
-        items = list(new_in_dims.items()) if isinstance(new_in_dims, Mapping) else [tuple(x) for x in new_in_dims]
-        total = 0
-        for n, s in items:
-            _check_name(n, "in-dim")
-            if not _is_pow2(_as_int(s, f"size of in-dim {n!r}")):
-                raise SizeError(f"reshape_ins: in-dim {n!r} has size {s}, not a power of two")
-            total += _log2(s)
-        if total != self.total_in_size_log2:
-            raise SizeError(f"reshape_ins: new in-dims have total size {1 << total}, but the layout has {self.total_in_size}")
+        items = _new_dims(new_in_dims, "in", self.total_in_size_log2)
         cols = self._columns()
         new_ins = []
         c = 0
@@ -1019,17 +1028,7 @@ class LinearLayout:
             >>> LinearLayout.identity_1d(8, "offset", "dim0").reshape_outs([("x", 4), ("y", 2)]).bases
             {'offset': ((1, 0), (2, 0), (0, 1))}
         """
-        items = list(new_out_dims.items()) if isinstance(new_out_dims, Mapping) else [tuple(x) for x in new_out_dims]
-        total = 0
-        for n, s in items:
-            _check_name(n, "out-dim")
-            if not _is_pow2(_as_int(s, f"size of out-dim {n!r}")):
-                raise SizeError(f"reshape_outs: out-dim {n!r} has size {s}, not a power of two")
-            total += _log2(s)
-        if total != self.total_out_size_log2:
-            raise SizeError(f"reshape_outs: new out-dims have total size {1 << total}, but the layout has {self.total_out_size}")
-        if len({n for n, _ in items}) != len(items):
-            raise DimensionError(f"reshape_outs: repeated out-dim names in {items}")
+        items = _new_dims(new_out_dims, "out", self.total_out_size_log2)
         return LinearLayout._make(self._ins, items)
 
     def flatten_ins(self) -> LinearLayout:
