@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import gf2
-from .errors import DimensionError, LayoutError, NotSurjectiveError, SizeError
-from .linear import LinearLayout
+from .errors import DimensionError, NotSurjectiveError, SizeError
+from .linear import LinearLayout, as_linear
 
 __all__ = [
     "NUM_BANKS",
@@ -59,16 +59,6 @@ LINE_BYTES = NUM_BANKS * BANK_BYTES
 
 
 # ----------------------------------------------------------------------------------- inputs
-def _as_linear(layout: Any, shape: Sequence[int] | None, what: str) -> LinearLayout:
-    if isinstance(layout, LinearLayout):
-        return layout
-    if hasattr(layout, "to_linear"):
-        if shape is None:
-            raise LayoutError(f"{what}: {type(layout).__name__} needs shape= to become a linear layout")
-        return layout.to_linear(list(shape))
-    raise LayoutError(f"{what}: expected a LinearLayout or an object with to_linear(shape), got {type(layout).__name__}")
-
-
 def _pack(layout: LinearLayout, names: Sequence[str], sizes: Sequence[int]) -> dict[str, list[int]]:
     """Flat out-values of every basis (first out dim in the lowest bits), per in-dim."""
     shifts, s = [], 0
@@ -85,8 +75,8 @@ def _pack(layout: LinearLayout, names: Sequence[str], sizes: Sequence[int]) -> d
 def _prepare(register_layout: Any, shared_layout: Any, bitwidth: int, shape: Sequence[int] | None):
     if not isinstance(bitwidth, int) or isinstance(bitwidth, bool) or bitwidth not in (1, 2, 4, 8, 16, 32, 64, 128):
         raise SizeError(f"bitwidth must be a power of two between 1 and 128, got {bitwidth!r}")
-    reg = _as_linear(register_layout, shape, "register layout")
-    smem = _as_linear(shared_layout, shape, "shared layout")
+    reg = as_linear(register_layout, shape, what="register layout")
+    smem = as_linear(shared_layout, shape, what="shared layout")
     if not smem.has_in_dim("offset"):
         raise DimensionError(f"the shared layout needs an 'offset' input dim, got {list(smem.in_dim_names)}")
     if not reg.has_in_dim("register") or not reg.has_in_dim("lane"):
@@ -344,7 +334,7 @@ def bank_grid(
         >>> text.splitlines()[2].split()[:6]
         ['0', '*0,0', '0,2', '0,4', '0,6', '0,8']
     """
-    smem = _as_linear(shared_layout, shape, "shared layout")
+    smem = as_linear(shared_layout, shape, what="shared layout")
     cells = word_cells(smem, bitwidth)
     pred = highlight if callable(highlight) else (lambda c, s=set(map(tuple, highlight or ())): c in s)
     nlines = max(line for line, _ in cells) + 1 if cells else 0
@@ -391,7 +381,7 @@ def plot_banks(
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
 
-    smem = _as_linear(shared_layout, shape, "shared layout")
+    smem = as_linear(shared_layout, shape, what="shared layout")
     cells = word_cells(smem, bitwidth)
     pred = highlight if callable(highlight) else (lambda c, s=set(map(tuple, highlight or ())): c in s)
     nlines = min(max_lines, max(line for line, _ in cells) + 1 if cells else 1)

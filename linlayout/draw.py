@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
-from .linear import LinearLayout
+from .linear import LinearLayout, as_linear
 
 __all__ = [
     "Cell",
@@ -293,26 +293,6 @@ class Picture:
 
 
 # --------------------------------------------------------------------------------- layouts
-
-
-def as_linear(layout: Any, shape: Sequence[int] | None = None) -> LinearLayout:
-    """A :class:`LinearLayout` from a layout of any form (``LinearLayout`` itself, or anything with
-    ``to_linear(shape)`` / ``to_linear()``).
-
-        >>> as_linear(LinearLayout.identity_1d(4, "lane", "dim0")).in_dims
-        {'lane': 4}
-    """
-    if isinstance(layout, LinearLayout):
-        return layout
-    to_linear = getattr(layout, "to_linear", None)
-    if to_linear is None:
-        raise UnsupportedError(f"cannot draw a {type(layout).__name__}: it has no to_linear(shape) method")
-    if shape is not None:
-        return to_linear(list(shape))
-    try:
-        return to_linear()
-    except TypeError:
-        raise DimensionError(f"{type(layout).__name__}.to_linear needs a tensor shape: pass shape=[...]") from None
 
 
 def _kind(L: LinearLayout) -> str:

@@ -38,7 +38,7 @@ from typing import Any
 from . import gf2
 from .errors import DimensionError, LayoutError, SizeError
 from .generic_swizzle import SwizzleChoice, optimal_swizzle, remove_broadcast_registers
-from .linear import LinearLayout
+from .linear import LinearLayout, as_linear
 
 __all__ = [
     "KINDS",
@@ -91,39 +91,6 @@ def bitwidth_of(dtype: int | str) -> int:
     if dtype < 1 or dtype > 128 or dtype & (dtype - 1):
         raise SizeError(f"bitwidth must be a power of two between 1 and 128, got {dtype}")
     return dtype
-
-
-def as_linear(layout: Any, shape: Sequence[int] | None = None) -> LinearLayout:
-    """The :class:`LinearLayout` of ``layout``: itself, or ``layout.to_linear(shape)``.
-
-    A LinearLayout given with ``shape`` must have out-dims of exactly those sizes.
-
-        >>> L = LinearLayout.identity_1d(32, "lane", "dim0")
-        >>> as_linear(L, [32]) is L
-        True
-    """
-    if isinstance(layout, LinearLayout):
-        if shape is not None:
-            sizes = [layout.out_dim_size(n) for n in layout.out_dim_names]
-            if list(shape) != sizes:
-                raise SizeError(f"the layout covers a tensor of shape {sizes}, not the requested shape {list(shape)}")
-        return layout
-    fn = getattr(layout, "to_linear", None)
-    if fn is None:
-        raise LayoutError(f"cannot make a linear layout of {type(layout).__name__}: it has no to_linear(shape)")
-    if shape is None:
-        try:
-            out = fn()
-        except TypeError as e:
-            raise LayoutError(f"{type(layout).__name__}.to_linear needs a tensor shape: pass shape=[...]") from e
-    else:
-        try:
-            out = fn(list(shape))
-        except TypeError:
-            out = fn()
-    if not isinstance(out, LinearLayout):
-        raise LayoutError(f"{type(layout).__name__}.to_linear returned {type(out).__name__}, not a LinearLayout")
-    return out
 
 
 def _normalize(L: LinearLayout, which: str) -> LinearLayout:
