@@ -27,10 +27,8 @@ from .amd import AMDMFMALayout
 from .text import parse
 from .tmem import TensorMemoryLayout, TensorMemoryScalesLayout
 
-try:  # the shared-memory classes register themselves on import (converters/gluon/shared.py)
-    from .shared import NVMMASharedLayout, PaddedSharedLayout, SharedLinearLayout, SwizzledSharedLayout
-except ImportError:  # pragma: no cover - shared.py lands separately
-    pass
+from .shared import NVMMASharedLayout, PaddedSharedLayout, SharedLinearLayout, SwizzledSharedLayout
+from .spell import simplest_spelling, spellings
 
 
 def from_dict(d: Mapping[str, Any]) -> GluonLayout:
@@ -54,12 +52,15 @@ __all__ = [
     "TensorMemoryLayout",
     "TensorMemoryScalesLayout",
     "AMDMFMALayout",
+    "NVMMASharedLayout",
+    "SwizzledSharedLayout",
+    "SharedLinearLayout",
+    "PaddedSharedLayout",
     "from_dict",
     "parse",
+    "spellings",
+    "simplest_spelling",
     "lookup",
     "register",
     "registry",
 ]
-for _name in ("NVMMASharedLayout", "SwizzledSharedLayout", "SharedLinearLayout", "PaddedSharedLayout"):
-    if _name in globals():
-        __all__.append(_name)

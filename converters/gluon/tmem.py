@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from linlayout.errors import DimensionError, LayoutError, SizeError, UnsupportedError
+from linlayout.errors import LayoutError, SizeError, UnsupportedError
 from linlayout.linear import LinearLayout
 
 from ._build import check_shape, is_pow2, log2
