@@ -476,6 +476,19 @@ def left_inverse(layout: Optional[Layout]) -> Optional[Layout]:
 
 
 # --------------------------------------------------------------------------- divides
+def _by_mode(op: Any, A: Layout, B: Any, check: bool) -> Layout:
+    """Apply ``op`` mode by mode for a tuple tiler ``B`` (``None`` leaves ``A`` as it is); modes of
+    ``A`` beyond the tiler are kept."""
+    if B is None:
+        return A
+    r = len(A)
+    if len(B) > r:
+        raise LayoutError(f"{op.__name__}: tiler {B!r} has more modes than the rank-{r} layout {A}")
+    parts = [op(A[i], B[i], check=check) for i in range(len(B))]
+    parts += [A[i] for i in range(len(B), r)]
+    return make_layout(*parts)
+
+
 def logical_divide(A: Layout, B: Tiler, *, check: bool = True) -> Layout:
     """Split ``A`` into tiles ``B`` and the rest: ``A o (B, complement(B, size(A)))``.
 
@@ -491,15 +504,8 @@ def logical_divide(A: Layout, B: Tiler, *, check: bool = True) -> Layout:
     """
     if not isinstance(A, Layout):
         raise LayoutError(f"logical_divide: expected a Layout to divide, got {A!r}")
-    if B is None:
-        return A
-    if isinstance(B, tuple):
-        r = len(A)
-        if len(B) > r:
-            raise LayoutError(f"logical_divide: tiler {B!r} has more modes than the rank-{r} layout {A}")
-        parts = [logical_divide(A[i], B[i], check=check) for i in range(len(B))]
-        parts += [A[i] for i in range(len(B), r)]
-        return make_layout(*parts)
+    if B is None or isinstance(B, tuple):
+        return _by_mode(logical_divide, A, B, check)
     B = _as_layout(B, "logical_divide")
     R = complement(B, A.size(), check=check)
     M = Layout._new((B.shape, R.shape), (B.stride, R.stride), B._fs + R._fs, B._fd + R._fd)
@@ -562,15 +568,8 @@ def logical_product(A: Layout, B: Tiler, *, check: bool = True) -> Layout:
     """
     if not isinstance(A, Layout):
         raise LayoutError(f"logical_product: expected a Layout as the block, got {A!r}")
-    if B is None:
-        return A
-    if isinstance(B, tuple):
-        r = len(A)
-        if len(B) > r:
-            raise LayoutError(f"logical_product: tiler {B!r} has more modes than the rank-{r} layout {A}")
-        parts = [logical_product(A[i], B[i], check=check) for i in range(len(B))]
-        parts += [A[i] for i in range(len(B), r)]
-        return make_layout(*parts)
+    if B is None or isinstance(B, tuple):
+        return _by_mode(logical_product, A, B, check)
     B = _as_layout(B, "logical_product")
     return make_layout(A, composition(complement(A, A.size() * B.cosize(), check=check), B, check=check))
 
