@@ -1,0 +1,53 @@
+"""Gluon layout -> linear layout: converters.gluon against Triton's own builder, same run.
+
+Run on demand:  python benchmarks/bench_gluon.py   (needs `pip install triton==3.9.0` for the reference)
+
+Target (issue 3): our `to_linear` of a BlockedLayout on [128, 128] at most as slow as Triton's
+`to_linear_layout` through its GluonOpBuilder (ratio ours/Triton <= 1).
+"""
+
+from __future__ import annotations
+
+import statistics
+import timeit
+
+from converters import gluon
+
+CASES = [
+    ("BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])", [128, 128]),
+    ("BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])", [128, 128]),
+    ("SliceLayout(1, BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0]))", [128]),
+]
+
+
+def median_us(fn, number: int = 1000, repeat: int = 7) -> float:
+    return statistics.median(timeit.repeat(fn, number=number, repeat=repeat)) / number * 1e6
+
+
+def main() -> int:
+    try:
+        from triton._C.libtriton import gluon_ir, ir
+        import triton.experimental.gluon.language as gl
+    except ImportError:
+        gl = None
+        print("triton is not installed: printing our timings only")
+    if gl is not None:
+        ctx = ir.context()
+        ir.load_dialects(ctx)
+        builder = gluon_ir.GluonOpBuilder(ctx)
+    print(f"{'layout':<66}{'ours (us)':>10}{'triton (us)':>13}{'ratio':>8}   target <= 1")
+    for text, shape in CASES:
+        ours = gluon.parse(text)
+        us = median_us(lambda: ours.to_linear(shape))
+        if gl is None:
+            print(f"{text:<66}{us:>10.1f}")
+            continue
+        theirs = eval(text, {"BlockedLayout": gl.BlockedLayout, "SliceLayout": gl.SliceLayout})  # our own fixed texts
+        assert ours.to_linear(shape).bases["lane"] == tuple(map(tuple, builder.to_linear_layout(theirs._to_ir(builder), shape).lane_bases))
+        them = median_us(lambda: builder.to_linear_layout(theirs._to_ir(builder), shape))
+        print(f"{text:<66}{us:>10.1f}{them:>13.1f}{us / them:>8.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
