@@ -17,7 +17,15 @@ CASES = [
     ("BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])", [128, 128]),
     ("BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])", [128, 128]),
     ("SliceLayout(1, BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0]))", [128]),
+    ("NVMMADistributedLayout([3, 0], [4, 1], [16, 128, 16])", [128, 128]),
+    ("DotOperandLayout(0, NVMMADistributedLayout([2, 0], [4, 1], [16, 8]), 2)", [128, 64]),
+    ("NVMMASharedLayout(128, 16)", [64, 64]),
 ]
+
+
+KINDS = ("BlockedLayout", "SliceLayout", "NVMMADistributedLayout", "DotOperandLayout", "NVMMASharedLayout")
+
+IN_DIMS = (("reg", "register"), ("lane", "lane"), ("warp", "warp"), ("block", "block"), ("offset", "offset"))
 
 
 def median_us(fn, number: int = 1000, repeat: int = 7) -> float:
@@ -42,8 +50,10 @@ def main() -> int:
         if gl is None:
             print(f"{text:<66}{us:>10.1f}")
             continue
-        theirs = eval(text, {"BlockedLayout": gl.BlockedLayout, "SliceLayout": gl.SliceLayout})  # our own fixed texts
-        assert ours.to_linear(shape).bases["lane"] == tuple(map(tuple, builder.to_linear_layout(theirs._to_ir(builder), shape).lane_bases))
+        theirs = eval(text, {k: getattr(gl, k) for k in KINDS})  # our own fixed texts
+        check = builder.to_linear_layout(theirs._to_ir(builder), shape)
+        mine = ours.to_linear(shape).bases
+        assert all(tuple(map(tuple, getattr(check, f"{a}_bases"))) == mine[k] for a, k in IN_DIMS if k in mine), text
         them = median_us(lambda: builder.to_linear_layout(theirs._to_ir(builder), shape))
         print(f"{text:<66}{us:>10.1f}{them:>13.1f}{us / them:>8.2f}")
     return 0

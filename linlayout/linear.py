@@ -287,6 +287,61 @@ class LinearLayout:
         return self
 
     @classmethod
+    def from_flat(
+        cls, flat_bases: Mapping[str, Sequence[int]] | Sequence[tuple[str, Sequence[int]]], out_dims: OutDimsLike
+    ) -> LinearLayout:
+        """A layout from bases in flat form (as :meth:`flat_bases` gives them: out-dims packed into
+        one int, the first out-dim in the lowest bits); the fast constructor for code that builds
+        layouts in bulk.  Not required to be surjective.
+
+            >>> L = LinearLayout.from_flat({"lane": [1, 2, 4], "warp": [0]}, [("dim0", 4), ("dim1", 2)])
+            >>> L.bases["lane"], L.bases["warp"]
+            (((1, 0), (2, 0), (0, 1)), ((0, 0),))
+            >>> LinearLayout.from_flat({"lane": [16]}, [("dim0", 4), ("dim1", 2)])
+            Traceback (most recent call last):
+            ...
+            linlayout.errors.BasisError: basis 0 of in-dim 'lane' is 16 in flat form; the out-dims have 3 bits, so it must be below 8
+        """
+        outs = []
+        total = 0
+        fast = type(out_dims) is list and all(type(x) is tuple and len(x) == 2 for x in out_dims)
+        for name, size in (out_dims if fast else _items(out_dims, "out_dims")):
+            _check_name(name, "out-dim")
+            size = _as_int(size, f"size of out-dim {name!r}")
+            if not _is_pow2(size):
+                raise SizeError(f"out-dim {name!r} has size {size}; out-dim sizes must be powers of two")
+            outs.append((name, size))
+            total += _log2(size)
+        if len({n for n, _ in outs}) != len(outs):
+            raise DimensionError(f"from_flat: repeated out-dim names in {[n for n, _ in outs]}")
+        if total > MAX_TOTAL_LOG2:
+            raise SizeError(f"out-dims total {total} bits; at most {MAX_TOTAL_LOG2} are supported")
+        limit = 1 << total
+        ins = []
+        n_bits = 0
+        for name, vecs in (flat_bases.items() if type(flat_bases) is dict else _items(flat_bases, "flat_bases")):
+            _check_name(name, "in-dim")
+            try:
+                flat = tuple(vecs)
+            except TypeError:
+                raise BasisError(f"flat bases of in-dim {name!r} must be a list of ints, got {vecs!r}") from None
+            if not all(type(f) is int for f in flat):
+                flat = tuple(_as_int(f, f"basis {i} of in-dim {name!r}") for i, f in enumerate(flat))
+            if flat and (min(flat) < 0 or max(flat) >= limit):
+                i, f = next((i, f) for i, f in enumerate(flat) if not 0 <= f < limit)
+                raise BasisError(
+                    f"basis {i} of in-dim {name!r} is {f} in flat form; the out-dims have {total} bits, "
+                    f"so it must be below {limit}"
+                )
+            n_bits += len(flat)
+            ins.append((name, flat))
+        if len({n for n, _ in ins}) != len(ins):
+            raise DimensionError(f"from_flat: repeated in-dim names in {[n for n, _ in ins]}")
+        if n_bits > MAX_TOTAL_LOG2:
+            raise SizeError(f"in-dims total {n_bits} bits; at most {MAX_TOTAL_LOG2} are supported")
+        return cls._make_raw(tuple(ins), tuple(outs))
+
+    @classmethod
     def identity_1d(cls, size: int, in_dim: str, out_dim: str) -> LinearLayout:
         """The identity ``in_dim -> out_dim`` of a power-of-two ``size``.
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from linlayout.errors import DimensionError, SizeError
+from linlayout.errors import BasisError, DimensionError, SizeError
 from linlayout.linear import LinearLayout
 
 
@@ -23,12 +23,15 @@ def log2(n: int) -> int:
 
 def check_shape(shape: Sequence[int], rank: int | None, who: str) -> list[int]:
     """The shape as a list of ints; SizeError/DimensionError naming the problem."""
-    try:
-        shp = [int(s) for s in shape]
-        if any(isinstance(s, bool) or float(s) != int(s) for s in shape):
-            raise ValueError
-    except (TypeError, ValueError):
-        raise SizeError(f"{who}: shape must be a sequence of ints, got {shape!r}") from None
+    if type(shape) in (list, tuple) and all(type(s) is int for s in shape):
+        shp = list(shape)
+    else:
+        try:
+            shp = [int(s) for s in shape]
+            if any(isinstance(s, bool) or float(s) != int(s) for s in shape):
+                raise ValueError
+        except (TypeError, ValueError):
+            raise SizeError(f"{who}: shape must be a sequence of ints, got {shape!r}") from None
     if not shp:
         raise SizeError(f"{who}: shape must have at least one dimension")
     if rank is not None and len(shp) != rank:
@@ -40,6 +43,40 @@ def check_shape(shape: Sequence[int], rank: int | None, who: str) -> list[int]:
                 "power-of-two extents (Triton aborts on it; use the general-shape backend)"
             )
     return shp
+
+
+def pack(bases: dict[str, list[list[int]]], outs: list[tuple[str, int]]) -> LinearLayout:
+    """``LinearLayout(bases, outs, require_surjective=False)`` by the fast path: each basis vector is
+    packed into flat form here (checking every entry is below its out-dim's size) and handed to
+    :meth:`LinearLayout.from_flat`.
+
+        >>> pack({"lane": [[1, 0], [0, 2]]}, [("dim0", 2), ("dim1", 4)]).bases["lane"]
+        ((1, 0), (0, 2))
+        >>> pack({"lane": [[2, 0]]}, [("dim0", 2), ("dim1", 4)])
+        Traceback (most recent call last):
+        ...
+        linlayout.errors.BasisError: basis 0 of in-dim 'lane' has value 2 for out-dim 'dim0' of size 2
+    """
+    shifts = []
+    acc = 0
+    for _, size in outs:
+        shifts.append(acc)
+        acc += size.bit_length() - 1
+    rank = len(outs)
+    flat = {}
+    for k, vecs in bases.items():
+        packed = []
+        for i, v in enumerate(vecs):
+            if len(v) != rank:
+                raise BasisError(f"basis {i} of in-dim {k!r} has {len(v)} entries, expected {rank}")
+            f = 0
+            for (name, size), x, sh in zip(outs, v, shifts):
+                if not 0 <= x < size:
+                    raise BasisError(f"basis {i} of in-dim {k!r} has value {x} for out-dim {name!r} of size {size}")
+                f |= x << sh
+            packed.append(f)
+        flat[k] = packed
+    return LinearLayout.from_flat(flat, outs)
 
 
 class Builder:
@@ -61,12 +98,16 @@ class Builder:
 
     def identity(self, in_dim: str, size: int, d: int) -> None:
         """``*= identity1D(size, in_dim, dim d)``."""
-        self.touch(in_dim, d)
-        vecs = self.bases[in_dim]
+        vecs = self.bases.get(in_dim)
+        if vecs is None:
+            vecs = self.bases[in_dim] = []
+        if d not in self.order:
+            self.order.append(d)
         s = self.sizes[d]
+        rank = self.rank
         k = 1
         while k < size:
-            v = [0] * self.rank
+            v = [0] * rank
             v[d] = s * k
             vecs.append(v)
             k <<= 1
@@ -173,5 +214,4 @@ class Builder:
         for k, v in self.bases.items():
             if k not in bases:
                 bases[k] = v
-        outs = [(f"dim{d}", self.sizes[d]) for d in range(self.rank)]
-        return LinearLayout(bases, outs, require_surjective=False)
+        return pack(bases, [(f"dim{d}", s) for d, s in enumerate(self.sizes)])

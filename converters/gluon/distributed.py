@@ -232,14 +232,12 @@ class SliceLayout(DistributedLayout):
         shp = check_shape(shape, self.rank, "SliceLayout")
         pshape = shp[: self.dim] + [1] + shp[self.dim :]
         parent = self.parent.to_linear(pshape)
-        keep = [i for i in range(len(pshape)) if i != self.dim]
-        bases: dict[str, list[list[int]]] = {}
-        for k, vecs in parent.bases.items():
-            proj = [[v[i] for i in keep] for v in vecs]
-            if k == "register":
-                proj = [v for v in proj if any(v)]
-            bases[k] = proj
-        return LinearLayout(bases, [(f"dim{j}", s) for j, s in enumerate(shp)], require_surjective=False)
+        # The sliced out-dim has size 1 (no bits), so the parent's flat bases are already the
+        # projection; only the register bases that became zero go.
+        flat = {k: parent.flat_bases(k) for k in parent.in_dim_names}
+        if "register" in flat:
+            flat["register"] = [f for f in flat["register"] if f]
+        return LinearLayout.from_flat(flat, [(f"dim{j}", s) for j, s in enumerate(shp)])
 
 
 # ============================================================================ DistributedLinearLayout

@@ -38,12 +38,8 @@ from linlayout.errors import (
 )
 from linlayout.linear import LinearLayout
 
-try:  # the Gluon package's common base class and registry (converters/gluon/base.py)
-    from .base import GluonLayout as _GluonBase  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - the base lands separately; keep this module usable alone
-
-    class _GluonBase:  # type: ignore[no-redef]
-        """Local stand-in for ``converters.gluon.base.GluonLayout``."""
+from ._build import pack
+from .base import GluonLayout as _GluonBase
 
 
 __all__ = [
@@ -88,7 +84,7 @@ def _check_shape(shape: Sequence[int], rank: int | None, who: str) -> list[int]:
 
 
 def _layout(bases: Mapping[str, Sequence[Sequence[int]]], outs: Sequence[tuple[str, int]]) -> LinearLayout:
-    return LinearLayout({k: [list(b) for b in v] for k, v in bases.items()}, list(outs), require_surjective=False)
+    return pack({k: [list(b) for b in v] for k, v in bases.items()}, list(outs))
 
 
 def _identity(size: int, in_dim: str, out: str, rank_names: Sequence[str]) -> dict:
@@ -152,14 +148,23 @@ class _Builder:
 
     def reshape(self, new_sizes: Sequence[int]) -> None:
         """Row-major reshape of the out space (last dim fastest) to ``new_sizes`` on dim0..dimN-1."""
-        old = [self.sizes[n] for n in self.names]
-        strides_old = [math.prod(old[i + 1:]) for i in range(len(old))]
+        def shifts(sizes: Sequence[int]) -> list[int]:  # log2 of the row-major strides (all powers of two)
+            out, acc = [], 0
+            for n in reversed(sizes):
+                out.append(acc)
+                acc += _log2(n)
+            return out[::-1]
+
+        old_shifts = shifts([self.sizes[n] for n in self.names])
+        new_shifts = shifts(new_sizes)
+        masks = [n - 1 for n in new_sizes]
         names = _dims(len(new_sizes))
-        strides_new = [math.prod(new_sizes[i + 1:]) for i in range(len(new_sizes))]
         nb = []
         for b in self.bases:
-            flat = sum(v * s for v, s in zip(b, strides_old))
-            nb.append([(flat // s) % n for s, n in zip(strides_new, new_sizes)])
+            flat = 0
+            for v, sh in zip(b, old_shifts):
+                flat |= v << sh
+            nb.append([(flat >> sh) & m for sh, m in zip(new_shifts, masks)])
         self.names = names
         self.bases = nb
         self.sizes = dict(zip(names, new_sizes))
