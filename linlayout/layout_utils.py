@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .errors import DimensionError, SizeError
+from .errors import DimensionError, LayoutError, SizeError
 from .linear import LinearLayout
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "identity_standard_nd",
     "ensure_layout_not_larger_than",
     "ensure_layout_not_smaller_than",
+    "shrink_bases",
     "combine_cta_cga_with_shape",
     "zeros_like",
     "square_sublayout_is_identity",
@@ -122,27 +123,44 @@ def ensure_layout_not_larger_than(
     dropped: set[int] = set()
     sizes = dict(layout.out_dims)
     for j, name in enumerate(outs):
-        actual, desired = sizes[name], named[name]
-        if actual <= desired:
-            continue
-        cands = []
-        for in_dim, vecs in bases.items():
-            for i, v in enumerate(vecs):
-                if v[j]:
-                    cands.append((v[j], in_dim, i))
-        cands.sort(key=lambda c: -c[0])
-        for _, in_dim, i in cands:
-            if actual <= desired:
-                break
-            if not broadcast_registers and in_dim == "register":
-                dropped.add(i)
-            else:
-                bases[in_dim][i][j] = 0
-            actual >>= 1
-        sizes[name] = min(sizes[name], desired)
+        if sizes[name] > named[name]:
+            shrink_bases(bases, j, sizes[name], named[name], broadcast_registers, dropped)
+            sizes[name] = named[name]
     if dropped and "register" in bases:
         bases["register"] = [b for i, b in enumerate(bases["register"]) if i not in dropped]
     return LinearLayout(bases, [(n, sizes[n]) for n in outs], require_surjective=False)
+
+
+def shrink_bases(
+    bases: dict[str, list[list[int]]], j: int, actual: int, desired: int,
+    broadcast_registers: bool = True, dropped: set[int] | None = None,
+) -> None:
+    """The step of :func:`ensure_layout_not_larger_than` for one out-dim, in place on basis vectors.
+
+    Component ``j`` of the largest bases (over all in-dims, largest value first) is zeroed until
+    the out-dim of size ``actual`` is no larger than ``desired``; with ``broadcast_registers=False``
+    the indices of ``register`` bases that would be zeroed go into ``dropped`` instead.
+
+        >>> b = {"register": [[1], [2]], "lane": [[4], [8]]}
+        >>> shrink_bases(b, 0, 16, 4); b
+        {'register': [[1], [2]], 'lane': [[0], [0]]}
+        >>> gone = set(); shrink_bases(b, 0, 4, 2, broadcast_registers=False, dropped=gone); gone
+        {1}
+    """
+    cands = sorted(
+        ((v[j], in_dim, i) for in_dim, vecs in bases.items() for i, v in enumerate(vecs) if v[j]),
+        key=lambda c: -c[0],
+    )
+    for _, in_dim, i in cands:
+        if actual <= desired:
+            break
+        if not broadcast_registers and in_dim == "register":
+            if dropped is None:
+                raise LayoutError("shrink_bases: broadcast_registers=False needs a 'dropped' set")
+            dropped.add(i)
+        else:
+            bases[in_dim][i][j] = 0
+        actual >>= 1
 
 
 def ensure_layout_not_smaller_than(layout: LinearLayout, shape: Mapping[str, int] | Sequence[int]) -> LinearLayout:

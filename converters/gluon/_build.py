@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from linlayout.errors import BasisError, DimensionError, SizeError
+from linlayout.layout_utils import shrink_bases
 from linlayout.linear import LinearLayout
 
 
@@ -158,24 +159,9 @@ class Builder:
         """``ensureLayoutNotLargerThan``: zero the largest bases of each too-large out-dim."""
         dropped: set[int] = set()
         for d in self.order:
-            actual, desired = self.sizes[d], shape[d]
-            if actual <= desired:
-                continue
-            cands = []
-            for in_dim, vecs in self.bases.items():
-                for i, v in enumerate(vecs):
-                    if v[d]:
-                        cands.append((v[d], in_dim, i))
-            cands.sort(key=lambda c: -c[0])
-            for _, in_dim, i in cands:
-                if actual <= desired:
-                    break
-                if not broadcast_registers and in_dim == "register":
-                    dropped.add(i)
-                else:
-                    self.bases[in_dim][i][d] = 0
-                actual >>= 1
-            self.sizes[d] = desired
+            if self.sizes[d] > shape[d]:
+                shrink_bases(self.bases, d, self.sizes[d], shape[d], broadcast_registers, dropped)
+                self.sizes[d] = shape[d]
         if dropped:
             regs = self.bases["register"]
             self.bases["register"] = [b for i, b in enumerate(regs) if i not in dropped]
@@ -194,13 +180,7 @@ class Builder:
                     cga_sizes[d] = 1 << x.bit_length()
         for d in range(rank):
             if cga_sizes[d] > shape[d]:
-                actual = cga_sizes[d]
-                cands = sorted(((b[d], i) for i, b in enumerate(blocks) if b[d]), key=lambda c: -c[0])
-                for _, i in cands:
-                    if actual <= shape[d]:
-                        break
-                    blocks[i][d] = 0
-                    actual >>= 1
+                shrink_bases({"block": blocks}, d, cga_sizes[d], shape[d])
                 cga_sizes[d] = shape[d]
         cta_shape = [max(1, shape[d] // cga_sizes[d]) for d in range(rank)]
         self.not_smaller(cta_shape)
