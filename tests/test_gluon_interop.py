@@ -180,3 +180,34 @@ def test_without_triton_everything_says_pip_install(monkeypatch):
     # our own objects need no Triton
     assert from_triton(b) is b
     assert linear_from_triton(L) is L
+
+
+@pytest.mark.reference
+def test_methods_on_the_layout_classes():
+    pytest.importorskip("triton")
+    b = gluon.BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])
+    assert gluon.GluonLayout.from_triton(b.to_triton()) == b
+    assert gluon.BlockedLayout.from_triton(b.to_triton()) == b
+    with pytest.raises(LayoutError, match="SliceLayout.from_triton: got a BlockedLayout"):
+        gluon.SliceLayout.from_triton(b.to_triton())
+    s = gluon.NVMMASharedLayout(64, 16)
+    assert gluon.NVMMASharedLayout.from_triton(s.to_triton()) == s
+
+
+@pytest.mark.reference
+def test_amd_wmma_by_name(builder):
+    """AMDWMMALayout goes through the generic by-name path (skipped until our class is registered)."""
+    try:
+        wmma = gluon.lookup("AMDWMMALayout")
+    except LayoutError:
+        pytest.skip("converters.gluon has no AMDWMMALayout yet")
+    cases = [
+        (wmma(2, False, [[0, 1], [0, 2]]), [32, 64]),
+        (wmma(1, True, []), [16, 16]),
+        (wmma(2, True, [[1, 0]], reg_bases=[[0, 1]]), [64, 64]),
+        (wmma(3, False, [[0, 1]], instr_shape=[16, 16, 32]), [32, 32]),
+    ]
+    for ours, shape in cases:
+        theirs = to_triton(ours)
+        assert from_triton(theirs) == ours
+        assert triton_linear(builder, theirs, shape) == ours.to_linear(shape), f"{ours} on {shape}"

@@ -272,3 +272,31 @@ class GluonLayout:
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
         """The linear layout of this layout over a tensor of ``shape`` (Triton 3.9's answer)."""
         raise NotImplementedError(f"{type(self).__name__}.to_linear")
+
+    def to_triton(self) -> Any:
+        """The equal Triton Gluon object (needs triton); see :func:`converters.gluon.interop.to_triton`.
+
+            >>> import pytest; _ = pytest.importorskip("triton")
+            >>> from converters.gluon import SliceLayout, BlockedLayout
+            >>> SliceLayout(0, BlockedLayout([1, 1], [32, 1], [4, 1], [0, 1])).to_triton().parent.warps_per_cta
+            [4, 1]
+        """
+        from .interop import to_triton
+
+        return to_triton(self)
+
+    @classmethod
+    def from_triton(cls, obj: Any) -> GluonLayout:
+        """Our layout for a Triton Gluon object; see :func:`converters.gluon.interop.from_triton`.
+
+            >>> import pytest; gl = pytest.importorskip("triton.experimental.gluon.language")
+            >>> from converters.gluon import BlockedLayout
+            >>> BlockedLayout.from_triton(gl.BlockedLayout([1], [32], [4], [0]))
+            BlockedLayout([1], [32], [4], [0])
+        """
+        from .interop import from_triton
+
+        out = from_triton(obj)
+        if not isinstance(out, cls):
+            raise LayoutError(f"{cls.__name__}.from_triton: got a {out.kind}")
+        return out
