@@ -1,4 +1,5 @@
-"""AMD layouts: ``AMDMFMALayout`` (CDNA matrix cores, 64-lane wavefronts).
+"""AMD layouts: ``AMDMFMALayout`` (CDNA matrix cores, 64-lane wavefronts) and ``AMDWMMALayout``
+(RDNA3 / RDNA4 / gfx1250 matrix cores, 32-lane wavefronts).
 
     >>> m = AMDMFMALayout(3, [32, 32, 8], False, [2, 1])
     >>> L = m.to_linear([128, 32])
@@ -13,14 +14,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from linlayout.errors import DimensionError, LayoutError, UnsupportedError
+from linlayout import gf2
+from linlayout.errors import BasisError, DimensionError, LayoutError, UnsupportedError
 from linlayout.linear import LinearLayout
 
-from ._build import Builder, check_shape
+from ._build import Builder, check_shape, is_pow2, pack
+from .base import format_value
 from .distributed import DistributedLayout, _set, as_int, bases_tuple, check_cga, int_tuple, matrix_order
 from .tmem import _as_bool
 
-__all__ = ["AMDMFMALayout"]
+__all__ = ["AMDMFMALayout", "AMDWMMALayout", "WMMA_INSTR_SHAPES"]
 
 
 @dataclass(frozen=True, repr=False)
@@ -121,3 +124,306 @@ class AMDMFMALayout(DistributedLayout):
         b.identity_nd("warp", self.warps_per_cta, order)
         b.combine_cga(self.cga_layout, shp)
         return b.build()
+
+
+# ============================================================================ AMDWMMALayout
+#: The instruction shapes ``[M, N, K]`` Triton 3.9 accepts for each WMMA version.
+WMMA_INSTR_SHAPES: dict[int, tuple[tuple[int, int, int], ...]] = {
+    1: ((16, 16, 16),),
+    2: ((16, 16, 16), (16, 16, 32)),
+    3: ((16, 16, 4), (16, 16, 32), (16, 16, 64), (16, 16, 128), (32, 16, 64), (32, 16, 128)),
+}
+
+# One instruction's accumulator tile, as (M, N) pairs: register bases, lane bases, (M, N) extent.
+# RDNA3 (v1) interleaves the two half-waves along M (lane 16 is row 1, registers step by 2 rows);
+# RDNA4 / gfx1250 (v2, v3) give each lane 8 consecutive rows, the upper half-wave rows 8..15.
+# gfx1250's 32x16 tile adds one register bit for rows 16..31.
+_WMMA_LANES = ((0, 1), (0, 2), (0, 4), (0, 8), (8, 0))
+_WMMA_TILES = {
+    "v1": (((2, 0), (4, 0), (8, 0)), ((0, 1), (0, 2), (0, 4), (0, 8), (1, 0)), (16, 16)),
+    "16x16": (((1, 0), (2, 0), (4, 0)), _WMMA_LANES, (16, 16)),
+    "32x16": (((1, 0), (2, 0), (4, 0), (16, 0)), _WMMA_LANES, (32, 16)),
+}
+
+
+def _span_sizes(vecs: Sequence[Sequence[int]], rank: int) -> list[int]:
+    """Per dim, the smallest power of two above every entry (Triton's inferred out-dim sizes)."""
+    sizes = [1] * rank
+    for v in vecs:
+        for d, x in enumerate(v):
+            if x >= sizes[d]:
+                sizes[d] = 1 << x.bit_length()
+    return sizes
+
+
+def _reaches_all(vecs: Sequence[Sequence[int]], sizes: Sequence[int]) -> bool:
+    """Whether the GF(2) span of ``vecs`` is every point of ``sizes`` (a surjective layout)."""
+    shifts, acc = [], 0
+    for s in sizes:
+        shifts.append(acc)
+        acc += s.bit_length() - 1
+    flat = [sum(x << sh for x, sh in zip(v, shifts)) for v in vecs]
+    return gf2.rank(flat) == acc
+
+
+def _single_bit(v: Sequence[int]) -> bool:
+    nz = [x for x in v if x]
+    return len(nz) == 1 and is_pow2(nz[0])
+
+
+@dataclass(frozen=True, repr=False)
+class AMDWMMALayout(DistributedLayout):
+    """Gluon's ``AMDWMMALayout(version, transposed, warp_bases, reg_bases, instr_shape, cga_layout,
+    rank)``: the accumulator of a WMMA instruction (wavefronts of 32 lanes).
+
+    One instruction covers a 16x16 tile of ``(M, N) = (dim[-2], dim[-1])`` (32x16 for gfx1250's
+    ``[32, 16, K]`` shapes); ``transposed`` swaps the roles of M and N inside the tile.  Version 1
+    (RDNA3) splits M between the two half-waves row by row; versions 2 (RDNA4) and 3 (gfx1250) give
+    each lane 8 consecutive rows.  ``reg_bases`` and ``warp_bases`` place further tiles in
+    registers and warps, in units of the tile (a zero vector repeats the same tile); a rank-3
+    layout has a leading batch dim of tile extent 1.  ``cga_layout`` places the CTAs of a cluster.
+    A tensor larger than the layout repeats in registers (dim[-1] first); a smaller one zeroes the
+    bases that fall outside it.  Defaults are Gluon's: no ``reg_bases``, ``instr_shape`` ``[16, 16,
+    16]``, rank 2.
+
+    Four warps stacked along N on RDNA4, over a 32x64 tensor (two tiles of M in registers):
+
+        >>> w = AMDWMMALayout(2, False, [[0, 1], [0, 2]])
+        >>> L = w.to_linear([32, 64])
+        >>> L.bases["register"]
+        ((1, 0), (2, 0), (4, 0), (16, 0))
+        >>> L.bases["lane"]
+        ((0, 1), (0, 2), (0, 4), (0, 8), (8, 0))
+        >>> L.bases["warp"]
+        ((0, 16), (0, 32))
+        >>> AMDWMMALayout(1, True, []).to_linear([16, 16]).bases["lane"]
+        ((1, 0), (2, 0), (4, 0), (8, 0), (0, 1))
+        >>> AMDWMMALayout(3, False, [[0, 1]])
+        Traceback (most recent call last):
+        ...
+        linlayout.errors.UnsupportedError: AMDWMMALayout: instr_shape [16, 16, 16] is not a WMMA v3 instruction; version 3 accepts [16, 16, 4], [16, 16, 32], [16, 16, 64], [16, 16, 128], [32, 16, 64], [32, 16, 128]
+    """
+
+    kind = "AMDWMMALayout"
+    version: int
+    transposed: bool
+    warp_bases: Sequence[Sequence[int]]
+    reg_bases: Sequence[Sequence[int]] | None = None
+    instr_shape: Sequence[int] | None = None
+    cga_layout: Sequence[Sequence[int]] = field(default_factory=tuple)
+    rank: int | None = None  # type: ignore[assignment]  # Gluon's field; the property of the base
+
+    def __post_init__(self) -> None:
+        who = "AMDWMMALayout"
+        v = as_int(self.version, who, "version")
+        if not 1 <= v <= 3:
+            raise LayoutError(f"{who}: version must be in 1..3 (1: RDNA3, 2: RDNA4, 3: gfx1250), got {v}")
+        transposed = _as_bool(self.transposed, who, "transposed")
+        rank = 2 if self.rank is None else as_int(self.rank, who, "rank")
+        if rank not in (2, 3):
+            raise DimensionError(f"{who}: rank must be 2 or 3, got {rank} (Triton aborts on other ranks)")
+        for name in ("warp_bases", "reg_bases", "cga_layout"):
+            vecs = getattr(self, name)
+            if vecs is None and name != "warp_bases":
+                vecs = ()
+            if isinstance(vecs, Sequence) and not isinstance(vecs, (str, bytes)):
+                for i, b in enumerate(vecs):
+                    if isinstance(b, Sequence) and not isinstance(b, (str, bytes)) and len(b) != rank:
+                        hint = f"; pass rank={len(b)}" if self.rank is None and len(b) == 3 else ""
+                        raise BasisError(
+                            f"{who}: {name}[{i}] = {list(b)} has {len(b)} entries, expected {rank} (the rank){hint}"
+                        )
+            _set(self, name, bases_tuple(vecs, who, name, rank))
+        if self.instr_shape is None:
+            instr: tuple[int, ...] = (16, 16, 16)
+        else:
+            instr = int_tuple(self.instr_shape, who, "instr_shape")
+        if len(instr) != 3:
+            raise DimensionError(f"{who}: instr_shape {list(instr)} must be [M, N, K]")
+        if instr not in WMMA_INSTR_SHAPES[v]:
+            ok = ", ".join(str(list(s)) for s in WMMA_INSTR_SHAPES[v])
+            raise UnsupportedError(f"{who}: instr_shape {list(instr)} is not a WMMA v{v} instruction; version {v} accepts {ok}")
+        # reg_bases and warp_bases together form a layout over tiles that must reach every tile it spans
+        tiles = self.reg_bases + self.warp_bases
+        if not _reaches_all(tiles, _span_sizes(tiles, rank)):
+            raise BasisError(
+                f"{who}: reg_bases {[list(b) for b in self.reg_bases]} and warp_bases "
+                f"{[list(b) for b in self.warp_bases]} (in tiles) do not reach every tile of the extent "
+                f"{_span_sizes(tiles, rank)} they span; use distinct powers of two on one dim each"
+            )
+        self._check_cga(who)
+        _set(self, "version", v)
+        _set(self, "transposed", transposed)
+        _set(self, "instr_shape", instr)
+        _set(self, "rank", rank)
+
+    def _check_cga(self, who: str) -> None:
+        cga = self.cga_layout
+        check_cga(cga, who)
+        seen: set[tuple[int, ...]] = set()
+        for i, b in enumerate(cga):
+            if any(b) and b in seen:
+                raise BasisError(f"{who}: cga_layout[{i}] = {list(b)} repeats an earlier basis; the CTA bases must be distinct")
+            seen.add(b)
+        sizes = _span_sizes(cga, len(cga[0])) if cga else []
+        if cga and not _reaches_all(cga, sizes):
+            raise BasisError(
+                f"{who}: cga_layout {[list(b) for b in cga]} leaves CTA positions of the extent {sizes} "
+                "unreached; the bases of each dim must be 1, 2, 4, ... (zero vectors allowed)"
+            )
+
+    @property
+    def warp_size(self) -> int:
+        """Threads per wavefront: 32 for WMMA.
+
+            >>> AMDWMMALayout(2, False, []).warp_size
+            32
+        """
+        return 32
+
+    @property
+    def num_warps(self) -> int:
+        """Warps per CTA: two to the number of ``warp_bases``.
+
+            >>> AMDWMMALayout(2, False, [[0, 1], [1, 0]]).num_warps
+            4
+        """
+        return 1 << len(self.warp_bases)
+
+    def tile(self) -> tuple[list[list[int]], list[list[int]], list[int]]:
+        """One instruction's accumulator over the standard dims: (register bases, lane bases, extent).
+
+            >>> AMDWMMALayout(3, True, [], instr_shape=[32, 16, 64]).tile()[2]
+            [16, 32]
+        """
+        rank = self.rank
+        key = "v1" if self.version == 1 else ("32x16" if self.instr_shape[0] == 32 else "16x16")
+        reg, lane, ext = _WMMA_TILES[key]
+        m, n = rank - 2, rank - 1
+        if self.transposed:
+            m, n = n, m
+
+        def put(pairs: Sequence[tuple[int, int]]) -> list[list[int]]:
+            out = []
+            for x, y in pairs:
+                vec = [0] * rank
+                vec[m], vec[n] = x, y
+                out.append(vec)
+            return out
+
+        size = [1] * rank
+        size[m], size[n] = ext
+        return put(reg), put(lane), size
+
+    def __str__(self) -> str:
+        """Constructor text, leaving out values equal to Gluon's defaults.
+
+            >>> print(AMDWMMALayout(3, True, [[0, 1]], instr_shape=[16, 16, 32], rank=2))
+            AMDWMMALayout(3, True, [[0, 1]], instr_shape=[16, 16, 32])
+        """
+        parts = [str(self.version), str(self.transposed), format_value(self.warp_bases)]
+        if self.reg_bases:
+            parts.append(f"reg_bases={format_value(self.reg_bases)}")
+        if tuple(self.instr_shape) != (16, 16, 16):  # type: ignore[arg-type]
+            parts.append(f"instr_shape={format_value(self.instr_shape)}")
+        if self.cga_layout:
+            parts.append(f"cga_layout={format_value(self.cga_layout)}")
+        if self.rank != 2:
+            parts.append(f"rank={self.rank}")
+        return f"{self.kind}({', '.join(parts)})"
+
+    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
+        """Triton's linear layout of this layout over ``shape`` (see the class docstring).
+
+        A layout whose bases, once cut to ``shape``, are not distinct powers of two on one dim each
+        (repeated or mixed ``reg_bases``/``warp_bases`` the shape does not cut away) is refused with
+        a :class:`BasisError`, as Triton refuses it.
+
+            >>> AMDWMMALayout(2, False, [[1, 0], [1, 0]]).to_linear([16, 16]).bases["warp"]
+            ((0, 0), (0, 0))
+            >>> AMDWMMALayout(2, False, [[1, 0], [1, 0]]).to_linear([32, 16])
+            Traceback (most recent call last):
+            ...
+            linlayout.errors.BasisError: AMDWMMALayout: on shape [32, 16], warp basis 1 = [16, 0] (from warp_bases[1]) repeats warp basis 0; Triton requires the bases that the shape does not cut away to be distinct powers of two on one dim each
+        """
+        who = "AMDWMMALayout"
+        rank = self.rank
+        shp = check_shape(shape, rank, who)
+        reg, lane, ext = self.tile()
+        n_tile_regs = len(reg)
+
+        def scaled(vecs: Sequence[Sequence[int]]) -> list[list[int]]:
+            return [[x * e for x, e in zip(v, ext)] for v in vecs]
+
+        bases = {"register": reg + scaled(self.reg_bases), "lane": lane, "warp": scaled(self.warp_bases)}
+        tiles = _span_sizes(self.reg_bases + self.warp_bases, rank)
+        sizes = [e * t for e, t in zip(ext, tiles)]
+        # the CGA layout, cut to the shape
+        blocks = [list(b) for b in self.cga_layout]
+        cga_sizes = _span_sizes(blocks, rank)
+        for d in range(rank):
+            if cga_sizes[d] > shp[d]:
+                for b in blocks:
+                    if b[d] >= shp[d]:
+                        b[d] = 0
+                cga_sizes[d] = shp[d]
+        cta = [max(1, shp[d] // cga_sizes[d]) for d in range(rank)]
+        # repeat in registers, minor dim (dim[-1]) first
+        regs = bases["register"]
+        for d in reversed(range(rank)):
+            k = sizes[d]
+            while k < cta[d]:
+                vec = [0] * rank
+                vec[d] = k
+                regs.append(vec)
+                k <<= 1
+            sizes[d] = max(sizes[d], cta[d])
+        # broadcast: every basis component that falls outside the CTA's share becomes zero
+        for d in range(rank):
+            if sizes[d] > cta[d]:
+                for vecs in bases.values():
+                    for v in vecs:
+                        if v[d] >= cta[d]:
+                            v[d] = 0
+                sizes[d] = cta[d]
+        bases["block"] = [[x * s for x, s in zip(b, sizes)] for b in blocks]
+        sizes = [s * c for s, c in zip(sizes, cga_sizes)]
+        self._check_permutation(bases, shp, n_tile_regs)
+        return pack(bases, [(f"dim{d}", s) for d, s in enumerate(sizes)])
+
+    def _check_permutation(self, bases: dict[str, list[list[int]]], shape: list[int], n_tile_regs: int) -> None:
+        """Triton turns the result into a linear encoding, which must be a permutation matrix once
+        the zero (broadcast) bases are removed; it aborts otherwise."""
+        who = "AMDWMMALayout"
+
+        def origin(in_dim: str, i: int) -> str:
+            if in_dim == "register":
+                j = i - n_tile_regs
+                if 0 <= j < len(self.reg_bases):
+                    return f" (from reg_bases[{j}])"
+                return ""
+            if in_dim == "warp":
+                return f" (from warp_bases[{i}])"
+            if in_dim == "block":
+                return f" (from cga_layout[{i}])"
+            return ""
+
+        rule = "Triton requires the bases that the shape does not cut away to be distinct powers of two on one dim each"
+        seen: dict[tuple[int, ...], str] = {}
+        for in_dim, vecs in bases.items():
+            for i, v in enumerate(vecs):
+                if not any(v):
+                    continue
+                name = f"{in_dim} basis {i}"
+                if not _single_bit(v):
+                    raise BasisError(f"{who}: on shape {shape}, {name} = {v}{origin(in_dim, i)} is not a power of two on one dim; {rule}")
+                t = tuple(v)
+                if t in seen:
+                    raise BasisError(f"{who}: on shape {shape}, {name} = {v}{origin(in_dim, i)} repeats {seen[t]}; {rule}")
+                seen[t] = name
+        total = sum(s.bit_length() - 1 for s in shape)
+        if len(seen) != total:
+            raise BasisError(
+                f"{who}: on shape {shape}, the bases left after the cut reach {len(seen)} of the {total} "
+                f"address bits; {rule} and to cover the tensor"
+            )
