@@ -23,12 +23,13 @@ from .distributed import (
     NVMMADistributedLayout,
     SliceLayout,
 )
-from .amd import AMDMFMALayout
+from .amd import AMDMFMALayout, AMDWMMALayout
 from .text import parse
 from .tmem import TensorMemoryLayout, TensorMemoryScalesLayout
 
 from .shared import NVMMASharedLayout, PaddedSharedLayout, SharedLinearLayout, SwizzledSharedLayout
-from .spell import simplest_spelling, spellings
+from .spell import canonical, simplest_spelling, spellings
+from .interop import from_triton, linear_from_triton, linear_to_triton, to_triton, triton_available
 
 
 def from_dict(d: Mapping[str, Any]) -> GluonLayout:
@@ -52,6 +53,7 @@ __all__ = [
     "TensorMemoryLayout",
     "TensorMemoryScalesLayout",
     "AMDMFMALayout",
+    "AMDWMMALayout",
     "NVMMASharedLayout",
     "SwizzledSharedLayout",
     "SharedLinearLayout",
@@ -60,6 +62,12 @@ __all__ = [
     "parse",
     "spellings",
     "simplest_spelling",
+    "canonical",
+    "from_triton",
+    "to_triton",
+    "linear_from_triton",
+    "linear_to_triton",
+    "triton_available",
     "lookup",
     "register",
     "registry",

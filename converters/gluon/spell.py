@@ -2,9 +2,19 @@
 
 :func:`spellings` lists Gluon layouts whose ``to_linear(shape)`` is exactly the given layout,
 simplest first: ``BlockedLayout``, ``SliceLayout`` of a blocked parent, ``NVMMADistributedLayout``,
-``DotOperandLayout`` for distributed layouts (in-dims ``register/lane/warp/block``), ending with
-``DistributedLinearLayout``, which always works; ``NVMMASharedLayout``, ``SwizzledSharedLayout``
-and finally ``SharedLinearLayout`` for shared layouts (in-dims ``offset/block``).
+``DotOperandLayout``, ``AMDMFMALayout``, slices of MMA parents, ending with
+``DistributedLinearLayout``, which always works (in-dims ``register/lane/warp/block``);
+``NVMMASharedLayout``, ``SwizzledSharedLayout`` and finally ``SharedLinearLayout`` (in-dims
+``offset/block``); ``TensorMemoryLayout`` and ``TensorMemoryScalesLayout`` (in-dims ``row/col``).
+
+Spellings are listed in canonical form (:func:`canonical`).  When the tensor is smaller than a
+layout's tile, Triton cuts lane/warp bases, registers and CGA bases, and the fields that chose
+them stop mattering: for one blocked layout on a ``[2, 1, 2]`` tensor an exhaustive search
+(``size_per_thread`` up to 8) found 342,181 spellings of the same layout.  The canonical form fixes those choices (``size_per_thread`` at most the CTA's
+extent, cut lanes/warps counted on the earliest cut dim of ``order``, cut CGA bases written as
+zero, a tensor-memory block no wider than the tensor), so every spelling is listed once per
+choice that does matter, and ``canonical(s, shape)`` is among ``spellings(s.to_linear(shape))``
+for any spelling ``s``.
 
     >>> from converters.gluon import BlockedLayout, SliceLayout
     >>> L = BlockedLayout([1], [32], [4], [0]).to_linear([128])
@@ -17,6 +27,7 @@ and finally ``SharedLinearLayout`` for shared layouts (in-dims ``offset/block``)
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Iterator, Sequence
 
@@ -33,7 +44,7 @@ from .distributed import (
     SliceLayout,
 )
 
-__all__ = ["spellings", "simplest_spelling"]
+__all__ = ["spellings", "simplest_spelling", "canonical"]
 
 _DIST = {"register", "lane", "warp", "block"}
 
@@ -96,32 +107,172 @@ def _cga(layout: LinearLayout, shape: Sequence[int]) -> list[list[int]] | None:
     return out
 
 
-def _blocked(layout: LinearLayout, shape: Sequence[int], extra: int = 2) -> list[BlockedLayout]:
-    rank = len(shape)
-    out: list[BlockedLayout] = []
-    cga = _cga(layout, shape)
-    if cga is None:
+def _runs_ok(dims: Sequence[int], pos: dict[int, int]) -> bool:
+    """The dims of a run of bases visit the out-dims in ``order`` (positions non-decreasing)."""
+    return all(pos[a] <= pos[b] for a, b in zip(dims, dims[1:]))
+
+
+def _cta_shape(shape: Sequence[int], cga: Sequence[Sequence[int]]) -> list[int]:
+    ext = [1] * len(shape)
+    for v in cga:
+        for d, x in enumerate(v):
+            ext[d] = max(ext[d], 2 * x)
+    return [max(1, s // e) for s, e in zip(shape, ext)]
+
+
+def _assign(dims: Sequence[int | None], order: Sequence[int], cut: Sequence[bool]) -> list[int] | None:
+    """log2 of threads (or warps) per dim for a lane (warp) list read as runs in ``order``.
+
+    Non-zero bases must follow ``order``; a zero basis is a basis Triton cut because the tensor is
+    too small along its dim, so it belongs to a dim that is ``cut``.  Any cut dim between the
+    neighbouring non-zero runs gives the same layout; the earliest in ``order`` is taken (the
+    canonical choice).  None when no assignment exists.
+    """
+    pos = {d: i for i, d in enumerate(order)}
+    counts = [0] * len(order)
+    closed: set[int] = set()  # runs that already ended with a cut basis
+    cur = 0
+    for i, d in enumerate(dims):
+        if d is not None:
+            if pos[d] < cur or d in closed:
+                return None
+            cur = pos[d]
+            counts[d] += 1
+            continue
+        nxt = next((pos[e] for e in dims[i + 1:] if e is not None), len(order))
+        e = next((order[k] for k in range(cur, nxt) if cut[order[k]]), None)
+        if e is None:
+            return None
+        cur = pos[e]
+        counts[e] += 1
+        closed.add(e)
+    return counts
+
+
+class _BlockedSearch:
+    """The canonical ``BlockedLayout`` spellings of ``layout`` on ``shape``.
+
+    Triton lays a blocked layout out as: registers = the ``size_per_thread`` runs (in ``order``)
+    then the repetitions (in ``order``); lanes and warps = identity runs in ``order``; a dim too
+    small for the tile has its largest warp, then lane bases zeroed and its largest registers
+    dropped.  So a spelling is fixed by an order and the split of the register list into the
+    per-thread part and the repetitions, up to choices the tensor makes irrelevant: which cut dim
+    a zero lane/warp basis is counted on, a ``size_per_thread`` beyond the CTA's extent, CGA bases
+    the tensor cuts.  The canonical spelling makes those choices fixed (earliest cut dim in order,
+    ``size_per_thread`` at most the CTA's extent, cut CGA bases written as zero); every candidate
+    is confirmed by converting it back.
+    """
+
+    def __init__(self, layout: LinearLayout, shape: Sequence[int]):
+        self.layout, self.shape = layout, list(shape)
+        self.cga = _cga(layout, shape)
+        b = layout.bases
+        regs, lanes, warps = b.get("register", ()), b.get("lane", ()), b.get("warp", ())
+        self.reg_dims = [_dim_of(v) for v in regs]
+        self.lane_dims = [_dim_of(v) for v in lanes]
+        self.warp_dims = [_dim_of(v) for v in warps]
+        rank = len(shape)
+        self.ok = (
+            self.cga is not None
+            and all(d is not None and d != -1 for d in self.reg_dims)  # no zero/diagonal registers
+            and -1 not in self.lane_dims
+            and -1 not in self.warp_dims
+        )
+        if not self.ok:
+            return
+        self.cta = _cta_shape(shape, self.cga)
+        # the smallest non-zero lane/warp value along a dim is size_per_thread there
+        self.moved = [min((v[d] for v in (*lanes, *warps) if v[d]), default=0) for d in range(rank)]
+        self.n_lane = [self.lane_dims.count(d) for d in range(rank)]
+        self.n_warp = [self.warp_dims.count(d) for d in range(rank)]
+
+    def derive(self, order: Sequence[int], t: int) -> BlockedLayout | None:
+        """The canonical spelling with this ``order`` and ``t`` per-thread registers, if any."""
+        rank = len(self.shape)
+        spt = [1 << self.reg_dims[:t].count(d) for d in range(rank)]
+        if any(m and m != s for m, s in zip(self.moved, spt)):
+            return None
+        tpw = _assign(self.lane_dims, order, [self.cta[d] <= spt[d] << self.n_lane[d] for d in range(rank)])
+        if tpw is None:
+            return None
+        wpc = _assign(self.warp_dims, order, [self.cta[d] <= spt[d] << (tpw[d] + self.n_warp[d]) for d in range(rank)])
+        if wpc is None:
+            return None
+        try:
+            cand = BlockedLayout(spt, [1 << x for x in tpw], [1 << x for x in wpc], list(order), self.cga)
+            return cand if cand.to_linear(self.shape) == self.layout else None
+        except LayoutError:
+            return None
+
+    def all(self) -> list[BlockedLayout]:
+        if not self.ok:
+            return []
+        out = []
+        for order in itertools.permutations(range(len(self.shape))):
+            pos = {d: i for i, d in enumerate(order)}
+            for t in range(len(self.reg_dims) + 1):
+                if _runs_ok(self.reg_dims[:t], pos) and _runs_ok(self.reg_dims[t:], pos):
+                    cand = self.derive(order, t)
+                    if cand is not None:
+                        out.append(cand)
         return out
-    regs = layout.bases.get("register", ())
-    nreg = [0] * rank
-    for v in regs:
-        d = _dim_of(v)
-        if d is None or d == -1:
-            return out
-        nreg[d] += 1
-    lanes, warps = layout.bases.get("lane", ()), layout.bases.get("warp", ())
-    for order in itertools.permutations(range(rank)):
-        for tpw in _segmentations(lanes, order):
-            for wpc in _segmentations(warps, order):
-                ranges = [range(0, nreg[d] + 1 + (extra if shape[d] <= (1 << (tpw[d] + wpc[d])) else 0)) for d in range(rank)]
-                for ks in itertools.product(*ranges):
-                    try:
-                        cand = BlockedLayout([1 << k for k in ks], [1 << t for t in tpw], [1 << w for w in wpc], list(order), cga)
-                        if cand.to_linear(shape) == layout:
-                            out.append(cand)
-                    except LayoutError:
-                        continue
-    return out
+
+
+def _blocked(layout: LinearLayout, shape: Sequence[int]) -> list[BlockedLayout]:
+    """Every canonical ``BlockedLayout`` spelling of ``layout`` on ``shape`` (see ``_BlockedSearch``)."""
+    return _BlockedSearch(layout, shape).all()
+
+
+def canonical(spelling: GluonLayout, shape: Sequence[int]) -> GluonLayout:
+    """The canonical form of ``spelling`` on ``shape``: the same layout, with the choices the tensor
+    makes irrelevant fixed as :func:`spellings` fixes them.  A ``BlockedLayout`` (also as a
+    ``SliceLayout`` parent) gets ``size_per_thread`` cut to the CTA's extent and cut lane/warp
+    counts moved to the earliest cut dim; CGA bases the tensor cuts are written as zero.
+
+        >>> from converters.gluon import BlockedLayout
+        >>> b = BlockedLayout([8], [32], [4], [0])
+        >>> print(canonical(b, [2]))          # a 2-element tensor: one thread holds all of it
+        BlockedLayout([2], [32], [4], [0])
+        >>> canonical(b, [2]).to_linear([2]) == b.to_linear([2])
+        True
+        >>> canonical(b, [4096]) == b         # nothing is cut: already canonical
+        True
+    """
+    from .shared import NVMMASharedLayout, SwizzledSharedLayout
+    from .tmem import TensorMemoryLayout
+
+    shp = [int(s) for s in shape]
+    layout = spelling.to_linear(shp)
+    if isinstance(spelling, SliceLayout):
+        pshape = shp[: spelling.dim] + [1] + shp[spelling.dim:]
+        return SliceLayout(spelling.dim, canonical(spelling.parent, pshape))
+    if isinstance(spelling, BlockedLayout):
+        search = _BlockedSearch(layout, shp)
+        if search.ok:
+            t = sum(log2(min(s, c)) for s, c in zip(spelling.size_per_thread, search.cta))
+            cand = search.derive(spelling.order, t)
+            if cand is not None:
+                return cand
+        raise LayoutError(f"canonical: no canonical form found for {spelling} on {shp} (please report this)")
+    if isinstance(spelling, TensorMemoryLayout) and spelling.block[1] > shp[1]:
+        return dataclasses.replace(spelling, block=[spelling.block[0], shp[1]])
+    cga = getattr(spelling, "cga_layout", None)
+    if cga and isinstance(spelling, (NVMMADistributedLayout, NVMMASharedLayout, SwizzledSharedLayout)):
+        new = _cga(layout, shp)
+        if new is not None and [list(v) for v in new] != [list(v) for v in cga]:
+            cand = _replace_cga(spelling, new)
+            if cand is not None and cand.to_linear(shp) == layout:
+                return cand
+    return spelling
+
+
+def _replace_cga(s: GluonLayout, cga: Sequence[Sequence[int]]) -> GluonLayout | None:
+    try:
+        if dataclasses.is_dataclass(s):
+            return dataclasses.replace(s, cga_layout=cga)
+        return type(s).from_dict({**s.to_dict(), "cga_layout": [list(v) for v in cga]})
+    except LayoutError:
+        return None
 
 
 def _warp_splits(n_log2: int, rank: int) -> Iterator[list[int]]:
@@ -167,6 +318,58 @@ def _mma(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
     return out
 
 
+def _amd(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
+    """``AMDMFMALayout`` spellings (64-lane wavefronts): versions, MFMA shapes, transposition and
+    warp splits searched; the K of the instruction does not change the accumulator layout, so
+    only the usual K per output tile (and its double) is listed."""
+    from .amd import AMDMFMALayout
+
+    rank = len(shape)
+    cga = _cga(layout, shape)
+    if cga is None or rank not in (2, 3) or len(layout.bases.get("lane", ())) != 6:
+        return []
+    nw = len(layout.bases.get("warp", ()))
+    out: list[GluonLayout] = []
+    for wpc in _warp_splits(nw, rank):
+        for version in (1, 2, 3, 4):
+            for instr in ([32, 32, 8], [32, 32, 16], [16, 16, 16], [16, 16, 32]):
+                for tr in (False, True):
+                    try:
+                        cand = AMDMFMALayout(version, instr, tr, wpc, cga_layout=cga)
+                        if cand.to_linear(shape) == layout:
+                            out.append(cand)
+                    except LayoutError:
+                        pass
+    return out
+
+
+def _tmem(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
+    """``TensorMemoryLayout`` (block, col_stride, two_ctas) and ``TensorMemoryScalesLayout``
+    spellings; a block wider than the tensor is cut to it (the canonical spelling)."""
+    from .tmem import TensorMemoryLayout, TensorMemoryScalesLayout
+
+    if len(shape) != 2:
+        return []
+    cands: list[GluonLayout] = []
+    for bm in (64, 128):
+        for k in range(log2(min(shape[1], 512)) + 1):
+            for cs in (1, 2, 4, 8, 16, 32):
+                for two in (False, True):
+                    try:
+                        cands.append(TensorMemoryLayout([bm, 1 << k], cs, two_ctas=two))
+                    except LayoutError:
+                        pass
+    cands.append(TensorMemoryScalesLayout())
+    out = []
+    for c in cands:
+        try:
+            if c.to_linear(shape) == layout:
+                out.append(c)
+        except LayoutError:
+            pass
+    return out
+
+
 def _check(layout: LinearLayout, shape: Sequence[int] | None) -> list[int]:
     if not isinstance(layout, LinearLayout):
         raise LayoutError(f"spellings: expected a LinearLayout, got {type(layout).__name__}")
@@ -195,26 +398,33 @@ def spellings(layout: LinearLayout, shape: Sequence[int] | None = None, *, limit
     out: list[GluonLayout] = []
     if ins <= _DIST:
         out += sorted(_blocked(layout, shp), key=_blocked_key)
-        rank = len(shp)
         slices: list[GluonLayout] = []
-        for dim in range(rank + 1):
+        for dim in range(len(shp) + 1):
             lifted = {k: [list(v[:dim]) + [0] + list(v[dim:]) for v in vecs] for k, vecs in layout.bases.items()}
             pshape = shp[:dim] + [1] + shp[dim:]
             try:
                 pl = LinearLayout(lifted, [(f"dim{i}", s) for i, s in enumerate(pshape)], require_surjective=False)
             except LayoutError:
                 continue
-            for p in sorted(_blocked(pl, pshape, extra=0), key=_blocked_key):
+            for p in sorted(_blocked(pl, pshape), key=_blocked_key) + _mma(pl, pshape):
                 s = SliceLayout(dim, p)
                 if s.to_linear(shp) == layout:
                     slices.append(s)
-        out += slices
+        # slices of blocked parents, the MMA families, then slices of MMA parents
+        out += [s for s in slices if isinstance(s.parent, BlockedLayout)]
         out += _mma(layout, shp)
+        out += _amd(layout, shp)
+        out += [s for s in slices if not isinstance(s.parent, BlockedLayout)]
         out.append(DistributedLinearLayout.from_linear(layout))
     elif ins <= {"offset", "block"}:
         out += _shared(layout, shp)
+    elif ins <= {"row", "col"}:
+        out += _tmem(layout, shp)
     else:
-        raise DimensionError(f"spellings: in-dims {sorted(ins)} are neither distributed (register/lane/warp/block) nor shared (offset/block)")
+        raise DimensionError(
+            f"spellings: in-dims {sorted(ins)} are neither distributed (register/lane/warp/block), "
+            "shared (offset/block) nor tensor memory (row/col)"
+        )
     seen: set = set()
     uniq = []
     for s in out:
@@ -230,33 +440,33 @@ def _blocked_key(b: BlockedLayout) -> tuple:
 
 
 def _shared(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
-    try:
-        from .shared import NVMMASharedLayout, SharedLinearLayout, SwizzledSharedLayout
-    except ImportError:  # pragma: no cover - shared.py lands separately
-        raise LayoutError("spellings: shared layouts need converters/gluon/shared.py") from None
+    """NVMMA and swizzled shared spellings (searched over their small parameter spaces), then
+    the explicit ``SharedLinearLayout``."""
+    from .shared import NVMMASharedLayout, SharedLinearLayout, SwizzledSharedLayout
+
     rank = len(shape)
     out: list[GluonLayout] = []
-    if not layout.bases.get("block"):
+    cga = _cga(layout, shape)
+    if cga is not None:
         cands: list[GluonLayout] = []
         if rank >= 2:
             for sw in (0, 32, 64, 128):
                 for bw in (8, 16, 32, 64):
                     for tr in (False, True):
-                        try:
-                            cands.append(NVMMASharedLayout(sw, bw, rank, tr))
-                        except LayoutError:
-                            pass
+                        for fp4 in (False, True):
+                            try:
+                                cands.append(NVMMASharedLayout(sw, bw, rank, tr, fp4, cga))
+                            except LayoutError:
+                                pass
         pw = [1, 2, 4, 8, 16]
         for order in itertools.permutations(range(rank)):
-            for vec in pw:
-                for per in pw[:4]:
-                    for mx in pw:
-                        if (mx == 1) != (per == 1 and vec == 1) and mx == 1:
-                            continue
-                        try:
-                            cands.append(SwizzledSharedLayout(vec, per, mx, list(order)))
-                        except LayoutError:
-                            pass
+            # the unswizzled spelling first; max_phase 1 makes vec and per_phase irrelevant
+            params = [(1, 1, 1)] + [(v, p, m) for m in pw for v in pw for p in pw[:4] if (v, p, m) != (1, 1, 1)]
+            for vec, per, mx in params:
+                try:
+                    cands.append(SwizzledSharedLayout(vec, per, mx, list(order), cga))
+                except LayoutError:
+                    pass
         for c in cands:
             try:
                 if c.to_linear(shape) == layout:
