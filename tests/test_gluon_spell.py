@@ -1,6 +1,7 @@
 """The reverse direction (converters.gluon.spellings / canonical) on every valid oracle row.
 
-For every row Triton accepted (gluon_ll.jsonl and gluon_amd.jsonl, every family):
+For every row Triton accepted (gluon_ll.jsonl, gluon_amd.jsonl and the generated gluon_wmma.jsonl,
+every family):
 
 * every listed spelling converts back to exactly the row's linear layout;
 * the canonical form of the row's own spelling is listed, and converts to the same layout;
@@ -25,13 +26,17 @@ from converters import gluon
 from converters.gluon.spell import canonical
 
 ROWS = [
-    r for r in load_oracle("triton-3.9/gluon_ll.jsonl") + load_oracle("triton-3.9/gluon_amd.jsonl") if "error" not in r
+    r
+    for f in ("triton-3.9/gluon_ll.jsonl", "triton-3.9/gluon_amd.jsonl", "triton-3.9-generated/gluon_wmma.jsonl")
+    for r in load_oracle(f)
+    if "error" not in r
 ]
 KINDS = sorted({r["layout"]["kind"] for r in ROWS})
 
 #: rows whose own spelling is canonical (listed literally), per family, as measured; the others
-#: are listed in canonical form.  Families without broadcast freedom are all literal.
-LITERAL = {"BlockedLayout": 450, "SliceLayout": 58}
+#: are listed in canonical form (the generated WMMA corpus cuts bases on purpose).  Families
+#: without broadcast freedom are all literal.
+LITERAL = {"BlockedLayout": 450, "SliceLayout": 58, "AMDWMMALayout": 124}
 
 
 @pytest.mark.parametrize("kind", KINDS)

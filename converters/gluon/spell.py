@@ -2,7 +2,7 @@
 
 :func:`spellings` lists Gluon layouts whose ``to_linear(shape)`` is exactly the given layout,
 simplest first: ``BlockedLayout``, ``SliceLayout`` of a blocked parent, ``NVMMADistributedLayout``,
-``DotOperandLayout``, ``AMDMFMALayout``, slices of MMA parents, ending with
+``DotOperandLayout``, ``AMDMFMALayout``, ``AMDWMMALayout``, slices of MMA parents, ending with
 ``DistributedLinearLayout``, which always works (in-dims ``register/lane/warp/block``);
 ``NVMMASharedLayout``, ``SwizzledSharedLayout`` and finally ``SharedLinearLayout`` (in-dims
 ``offset/block``); ``TensorMemoryLayout`` and ``TensorMemoryScalesLayout`` (in-dims ``row/col``).
@@ -239,6 +239,7 @@ def canonical(spelling: GluonLayout, shape: Sequence[int]) -> GluonLayout:
         True
     """
     from .shared import NVMMASharedLayout, SwizzledSharedLayout
+    from .amd import AMDWMMALayout
     from .tmem import TensorMemoryLayout
 
     shp = [int(s) for s in shape]
@@ -254,6 +255,12 @@ def canonical(spelling: GluonLayout, shape: Sequence[int]) -> GluonLayout:
             if cand is not None:
                 return cand
         raise LayoutError(f"canonical: no canonical form found for {spelling} on {shp} (please report this)")
+    if isinstance(spelling, AMDWMMALayout):
+        same = (spelling.version, spelling.transposed, tuple(spelling.instr_shape), len(spelling.reg_bases))
+        for cand in _wmma(layout, shp):
+            if (cand.version, cand.transposed, tuple(cand.instr_shape), len(cand.reg_bases)) == same:
+                return cand
+        return spelling
     if isinstance(spelling, TensorMemoryLayout) and spelling.block[1] > shp[1]:
         return dataclasses.replace(spelling, block=[spelling.block[0], shp[1]])
     cga = getattr(spelling, "cga_layout", None)
@@ -285,11 +292,18 @@ def _mma(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
     rank = len(shape)
     out: list[GluonLayout] = []
     cga = _cga(layout, shape)
-    if cga is None or rank < 2:
+    lanes, warps = layout.bases.get("lane", ()), layout.bases.get("warp", ())
+    if cga is None or rank < 2 or len(lanes) != 5:
         return out
-    nw = len(layout.bases.get("warp", ()))
+    warp_dims = [_dim_of(v) for v in warps]
+    if -1 in warp_dims or -1 in map(_dim_of, lanes):
+        return out
+    nw = len(warps)
     parents: list[NVMMADistributedLayout] = []
     for wpc in _warp_splits(nw, rank):
+        # a non-zero warp basis along a dim needs a warp there (zero ones may be cut anywhere)
+        if any(warp_dims.count(d) > log2(wpc[d]) for d in range(rank)):
+            continue
         specs = [([2, 0], [1] * (rank - 2) + [16, 8])]
         if rank == 2 and nw >= 2:
             specs += [([3, 0], [16, n, 16]) for n in (8, 16, 32, 64, 128, 256)]
@@ -298,12 +312,24 @@ def _mma(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
                 parents.append(NVMMADistributedLayout(version, wpc, instr, cga))
             except LayoutError:
                 pass
-    for p in parents:
+    # The lane bases depend on the instruction, operand and k_width, not on the warp split (a
+    # base the tensor cuts becomes zero whatever the warps are): one mismatch rules out the key.
+    wrong_lanes: set[tuple] = set()
+
+    def attempt(cand: GluonLayout, key: tuple) -> None:
+        if key in wrong_lanes:
+            return
         try:
-            if p.to_linear(shape) == layout:
-                out.append(p)
+            got = cand.to_linear(shape)
         except LayoutError:
-            pass
+            return
+        if got == layout:
+            out.append(cand)
+        elif [list(v) for v in got.bases.get("lane", ())] != [list(v) for v in lanes]:
+            wrong_lanes.add(key)
+
+    for p in parents:
+        attempt(p, (p.version[0], tuple(p.instr_shape)))
     for p in parents:
         if p.is_hopper and p.instr_shape[1] != 64:
             continue
@@ -311,10 +337,9 @@ def _mma(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
             for kw in (1, 2, 4, 8, 16):
                 try:
                     d = DotOperandLayout(op, p, kw)
-                    if d.to_linear(shape) == layout:
-                        out.append(d)
                 except LayoutError:
-                    pass
+                    continue
+                attempt(d, (p.version[0], tuple(p.instr_shape), op, kw))
     return out
 
 
@@ -340,6 +365,56 @@ def _amd(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
                             out.append(cand)
                     except LayoutError:
                         pass
+    return out
+
+
+def _wmma(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
+    """``AMDWMMALayout`` spellings (32-lane wavefronts): for each version, transposition and
+    instruction shape, the warp bases and the register bases past one tile are read off the
+    layout in tile units; the register bases may end where the tensor's repetitions begin, so
+    every such split is tried.  Bases the tensor cuts are written as zero (the canonical form)."""
+    from .amd import WMMA_INSTR_SHAPES, AMDWMMALayout
+
+    rank = len(shape)
+    cga = _cga(layout, shape)
+    b = layout.bases
+    if cga is None or rank not in (2, 3) or len(b.get("lane", ())) != 5:
+        return []
+    regs, warps = b.get("register", ()), b.get("warp", ())
+    out: list[GluonLayout] = []
+    for version, shapes in sorted(WMMA_INSTR_SHAPES.items()):
+        for instr in shapes:
+            for tr in (False, True):
+                try:
+                    reg, _, ext = AMDWMMALayout(version, tr, [], instr_shape=instr, rank=rank).tile()
+                except LayoutError:
+                    continue
+
+                def tiles(vecs: Sequence[Sequence[int]]) -> list[list[int]] | None:
+                    out_v = []
+                    for v in vecs:
+                        if any(x % e for x, e in zip(v, ext)):
+                            return None
+                        out_v.append([x // e for x, e in zip(v, ext)])
+                    return out_v
+
+                w = tiles(warps)
+                extra = regs[len(reg):]
+                if w is None or len(regs) < len(reg):
+                    continue
+                for k in range(len(extra) + 1):
+                    r = tiles(extra[:k])
+                    if r is None:
+                        break
+                    try:
+                        cand = AMDWMMALayout(version, tr, w, r, instr, cga, rank)
+                        got = cand.to_linear(shape)
+                    except LayoutError:
+                        continue
+                    if got == layout:
+                        out.append(cand)
+                    elif got.bases["lane"] != b["lane"]:
+                        break  # the lanes depend on the instruction alone: no split can help
     return out
 
 
@@ -414,6 +489,7 @@ def spellings(layout: LinearLayout, shape: Sequence[int] | None = None, *, limit
         out += [s for s in slices if isinstance(s.parent, BlockedLayout)]
         out += _mma(layout, shp)
         out += _amd(layout, shp)
+        out += _wmma(layout, shp)
         out += [s for s in slices if not isinstance(s.parent, BlockedLayout)]
         out.append(DistributedLinearLayout.from_linear(layout))
     elif ins <= {"offset", "block"}:
