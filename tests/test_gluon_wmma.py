@@ -8,12 +8,11 @@ abort of the process) must be refused by us with a LayoutError that says why.
 from __future__ import annotations
 
 import collections
-import importlib.util
 import random
 
 import pytest
 
-from conftest import ORACLES, load_oracle
+from conftest import load_oracle, oracle_generator
 from converters import gluon
 from converters.gluon.amd import WMMA_INSTR_SHAPES, AMDWMMALayout
 from converters.gluon.base import GluonLayout
@@ -148,21 +147,13 @@ def test_unknown_field_in_dict_is_refused():
         GluonLayout.from_dict({"kind": "AMDWMMALayout", "version": 2, "transposed": False, "warp_bases": [], "warps_per_cta": [1, 1]})
 
 
-def _generator():
-    path = ORACLES / "triton-3.9-generated" / "make_gluon_wmma.py"
-    spec = importlib.util.spec_from_file_location("make_gluon_wmma", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 @pytest.mark.reference
 def test_live_triton_on_fresh_random_configs():
     pytest.importorskip("triton")
-    gen = _generator()
+    gen = oracle_generator("triton-3.9-generated/make_gluon_wmma.py")
     seed = random.randrange(1 << 30)
     rng = random.Random(seed)
-    worker = gen.Triton()  # Triton aborts on invalid input: it runs in a subprocess
+    worker = gen.TritonWorker(gen.WORKER)  # Triton aborts on invalid input: it runs in a subprocess
     refused_sent = 0
     n = 0
     try:

@@ -26,6 +26,7 @@ from .distributed import (
 from .amd import AMDMFMALayout, AMDWMMALayout
 from .text import parse
 from .tmem import TensorMemoryLayout, TensorMemoryScalesLayout
+from .tmem_reg import TMEM_INSTR_VARIANTS, tmem_reg_layout, tmem_view_layout
 
 from .shared import NVMMASharedLayout, PaddedSharedLayout, SharedLinearLayout, SwizzledSharedLayout
 from .spell import canonical, simplest_spelling, spellings
@@ -52,6 +53,9 @@ __all__ = [
     "DotOperandLayout",
     "TensorMemoryLayout",
     "TensorMemoryScalesLayout",
+    "tmem_reg_layout",
+    "tmem_view_layout",
+    "TMEM_INSTR_VARIANTS",
     "AMDMFMALayout",
     "AMDWMMALayout",
     "NVMMASharedLayout",

@@ -428,7 +428,7 @@ def _tmem(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
     cands: list[GluonLayout] = []
     for bm in (64, 128):
         for k in range(log2(min(shape[1], 512)) + 1):
-            for cs in (1, 2, 4, 8, 16, 32):
+            for cs in (1, 2, 4):
                 for two in (False, True):
                     try:
                         cands.append(TensorMemoryLayout([bm, 1 << k], cs, two_ctas=two))

@@ -20,7 +20,7 @@ from linlayout.linear import LinearLayout
 
 from ._build import check_shape, is_pow2, log2
 from .base import GluonLayout
-from .distributed import _set, as_int, bases_tuple, int_tuple
+from .distributed import DistributedLinearLayout, _set, as_int, bases_tuple, int_tuple
 
 __all__ = ["TensorMemoryLayout", "TensorMemoryScalesLayout"]
 
@@ -33,8 +33,32 @@ def _as_bool(v: object, who: str, what: str) -> bool:
     raise LayoutError(f"{who}: {what} must be a bool, got {v!r}")
 
 
+class _RegisterAccess:
+    """``reg_layout``: the register layout of a ``tcgen05`` load or store of this tensor memory."""
+
+    def reg_layout(
+        self,
+        shape: Sequence[int],
+        *,
+        element_bitwidth: int,
+        num_warps: int = 4,
+        instr_variant: str = "32x32b",
+        alloc_shape: Sequence[int] | None = None,
+    ) -> DistributedLinearLayout:
+        """Gluon's ``tensor_memory_descriptor.get_reg_layout``: see
+        :func:`converters.gluon.tmem_reg.tmem_reg_layout`.
+
+            >>> TensorMemoryLayout([128, 32], 1).reg_layout([128, 32], element_bitwidth=32).reg_bases[-1]
+            (0, 16)
+        """
+        from .tmem_reg import tmem_reg_layout  # tmem_reg builds on this module
+
+        return tmem_reg_layout(self, shape, element_bitwidth=element_bitwidth, num_warps=num_warps,  # type: ignore[arg-type]
+                               instr_variant=instr_variant, alloc_shape=alloc_shape)
+
+
 @dataclass(frozen=True, repr=False)
-class TensorMemoryLayout(GluonLayout):
+class TensorMemoryLayout(_RegisterAccess, GluonLayout):
     """Gluon's ``TensorMemoryLayout(block, col_stride, cga_layout, two_ctas, fp4_padded)``.
 
     The tensor is cut into ``block = [blockM, blockN]`` blocks (M first, then N).  A block of 128
@@ -65,8 +89,8 @@ class TensorMemoryLayout(GluonLayout):
         if not is_pow2(block[1]) or block[1] > 512:
             raise SizeError(f"{who}: block[1] (blockN) = {block[1]} must be a power of two up to 512")
         cs = as_int(self.col_stride, who, "col_stride")
-        if not is_pow2(cs) or cs > 32:
-            raise SizeError(f"{who}: col_stride {cs} must be a power of two (1 for packed, 32 / bitwidth unpacked)")
+        if cs not in (1, 2, 4):
+            raise SizeError(f"{who}: col_stride {cs} must be 1, 2 or 4 (1 packed; 32 / bitwidth for unpacked 16- or 8-bit)")
         cga = bases_tuple(self.cga_layout, who, "cga_layout", 2)
         _set(self, "block", block)
         _set(self, "col_stride", cs)
@@ -103,7 +127,7 @@ class TensorMemoryLayout(GluonLayout):
 
 
 @dataclass(frozen=True, repr=False)
-class TensorMemoryScalesLayout(GluonLayout):
+class TensorMemoryScalesLayout(_RegisterAccess, GluonLayout):
     """Gluon's ``TensorMemoryScalesLayout(cga_layout)``: the scale factors of a block-scaled MMA.
 
     Lanes 0-31 hold 32 rows (each 32-lane quarter a copy); a 32-bit column holds 4 scales of a row;

@@ -6,7 +6,8 @@ Needs `triton==3.9.0` (no GPU).  Each configuration is run in a worker subproces
 Gluon's own classes and builder (`AMDWMMALayout(...)._to_ir(builder)` then
 `GluonOpBuilder.to_linear_layout(attr, shape)`); Triton aborts the process on many invalid
 configurations (C++ asserts, LLVM fatal errors), so a dead worker marks the row as refused and a
-fresh worker takes the next row.
+fresh worker takes the next row
+(`triton_worker.py`).
 
 Row format (same as ../triton-3.9/gluon_ll.jsonl), one JSON object per line, keys sorted:
   {"layout": {"kind": "AMDWMMALayout", <the constructor arguments given>}, "shape": [...],
@@ -25,10 +26,11 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from triton_worker import TritonWorker  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -58,46 +60,6 @@ VALID_INSTR = {
     3: [[16, 16, 4], [16, 16, 32], [16, 16, 64], [16, 16, 128], [32, 16, 64], [32, 16, 128]],
 }
 BAD_INSTR = [[16, 16, 8], [32, 32, 32], [16, 32, 64], [32, 16, 32], [16, 16], [16, 16, 16, 16], [64, 16, 64], [16, 16, 256]]
-
-
-class Triton:
-    """A worker process running Gluon; restarted after Triton aborts it."""
-
-    def __init__(self) -> None:
-        self.proc: subprocess.Popen | None = None
-        self.err = None
-
-    def _start(self) -> None:
-        self.err = tempfile.TemporaryFile(mode="w+")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err, text=True
-        )
-
-    def run(self, args: dict, shape: list) -> dict:
-        if self.proc is None or self.proc.poll() is not None:
-            self._start()
-        assert self.proc is not None and self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps([args, shape]) + "\n")
-        self.proc.stdin.flush()
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                break
-            if line.startswith("@@"):
-                return json.loads(line[2:])
-        status = self.proc.wait()
-        self.err.seek(0)
-        msgs = [l.strip() for l in self.err.read().splitlines() if l.startswith(("error:", "LLVM ERROR:")) or "Assertion" in l]
-        self.proc = None
-        why = msgs[0] if msgs else ""
-        if "Assertion `" in why:  # keep the asserted condition, not the whole template signature
-            why = "Assertion " + why.split("Assertion ", 1)[1]
-        return {"error": f"triton aborted (status {-status if status < 0 else status}): {why}"[:300]}
-
-    def close(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.stdin.close()
-            self.proc.wait()
 
 
 # ---------------------------------------------------------------------------- random configurations
@@ -245,7 +207,7 @@ def main() -> int:
         if key not in seen:
             seen.add(key)
             cases.append(c)
-    worker = Triton()
+    worker = TritonWorker(WORKER)
     rows = []
     try:
         for args, shape in cases:

@@ -1,0 +1,172 @@
+"""Generate tmem_reg.jsonl: Triton 3.9's register layouts for tensor-memory loads and stores.
+
+    python tests/oracles/triton-3.9-generated/make_tmem_reg.py [--seed 20261123] [--count 900] [--out PATH]
+
+Needs `triton==3.9.0` (no GPU).  Each configuration goes through Gluon's own entry point,
+`triton.experimental.gluon.language._semantic._compute_tmem_reg_layout(element_ty, shape,
+alloc_shape, layout, num_warps, instr_variant)` (what `tensor_memory_descriptor.get_reg_layout`
+calls), in a worker subprocess (`triton_worker.py`): Triton aborts the process on some invalid
+configurations, and a dead worker marks the row as refused.
+
+Row format, one JSON object per line, keys sorted:
+  {"tmem": {"kind": "TensorMemoryLayout" | "TensorMemoryScalesLayout", <constructor arguments>},
+   "element_ty": "float16", "bitwidth": 16, "shape": [M, N], "alloc_shape": [...],
+   "num_warps": 4, "instr_variant": "32x32b",
+   "linear": {"register": [...], "lane": [...], "warp": [...], "block": [...]}}
+or, where Triton refused, "error" instead of "linear" ("triton raised <Exception>: <message>" or
+"triton aborted (status 6): <message>").
+
+Configurations are random but seeded: every access variant (32x32b, 16x64b, 16x128b, 16x256b,
+32x32b_splitn, and the refused 16x32bx2), 8/16/32-bit element types (and a 64-bit one), blocks of
+64 and 128 rows and 1..512 columns, packed, unpacked and padded column strides, tensors smaller
+and larger than the block, views of larger allocations, 4 to 16 warps, multi-buffered alloc shapes, scale-factor layouts, plus a
+fixed sweep of the common cases and malformed input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from triton_worker import TritonWorker  # noqa: E402
+
+WORKER = r"""
+import json, sys
+import triton.experimental.gluon.language as gl
+from triton.experimental.gluon.language.nvidia.blackwell import TensorMemoryLayout, TensorMemoryScalesLayout
+from triton.experimental.gluon.language._semantic import _compute_tmem_reg_layout
+KINDS = {"TensorMemoryLayout": TensorMemoryLayout, "TensorMemoryScalesLayout": TensorMemoryScalesLayout}
+for line in sys.stdin:
+    (cfg,) = json.loads(line)
+    try:
+        args = dict(cfg["tmem"])
+        lay = KINDS[args.pop("kind")](**args)
+        r = _compute_tmem_reg_layout(getattr(gl, cfg["element_ty"]), cfg["shape"], cfg["alloc_shape"], lay,
+                                     cfg["num_warps"], cfg["instr_variant"])
+        out = {"linear": {"register": r.reg_bases, "lane": r.lane_bases, "warp": r.warp_bases, "block": r.block_bases}}
+        if list(r.shape) != list(cfg["shape"]):
+            out = {"error": f"triton returned shape {list(r.shape)}"}
+    except Exception as e:
+        out = {"error": f"triton raised {type(e).__name__}: {e}"}
+    sys.stdout.write("@@" + json.dumps(out) + "\n")
+    sys.stdout.flush()
+"""
+
+BITS = {"float32": 32, "int32": 32, "float16": 16, "bfloat16": 16, "float8e4nv": 8, "float8e5": 8, "int8": 8, "uint8": 8,
+        "float64": 64}
+VARIANTS = ["32x32b", "16x64b", "16x128b", "16x256b", "32x32b_splitn"]
+
+
+def case(tmem: dict, dtype: str, shape: list, nw: int, variant: str, alloc: list | None = None) -> dict:
+    return {"tmem": tmem, "element_ty": dtype, "bitwidth": BITS[dtype], "shape": shape,
+            "alloc_shape": alloc if alloc is not None else list(shape), "num_warps": nw, "instr_variant": variant}
+
+
+def random_case(rng: random.Random) -> dict:
+    variant = rng.choice(VARIANTS + (["16x32bx2"] if rng.random() < 0.03 else []))
+    nw = rng.choice([4, 4, 4, 8, 8, 16]) if rng.random() > 0.03 else rng.choice([2, 32])
+    if rng.random() < 0.15:  # scale factors: 8-bit, 4 per 32-bit column
+        dtype = rng.choice(["uint8", "uint8", "float8e4nv", "float16"])
+        shape = [1 << rng.randint(7, 9), 1 << rng.randint(1, 5)]
+        tmem: dict = {"kind": "TensorMemoryScalesLayout"}
+        alloc = [shape[0] * rng.choice([1, 2]), shape[1] * rng.choice([1, 2])] if rng.random() < 0.2 else None
+        return case(tmem, dtype, shape, nw, variant, alloc)
+    dtype = rng.choice(["float32", "float32", "float16", "bfloat16", "float8e4nv", "int8", "int32"]
+                       + (["float64"] if rng.random() < 0.05 else []))
+    bits = BITS[dtype]
+    bm = rng.choice([64, 128, 128])
+    bn = 1 << rng.choice([0, 2, 3, 4, 5, 5, 6, 6, 7, 7, 8, 9])
+    if rng.random() < 0.8:
+        cs = rng.choice([1, max(1, 32 // bits)])
+    else:
+        cs = rng.choice([1, 2, 4, 8])
+    tmem = {"kind": "TensorMemoryLayout", "block": [bm, bn], "col_stride": cs}
+    if rng.random() < 0.03:
+        tmem["two_ctas"] = True
+    m = bm << rng.choice([0, 0, 0, 1, 1, 2]) if rng.random() > 0.04 else bm // 2
+    n = bn << rng.choice([0, 0, 1, 2]) if rng.random() > 0.15 else max(1, bn >> rng.randint(1, 3))
+    n = min(n, 1024)
+    alloc = None
+    r = rng.random()
+    if r < 0.12:  # multi-buffered
+        alloc = [rng.choice([2, 3, 4]), m, n]
+    elif r < 0.3:  # a view of a larger allocation
+        alloc = [m * rng.choice([1, 1, 2]), n * rng.choice([1, 2, 4])]
+    return case(tmem, dtype, [m, n], nw, variant, alloc)
+
+
+def edge_cases() -> list[dict]:
+    out = []
+    for variant in VARIANTS:  # the common accumulator tiles
+        for dtype in ("float32", "float16", "float8e4nv"):
+            bits = BITS[dtype]
+            for bm, m in ((128, 128), (64, 64), (64, 128), (128, 256)):
+                for n in (16, 64, 256):
+                    for nw in (4, 8):
+                        cs = 1 if packed(bm, n, nw) else 32 // bits
+                        out.append(case({"kind": "TensorMemoryLayout", "block": [bm, n], "col_stride": cs}, dtype, [m, n], nw, variant))
+    bad = {"kind": "TensorMemoryLayout", "block": [128, 64], "col_stride": 1}
+    out += [
+        case(bad, "float32", [128, 64], 4, "16x32bx2"),
+        case(bad, "float32", [128, 64], 4, "64x64b"),
+        case(bad, "float32", [128, 64], 2, "32x32b"),
+        case(bad, "float32", [128, 64], 6, "32x32b"),
+        case(bad, "float64", [128, 64], 4, "32x32b"),
+        case({**bad, "col_stride": 2}, "float32", [128, 64], 4, "32x32b"),
+        case({**bad, "col_stride": 2}, "float8e4nv", [128, 64], 4, "32x32b"),
+        case({**bad, "block": [128, 4]}, "float32", [128, 4], 4, "16x256b"),
+        case({**bad, "two_ctas": True}, "float32", [256, 64], 4, "32x32b"),
+        case({**bad, "cga_layout": [[128, 0]]}, "float32", [256, 64], 4, "32x32b"),
+        case(bad, "float32", [64, 64], 4, "32x32b"),
+        case({"kind": "TensorMemoryScalesLayout"}, "uint8", [128, 16], 4, "32x32b"),
+        case({"kind": "TensorMemoryScalesLayout"}, "uint8", [256, 8], 8, "32x32b"),
+    ]
+    return out
+
+
+def packed(bm: int, n: int, nw: int) -> bool:
+    """Packed (col_stride 1) for most sweep rows, unpacked/padded for a fixed third of them."""
+    return (bm + n + nw) % 3 != 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=20261123)
+    ap.add_argument("--count", type=int, default=900, help="random rows (the fixed sweep comes on top)")
+    ap.add_argument("--out", type=Path, default=HERE / "tmem_reg.jsonl")
+    a = ap.parse_args()
+    import triton
+
+    assert triton.__version__ == "3.9.0", f"expected triton 3.9.0, got {triton.__version__}"
+    rng = random.Random(a.seed)
+    cases = edge_cases()
+    fixed = len(cases)
+    seen = {json.dumps(c, sort_keys=True) for c in cases}
+    while len(cases) < fixed + a.count:
+        c = random_case(rng)
+        key = json.dumps(c, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            cases.append(c)
+    worker = TritonWorker(WORKER)
+    rows = []
+    try:
+        for c in cases:
+            rows.append({**c, **worker.run(c)})
+    finally:
+        worker.close()
+    with open(a.out, "w") as f:
+        for row in rows:
+            f.write(json.dumps(row, sort_keys=True) + "\n")
+    bad = sum("error" in r for r in rows)
+    print(f"{a.out}: {len(rows)} rows ({fixed} fixed), {len(rows) - bad} accepted by Triton, {bad} refused", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,173 @@
+"""Register layouts of tensor-memory loads and stores (converters.gluon.tmem_reg) against Triton 3.9.
+
+The generated corpus triton-3.9-generated/tmem_reg.jsonl holds Triton's own answers
+(``_compute_tmem_reg_layout``, what Gluon's ``get_reg_layout`` calls): every accepted row must be
+bit-exact, every refused row refused with a ``LayoutError``.  Hypothesis checks the hardware
+contract on random configurations: the layout covers the tensor, and warp ``w`` only touches the
+tensor-memory lanes ``32 (w % 4) .. 32 (w % 4) + 31``.
+"""
+
+from __future__ import annotations
+
+import collections
+import random
+
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from conftest import load_oracle, oracle_generator
+from converters import gluon
+from converters.gluon import TensorMemoryLayout, TensorMemoryScalesLayout, tmem_reg_layout
+from linlayout.errors import LayoutError, SizeError, UnsupportedError
+
+ROWS = load_oracle("triton-3.9-generated/tmem_reg.jsonl")
+
+
+def _ours(row: dict) -> dict:
+    got = tmem_reg_layout(
+        gluon.from_dict(row["tmem"]),
+        row["shape"],
+        element_bitwidth=row["bitwidth"],
+        num_warps=row["num_warps"],
+        instr_variant=row["instr_variant"],
+        alloc_shape=row["alloc_shape"],
+    )
+    assert list(got.shape) == list(row["shape"])
+    return {
+        "register": [list(v) for v in got.reg_bases],
+        "lane": [list(v) for v in got.lane_bases],
+        "warp": [list(v) for v in got.warp_bases],
+        "block": [list(v) for v in got.block_bases],
+    }
+
+
+def test_the_corpus_covers_every_variant_accepted_and_refused():
+    seen = collections.Counter((r["instr_variant"], "error" in r) for r in ROWS)
+    for v in gluon.TMEM_INSTR_VARIANTS:
+        assert seen[(v, False)] >= 20 and seen[(v, True)] >= 5, v
+    assert len(ROWS) == 1273
+
+
+@pytest.mark.parametrize("variant", sorted({r["instr_variant"] for r in ROWS}))
+def test_every_row_matches_triton(variant):
+    rows = [r for r in ROWS if r["instr_variant"] == variant]
+    for row in rows:
+        where = {k: row[k] for k in ("tmem", "element_ty", "shape", "alloc_shape", "num_warps", "instr_variant")}
+        if "error" in row:
+            with pytest.raises(LayoutError) as e:
+                _ours(row)
+            assert str(e.value), where
+        else:
+            assert _ours(row) == row["linear"], where
+
+
+def test_the_fp32_accumulator_load():
+    """One row per lane, 32 lanes per warp, four warps for 128 rows; the columns in registers."""
+    r = TensorMemoryLayout([128, 128], 1).reg_layout([128, 128], element_bitwidth=32)
+    assert r.lane_bases == tuple((1 << i, 0) for i in range(5))
+    assert r.warp_bases == ((32, 0), (64, 0))
+    assert r.reg_bases == tuple((0, 1 << i) for i in range(7))
+    # eight warps: the second warpgroup takes the right half of the columns
+    r8 = TensorMemoryLayout([128, 128], 1).reg_layout([128, 128], element_bitwidth=32, num_warps=8)
+    assert r8.warp_bases[-1] == (0, 64) and len(r8.reg_bases) == 6
+
+
+def test_split_n_puts_the_column_half_in_the_last_register():
+    t = TensorMemoryLayout([128, 64], 1)
+    r = tmem_reg_layout(t, [128, 64], element_bitwidth=32, num_warps=8, instr_variant="32x32b_splitn")
+    plain = tmem_reg_layout(t, [128, 64], element_bitwidth=32, num_warps=8)
+    assert plain.reg_bases[-1] == (0, 16) and plain.warp_bases[-1] == (0, 32)
+    # the column half moved from the third warp basis into the last register: a swap
+    assert r.reg_bases == plain.reg_bases[:-1] + ((0, 32),)
+    assert r.warp_bases == plain.warp_bases[:-1] + ((0, 16),)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        (dict(instr_variant="16x32bx2"), LayoutError, "infers 16x32bx2"),
+        (dict(instr_variant="64x64b"), LayoutError, "unknown instr_variant"),
+        (dict(num_warps=2), SizeError, "num_warps"),
+        (dict(num_warps=12), SizeError, "num_warps"),
+        (dict(element_bitwidth=64), UnsupportedError, "element_bitwidth"),
+        (dict(alloc_shape=[128, 32]), SizeError, "alloc_shape"),
+    ],
+)
+def test_bad_arguments_are_named(kwargs, error, match):
+    args = dict(element_bitwidth=32, num_warps=4, instr_variant="32x32b")
+    args.update(kwargs)
+    with pytest.raises(error, match=match):
+        tmem_reg_layout(TensorMemoryLayout([128, 64], 1), [128, 64], **args)
+
+
+def test_refusals_say_why():
+    with pytest.raises(SizeError, match="col_stride"):
+        tmem_reg_layout(TensorMemoryLayout([128, 64], 2), [128, 64], element_bitwidth=32)
+    with pytest.raises(LayoutError, match="16x256b access cannot load"):
+        tmem_reg_layout(TensorMemoryLayout([128, 4], 1), [128, 4], element_bitwidth=32, instr_variant="16x256b")
+    with pytest.raises(SizeError, match="scale factors are 8-bit"):
+        tmem_reg_layout(TensorMemoryScalesLayout(), [128, 16], element_bitwidth=16)
+    with pytest.raises(LayoutError, match="TensorMemoryLayout"):
+        tmem_reg_layout(gluon.parse("BlockedLayout([1], [32], [4], [0])"), [128], element_bitwidth=32)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------ the hardware contract
+@st.composite
+def tmem_configs(draw):
+    bits = draw(st.sampled_from([8, 16, 32]))
+    bm = draw(st.sampled_from([64, 128]))
+    bn = 1 << draw(st.integers(0, 8))
+    cs = draw(st.sampled_from(sorted({1, 32 // bits} & {1, 2, 4})))
+    m = bm << draw(st.integers(0, 2))
+    n = max(1, (bn << 2) >> draw(st.integers(0, 4)))  # from a quarter of the block to 4 blocks
+    nw = draw(st.sampled_from([4, 8, 16]))
+    variant = draw(st.sampled_from(gluon.TMEM_INSTR_VARIANTS))
+    return TensorMemoryLayout([bm, bn], cs), [m, n], bits, nw, variant
+
+
+@given(tmem_configs())
+def test_each_warp_stays_in_its_lane_quarter(cfg):
+    t, shape, bits, nw, variant = cfg
+    try:
+        reg = tmem_reg_layout(t, shape, element_bitwidth=bits, num_warps=nw, instr_variant=variant)
+    except LayoutError:
+        assume(False)
+        return
+    L = reg.to_linear(shape)
+    assert L.is_surjective()
+    # the lane quarters (rows // 32) of tensor memory holding each element (flat dim0-fastest index)
+    mem = t.to_linear(shape)
+    quarters = np.zeros(shape[0] * shape[1], dtype=np.int64)
+    row_of_input = np.arange(1 << mem.total_in_size_log2) % 128  # in-dims (row, col): row fastest
+    np.bitwise_or.at(quarters, mem.flat_table(), 1 << (row_of_input // 32))
+    # the warp of each (register, lane, warp) input, and the element it reaches
+    reg_bits = L.in_dim_size_log2("register")
+    warp_of_input = (np.arange(1 << L.total_in_size_log2) >> (reg_bits + 5)) % nw
+    reached = quarters[L.flat_table()]
+    assert np.all(reached & (1 << (warp_of_input % 4))), f"a warp leaves its lane quarter: {reg}"
+
+
+@pytest.mark.reference
+def test_live_triton_on_fresh_random_configs():
+    pytest.importorskip("triton")
+    gen = oracle_generator("triton-3.9-generated/make_tmem_reg.py")
+    seed = random.randrange(1 << 30)
+    rng = random.Random(seed)
+    worker = gen.TritonWorker(gen.WORKER)  # Triton may abort on invalid input: a subprocess
+    try:
+        for _ in range(60):
+            cfg = gen.random_case(rng)
+            theirs = worker.run(cfg)
+            try:
+                ours = _ours(cfg)
+            except LayoutError:
+                ours = None
+            where = f"seed {seed}: {cfg}"
+            if ours is None:
+                assert "error" in theirs, f"{where}: we refuse it, Triton gives {theirs}"
+            else:
+                assert theirs.get("linear") == ours, f"{where}: Triton {theirs}, ours {ours}"
+    finally:
+        worker.close()
