@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import random
+from collections.abc import Callable
 from types import ModuleType
 from pathlib import Path
 
@@ -35,6 +37,41 @@ def oracle_generator(relpath: str) -> ModuleType:
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def compare_with_live_triton(
+    generator: str, ours: Callable, request: Callable, *, count: int, max_refusals: int = 1 << 30
+) -> None:
+    """Fresh random cases of a corpus generator (tests/oracles/...): ``ours(case)`` (the bases, or a
+    ``LayoutError``) must equal what the generator's Triton worker answers for ``request(case)``.
+    Triton aborts on some invalid input, so it runs in a subprocess; each refusal may cost a fresh
+    one, hence ``max_refusals`` (cases we refuse beyond it are skipped)."""
+    from linlayout.errors import LayoutError
+
+    gen = oracle_generator(generator)
+    seed = random.randrange(1 << 30)
+    rng = random.Random(seed)
+    worker = gen.TritonWorker(gen.WORKER)
+    refused = n = 0
+    try:
+        while n < count:
+            case = gen.random_case(rng)
+            try:
+                mine = ours(case)
+            except LayoutError:
+                mine = None
+                if refused >= max_refusals:
+                    continue
+                refused += 1
+            theirs = worker.run(*request(case))
+            where = f"seed {seed}: {case}"
+            if mine is None:
+                assert "error" in theirs, f"{where}: we refuse it, Triton gives {theirs}"
+            else:
+                assert theirs.get("linear") == mine, f"{where}: Triton {theirs}, ours {mine}"
+            n += 1
+    finally:
+        worker.close()
 
 
 @pytest.fixture(scope="session")

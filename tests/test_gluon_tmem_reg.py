@@ -10,14 +10,13 @@ tensor-memory lanes ``32 (w % 4) .. 32 (w % 4) + 31``.
 from __future__ import annotations
 
 import collections
-import random
 
 import numpy as np
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from conftest import load_oracle, oracle_generator
+from conftest import compare_with_live_triton, load_oracle
 from converters import gluon
 from converters.gluon import TensorMemoryLayout, TensorMemoryScalesLayout, tmem_reg_layout
 from linlayout.errors import LayoutError, SizeError, UnsupportedError
@@ -152,22 +151,4 @@ def test_each_warp_stays_in_its_lane_quarter(cfg):
 @pytest.mark.reference
 def test_live_triton_on_fresh_random_configs():
     pytest.importorskip("triton")
-    gen = oracle_generator("triton-3.9-generated/make_tmem_reg.py")
-    seed = random.randrange(1 << 30)
-    rng = random.Random(seed)
-    worker = gen.TritonWorker(gen.WORKER)  # Triton may abort on invalid input: a subprocess
-    try:
-        for _ in range(60):
-            cfg = gen.random_case(rng)
-            theirs = worker.run(cfg)
-            try:
-                ours = _ours(cfg)
-            except LayoutError:
-                ours = None
-            where = f"seed {seed}: {cfg}"
-            if ours is None:
-                assert "error" in theirs, f"{where}: we refuse it, Triton gives {theirs}"
-            else:
-                assert theirs.get("linear") == ours, f"{where}: Triton {theirs}, ours {ours}"
-    finally:
-        worker.close()
+    compare_with_live_triton("triton-3.9-generated/make_tmem_reg.py", _ours, lambda case: [case], count=60)

@@ -8,11 +8,10 @@ abort of the process) must be refused by us with a LayoutError that says why.
 from __future__ import annotations
 
 import collections
-import random
 
 import pytest
 
-from conftest import load_oracle, oracle_generator
+from conftest import compare_with_live_triton, load_oracle
 from converters import gluon
 from converters.gluon.amd import WMMA_INSTR_SHAPES, AMDWMMALayout
 from converters.gluon.base import GluonLayout
@@ -150,28 +149,10 @@ def test_unknown_field_in_dict_is_refused():
 @pytest.mark.reference
 def test_live_triton_on_fresh_random_configs():
     pytest.importorskip("triton")
-    gen = oracle_generator("triton-3.9-generated/make_gluon_wmma.py")
-    seed = random.randrange(1 << 30)
-    rng = random.Random(seed)
-    worker = gen.TritonWorker(gen.WORKER)  # Triton aborts on invalid input: it runs in a subprocess
-    refused_sent = 0
-    n = 0
-    try:
-        while n < 80:
-            args, shape = gen.random_case(rng)
-            try:
-                ours = _bases(AMDWMMALayout(**args).to_linear(shape))
-            except LayoutError:
-                ours = None
-                if refused_sent >= 4:  # each Triton refusal costs a fresh worker process
-                    continue
-                refused_sent += 1
-            theirs = worker.run(args, shape)
-            where = f"seed {seed}: AMDWMMALayout(**{args}) on {shape}"
-            if ours is None:
-                assert "error" in theirs, f"{where}: we refuse it, Triton gives {theirs}"
-            else:
-                assert theirs.get("linear") == ours, f"{where}: Triton {theirs}, ours {ours}"
-            n += 1
-    finally:
-        worker.close()
+    compare_with_live_triton(
+        "triton-3.9-generated/make_gluon_wmma.py",
+        lambda case: _bases(AMDWMMALayout(**case[0]).to_linear(case[1])),
+        lambda case: case,
+        count=80,
+        max_refusals=4,
+    )

@@ -23,14 +23,12 @@ to 256 per dim (broadcast and repetition), plus a fixed list of edge cases and o
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from triton_worker import TritonWorker  # noqa: E402
+from triton_worker import TritonWorker, generate  # noqa: E402,F401 (the tests run TritonWorker live)
 
 HERE = Path(__file__).resolve().parent
 
@@ -190,37 +188,9 @@ EDGE_CASES: list[tuple[dict, list]] = [
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seed", type=int, default=20261122)
-    ap.add_argument("--count", type=int, default=400, help="random rows (the fixed edge cases come on top)")
-    ap.add_argument("--out", type=Path, default=HERE / "gluon_wmma.jsonl")
-    a = ap.parse_args()
-    import triton
-
-    assert triton.__version__ == "3.9.0", f"expected triton 3.9.0, got {triton.__version__}"
-    rng = random.Random(a.seed)
-    cases = list(EDGE_CASES)
-    seen = {json.dumps(c, sort_keys=True) for c in cases}
-    while len(cases) < len(EDGE_CASES) + a.count:
-        c = random_case(rng)
-        key = json.dumps(c, sort_keys=True)
-        if key not in seen:
-            seen.add(key)
-            cases.append(c)
-    worker = TritonWorker(WORKER)
-    rows = []
-    try:
-        for args, shape in cases:
-            row = {"layout": {"kind": "AMDWMMALayout", **args}, "shape": shape, **worker.run(args, shape)}
-            rows.append(row)
-    finally:
-        worker.close()
-    with open(a.out, "w") as f:
-        for row in rows:
-            f.write(json.dumps(row, sort_keys=True) + "\n")
-    bad = sum("error" in r for r in rows)
-    print(f"{a.out}: {len(rows)} rows, {len(rows) - bad} accepted by Triton, {bad} refused", file=sys.stderr)
-    return 0
+    return generate(__doc__, seed=20261122, count=400, out=HERE / "gluon_wmma.jsonl", fixed=EDGE_CASES,
+                    random_case=random_case, source=WORKER,
+                    row_of=lambda c, run: {"layout": {"kind": "AMDWMMALayout", **c[0]}, "shape": c[1], **run(*c)})
 
 
 if __name__ == "__main__":

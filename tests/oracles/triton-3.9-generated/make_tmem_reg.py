@@ -25,15 +25,13 @@ fixed sweep of the common cases and malformed input.
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from triton_worker import TritonWorker  # noqa: E402
+from triton_worker import TritonWorker, generate  # noqa: E402,F401 (the tests run TritonWorker live)
 
 WORKER = r"""
 import json, sys
@@ -135,37 +133,8 @@ def packed(bm: int, n: int, nw: int) -> bool:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seed", type=int, default=20261123)
-    ap.add_argument("--count", type=int, default=900, help="random rows (the fixed sweep comes on top)")
-    ap.add_argument("--out", type=Path, default=HERE / "tmem_reg.jsonl")
-    a = ap.parse_args()
-    import triton
-
-    assert triton.__version__ == "3.9.0", f"expected triton 3.9.0, got {triton.__version__}"
-    rng = random.Random(a.seed)
-    cases = edge_cases()
-    fixed = len(cases)
-    seen = {json.dumps(c, sort_keys=True) for c in cases}
-    while len(cases) < fixed + a.count:
-        c = random_case(rng)
-        key = json.dumps(c, sort_keys=True)
-        if key not in seen:
-            seen.add(key)
-            cases.append(c)
-    worker = TritonWorker(WORKER)
-    rows = []
-    try:
-        for c in cases:
-            rows.append({**c, **worker.run(c)})
-    finally:
-        worker.close()
-    with open(a.out, "w") as f:
-        for row in rows:
-            f.write(json.dumps(row, sort_keys=True) + "\n")
-    bad = sum("error" in r for r in rows)
-    print(f"{a.out}: {len(rows)} rows ({fixed} fixed), {len(rows) - bad} accepted by Triton, {bad} refused", file=sys.stderr)
-    return 0
+    return generate(__doc__, seed=20261123, count=900, out=HERE / "tmem_reg.jsonl", fixed=edge_cases(),
+                    random_case=random_case, source=WORKER, row_of=lambda c, run: {**c, **run(c)})
 
 
 if __name__ == "__main__":

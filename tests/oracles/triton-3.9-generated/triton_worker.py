@@ -3,15 +3,21 @@
 Triton aborts the whole process on many invalid configurations (C++ asserts, LLVM fatal
 errors), so each generator runs its calls in a child Python that reads one JSON request per line
 and answers ``@@<json>``; a dead child becomes a refused row (with Triton's message from its
-stderr) and a fresh child takes the next request.
+stderr) and a fresh child takes the next request.  :func:`generate` is the generators' shared
+command line.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import random
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
 
 
 class TritonWorker:
@@ -53,3 +59,48 @@ class TritonWorker:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.stdin.close()
             self.proc.wait()
+
+
+def generate(
+    doc: str,
+    *,
+    seed: int,
+    count: int,
+    out: Path,
+    fixed: Sequence[Any],
+    random_case: Callable[[random.Random], Any],
+    source: str,
+    row_of: Callable[[Any, Callable[..., dict]], dict],
+) -> int:
+    """The command line of a generator: ``--seed``, ``--count`` random cases (distinct from each
+    other and from the ``fixed`` ones, which come first), ``--out``; every case becomes the row
+    ``row_of(case, run)`` (``run`` asks the worker running ``source``), written as JSON Lines with
+    sorted keys."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=seed)
+    ap.add_argument("--count", type=int, default=count, help="random rows (the fixed cases come on top)")
+    ap.add_argument("--out", type=Path, default=out)
+    a = ap.parse_args()
+    import triton
+
+    assert triton.__version__ == "3.9.0", f"expected triton 3.9.0, got {triton.__version__}"
+    rng = random.Random(a.seed)
+    cases = list(fixed)
+    seen = {json.dumps(c, sort_keys=True) for c in cases}
+    while len(cases) < len(fixed) + a.count:
+        c = random_case(rng)
+        key = json.dumps(c, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            cases.append(c)
+    worker = TritonWorker(source)
+    try:
+        rows = [row_of(c, worker.run) for c in cases]
+    finally:
+        worker.close()
+    with open(a.out, "w") as f:
+        for row in rows:
+            f.write(json.dumps(row, sort_keys=True) + "\n")
+    bad = sum("error" in r for r in rows)
+    print(f"{a.out}: {len(rows)} rows ({len(fixed)} fixed), {len(rows) - bad} accepted by Triton, {bad} refused", file=sys.stderr)
+    return 0
