@@ -352,14 +352,7 @@ class TileLayout:
     @property
     def axes(self) -> tuple[str, ...]:
         """Every axis named by the shard, the replicas or the offset (first appearance order)."""
-        out: list[str] = []
-        for i in self.shard + self.replica:
-            if i.axis not in out:
-                out.append(i.axis)
-        for a in self.offset:
-            if a not in out:
-                out.append(a)
-        return tuple(out)
+        return self._axes_of(self.shard + self.replica)
 
     def size(self, axis: str | None = None) -> int:
         """Number of logical elements (product of the shard extents), or of the shard extents on ``axis``.
@@ -506,14 +499,11 @@ class TileLayout:
             its = grouped.shard
         except SizeError:
             its = self.shard
-        out: list[str] = []
-        for i in its:
-            if i.axis not in out:
-                out.append(i.axis)
-        for a in self.offset:
-            if a not in out:
-                out.append(a)
-        return tuple(out)
+        return self._axes_of(its)
+
+    def _axes_of(self, iters: Sequence[Iter]) -> tuple[str, ...]:
+        """The axes of ``iters``, then those of the offset, each once (first appearance order)."""
+        return tuple(dict.fromkeys([i.axis for i in iters] + list(self.offset)))
 
     def apply(self, *coord: int, shape: Sequence[int] | None = None) -> dict[str, int]:
         """TIRx's ``apply``: the coordinate is flattened row-major over ``shape`` (default: a flat

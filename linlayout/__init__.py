@@ -15,18 +15,8 @@ Heavy optional pieces (galois, networkx, matplotlib, the converters) are importe
 
 from __future__ import annotations
 
-from .errors import (
-    BasisError,
-    DimensionError,
-    LayoutError,
-    NotInjectiveError,
-    NotInvertibleError,
-    NotLinearError,
-    NotSurjectiveError,
-    ParseError,
-    SizeError,
-    UnsupportedError,
-)
+from . import errors
+from .errors import *  # noqa: F403 (every error class, listed in errors.__all__)
 from .general import Counterexample, Digit, MixedRadixLayout, Pow2Piece
 from .linear import LinearLayout
 
@@ -75,14 +65,5 @@ __all__ = [
     "conversion_graph",
     "equivalent",
     "Equivalence",
-    "LayoutError",
-    "DimensionError",
-    "BasisError",
-    "SizeError",
-    "NotSurjectiveError",
-    "NotInjectiveError",
-    "NotInvertibleError",
-    "NotLinearError",
-    "ParseError",
-    "UnsupportedError",
+    *errors.__all__,
 ]

@@ -15,28 +15,8 @@
     ((8,), (16,))
 """
 
-from .algebra import (
-    CompositionError,
-    blocked_product,
-    coalesce,
-    complement,
-    composition,
-    filter,
-    filter_zeros,
-    flat_divide,
-    flat_product,
-    left_inverse,
-    logical_divide,
-    logical_product,
-    make_ordered_layout,
-    raked_product,
-    right_inverse,
-    tile_to_shape,
-    tiled_divide,
-    tiled_product,
-    zipped_divide,
-    zipped_product,
-)
+from . import algebra
+from .algebra import *  # noqa: F403 (the algebra's public names, listed in algebra.__all__)
 from .bridge import from_linear, to_general, to_linear
 from .descriptor import Basis, Descriptor, format_descriptor, normalize_descriptor, parse_descriptor
 from .layout import Layout, make_layout
@@ -58,27 +38,8 @@ __all__ = [
     "parse_descriptor",
     "format_descriptor",
     "normalize_descriptor",
-    "CompositionError",
-    "coalesce",
-    "filter_zeros",
-    "filter",
-    "composition",
-    "complement",
-    "right_inverse",
-    "left_inverse",
-    "logical_divide",
-    "zipped_divide",
-    "tiled_divide",
-    "flat_divide",
-    "logical_product",
-    "zipped_product",
-    "tiled_product",
-    "flat_product",
-    "blocked_product",
-    "raked_product",
-    "tile_to_shape",
-    "make_ordered_layout",
     "to_linear",
     "from_linear",
     "to_general",
+    *algebra.__all__,
 ]

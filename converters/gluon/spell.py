@@ -282,6 +282,18 @@ def _replace_cga(s: GluonLayout, cga: Sequence[Sequence[int]]) -> GluonLayout | 
         return None
 
 
+def _exact(cands: Sequence[GluonLayout], layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
+    """The candidates whose layout on ``shape`` is exactly ``layout`` (those that refuse it skipped)."""
+    out = []
+    for c in cands:
+        try:
+            if c.to_linear(shape) == layout:
+                out.append(c)
+        except LayoutError:
+            pass
+    return out
+
+
 def _warp_splits(n_log2: int, rank: int) -> Iterator[list[int]]:
     for c in itertools.product(range(n_log2 + 1), repeat=rank):
         if sum(c) == n_log2:
@@ -435,14 +447,7 @@ def _tmem(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
                     except LayoutError:
                         pass
     cands.append(TensorMemoryScalesLayout())
-    out = []
-    for c in cands:
-        try:
-            if c.to_linear(shape) == layout:
-                out.append(c)
-        except LayoutError:
-            pass
-    return out
+    return _exact(cands, layout, shape)
 
 
 def _check(layout: LinearLayout, shape: Sequence[int] | None) -> list[int]:
@@ -543,12 +548,7 @@ def _shared(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
                     cands.append(SwizzledSharedLayout(vec, per, mx, list(order), cga))
                 except LayoutError:
                     pass
-        for c in cands:
-            try:
-                if c.to_linear(shape) == layout:
-                    out.append(c)
-            except LayoutError:
-                pass
+        out += _exact(cands, layout, shape)
     out.append(SharedLinearLayout.from_linear(layout))
     return out
 
