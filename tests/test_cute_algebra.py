@@ -100,6 +100,13 @@ def test_divides_and_products():
         tile_to_shape(P("(2,2):(1,2)"), (4, 5))
 
 
+def test_a_profile_longer_than_the_layout_is_named():
+    for fn in (coalesce, filter):
+        with pytest.raises(LayoutError, match=f"{fn.__name__}: profile \\(1,1,1\\) has more modes than the rank-2 layout"):
+            fn(P("(2,4):(1,2)"), (1, 1, 1))
+    assert coalesce(P("((2,2),(2,2)):((1,2),(8,16))"), (1,)) == P("(4,(2,2)):(1,(8,16))")
+
+
 def test_inverses():
     L = P("(4,8):(8,1)")
     R = right_inverse(L)

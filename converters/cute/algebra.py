@@ -33,6 +33,7 @@ rule ``cosize(inner) <= size(outer)`` is available with ``strict=True`` (a verif
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Optional, Union
 
 from linlayout.errors import LayoutError, NotInjectiveError, SizeError, UnsupportedError
@@ -127,14 +128,20 @@ def coalesce(layout: Layout, profile: IntTuple | None = None) -> Layout:
     if not isinstance(layout, Layout):
         raise LayoutError(f"coalesce expects a Layout, got {layout!r}")
     if isinstance(profile, tuple):
-        r = len(layout)
-        if len(profile) > r:
-            raise LayoutError(f"coalesce: profile {_fmt(profile)} has more modes than the rank-{r} layout {layout}")
-        parts = [coalesce(layout[i], profile[i]) for i in range(len(profile))]
-        parts += [layout[i] for i in range(len(profile), r)]
-        return make_layout(*parts)
+        return _per_mode(coalesce, layout, profile)
     rs, rd = _coalesce_flat(layout._fs, layout._fd)
     return _from_modes(rs, rd)
+
+
+def _per_mode(fn: Callable[[Layout, IntTuple], Layout], layout: Layout, profile: tuple) -> Layout:
+    """``fn`` applied mode by mode with the matching entry of ``profile`` (the modes past the
+    profile are kept as they are)."""
+    r = len(layout)
+    if len(profile) > r:
+        raise LayoutError(f"{fn.__name__}: profile {_fmt(profile)} has more modes than the rank-{r} layout {layout}")
+    parts = [fn(layout[i], profile[i]) for i in range(len(profile))]
+    parts += [layout[i] for i in range(len(profile), r)]
+    return make_layout(*parts)
 
 
 def filter_zeros(layout: Layout) -> Layout:
@@ -167,12 +174,7 @@ def filter(layout: Layout, profile: IntTuple | None = None) -> Layout:  # noqa: 
     if not isinstance(layout, Layout):
         raise LayoutError(f"filter expects a Layout, got {layout!r}")
     if isinstance(profile, tuple):
-        r = len(layout)
-        if len(profile) > r:
-            raise LayoutError(f"filter: profile {_fmt(profile)} has more modes than the rank-{r} layout {layout}")
-        parts = [filter(layout[i], profile[i]) for i in range(len(profile))]
-        parts += [layout[i] for i in range(len(profile), r)]
-        return make_layout(*parts)
+        return _per_mode(filter, layout, profile)
     fs, fd = layout._fs, layout._fd
     ks = [s for s, d in zip(fs, fd) if d != 0]
     kd = [d for d in fd if d != 0]
