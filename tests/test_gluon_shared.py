@@ -9,7 +9,10 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+import linlayout
 from conftest import load_oracle
 from converters.gluon.shared import (
     NVMMASharedLayout,
@@ -19,7 +22,15 @@ from converters.gluon.shared import (
     shared_from_dict,
 )
 from linlayout import LayoutError, LinearLayout
-from linlayout.errors import BasisError, DimensionError, NotLinearError, NotSurjectiveError, SizeError, SwizzleError
+from linlayout.errors import (
+    BasisError,
+    DimensionError,
+    NotLinearError,
+    NotSurjectiveError,
+    SizeError,
+    SwizzleError,
+    UnsupportedError,
+)
 from linlayout.swizzle import Swizzle, swizzle_for
 
 
@@ -116,6 +127,48 @@ def test_padded_is_not_linear():
     table = lay.table()
     assert table[0] == ((0, 0), 0) and table[4] == ((2, 0), 4) and table[8] == ((4, 0), 9)
     assert table[16] == ((1, 0), 18)
+
+
+def test_padded_as_a_general_layout():
+    lay = PaddedSharedLayout([[8, 1]], [[0, 1], [0, 2], [2, 0], [4, 0], [1, 0]], [], [8, 4])
+    g = lay.to_general()
+    assert not g.is_linear()
+    assert all(g.apply(dim0=c[0], dim1=c[1]) == {"offset": a} for c, a in lay.table())
+    assert lay.to_general([8, 4]) == g
+    with pytest.raises(NotSurjectiveError, match="span shape"):
+        lay.to_general([8, 8])
+    with pytest.raises(UnsupportedError, match="offset basis 2 = \\[2, 1\\]"):
+        PaddedSharedLayout([[8, 1]], [[0, 1], [0, 2], [2, 1], [4, 0], [1, 0]], [], [8, 4]).to_general()
+    with pytest.raises(NotSurjectiveError, match="do not reach"):
+        PaddedSharedLayout([[8, 1]], [[0, 1], [0, 2], [2, 0], [4, 0]], [], [8, 4]).to_general()
+    # equivalence goes through the general backend: an interval past the tensor pads nothing
+    wider = PaddedSharedLayout([[8, 1], [64, 2]], lay.offset_bases, [], [8, 4])
+    assert linlayout.equivalent(lay, wider, shape=[8, 4]).relation == "identical"
+    more = PaddedSharedLayout([[8, 1], [16, 2]], lay.offset_bases, [], [8, 4])
+    assert linlayout.equivalent(lay, more, shape=[8, 4]).relation == "different"
+
+
+@st.composite
+def padded_layouts(draw):
+    rank = draw(st.integers(1, 2))
+    shape = [1 << draw(st.integers(0, 4)) for _ in range(rank)]
+    bits = [[0] * d + [1 << k] + [0] * (rank - d - 1) for d in range(rank) for k in range(shape[d].bit_length() - 1)]
+    bases = draw(st.permutations(bits))
+    for _ in range(draw(st.integers(0, 2))):  # zero bases: elements stored twice
+        bases.insert(draw(st.integers(0, len(bases))), [0] * rank)
+    intervals = draw(st.lists(st.integers(0, 6), min_size=1, max_size=3, unique=True))
+    pairs = [[1 << i, 1 << draw(st.integers(0, 3))] for i in intervals]
+    return PaddedSharedLayout(pairs, bases, [], shape)
+
+
+@given(padded_layouts())
+def test_the_general_layout_is_the_padded_memory_map(lay):
+    """Every offset's padded address is one of the places the general layout gives its element."""
+    g = lay.to_general()
+    for coord, addr in lay.table():
+        places = g.apply_all({f"dim{d}": x for d, x in enumerate(coord)})
+        assert {"offset": addr} in places
+    assert g.size * g.num_replicas == 1 << len(lay.offset_bases)
 
 
 def test_cga_blocks_scale_by_the_cta_tile():

@@ -645,7 +645,8 @@ class PaddedSharedLayout(_SharedLayout):
     """Gluon's ``PaddedSharedLayout``: a linear remap of offsets plus padding after every interval.
 
     Element offset ``o`` is stored at ``o + sum(pad * (o // interval))``: an addition, so the map to
-    memory is not GF(2)-linear and :meth:`to_linear` refuses; :meth:`physical_offset` evaluates it.
+    memory is not GF(2)-linear and :meth:`to_linear` refuses; :meth:`to_general` gives it as a
+    general-shape (mixed-radix) layout and :meth:`physical_offset` evaluates it.
 
         >>> lay = PaddedSharedLayout([[2, 1], [4, 2]], [[1], [2], [4]], [], [8])
         >>> [lay.physical_offset(o) for o in range(8)]
@@ -653,7 +654,7 @@ class PaddedSharedLayout(_SharedLayout):
         >>> lay.to_linear([8])
         Traceback (most recent call last):
         ...
-        linlayout.errors.NotLinearError: PaddedSharedLayout: padding adds offset // interval * padding to the address, which is not linear over GF(2); Triton refuses too. Use physical_offset()/table() for the memory map, or offset_layout() for the GF(2) remap before padding
+        linlayout.errors.NotLinearError: PaddedSharedLayout: padding adds offset // interval * padding to the address, which is not linear over GF(2); Triton refuses too. Use to_general() or physical_offset()/table() for the memory map, or offset_layout() for the GF(2) remap before padding
     """
 
     kind = "PaddedSharedLayout"
@@ -695,9 +696,58 @@ class PaddedSharedLayout(_SharedLayout):
         """Refused: padding is not linear over GF(2) (:class:`~linlayout.errors.NotLinearError`)."""
         raise NotLinearError(
             "PaddedSharedLayout: padding adds offset // interval * padding to the address, which is not "
-            "linear over GF(2); Triton refuses too. Use physical_offset()/table() for the memory map, "
-            "or offset_layout() for the GF(2) remap before padding"
+            "linear over GF(2); Triton refuses too. Use to_general() or physical_offset()/table() for the "
+            "memory map, or offset_layout() for the GF(2) remap before padding"
         )
+
+    def to_general(self, shape: Sequence[int] | None = None) -> Any:
+        """The memory map, tensor coordinate -> padded address, as a general-shape layout.
+
+        With power-of-two intervals the padding is an integer-linear function of the offset bits:
+        offset bit ``j`` moves the address by ``2**j + sum(pad * 2**j // interval)`` over the
+        intervals ``<= 2**j``.  When every offset basis is one bit of one dim (a permutation of the
+        coordinate bits; a zero basis stores the element twice, a replica), that is a
+        :class:`~linlayout.general.MixedRadixLayout` from ``dim0, dim1, ...`` to the axis ``offset``.
+
+            >>> lay = PaddedSharedLayout([[4, 1]], [[0, 1], [0, 2], [1, 0], [2, 0]], [], [4, 4])
+            >>> g = lay.to_general()
+            >>> g.apply(dim0=1, dim1=0), g.apply(dim0=3, dim1=3)    # rows of 4 with one pad element
+            ({'offset': 5}, {'offset': 18})
+            >>> sorted((c, a) for c, a in lay.table())[-1]
+            ((3, 3), 18)
+
+        Raises:
+            NotSurjectiveError: ``shape`` is not the shape the bases span.
+            UnsupportedError: an offset basis mixes bits (XOR-swizzled offsets are not mixed-radix)
+                or there is a ``cga_layout``.
+        """
+        from linlayout.general import MixedRadixLayout
+
+        who = "PaddedSharedLayout.to_general"
+        if shape is not None and tuple(_check_shape(shape, len(self.shape), who)) != self.shape:
+            raise NotSurjectiveError(f"{who}: the offset bases span shape {list(self.shape)}, not {list(shape)}")
+        if self.cga_layout:
+            raise UnsupportedError(f"{who}: a cga_layout (several CTAs) is not supported")
+        digits: dict[tuple[int, int], int] = {}
+        replicas = []
+        for j, b in enumerate(self.offset_bases):
+            w = (1 << j) + sum(p * (1 << j) // i for i, p in self.interval_padding_pairs if i <= 1 << j)
+            nz = [(d, v) for d, v in enumerate(b) if v]
+            if not nz:
+                replicas.append((2, w, "offset"))
+            elif len(nz) > 1 or not _is_pow2(nz[0][1]) or (nz[0][0], nz[0][1].bit_length() - 1) in digits:
+                raise UnsupportedError(f"{who}: offset basis {j} = {list(b)} is not a bit of its own of one dim; "
+                                       "the padded map of an XOR-remapped offset is not mixed-radix")
+            else:
+                digits[(nz[0][0], nz[0][1].bit_length() - 1)] = w
+        per_dim = {}
+        for d, size in enumerate(self.shape):
+            bits = [digits.get((d, k)) for k in range(size.bit_length() - 1)]
+            if None in bits or len(digits) != sum(s.bit_length() - 1 for s in self.shape):
+                raise NotSurjectiveError(f"{who}: the offset bases {[list(b) for b in self.offset_bases]} do not "
+                                         f"reach every element of shape {list(self.shape)}")
+            per_dim[f"dim{d}"] = [(2, w, "offset") for w in bits]
+        return MixedRadixLayout(per_dim, replicas, out_dims=["offset"]).coalesce()
 
     def table(self) -> list[tuple[tuple[int, ...], int]]:
         """Every (tensor coordinate, padded address) pair, in offset order."""
