@@ -578,6 +578,24 @@ def _tour_sections() -> list[tuple[str, Any]]:
                          f"{pc.layout.in_dims['TCol']} columns, linear: {pc.layout.is_linear()}")
         return "\n".join(lines), {"points": [[list(c), v] for c, v in vals], "pieces": [pc.layout.in_dims["TCol"] for pc in pieces]}
 
+    def tmem() -> tuple[str, Any]:
+        from converters.gluon import BlockedLayout, TensorMemoryLayout
+
+        acc = TensorMemoryLayout([128, 128], col_stride=1)
+        shape = [128, 128]
+        r32 = acc.reg_layout(shape, element_bitwidth=32)
+        r256 = acc.reg_layout(shape, element_bitwidth=32, instr_variant="16x256b")
+        blocked = BlockedLayout([1, 128], [32, 1], [4, 1], [0, 1])
+        same, rel, _ = _equivalent(r32, blocked, shape)
+        payload, ptext = _plan(_linear(r256, shape), _linear(r32, shape), 32)
+        text = "\n".join([
+            f"an fp32 accumulator in tensor memory, {acc}, loaded by 4 warps:",
+            "  tcgen05.ld 32x32b register layout:", "  " + _bases_text(_linear(r32, shape)).replace("\n", "\n  "),
+            f"  the same layout as {blocked}: {'yes' if same else 'no'} ({rel})",
+            f"  converting the 16x256b load's registers to the 32x32b layout: {ptext}",
+        ])
+        return text, {"equivalent_to_blocked": same, "plan": payload}
+
     return [
         ("1. a Gluon blocked layout", blocked),
         ("2. equivalence of two spellings", equiv),
@@ -585,6 +603,7 @@ def _tour_sections() -> list[tuple[str, Any]]:
         ("4. a swizzle and bank conflicts", swizzle),
         ("5. a CuTe layout", cute),
         ("6. a 224-column TileLayout (general shapes)", tile),
+        ("7. reading tensor memory", tmem),
     ]
 
 
