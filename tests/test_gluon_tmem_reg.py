@@ -152,3 +152,35 @@ def test_each_warp_stays_in_its_lane_quarter(cfg):
 def test_live_triton_on_fresh_random_configs():
     pytest.importorskip("triton")
     compare_with_live_triton("triton-3.9-generated/make_tmem_reg.py", _ours, lambda case: [case], count=60)
+
+
+# ------------------------------------------------------------------------------ several CTAs
+def test_tensor_memory_over_several_ctas():
+    """Each CTA keeps its own tile; the block bases say where (Triton 3.9's to_linear_layout prints
+    the per-CTA rows/cols below; the block bases are checked through the register corpus)."""
+    t = TensorMemoryLayout([128, 64], 1, cga_layout=[[1, 0]])
+    L = t.to_linear([256, 64])
+    assert L.bases["row"] == tuple((1 << i, 0) for i in range(7))
+    assert L.bases["col"] == tuple((0, 1 << i) for i in range(6))
+    assert L.bases["block"] == ((128, 0),)
+    # two CTAs sharing a 128-row MMA with 64-row blocks: each CTA's 64 rows fill all 128 lanes,
+    # lanes 64-127 holding the right half of the block's columns
+    pair = TensorMemoryLayout([64, 8], 1, cga_layout=[[1, 0]], two_ctas=True).to_linear([128, 16])
+    assert pair.bases["row"] == ((1, 0), (2, 0), (4, 0), (8, 0), (16, 0), (32, 0), (0, 4))
+    assert pair.bases["col"] == ((0, 1), (0, 2), (0, 8))
+    assert pair.bases["block"] == ((64, 0),)
+
+
+def test_two_ctas_needs_the_pair_in_the_cga_layout():
+    with pytest.raises(LayoutError, match="two_ctas needs a cga_layout whose first block basis is \\[1, 0\\]"):
+        TensorMemoryLayout([128, 64], 1, two_ctas=True)
+    with pytest.raises(LayoutError, match="two_ctas"):
+        TensorMemoryLayout([128, 64], 1, cga_layout=[[0, 1]], two_ctas=True)
+
+
+def test_each_cta_must_hold_a_whole_block():
+    t = TensorMemoryLayout([128, 32], 1, cga_layout=[[0, 1]])
+    with pytest.raises(SizeError, match="at least 128x64"):
+        tmem_reg_layout(t, [128, 32], element_bitwidth=32)
+    r = tmem_reg_layout(t, [128, 64], element_bitwidth=32)
+    assert r.block_bases == ((0, 32),)

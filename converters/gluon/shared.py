@@ -27,7 +27,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from linlayout.errors import (
-    BasisError,
     DimensionError,
     LayoutError,
     NotLinearError,
@@ -38,7 +37,7 @@ from linlayout.errors import (
 )
 from linlayout.linear import LinearLayout
 
-from ._build import pack
+from ._build import cga_split, check_cga, pack
 from .base import GluonLayout as _GluonBase
 
 
@@ -181,52 +180,10 @@ class _Builder:
         return [[b[i] for i in idx] for b in self.bases]
 
 
-def _check_cga(cga_layout: Any, rank: int | None, who: str) -> tuple[tuple[int, ...], ...]:
-    """Validate Gluon's ``cga_layout`` (block bases in CTA-tile units).
-
-    As Triton 3.9 requires, the non-zero bases must form a permutation matrix: each a power of two
-    on one dim, no repeats, and on every dim the powers 1, 2, 4, ... up to the largest.
-    """
-    if cga_layout is None:
-        return ()
-    try:
-        cga = tuple(tuple(int(v) for v in b) for b in cga_layout)
-    except (TypeError, ValueError):
-        raise LayoutError(f"{who}: cga_layout must be a list of bases (lists of ints), got {cga_layout!r}") from None
-    per_dim: dict[int, list[int]] = {}
-    for b in cga:
-        if rank is not None and len(b) != rank:
-            raise DimensionError(f"{who}: cga_layout basis {list(b)} must have {rank} entries")
-        nz = [(i, v) for i, v in enumerate(b) if v]
-        if not nz:
-            continue  # a broadcast CTA
-        if len(nz) != 1 or not _is_pow2(nz[0][1]):
-            raise BasisError(f"{who}: cga_layout basis {list(b)} must be a power of two on one dim (a permutation matrix)")
-        per_dim.setdefault(nz[0][0], []).append(nz[0][1])
-    for i, vals in per_dim.items():
-        if sorted(vals) != [1 << k for k in range(len(vals))]:
-            raise BasisError(
-                f"{who}: cga_layout bases on dim {i} are {vals}; after removing broadcast bases the CGA "
-                "must be a permutation matrix (powers 1, 2, 4, ... each once), as Triton requires"
-            )
-    return cga
-
-
-def _cga_split(cga: Sequence[Sequence[int]], shape: Sequence[int]) -> tuple[list[list[int]], list[int]]:
-    """The CGA bases cut to the tensor (Triton's ensureLayoutNotLargerThan) and the CTA tiles per dim."""
-    rank = len(shape)
-    cut = [[v if v < s else 0 for v, s in zip(b, shape)] for b in cga]
-    tiles = []
-    for i in range(rank):
-        m = max((b[i] for b in cut), default=0)
-        tiles.append(1 if m == 0 else 1 << m.bit_length())
-    return cut, tiles
-
-
 def _shape_per_cta(shape: Sequence[int], cga: Sequence[Sequence[int]], who: str) -> list[int]:
     if not cga:
         return list(shape)
-    _, tiles = _cga_split(cga, shape)
+    _, tiles = cga_split(cga, shape)
     return [max(1, s // t) for s, t in zip(shape, tiles)]
 
 
@@ -239,7 +196,7 @@ def _finish(offset: _Builder, cga: Sequence[Sequence[int]], shape: Sequence[int]
     offset.ensure_not_smaller(want)
     offset.ensure_not_larger(want)
     obases = offset.linear(names)
-    cut, _ = _cga_split(cga, shape)
+    cut, _ = cga_split(cga, shape)
     bbases = [[v * c for v, c in zip(b, per_cta)] for b in cut]
     return _layout({"offset": obases, "block": bbases}, list(zip(names, shape)))
 
@@ -347,7 +304,7 @@ class NVMMASharedLayout(_SharedLayout):
         self.rank = rank
         self.transposed = _as_bool(transposed, "transposed")
         self.fp4_padded = _as_bool(fp4_padded, "fp4_padded")
-        self.cga_layout = _check_cga(cga_layout, rank, "NVMMASharedLayout")
+        self.cga_layout = check_cga(cga_layout, rank, "NVMMASharedLayout")
         if self.fp4_padded and (self.swizzle_byte_width != 128 or self.element_bitwidth != 8):
             raise UnsupportedError("NVMMASharedLayout: fp4_padded needs swizzle_byte_width=128 and element_bitwidth=8")
 
@@ -497,7 +454,7 @@ class NVMMASharedLayout(_SharedLayout):
         from linlayout.swizzle import element_bitwidth
 
         bits = element_bitwidth(dtype)
-        cga = _check_cga(cga_layout, len(block_shape), "NVMMASharedLayout.get_default_for")
+        cga = check_cga(cga_layout, len(block_shape), "NVMMASharedLayout.get_default_for")
         width = select_swizzle_width(block_shape, bits, transposed=transposed, fp4_padded=fp4_padded, cga_layout=cga)
         return NVMMASharedLayout(width, bits, len(block_shape), transposed, fp4_padded, cga or None)
 
@@ -529,7 +486,7 @@ class SwizzledSharedLayout(_SharedLayout):
             raise DimensionError(f"SwizzledSharedLayout: order must be a permutation of 0..rank-1, got {list(order)}")
         self.vec, self.per_phase, self.max_phase = vec, per_phase, max_phase
         self.order = order
-        self.cga_layout = _check_cga(cga_layout, len(order), "SwizzledSharedLayout")
+        self.cga_layout = check_cga(cga_layout, len(order), "SwizzledSharedLayout")
 
     @property
     def rank(self) -> int:
@@ -680,7 +637,7 @@ class PaddedSharedLayout(_SharedLayout):
                 raise DimensionError(f"PaddedSharedLayout: offset basis {list(b)} does not have {len(shp)} entries")
         self.interval_padding_pairs = pairs
         self.offset_bases = ob
-        self.cga_layout = _check_cga(cga_layout, len(shp), "PaddedSharedLayout")
+        self.cga_layout = check_cga(cga_layout, len(shp), "PaddedSharedLayout")
         self.shape = tuple(shp)
 
     def physical_offset(self, offset: int) -> int:

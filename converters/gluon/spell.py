@@ -431,7 +431,7 @@ def _wmma(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
 
 
 def _tmem(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
-    """``TensorMemoryLayout`` (block, col_stride, two_ctas) and ``TensorMemoryScalesLayout``
+    """``TensorMemoryLayout`` (block, col_stride) and ``TensorMemoryScalesLayout``
     spellings; a block wider than the tensor is cut to it (the canonical spelling)."""
     from .tmem import TensorMemoryLayout, TensorMemoryScalesLayout
 
@@ -441,11 +441,7 @@ def _tmem(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
     for bm in (64, 128):
         for k in range(log2(min(shape[1], 512)) + 1):
             for cs in (1, 2, 4):
-                for two in (False, True):
-                    try:
-                        cands.append(TensorMemoryLayout([bm, 1 << k], cs, two_ctas=two))
-                    except LayoutError:
-                        pass
+                cands.append(TensorMemoryLayout([bm, 1 << k], cs))
     cands.append(TensorMemoryScalesLayout())
     return _exact(cands, layout, shape)
 

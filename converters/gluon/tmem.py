@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from linlayout.errors import LayoutError, SizeError, UnsupportedError
 from linlayout.linear import LinearLayout
 
-from ._build import check_shape, is_pow2, log2
+from ._build import cga_split, check_cga, check_shape, is_pow2, log2
 from .base import GluonLayout
-from .distributed import DistributedLinearLayout, _set, as_int, bases_tuple, int_tuple
+from .distributed import DistributedLinearLayout, _set, as_int, int_tuple
 
 __all__ = ["TensorMemoryLayout", "TensorMemoryScalesLayout"]
 
@@ -33,7 +33,51 @@ def _as_bool(v: object, who: str, what: str) -> bool:
     raise LayoutError(f"{who}: {what} must be a bool, got {v!r}")
 
 
-class _RegisterAccess:
+class _TensorMemory:
+    """What both tensor-memory layouts share: the CGA split (each CTA holds its own tile of the
+    tensor in its own tensor memory; ``cga_layout`` bases are in CTA-tile units, as Gluon's) and
+    ``reg_layout``, the register layout of a ``tcgen05`` load or store."""
+
+    cga_layout: Sequence[Sequence[int]]
+
+    def cta_split(
+        self, shape: Sequence[int], alloc_shape: Sequence[int] | None = None
+    ) -> tuple[list[int], list[int], list[tuple[int, ...]]]:
+        """How the CTAs share a ``shape`` view of an ``alloc_shape`` allocation (default: the
+        view itself): each CTA's part of the view, each CTA's part of the allocation, and the
+        ``block`` bases (where each CTA's part starts; zero where the view ends before it).
+
+            >>> TensorMemoryLayout([128, 64], 1, cga_layout=[[0, 1]]).cta_split([128, 128])
+            ([128, 64], [128, 64], [(0, 64)])
+            >>> TensorMemoryLayout([128, 64], 1, cga_layout=[[1, 0]]).cta_split([128, 64], [256, 64])
+            ([128, 64], [128, 64], [(0, 0)])
+        """
+        shp = check_shape(shape, 2, type(self).__name__)
+        base = shp if alloc_shape is None else [int(a) for a in alloc_shape][-2:]
+        if not self.cga_layout:
+            return shp, base, []
+        cut, tiles = cga_split(self.cga_layout, base)
+        per_alloc = [max(1, a // t) for a, t in zip(base, tiles)]
+        blocks = [tuple(v * p if v * p < s else 0 for v, p, s in zip(b, per_alloc, shp)) for b in cut]
+        return [min(s, p) for s, p in zip(shp, per_alloc)], per_alloc, blocks
+
+    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
+        """Triton's ``row``/``col`` (and ``block`` with a ``cga_layout``) -> ``dim0``/``dim1``
+        layout over ``shape`` (2-D)."""
+        shp = check_shape(shape, 2, type(self).__name__)
+        per, _, blocks = self.cta_split(shp)
+        cta = self.cta_linear(per)
+        if not self.cga_layout:
+            return cta
+        bases = {**cta.bases, "block": blocks}
+        return LinearLayout(bases, [("dim0", shp[0]), ("dim1", shp[1])], require_surjective=False)
+
+    def cta_linear(self, shape: Sequence[int]) -> LinearLayout:
+        """The ``row``/``col`` layout of one CTA's ``shape`` tile."""
+        raise NotImplementedError
+
+
+class _RegisterAccess(_TensorMemory):
     """``reg_layout``: the register layout of a ``tcgen05`` load or store of this tensor memory."""
 
     def reg_layout(
@@ -71,7 +115,7 @@ class TensorMemoryLayout(_RegisterAccess, GluonLayout):
         >>> TensorMemoryLayout([128, 64], 1).to_linear([64, 64])
         Traceback (most recent call last):
         ...
-        linlayout.errors.SizeError: TensorMemoryLayout: shape [64, 64] has fewer rows than block [128, 64] (Triton aborts: repsM >= 1)
+        linlayout.errors.SizeError: TensorMemoryLayout: 64 rows per CTA, fewer than block [128, 64] (Triton aborts: repsM >= 1)
     """
 
     kind = "TensorMemoryLayout"
@@ -91,32 +135,38 @@ class TensorMemoryLayout(_RegisterAccess, GluonLayout):
         cs = as_int(self.col_stride, who, "col_stride")
         if cs not in (1, 2, 4):
             raise SizeError(f"{who}: col_stride {cs} must be 1, 2 or 4 (1 packed; 32 / bitwidth for unpacked 16- or 8-bit)")
-        cga = bases_tuple(self.cga_layout, who, "cga_layout", 2)
+        cga = check_cga(self.cga_layout, 2, who)
         _set(self, "block", block)
         _set(self, "col_stride", cs)
         _set(self, "cga_layout", cga)
         _set(self, "two_ctas", _as_bool(self.two_ctas, who, "two_ctas"))
+        if self.two_ctas and (not cga or cga[0] != (1, 0)):
+            raise LayoutError(f"{who}: two_ctas needs a cga_layout whose first block basis is [1, 0] (the CTA pair "
+                              f"splits M), got {[list(b) for b in cga]}")
         _set(self, "fp4_padded", _as_bool(self.fp4_padded, who, "fp4_padded"))
 
     @property
     def rank(self) -> int:
         return 2
 
-    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
-        """Triton's ``row``/``col`` -> ``dim0``/``dim1`` layout over ``shape`` (2-D)."""
+    def cta_linear(self, shape: Sequence[int]) -> LinearLayout:
+        """The ``row``/``col`` layout of one CTA's tile (the blocks of ``block`` in M, then N)."""
         who = "TensorMemoryLayout"
         m, n = check_shape(shape, 2, who)
-        if self.cga_layout:
-            raise UnsupportedError(f"{who}: a cga_layout over tensor memory is not supported here")
         if self.fp4_padded:
             raise UnsupportedError(f"{who}: fp4_padded tensor memory is not supported here")
         bm, bn = self.block
-        m_cta = m // 2 if self.two_ctas else m
-        if m_cta < bm:
-            raise SizeError(f"{who}: shape {[m, n]} has fewer rows than block {[bm, bn]} (Triton aborts: repsM >= 1)")
+        if m < bm:
+            raise SizeError(f"{who}: {m} rows per CTA, fewer than block {[bm, bn]} (Triton aborts: repsM >= 1)")
         bn = min(bn, n)
+        blocks = [(bm << i, 0) for i in range(log2(m // bm))] + [(0, bn << i) for i in range(log2(n // bn))]
+        if bm == 64 and self.two_ctas:
+            # a CTA pair runs one 128-row MMA: each CTA's 64 rows fill all 128 lanes, lanes
+            # 64-127 holding the right half of the block's columns
+            col = [(0, 0)] * log2(self.col_stride) + [(0, 1 << i) for i in range(log2(bn // 2))]
+            row = [(1 << i, 0) for i in range(6)] + [(0, bn // 2)]
+            return LinearLayout({"row": row, "col": col + blocks}, [("dim0", m), ("dim1", n)], require_surjective=False)
         col = [(0, 0)] * log2(self.col_stride) + [(0, 1 << i) for i in range(log2(bn))]
-        blocks = [(bm << i, 0) for i in range(log2(m_cta // bm))] + [(0, bn << i) for i in range(log2(n // bn))]
         if bm == 128:
             row = [(1 << i, 0) for i in range(7)]
         else:
@@ -142,18 +192,15 @@ class TensorMemoryScalesLayout(_RegisterAccess, GluonLayout):
     cga_layout: Sequence[Sequence[int]] = field(default_factory=tuple)
 
     def __post_init__(self) -> None:
-        _set(self, "cga_layout", bases_tuple(self.cga_layout, "TensorMemoryScalesLayout", "cga_layout", 2))
+        _set(self, "cga_layout", check_cga(self.cga_layout, 2, "TensorMemoryScalesLayout"))
 
     @property
     def rank(self) -> int:
         return 2
 
-    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
-        """Triton's ``row``/``col`` -> ``dim0``/``dim1`` layout over ``shape`` (2-D)."""
-        who = "TensorMemoryScalesLayout"
-        m, n = check_shape(shape, 2, who)
-        if self.cga_layout:
-            raise UnsupportedError(f"{who}: a cga_layout over tensor memory is not supported here")
+    def cta_linear(self, shape: Sequence[int]) -> LinearLayout:
+        """The ``row``/``col`` layout of one CTA's tile of scales."""
+        m, n = check_shape(shape, 2, "TensorMemoryScalesLayout")
 
         def cut(v: tuple[int, int]) -> tuple[int, int]:
             return (v[0] if v[0] < m else 0, v[1] if v[1] < n else 0)

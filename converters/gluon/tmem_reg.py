@@ -22,7 +22,8 @@ atom        register bases                        lane bases
 A 16-row atom on a layout that uses 32 rows per warp covers rows 16-31 with one more warp
 (more than 4 warps) or one more register.  Narrower elements first pack adjacent columns into a
 32-bit register (``col_stride`` 1), or are unpacked (16-bit, ``col_stride`` 2) or software-padded
-(``col_stride`` = 32 / bitwidth).
+(``col_stride`` = 32 / bitwidth).  With a ``cga_layout`` each CTA loads its own part from its own
+tensor memory, and the CGA gives the ``block`` bases.
 
     >>> from converters.gluon import TensorMemoryLayout
     >>> r = tmem_reg_layout(TensorMemoryLayout([128, 64], 1), [128, 64], element_bitwidth=32)
@@ -41,7 +42,7 @@ from collections.abc import Sequence
 from linlayout.errors import LayoutError, SizeError, UnsupportedError
 from linlayout.linear import LinearLayout
 
-from ._build import is_pow2, log2
+from ._build import check_shape, is_pow2, log2
 from .distributed import DistributedLinearLayout, as_int
 from .tmem import TensorMemoryLayout, TensorMemoryScalesLayout
 
@@ -104,14 +105,23 @@ def tmem_reg_layout(
         raise LayoutError(f"{who}: expected a TensorMemoryLayout or TensorMemoryScalesLayout, got {type(tmem).__name__}")
     if isinstance(tmem, TensorMemoryScalesLayout) and bits != 8:
         raise SizeError(f"{who}: scale factors are 8-bit, got element_bitwidth {bits}")
+    if isinstance(tmem, TensorMemoryLayout) and bits * tmem.col_stride > 32:
+        raise SizeError(f"{who}: element_bitwidth * col_stride = {bits} * {tmem.col_stride} exceeds one 32-bit column")
+    shp = check_shape(shape, 2, who)
+    alloc = None
+    if alloc_shape is not None:
+        alloc = [as_int(x, who, "alloc_shape") for x in alloc_shape]
+        if len(alloc) < 2 or any(s > a for s, a in zip(shp, alloc[-2:])):
+            raise SizeError(f"{who}: shape {shp} must fit in the last two dims of alloc_shape {alloc}")
+    # each CTA loads its own part from its own tensor memory; the CTAs are the block bases
+    per, per_alloc, blocks = tmem.cta_split(shp, alloc)
     if isinstance(tmem, TensorMemoryLayout):
-        if bits * tmem.col_stride > 32:
-            raise SizeError(f"{who}: element_bitwidth * col_stride = {bits} * {tmem.col_stride} exceeds one 32-bit column")
-        if tmem.two_ctas:
-            raise UnsupportedError(f"{who}: two_ctas needs a cga_layout whose first block basis is [1, 0]; CGA tensor memory is not supported here")
-    if isinstance(tmem, TensorMemoryLayout) and int(shape[0]) < tmem.block[0]:
-        raise SizeError(f"{who}: shape {list(shape)} has fewer rows than block {list(tmem.block)}")
-    ll = tmem_view_layout(tmem, shape, alloc_shape)
+        bm, bn = tmem.block
+        split_n = shp[1] > per[1]
+        if per[0] < bm or (split_n and per[1] < bn):
+            raise SizeError(f"{who}: each CTA holds {per} of the tensor, less than the block {[bm, bn]} "
+                            f"(Triton: the tensor shape must be at least {bm * shp[0] // per[0]}x{min(bn, shp[1]) * shp[1] // per[1]})")
+    ll = tmem_view_layout(tmem, per, None if alloc is None else per_alloc)
     atom = "32x32b" if instr_variant == "32x32b_splitn" else instr_variant
     reg = _for_bitwidth(ll, atom, nw, bits)
     if reg is None:
@@ -121,30 +131,31 @@ def tmem_reg_layout(
     bases = {k: [list(v) for v in reg.bases.get(k, ())] for k in ("register", "lane", "warp")}
     if instr_variant == "32x32b_splitn":
         _split_n(bases, int(shape[1]), bits)
-    return DistributedLinearLayout(bases["register"], bases["lane"], bases["warp"], [], list(reg.out_dims.values()))
+    return DistributedLinearLayout(bases["register"], bases["lane"], bases["warp"], [list(b) for b in blocks], shp)
 
 
 def tmem_view_layout(
     tmem: TensorMemoryLayout | TensorMemoryScalesLayout, shape: Sequence[int], alloc_shape: Sequence[int] | None = None
 ) -> LinearLayout:
-    """The ``row, col -> dim0, dim1`` layout of a ``shape`` view of an ``alloc_shape`` allocation:
-    the allocation's layout with the bases that leave the view zeroed, and the column bases past
-    the last one the view uses dropped (as Triton 3.9 lays out a tensor-memory descriptor).
+    """The ``row, col -> dim0, dim1`` layout of one CTA's ``shape`` view of its ``alloc_shape``
+    allocation: the allocation's layout with the bases that leave the view zeroed, and the column
+    bases past the last one the view uses dropped (as Triton 3.9 lays out a tensor-memory
+    descriptor).
 
         >>> t = TensorMemoryLayout([128, 128], 1)
         >>> tmem_view_layout(t, [256, 64], [256, 128]).bases["col"][-2:]  # block N 128 > 64: a hole
         ((0, 0), (128, 0))
-        >>> tmem_view_layout(t, [128, 64], [128, 128]) == t.to_linear([128, 64])  # trailing: dropped
+        >>> tmem_view_layout(t, [128, 64], [128, 128]) == t.cta_linear([128, 64])  # trailing: dropped
         True
     """
-    who = "tmem_reg_layout"
-    shp = [as_int(x, who, "shape") for x in shape]
+    who = "tmem_view_layout"
+    shp = check_shape(shape, 2, who)
     if alloc_shape is None:
-        return tmem.to_linear(shp)
+        return tmem.cta_linear(shp)
     alloc = [as_int(x, who, "alloc_shape") for x in alloc_shape]
-    if len(alloc) < 2 or len(shp) != 2 or any(s > a for s, a in zip(shp, alloc[-2:])):
-        raise SizeError(f"{who}: shape {shp} must be 2-D and fit in the last two dims of alloc_shape {alloc}")
-    full = tmem.to_linear(alloc[-2:])
+    if len(alloc) < 2 or any(s > a for s, a in zip(shp, alloc[-2:])):
+        raise SizeError(f"{who}: shape {shp} must fit in the last two dims of alloc_shape {alloc}")
+    full = tmem.cta_linear(alloc[-2:])
     bases = {k: [tuple(x if x < s else 0 for x, s in zip(v, shp)) for v in vecs] for k, vecs in full.bases.items()}
     while len(bases["col"]) > 0 and bases["col"][-1] == (0, 0):
         bases["col"].pop()

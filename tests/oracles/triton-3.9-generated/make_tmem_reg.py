@@ -19,7 +19,7 @@ or, where Triton refused, "error" instead of "linear" ("triton raised <Exception
 Configurations are random but seeded: every access variant (32x32b, 16x64b, 16x128b, 16x256b,
 32x32b_splitn, and the refused 16x32bx2), 8/16/32-bit element types (and a 64-bit one), blocks of
 64 and 128 rows and 1..512 columns, packed, unpacked and padded column strides, tensors smaller
-and larger than the block, views of larger allocations, 4 to 16 warps, multi-buffered alloc shapes, scale-factor layouts, plus a
+and larger than the block, views of larger allocations, CGA layouts (with two_ctas), 4 to 16 warps, multi-buffered alloc shapes, scale-factor layouts, plus a
 fixed sweep of the common cases and malformed input.
 """
 
@@ -65,6 +65,17 @@ def case(tmem: dict, dtype: str, shape: list, nw: int, variant: str, alloc: list
             "alloc_shape": alloc if alloc is not None else list(shape), "num_warps": nw, "instr_variant": variant}
 
 
+CGAS = [[[1, 0]], [[0, 1]], [[1, 0], [0, 1]], [[0, 1], [1, 0]], [[1, 0], [2, 0]], [[0, 0]], [[1, 0], [0, 0]], [[0, 1], [0, 2]]]
+
+
+def with_cga(rng: random.Random, shape: list) -> tuple[list, list]:
+    """A CGA layout (CTA-tile units) and the shape, usually grown so that each CTA keeps its tile."""
+    cga = rng.choice(CGAS)
+    if rng.random() < 0.85:
+        shape = [s << sum(1 for b in cga if b[d]) for d, s in enumerate(shape)]
+    return cga, shape
+
+
 def random_case(rng: random.Random) -> dict:
     variant = rng.choice(VARIANTS + (["16x32bx2"] if rng.random() < 0.03 else []))
     nw = rng.choice([4, 4, 4, 8, 8, 16]) if rng.random() > 0.03 else rng.choice([2, 32])
@@ -72,6 +83,8 @@ def random_case(rng: random.Random) -> dict:
         dtype = rng.choice(["uint8", "uint8", "float8e4nv", "float16"])
         shape = [1 << rng.randint(7, 9), 1 << rng.randint(1, 5)]
         tmem: dict = {"kind": "TensorMemoryScalesLayout"}
+        if rng.random() < 0.2:
+            tmem["cga_layout"], shape = with_cga(rng, shape)
         alloc = [shape[0] * rng.choice([1, 2]), shape[1] * rng.choice([1, 2])] if rng.random() < 0.2 else None
         return case(tmem, dtype, shape, nw, variant, alloc)
     dtype = rng.choice(["float32", "float32", "float16", "bfloat16", "float8e4nv", "int8", "int32"]
@@ -89,6 +102,10 @@ def random_case(rng: random.Random) -> dict:
     m = bm << rng.choice([0, 0, 0, 1, 1, 2]) if rng.random() > 0.04 else bm // 2
     n = bn << rng.choice([0, 0, 1, 2]) if rng.random() > 0.15 else max(1, bn >> rng.randint(1, 3))
     n = min(n, 1024)
+    if rng.random() < 0.15:  # several CTAs; two_ctas pairs the first two along M
+        tmem["cga_layout"], (m, n) = with_cga(rng, [m, n])
+        if tmem["cga_layout"][0] == [1, 0] and rng.random() < 0.4:
+            tmem["two_ctas"] = True
     alloc = None
     r = rng.random()
     if r < 0.12:  # multi-buffered
