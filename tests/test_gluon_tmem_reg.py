@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from conftest import compare_with_live_triton, load_oracle
 from converters import gluon
-from converters.gluon import TensorMemoryLayout, TensorMemoryScalesLayout, tmem_reg_layout
+from converters.gluon import TensorMemoryLayout, TensorMemoryScalesLayout, canonical, tmem_reg_layout
 from linlayout.errors import LayoutError, SizeError, UnsupportedError
 
 ROWS = load_oracle("triton-3.9-generated/tmem_reg.jsonl")
@@ -169,6 +169,27 @@ def test_tensor_memory_over_several_ctas():
     assert pair.bases["row"] == ((1, 0), (2, 0), (4, 0), (8, 0), (16, 0), (32, 0), (0, 4))
     assert pair.bases["col"] == ((0, 1), (0, 2), (0, 8))
     assert pair.bases["block"] == ((64, 0),)
+
+
+@pytest.mark.parametrize(
+    "tmem, shape",
+    [
+        (TensorMemoryLayout([128, 64], 1, cga_layout=[[1, 0]]), [256, 64]),
+        (TensorMemoryLayout([64, 8], 1, cga_layout=[[1, 0]], two_ctas=True), [128, 16]),
+        (TensorMemoryLayout([64, 32], 2, cga_layout=[[0, 1], [1, 0]]), [128, 128]),
+        (TensorMemoryScalesLayout([[0, 1]]), [128, 16]),
+        (TensorMemoryLayout([128, 512], 1, cga_layout=[[0, 1]]), [128, 256]),  # block cut to a CTA's 128
+        (TensorMemoryLayout([64, 64], 1, cga_layout=[[0, 1]]), [128, 64]),
+    ],
+)
+def test_spellings_over_several_ctas(tmem, shape):
+    L = tmem.to_linear(shape)
+    found = gluon.spellings(L)
+    canon = canonical(tmem, shape)
+    assert canon in found
+    if isinstance(canon, TensorMemoryLayout):  # the canonical block is no wider than a CTA's tile
+        assert canon.block[1] <= canon.cta_split(shape)[0][1]
+    assert all(s.to_linear(shape) == L for s in found)
 
 
 def test_two_ctas_needs_the_pair_in_the_cga_layout():

@@ -5,7 +5,8 @@ simplest first: ``BlockedLayout``, ``SliceLayout`` of a blocked parent, ``NVMMAD
 ``DotOperandLayout``, ``AMDMFMALayout``, ``AMDWMMALayout``, slices of MMA parents, ending with
 ``DistributedLinearLayout``, which always works (in-dims ``register/lane/warp/block``);
 ``NVMMASharedLayout``, ``SwizzledSharedLayout`` and finally ``SharedLinearLayout`` (in-dims
-``offset/block``); ``TensorMemoryLayout`` and ``TensorMemoryScalesLayout`` (in-dims ``row/col``).
+``offset/block``); ``TensorMemoryLayout`` and ``TensorMemoryScalesLayout`` (in-dims ``row/col``, and ``block`` over
+several CTAs).
 
 Spellings are listed in canonical form (:func:`canonical`).  When the tensor is smaller than a
 layout's tile, Triton cuts lane/warp bases, registers and CGA bases, and the fields that chose
@@ -240,7 +241,7 @@ def canonical(spelling: GluonLayout, shape: Sequence[int]) -> GluonLayout:
     """
     from .shared import NVMMASharedLayout, SwizzledSharedLayout
     from .amd import AMDWMMALayout
-    from .tmem import TensorMemoryLayout
+    from .tmem import TensorMemoryLayout, TensorMemoryScalesLayout
 
     shp = [int(s) for s in shape]
     layout = spelling.to_linear(shp)
@@ -261,10 +262,13 @@ def canonical(spelling: GluonLayout, shape: Sequence[int]) -> GluonLayout:
             if (cand.version, cand.transposed, tuple(cand.instr_shape), len(cand.reg_bases)) == same:
                 return cand
         return spelling
-    if isinstance(spelling, TensorMemoryLayout) and spelling.block[1] > shp[1]:
-        return dataclasses.replace(spelling, block=[spelling.block[0], shp[1]])
+    if isinstance(spelling, TensorMemoryLayout):
+        width = spelling.cta_split(shp)[0][1]  # the columns of one CTA's tile
+        if spelling.block[1] > width:
+            spelling = dataclasses.replace(spelling, block=[spelling.block[0], width])
     cga = getattr(spelling, "cga_layout", None)
-    if cga and isinstance(spelling, (NVMMADistributedLayout, NVMMASharedLayout, SwizzledSharedLayout)):
+    if cga and isinstance(spelling, (NVMMADistributedLayout, NVMMASharedLayout, SwizzledSharedLayout,
+                                     TensorMemoryLayout, TensorMemoryScalesLayout)):
         new = _cga(layout, shp)
         if new is not None and [list(v) for v in new] != [list(v) for v in cga]:
             cand = _replace_cga(spelling, new)
@@ -431,18 +435,23 @@ def _wmma(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
 
 
 def _tmem(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
-    """``TensorMemoryLayout`` (block, col_stride) and ``TensorMemoryScalesLayout``
-    spellings; a block wider than the tensor is cut to it (the canonical spelling)."""
+    """``TensorMemoryLayout`` (block, col_stride, cga_layout, two_ctas) and
+    ``TensorMemoryScalesLayout`` spellings; a block wider than the tensor is cut to it (the
+    canonical spelling).  The CGA is read off the ``block`` bases."""
     from .tmem import TensorMemoryLayout, TensorMemoryScalesLayout
 
-    if len(shape) != 2:
+    cga = _cga(layout, shape)
+    if len(shape) != 2 or cga is None:
         return []
+    pairs = [False, True] if cga and cga[0] == [1, 0] else [False]
+    width = shape[1] >> sum(1 for b in cga if b[1])  # the columns of one CTA's tile
     cands: list[GluonLayout] = []
     for bm in (64, 128):
-        for k in range(log2(min(shape[1], 512)) + 1):
+        for k in range(log2(min(width, 512)) + 1):
             for cs in (1, 2, 4):
-                cands.append(TensorMemoryLayout([bm, 1 << k], cs))
-    cands.append(TensorMemoryScalesLayout())
+                for two in pairs:
+                    cands.append(TensorMemoryLayout([bm, 1 << k], cs, cga, two_ctas=two))
+    cands.append(TensorMemoryScalesLayout(cga))
     return _exact(cands, layout, shape)
 
 
@@ -495,7 +504,7 @@ def spellings(layout: LinearLayout, shape: Sequence[int] | None = None, *, limit
         out.append(DistributedLinearLayout.from_linear(layout))
     elif ins <= {"offset", "block"}:
         out += _shared(layout, shp)
-    elif ins <= {"row", "col"}:
+    elif ins <= {"row", "col", "block"}:
         out += _tmem(layout, shp)
     else:
         raise DimensionError(
