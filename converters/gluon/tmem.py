@@ -33,6 +33,15 @@ def _as_bool(v: object, who: str, what: str) -> bool:
     raise LayoutError(f"{who}: {what} must be a bool, got {v!r}")
 
 
+def check_alloc(shape: Sequence[int], alloc_shape: Sequence[int], who: str) -> list[int]:
+    """The last two dims of ``alloc_shape`` (a leading multi-buffering dim is ignored), checked to
+    hold the 2-D view ``shape``."""
+    alloc = [as_int(x, who, "alloc_shape") for x in alloc_shape]
+    if len(alloc) < 2 or any(s > a for s, a in zip(shape, alloc[-2:])):
+        raise SizeError(f"{who}: shape {list(shape)} must fit in the last two dims of alloc_shape {alloc}")
+    return alloc[-2:]
+
+
 class _TensorMemory:
     """What both tensor-memory layouts share: the CGA split (each CTA holds its own tile of the
     tensor in its own tensor memory; ``cga_layout`` bases are in CTA-tile units, as Gluon's) and
@@ -53,7 +62,7 @@ class _TensorMemory:
             ([128, 64], [128, 64], [(0, 0)])
         """
         shp = check_shape(shape, 2, type(self).__name__)
-        base = shp if alloc_shape is None else [int(a) for a in alloc_shape][-2:]
+        base = shp if alloc_shape is None else check_alloc(shp, alloc_shape, type(self).__name__)
         if not self.cga_layout:
             return shp, base, []
         cut, tiles = cga_split(self.cga_layout, base)

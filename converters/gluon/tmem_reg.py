@@ -44,7 +44,7 @@ from linlayout.linear import LinearLayout
 
 from ._build import check_shape, is_pow2, log2
 from .distributed import DistributedLinearLayout, as_int
-from .tmem import TensorMemoryLayout, TensorMemoryScalesLayout
+from .tmem import TensorMemoryLayout, TensorMemoryScalesLayout, check_alloc
 
 __all__ = ["TMEM_INSTR_VARIANTS", "tmem_reg_layout", "tmem_view_layout"]
 
@@ -108,11 +108,7 @@ def tmem_reg_layout(
     if isinstance(tmem, TensorMemoryLayout) and bits * tmem.col_stride > 32:
         raise SizeError(f"{who}: element_bitwidth * col_stride = {bits} * {tmem.col_stride} exceeds one 32-bit column")
     shp = check_shape(shape, 2, who)
-    alloc = None
-    if alloc_shape is not None:
-        alloc = [as_int(x, who, "alloc_shape") for x in alloc_shape]
-        if len(alloc) < 2 or any(s > a for s, a in zip(shp, alloc[-2:])):
-            raise SizeError(f"{who}: shape {shp} must fit in the last two dims of alloc_shape {alloc}")
+    alloc = None if alloc_shape is None else check_alloc(shp, alloc_shape, who)
     # each CTA loads its own part from its own tensor memory; the CTAs are the block bases
     per, per_alloc, blocks = tmem.cta_split(shp, alloc)
     if isinstance(tmem, TensorMemoryLayout):
@@ -152,10 +148,7 @@ def tmem_view_layout(
     shp = check_shape(shape, 2, who)
     if alloc_shape is None:
         return tmem.cta_linear(shp)
-    alloc = [as_int(x, who, "alloc_shape") for x in alloc_shape]
-    if len(alloc) < 2 or any(s > a for s, a in zip(shp, alloc[-2:])):
-        raise SizeError(f"{who}: shape {shp} must fit in the last two dims of alloc_shape {alloc}")
-    full = tmem.cta_linear(alloc[-2:])
+    full = tmem.cta_linear(check_alloc(shp, alloc_shape, who))
     bases = {k: [tuple(x if x < s else 0 for x, s in zip(v, shp)) for v in vecs] for k, vecs in full.bases.items()}
     while len(bases["col"]) > 0 and bases["col"][-1] == (0, 0):
         bases["col"].pop()
