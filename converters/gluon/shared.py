@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from linlayout.errors import (
     DimensionError,
@@ -36,6 +36,9 @@ from linlayout.errors import (
     UnsupportedError,
 )
 from linlayout.linear import LinearLayout
+
+if TYPE_CHECKING:
+    from linlayout.general import MixedRadixLayout
 
 from ._build import cga_split, check_cga, pack
 from .base import GluonLayout as _GluonBase
@@ -657,7 +660,7 @@ class PaddedSharedLayout(_SharedLayout):
             "memory map, or offset_layout() for the GF(2) remap before padding"
         )
 
-    def to_general(self, shape: Sequence[int] | None = None) -> Any:
+    def to_general(self, shape: Sequence[int] | None = None) -> MixedRadixLayout:
         """The memory map, tensor coordinate -> padded address, as a general-shape layout.
 
         With power-of-two intervals the padding is an integer-linear function of the offset bits:
