@@ -19,7 +19,7 @@ from linlayout.errors import BasisError, DimensionError, LayoutError, Unsupporte
 from linlayout.linear import LinearLayout
 
 from ._build import Builder, check_shape, is_pow2, pack
-from .base import format_value
+from .base import cached_to_linear, format_value
 from .distributed import DistributedLayout, _set, as_int, bases_tuple, check_cga, int_tuple, matrix_order
 from .tmem import _as_bool
 
@@ -88,6 +88,7 @@ class AMDMFMALayout(DistributedLayout):
     def warp_size(self) -> int:
         return 64
 
+    @cached_to_linear
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
         """Triton's linear layout of this layout over ``shape``."""
         shp = check_shape(shape, self.rank, "AMDMFMALayout")
@@ -332,6 +333,7 @@ class AMDWMMALayout(DistributedLayout):
             parts.append(f"rank={self.rank}")
         return f"{self.kind}({', '.join(parts)})"
 
+    @cached_to_linear
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
         """Triton's linear layout of this layout over ``shape`` (see the class docstring).
 

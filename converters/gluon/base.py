@@ -29,14 +29,59 @@ same explicitly); :func:`lookup` finds a class by name.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from linlayout.errors import LayoutError, ParseError
 from linlayout.linear import LinearLayout
 
-__all__ = ["GluonLayout", "register", "lookup", "registry", "jsonify", "format_value"]
+__all__ = [
+    "GluonLayout", "register", "lookup", "registry", "jsonify", "format_value", "cached_to_linear", "clear_to_linear_caches",
+]
+
+#: how many (layout, shape) results each ``to_linear`` keeps (least recently used go first)
+TO_LINEAR_CACHE_SIZE = 4096
+_CACHES: list[Any] = []
+
+
+def clear_to_linear_caches() -> None:
+    """Forget every remembered ``to_linear`` result (see :func:`cached_to_linear`)."""
+    for c in _CACHES:
+        c.cache_clear()
+
+
+def cached_to_linear(fn: Callable[[Any, Any], LinearLayout]) -> Callable[[Any, Any], LinearLayout]:
+    """Remember ``to_linear(shape)`` per (layout, shape), as Triton caches linear layouts per
+    (shape, attribute) in its context: layouts and ``LinearLayout`` values are immutable, and
+    planners and searches ask for the same ones again and again.  Errors are not remembered; a
+    layout or shape that cannot be hashed is computed afresh.  :func:`clear_to_linear_caches`
+    empties every cache; ``to_linear.__wrapped__`` is the uncached computation.
+
+        >>> from converters.gluon import BlockedLayout
+        >>> b = BlockedLayout([1], [32], [4], [0])
+        >>> b.to_linear([128]) is b.to_linear([128])
+        True
+    """
+
+    @functools.lru_cache(maxsize=TO_LINEAR_CACHE_SIZE)
+    def cached(layout: Any, shape: tuple) -> LinearLayout:
+        return fn(layout, list(shape))
+
+    @functools.wraps(fn)
+    def to_linear(self: Any, *args: Any, **kwargs: Any) -> LinearLayout:
+        if len(args) != 1 or kwargs or args[0] is None:  # no shape (or a default): as written
+            return fn(self, *args, **kwargs)
+        try:
+            key = tuple(args[0])
+            hash((self, key))
+        except TypeError:
+            return fn(self, *args)
+        return cached(self, key)
+
+    _CACHES.append(cached)
+    return to_linear
 
 _REGISTRY: dict[str, type] = {}
 

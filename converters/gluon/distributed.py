@@ -23,7 +23,7 @@ from linlayout.errors import BasisError, DimensionError, LayoutError, SizeError
 from linlayout.linear import LinearLayout
 
 from ._build import Builder, check_shape, is_pow2
-from .base import GluonLayout
+from .base import GluonLayout, cached_to_linear
 
 __all__ = [
     "DistributedLayout",
@@ -182,6 +182,7 @@ class BlockedLayout(DistributedLayout):
         b.identity_nd("warp", self.warps_per_cta, self.order)
         return b
 
+    @cached_to_linear
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
         """Triton's linear layout of this layout over ``shape`` (see the class docstring)."""
         shp = check_shape(shape, self.rank, "BlockedLayout")
@@ -227,6 +228,7 @@ class SliceLayout(DistributedLayout):
     def warp_size(self) -> int:
         return self.parent.warp_size
 
+    @cached_to_linear
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
         """Triton's linear layout of this layout over ``shape``."""
         shp = check_shape(shape, self.rank, "SliceLayout")
@@ -342,6 +344,7 @@ class DistributedLinearLayout(DistributedLayout):
             list(layout.out_dims.values()),
         )
 
+    @cached_to_linear
     def to_linear(self, shape: Sequence[int] | None = None) -> LinearLayout:
         """Triton's linear layout over ``shape`` (default: the layout's own shape)."""
         who = "DistributedLinearLayout"
@@ -457,6 +460,7 @@ class NVMMADistributedLayout(DistributedLayout):
             return [self.instr_shape[0], self.instr_shape[1]]
         return list(self.instr_shape)
 
+    @cached_to_linear
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
         """Triton's linear layout of this layout over ``shape``."""
         shp = check_shape(shape, self.rank, "NVMMADistributedLayout")
@@ -530,6 +534,7 @@ class DotOperandLayout(DistributedLayout):
         k = self.rank - 1 if self.operand_index == 0 else self.rank - 2
         return tuple(tuple(0 if i == k else x for i, x in enumerate(v)) for v in self.parent.cga_layout)  # type: ignore[attr-defined]
 
+    @cached_to_linear
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
         """Triton's linear layout of this layout over ``shape``."""
         shp = check_shape(shape, self.rank, "DotOperandLayout")

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from linlayout.general import MixedRadixLayout
 
 from ._build import cga_split, check_cga, pack
-from .base import GluonLayout as _GluonBase
+from .base import GluonLayout as _GluonBase, cached_to_linear
 
 
 __all__ = [
@@ -211,8 +211,18 @@ class _SharedLayout(_GluonBase):
     kind: str = ""
     _fields: tuple[str, ...] = ()
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # a value, like the dataclass layouts: each field is set once, in __init__
+        if name in self.__dict__:
+            raise AttributeError(f"{type(self).__name__} is immutable: cannot change {name!r}")
+        object.__setattr__(self, name, value)
+
     def _key(self) -> tuple:
-        return tuple(_freeze(getattr(self, f)) for f in self._fields)
+        key = self.__dict__.get("_key_cache")
+        if key is None:
+            key = (type(self).__name__, tuple(_freeze(getattr(self, f)) for f in self._fields))
+            self._key_cache = key
+        return key
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -220,7 +230,7 @@ class _SharedLayout(_GluonBase):
         return self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash((type(self).__name__, self._key()))
+        return hash(self._key())
 
     def __repr__(self) -> str:
         args = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
@@ -356,6 +366,7 @@ class NVMMASharedLayout(_SharedLayout):
             blk[contig] //= 2
         return blk
 
+    @cached_to_linear
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
         """``offset``/``block`` -> ``dim0..`` exactly as Triton 3.9's ``nvmmaSharedToLinearLayout``.
 
@@ -501,6 +512,7 @@ class SwizzledSharedLayout(_SharedLayout):
 
         return Swizzle.from_triton(self.vec, self.per_phase, self.max_phase, row_elems)
 
+    @cached_to_linear
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
         """``offset``/``block`` -> ``dim0..`` exactly as Triton 3.9's ``swizzledSharedToLinearLayout``."""
         who = f"SwizzledSharedLayout({self.vec}, {self.per_phase}, {self.max_phase}, {list(self.order)})"
@@ -585,6 +597,7 @@ class SharedLinearLayout(_SharedLayout):
         bb = L.bases.get("block", ())
         return cls([list(b) for b in L.bases["offset"]], [list(b) for b in bb], alignment)
 
+    @cached_to_linear
     def to_linear(self, shape: Sequence[int] | None = None) -> LinearLayout:
         """The layout; ``shape`` (if given) must be the shape its bases span."""
         own = self.shape

@@ -19,7 +19,7 @@ from linlayout.errors import LayoutError, SizeError, UnsupportedError
 from linlayout.linear import LinearLayout
 
 from ._build import cga_split, check_cga, check_shape, is_pow2, log2
-from .base import GluonLayout
+from .base import GluonLayout, cached_to_linear
 from .distributed import DistributedLinearLayout, _set, as_int, int_tuple
 
 __all__ = ["TensorMemoryLayout", "TensorMemoryScalesLayout"]
@@ -70,6 +70,7 @@ class _TensorMemory:
         blocks = [tuple(v * p if v * p < s else 0 for v, p, s in zip(b, per_alloc, shp)) for b in cut]
         return [min(s, p) for s, p in zip(shp, per_alloc)], per_alloc, blocks
 
+    @cached_to_linear
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
         """Triton's ``row``/``col`` (and ``block`` with a ``cga_layout``) -> ``dim0``/``dim1``
         layout over ``shape`` (2-D)."""
