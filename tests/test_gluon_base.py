@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from converters import gluon
 from converters.gluon import BlockedLayout, GluonLayout, SliceLayout, from_dict, parse, registry
 from linlayout import LinearLayout
-from linlayout.errors import LayoutError, ParseError
+from linlayout.errors import LayoutError, ParseError, SizeError
 from linlayout.layout_utils import combine_cta_cga_with_shape, identity_standard_nd
 
 ORACLE = Path(__file__).parent / "oracles" / "triton-3.9" / "gluon_ll.jsonl"
@@ -82,3 +83,33 @@ def test_layout_utils_combine_matches_blocked_oracle():
         exp = LinearLayout.from_dict({"bases": list(r["linear"].items()),
                                       "out_dims": [[f"dim{i}", s] for i, s in enumerate(r["shape"])]})
         assert got.bases == exp.bases, r
+
+
+# ------------------------------------------------------------------------------ remembered answers
+def test_to_linear_remembers_per_layout_and_shape():
+    from converters.gluon.base import clear_to_linear_caches
+
+    b = gluon.parse("BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0])")
+    first = b.to_linear([64, 64])
+    assert b.to_linear((64, 64)) is first  # any sequence of the same ints
+    assert gluon.parse(str(b)).to_linear([64, 64]) is first  # equal layouts share the answer
+    assert b.to_linear([32, 64]) is not first
+    clear_to_linear_caches()
+    again = b.to_linear([64, 64])
+    assert again == first and again is not first
+
+
+def test_errors_are_not_remembered():
+    b = gluon.parse("BlockedLayout([1], [32], [4], [0])")
+    for _ in range(2):
+        with pytest.raises(SizeError, match="power of two"):
+            b.to_linear([48])
+    with pytest.raises(LayoutError, match="shape"):
+        b.to_linear([[1, 2]])  # an unhashable shape is computed (and refused) afresh
+
+
+def test_shared_layouts_are_immutable_values():
+    s = gluon.parse("NVMMASharedLayout(128, 16)")
+    with pytest.raises(AttributeError, match="immutable"):
+        s.swizzle_byte_width = 64
+    assert hash(s) == hash(gluon.parse("NVMMASharedLayout(128, 16)"))
