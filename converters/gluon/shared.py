@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from linlayout.errors import (
+    BasisError,
     DimensionError,
     LayoutError,
     NotLinearError,
@@ -158,15 +159,12 @@ class _Builder:
             return out[::-1]
 
         old_shifts = shifts([self.sizes[n] for n in self.names])
-        new_shifts = shifts(new_sizes)
-        masks = [n - 1 for n in new_sizes]
+        split = list(zip(shifts(new_sizes), [n - 1 for n in new_sizes]))
         names = _dims(len(new_sizes))
         nb = []
         for b in self.bases:
-            flat = 0
-            for v, sh in zip(b, old_shifts):
-                flat |= v << sh
-            nb.append([(flat >> sh) & m for sh, m in zip(new_shifts, masks)])
+            flat = sum(v << sh for v, sh in zip(b, old_shifts))  # entries below their sizes: no carries
+            nb.append([(flat >> sh) & m for sh, m in split])
         self.names = names
         self.bases = nb
         self.sizes = dict(zip(names, new_sizes))
@@ -191,17 +189,29 @@ def _shape_per_cta(shape: Sequence[int], cga: Sequence[Sequence[int]], who: str)
 
 
 def _finish(offset: _Builder, cga: Sequence[Sequence[int]], shape: Sequence[int]) -> LinearLayout:
-    """Triton's combineCtaCgaWithShape for a shared layout: cover the per-CTA shape, then add blocks."""
-    rank = len(shape)
-    names = _dims(rank)
+    """Triton's combineCtaCgaWithShape for a shared layout: cover the per-CTA shape, then add blocks.
+
+    The bases are packed straight into flat form: after ``ensure_not_larger`` every offset entry
+    is below its dim's per-CTA size, so the dims' bit fields cannot overlap."""
+    names = _dims(len(shape))
     per_cta = _shape_per_cta(shape, cga, "shared layout")
     want = dict(zip(names, per_cta))
     offset.ensure_not_smaller(want)
     offset.ensure_not_larger(want)
-    obases = offset.linear(names)
+    shift, acc = {}, 0
+    for n, size in zip(names, shape):
+        shift[n] = acc
+        acc += size.bit_length() - 1
+    sh = [shift[n] for n in offset.names]
+    flat_offset = [sum(v << k for v, k in zip(b, sh)) for b in offset.bases]
     cut, _ = cga_split(cga, shape)
-    bbases = [[v * c for v, c in zip(b, per_cta)] for b in cut]
-    return _layout({"offset": obases, "block": bbases}, list(zip(names, shape)))
+    flat_block = []
+    for b in cut:
+        vals = [v * c for v, c in zip(b, per_cta)]
+        if any(v >= s for v, s in zip(vals, shape)):
+            raise BasisError(f"shared layout: CGA basis {list(b)} reaches {vals}, beyond the tensor {list(shape)}")
+        flat_block.append(sum(v << shift[n] for v, n in zip(vals, names)))
+    return LinearLayout.from_flat({"offset": flat_offset, "block": flat_block}, list(zip(names, shape)))
 
 
 # ============================================================================ base class
@@ -397,9 +407,10 @@ class NVMMASharedLayout(_SharedLayout):
         while c < tile_cols:
             tile.bases.append([0, packed(c)])
             c *= 2
+        vec, per_phase, max_phase = self.vec, self.per_phase, self.max_phase
         r = 1
         while r < tile_rows:
-            tile.bases.append([r, packed(self.vec * ((r // self.per_phase) % self.max_phase))])
+            tile.bases.append([r, packed(vec * ((r // per_phase) % max_phase))])
             r *= 2
         tile.sizes = {"dim0": tile_rows, "dim1": tile_cols // pack}
         tile.order = ["dim0", "dim1"]
