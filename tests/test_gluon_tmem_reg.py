@@ -192,6 +192,16 @@ def test_spellings_over_several_ctas(tmem, shape):
     assert all(s.to_linear(shape) == L for s in found)
 
 
+def test_padded_fp4_skips_a_column_slot():
+    """Triton 3.9's to_linear_layout: a zero first column basis, like col_stride 2."""
+    t = TensorMemoryLayout([64, 64], 1, fp4_padded=True)
+    L = t.to_linear([128, 64])
+    assert L.bases["row"] == ((1, 0), (2, 0), (4, 0), (8, 0), (64, 0), (16, 0), (32, 0))
+    assert L.bases["col"] == ((0, 0), (0, 1), (0, 2), (0, 4), (0, 8), (0, 16), (0, 32))
+    with pytest.raises(LayoutError, match="fp4_padded needs col_stride 1"):
+        TensorMemoryLayout([128, 64], 2, fp4_padded=True)
+
+
 def test_two_ctas_needs_the_pair_in_the_cga_layout():
     with pytest.raises(LayoutError, match="two_ctas needs a cga_layout whose first block basis is \\[1, 0\\]"):
         TensorMemoryLayout([128, 64], 1, two_ctas=True)

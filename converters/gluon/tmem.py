@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from linlayout.errors import LayoutError, SizeError, UnsupportedError
+from linlayout.errors import LayoutError, SizeError
 from linlayout.linear import LinearLayout
 
 from ._build import cga_split, check_cga, check_shape, is_pow2, log2
@@ -154,6 +154,14 @@ class TensorMemoryLayout(_RegisterAccess, GluonLayout):
             raise LayoutError(f"{who}: two_ctas needs a cga_layout whose first block basis is [1, 0] (the CTA pair "
                               f"splits M), got {[list(b) for b in cga]}")
         _set(self, "fp4_padded", _as_bool(self.fp4_padded, who, "fp4_padded"))
+        if self.fp4_padded and cs != 1:
+            raise LayoutError(f"{who}: fp4_padded needs col_stride 1 (the padding is the unused half byte), got {cs}")
+
+    @property
+    def _stride(self) -> int:
+        """Element slots per 32-bit column step: ``col_stride``, or 2 for padded fp4 (each packed
+        byte of two fp4 values followed by a byte of padding)."""
+        return 2 if self.fp4_padded else self.col_stride
 
     @property
     def rank(self) -> int:
@@ -163,8 +171,6 @@ class TensorMemoryLayout(_RegisterAccess, GluonLayout):
         """The ``row``/``col`` layout of one CTA's tile (the blocks of ``block`` in M, then N)."""
         who = "TensorMemoryLayout"
         m, n = check_shape(shape, 2, who)
-        if self.fp4_padded:
-            raise UnsupportedError(f"{who}: fp4_padded tensor memory is not supported here")
         bm, bn = self.block
         if m < bm:
             raise SizeError(f"{who}: {m} rows per CTA, fewer than block {[bm, bn]} (Triton aborts: repsM >= 1)")
@@ -173,10 +179,10 @@ class TensorMemoryLayout(_RegisterAccess, GluonLayout):
         if bm == 64 and self.two_ctas:
             # a CTA pair runs one 128-row MMA: each CTA's 64 rows fill all 128 lanes, lanes
             # 64-127 holding the right half of the block's columns
-            col = [(0, 0)] * log2(self.col_stride) + [(0, 1 << i) for i in range(log2(bn // 2))]
+            col = [(0, 0)] * log2(self._stride) + [(0, 1 << i) for i in range(log2(bn // 2))]
             row = [(1 << i, 0) for i in range(6)] + [(0, bn // 2)]
             return LinearLayout({"row": row, "col": col + blocks}, [("dim0", m), ("dim1", n)], require_surjective=False)
-        col = [(0, 0)] * log2(self.col_stride) + [(0, 1 << i) for i in range(log2(bn))]
+        col = [(0, 0)] * log2(self._stride) + [(0, 1 << i) for i in range(log2(bn))]
         if bm == 128:
             row = [(1 << i, 0) for i in range(7)]
         else:

@@ -19,7 +19,7 @@ or, where Triton refused, "error" instead of "linear" ("triton raised <Exception
 Configurations are random but seeded: every access variant (32x32b, 16x64b, 16x128b, 16x256b,
 32x32b_splitn, and the refused 16x32bx2), 8/16/32-bit element types (and a 64-bit one), blocks of
 64 and 128 rows and 1..512 columns, packed, unpacked and padded column strides, tensors smaller
-and larger than the block, views of larger allocations, CGA layouts (with two_ctas), 4 to 16 warps, multi-buffered alloc shapes, scale-factor layouts, plus a
+and larger than the block, views of larger allocations, CGA layouts (with two_ctas), padded fp4, 4 to 16 warps, multi-buffered alloc shapes, scale-factor layouts, plus a
 fixed sweep of the common cases and malformed input.
 """
 
@@ -99,6 +99,8 @@ def random_case(rng: random.Random) -> dict:
     tmem = {"kind": "TensorMemoryLayout", "block": [bm, bn], "col_stride": cs}
     if rng.random() < 0.03:
         tmem["two_ctas"] = True
+    if bits <= 16 and rng.random() < 0.2:  # fp4 pairs in bytes, one byte of padding after each
+        tmem["fp4_padded"] = True
     m = bm << rng.choice([0, 0, 0, 1, 1, 2]) if rng.random() > 0.04 else bm // 2
     n = bn << rng.choice([0, 0, 1, 2]) if rng.random() > 0.15 else max(1, bn >> rng.randint(1, 3))
     n = min(n, 1024)
