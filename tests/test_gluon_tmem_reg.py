@@ -180,13 +180,15 @@ def test_tensor_memory_over_several_ctas():
         (TensorMemoryScalesLayout([[0, 1]]), [128, 16]),
         (TensorMemoryLayout([128, 512], 1, cga_layout=[[0, 1]]), [128, 256]),  # block cut to a CTA's 128
         (TensorMemoryLayout([64, 64], 1, cga_layout=[[0, 1]]), [128, 64]),
+        (TensorMemoryLayout([128, 64], 1, fp4_padded=True), [128, 64]),
     ],
 )
-def test_spellings_over_several_ctas(tmem, shape):
+def test_tensor_memory_spellings(tmem, shape):
     L = tmem.to_linear(shape)
     found = gluon.spellings(L)
     canon = canonical(tmem, shape)
     assert canon in found
+    assert (tmem in found) == (canon == tmem)  # the original is listed exactly when it is canonical
     if isinstance(canon, TensorMemoryLayout):  # the canonical block is no wider than a CTA's tile
         assert canon.block[1] <= canon.cta_split(shape)[0][1]
     assert all(s.to_linear(shape) == L for s in found)

@@ -435,7 +435,7 @@ def _wmma(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
 
 
 def _tmem(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
-    """``TensorMemoryLayout`` (block, col_stride, cga_layout, two_ctas) and
+    """``TensorMemoryLayout`` (block, col_stride, cga_layout, two_ctas, fp4_padded) and
     ``TensorMemoryScalesLayout`` spellings; a block wider than the tensor is cut to it (the
     canonical spelling).  The CGA is read off the ``block`` bases."""
     from .tmem import TensorMemoryLayout, TensorMemoryScalesLayout
@@ -448,9 +448,9 @@ def _tmem(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
     cands: list[GluonLayout] = []
     for bm in (64, 128):
         for k in range(log2(min(width, 512)) + 1):
-            for cs in (1, 2, 4):
+            for cs, fp4 in ((1, False), (2, False), (4, False), (1, True)):
                 for two in pairs:
-                    cands.append(TensorMemoryLayout([bm, 1 << k], cs, cga, two_ctas=two))
+                    cands.append(TensorMemoryLayout([bm, 1 << k], cs, cga, two_ctas=two, fp4_padded=fp4))
     cands.append(TensorMemoryScalesLayout(cga))
     return _exact(cands, layout, shape)
 
