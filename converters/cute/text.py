@@ -29,7 +29,7 @@ from typing import Any, Union
 
 from linlayout.errors import LayoutError, ParseError
 
-from .layout import MAX_DEPTH, MAX_INT, IntTuple, Layout, _fmt
+from .layout import MAX_DEPTH, MAX_INT, IntTuple, Layout
 from .swizzle import ComposedLayout, Swizzle
 
 __all__ = [
@@ -296,5 +296,3 @@ def format_layout(x: CuteLike, cpp: bool = False) -> str:
     raise LayoutError(f"format_layout expects a CuTe layout, swizzle or composed layout, got {x!r}")
 
 
-def _int_tuple_str(t: IntTuple) -> str:
-    return _fmt(t)

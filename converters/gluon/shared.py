@@ -90,17 +90,6 @@ def _layout(bases: Mapping[str, Sequence[Sequence[int]]], outs: Sequence[tuple[s
     return pack({k: [list(b) for b in v] for k, v in bases.items()}, list(outs))
 
 
-def _identity(size: int, in_dim: str, out: str, rank_names: Sequence[str]) -> dict:
-    """Bases of identity1D(size, in_dim, out) over ``rank_names`` (a dict in_dim -> bases)."""
-    j = list(rank_names).index(out)
-    bases = []
-    for k in range(_log2(size)):
-        b = [0] * len(rank_names)
-        b[j] = 1 << k
-        bases.append(b)
-    return bases
-
-
 class _Builder:
     """A single-in-dim layout under construction: bases as lists over a fixed tuple of out dims.
 

@@ -55,37 +55,6 @@ def _dim_of(v: Sequence[int]) -> int | None:
     return nz[0] if len(nz) == 1 else (None if not nz else -1)
 
 
-def _segmentations(vecs: Sequence[Sequence[int]], order: Sequence[int]) -> Iterator[list[int]]:
-    """Counts per dim (log2) for bases laid out in ``order`` runs; zero bases may join any run."""
-    rank = len(order)
-    pos = {d: i for i, d in enumerate(order)}
-    dims = [_dim_of(v) for v in vecs]
-    if any(d == -1 for d in dims):
-        return
-    # each basis gets a run index (position in order), non-decreasing along the list
-    def rec(i: int, cur: int, acc: list[int]) -> Iterator[list[int]]:
-        if i == len(dims):
-            counts = [0] * rank
-            for r in acc:
-                counts[order[r]] += 1
-            yield counts
-            return
-        d = dims[i]
-        if d is not None:
-            if pos[d] >= cur:
-                yield from rec(i + 1, pos[d], acc + [pos[d]])
-            return
-        for r in range(cur, rank):
-            yield from rec(i + 1, r, acc + [r])
-
-    seen = set()
-    for c in rec(0, 0, []):
-        t = tuple(c)
-        if t not in seen:
-            seen.add(t)
-            yield c
-
-
 def _cga(layout: LinearLayout, shape: Sequence[int]) -> list[list[int]] | None:
     block = layout.bases.get("block", ())
     rank = len(shape)
