@@ -50,7 +50,7 @@ from linlayout.errors import (
     SizeError,
     UnsupportedError,
 )
-from linlayout.general import Digit, MixedRadixLayout
+from linlayout.general import Digit, MixedRadixLayout, to_digit
 
 __all__ = [
     "Iter",
@@ -86,23 +86,11 @@ def _prod(xs) -> int:
 
 
 def _iter(x: Any, where: str) -> Iter:
-    if isinstance(x, Digit):
-        e, s, a = x
-    else:
-        try:
-            e, s, a = x
-        except (TypeError, ValueError):
-            raise LayoutError(f"{where} must be an (extent, stride, axis) triple, got {x!r}") from None
-    for v, what in ((e, "extent"), (s, "stride")):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise LayoutError(f"{what} of {where} must be an int, got {v!r}")
-    if e < 1:
-        raise SizeError(f"{where} has extent {e}; extents must be >= 1")
-    if a == "tid":
-        a = "tx"
-    if not isinstance(a, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", a):
-        raise DimensionError(f"{where} has axis {a!r}; an axis is an identifier")
-    return Iter(int(e), int(s), a)
+    d = to_digit(x, where)
+    axis = "tx" if d.axis == "tid" else d.axis  # TIRx's alias
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", axis):
+        raise DimensionError(f"{where} has axis {axis!r}; an axis is an identifier")
+    return Iter(d.extent, d.stride, axis)
 
 
 # ---------------------------------------------------------------------------------------- parser

@@ -51,7 +51,7 @@ from .errors import (
     UnsupportedError,
 )
 
-__all__ = ["Digit", "MixedRadixLayout", "Counterexample", "Pow2Piece", "MAX_TABLE_SIZE"]
+__all__ = ["Digit", "MixedRadixLayout", "Counterexample", "Pow2Piece", "MAX_TABLE_SIZE", "to_digit"]
 
 #: Largest number of inputs (times replicas) that the vectorized evaluators tabulate.
 MAX_TABLE_SIZE = 1 << 24
@@ -112,7 +112,13 @@ def _as_int(v: Any, what: str) -> int:
     return int(v)
 
 
-def _to_digit(d: Any, where: str) -> Digit:
+def to_digit(d: Any, where: str) -> Digit:
+    """A :class:`Digit` from an ``(extent, stride, axis)`` triple, checked (``where`` names it in
+    errors).
+
+        >>> to_digit((4, 8, "m"), "digit 0")
+        Digit(extent=4, stride=8, axis='m')
+    """
     if isinstance(d, Digit):
         e, s, a = d
     else:
@@ -246,8 +252,8 @@ class MixedRadixLayout:
             if name in seen:
                 raise DimensionError(f"in-dim {name!r} appears twice")
             seen.add(name)
-            ds.append((name, tuple(_to_digit(d, f"digit {i} of in-dim {name!r}") for i, d in enumerate(dl))))
-        reps = tuple(_to_digit(d, f"replica {i}") for i, d in enumerate(replicas))
+            ds.append((name, tuple(to_digit(d, f"digit {i} of in-dim {name!r}") for i, d in enumerate(dl))))
+        reps = tuple(to_digit(d, f"replica {i}") for i, d in enumerate(replicas))
         off: dict[str, int] = {}
         for a, v in (offset or {}).items():
             if not isinstance(a, str) or not a:
