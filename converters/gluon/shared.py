@@ -177,30 +177,55 @@ def _shape_per_cta(shape: Sequence[int], cga: Sequence[Sequence[int]], who: str)
     return [max(1, s // t) for s, t in zip(shape, tiles)]
 
 
-def _finish(offset: _Builder, cga: Sequence[Sequence[int]], shape: Sequence[int]) -> LinearLayout:
-    """Triton's combineCtaCgaWithShape for a shared layout: cover the per-CTA shape, then add blocks.
+def _powers(start: int, stop: int) -> list[int]:
+    """``start, 2 start, 4 start, ...`` below ``stop``: the bases identity1D appends to grow a dim."""
+    out = []
+    while start < stop:
+        out.append(start)
+        start *= 2
+    return out
 
-    The bases are packed straight into flat form: after ``ensure_not_larger`` every offset entry
-    is below its dim's per-CTA size, so the dims' bit fields cannot overlap."""
+
+def _finish(offset: _Builder, cga: Sequence[Sequence[int]], shape: Sequence[int]) -> LinearLayout:
+    """Triton's combineCtaCgaWithShape for a shared layout: cover the per-CTA shape, then add blocks."""
     names = _dims(len(shape))
     per_cta = _shape_per_cta(shape, cga, "shared layout")
     want = dict(zip(names, per_cta))
     offset.ensure_not_smaller(want)
     offset.ensure_not_larger(want)
-    shift, acc = {}, 0
-    for n, size in zip(names, shape):
-        shift[n] = acc
+    return _pack(offset.linear(names), per_cta, cga, shape)
+
+
+def _colex_shifts(shape: Sequence[int]) -> list[int]:
+    """Where each dim's bits start in the flat form (first dim in the lowest bits)."""
+    shifts, acc = [], 0
+    for size in shape:
+        shifts.append(acc)
         acc += size.bit_length() - 1
-    sh = [shift[n] for n in offset.names]
-    flat_offset = [sum(v << k for v, k in zip(b, sh)) for b in offset.bases]
-    cut, _ = cga_split(cga, shape)
+    return shifts
+
+
+def _pack(offsets: Sequence[Sequence[int]], per_cta: Sequence[int], cga: Sequence[Sequence[int]],
+          shape: Sequence[int]) -> LinearLayout:
+    """The ``offset``/``block`` layout from offset bases (one entry per dim, each below the dim's
+    per-CTA size, so the dims' bit fields cannot overlap) and the CGA."""
+    shifts = _colex_shifts(shape)
+    return _pack_flat([sum(v << k for v, k in zip(b, shifts)) for b in offsets], per_cta, cga, shape)
+
+
+def _pack_flat(flat_offset: list[int], per_cta: Sequence[int], cga: Sequence[Sequence[int]],
+               shape: Sequence[int]) -> LinearLayout:
+    """:func:`_pack` for offset bases already in flat form: adds the CGA's block bases."""
+    shifts = _colex_shifts(shape)
     flat_block = []
-    for b in cut:
-        vals = [v * c for v, c in zip(b, per_cta)]
-        if any(v >= s for v, s in zip(vals, shape)):
-            raise BasisError(f"shared layout: CGA basis {list(b)} reaches {vals}, beyond the tensor {list(shape)}")
-        flat_block.append(sum(v << shift[n] for v, n in zip(vals, names)))
-    return LinearLayout.from_flat({"offset": flat_offset, "block": flat_block}, list(zip(names, shape)))
+    if cga:
+        cut, _ = cga_split(cga, shape)
+        for b in cut:
+            vals = [v * c for v, c in zip(b, per_cta)]
+            if any(v >= s for v, s in zip(vals, shape)):
+                raise BasisError(f"shared layout: CGA basis {list(b)} reaches {vals}, beyond the tensor {list(shape)}")
+            flat_block.append(sum(v << k for v, k in zip(vals, shifts)))
+    return LinearLayout.from_flat({"offset": flat_offset, "block": flat_block}, list(zip(_dims(len(shape)), shape)))
 
 
 # ============================================================================ base class
@@ -376,7 +401,6 @@ class NVMMASharedLayout(_SharedLayout):
         rank = len(shp)
         per_cta = _shape_per_cta(shp, self.cga_layout, self._who())
         tma = self._tma_shape(per_cta)
-        names = _dims(rank)
         if self.swizzle_byte_width == 0:
             return self._unswizzled(shp, per_cta, tma)
         if rank < 2:
@@ -384,39 +408,52 @@ class NVMMASharedLayout(_SharedLayout):
         collapsed = [math.prod(tma[:-1]), tma[-1]]
         if self.transposed:
             collapsed.reverse()
+        rows, cols = collapsed
         # the core matrix: 8 rows x (swizzle width) bytes, 16-byte chunks XOR-ed by the row phase
-        tile = _Builder(["dim0", "dim1"])
         tile_rows, tile_cols = 8, 8 * max(16, self.swizzle_byte_width) // self.element_bitwidth
         pack = 2 if self.fp4_padded else 1
-
-        def packed(c: int) -> int:
-            return c // 16 * 8 + c % 8 if self.fp4_padded else c
-
-        c = 1
-        while c < tile_cols:
-            tile.bases.append([0, packed(c)])
-            c *= 2
-        vec, per_phase, max_phase = self.vec, self.per_phase, self.max_phase
-        r = 1
-        while r < tile_rows:
-            tile.bases.append([r, packed(vec * ((r // per_phase) % max_phase))])
-            r *= 2
-        tile.sizes = {"dim0": tile_rows, "dim1": tile_cols // pack}
-        tile.order = ["dim0", "dim1"]
-        if collapsed[1] * pack < tile_cols or collapsed[0] < tile_rows:
+        if cols * pack < tile_cols or rows < tile_rows:
             raise NotSurjectiveError(
-                f"{self._who()}: the tensor collapses to {collapsed[0]} x {collapsed[1]} but one core "
+                f"{self._who()}: the tensor collapses to {rows} x {cols} but one core "
                 f"matrix is {tile_rows} x {tile_cols // pack}; Triton aborts (\"Illegal shared layout\")"
             )
-        tile.ensure_not_smaller(dict(zip(["dim0", "dim1"], collapsed)), ["dim0", "dim1"])
-        pre = list(tma)
-        if self.transposed:
-            pre = pre[1:] + pre[:1]
-        tile.reshape(pre)
-        if self.transposed:
-            tile.transpose([rank - 1] + list(range(rank - 1)))
-        tile.ensure_not_smaller(dict(zip(names, per_cta)), names)
-        return _finish(tile, self.cga_layout, shp)
+
+        def packed(c: int) -> int:  # fp4 pairs: 8 bytes of data, then 8 of padding
+            return c // 16 * 8 + c % 8 if self.fp4_padded else c
+
+        vec, per_phase, max_phase = self.vec, self.per_phase, self.max_phase
+        tile = [(0, packed(1 << k)) for k in range(tile_cols.bit_length() - 1)]
+        tile += [(r, packed(vec * ((r // per_phase) % max_phase))) for r in (1, 2, 4)]
+        # repeat the core matrix over the collapsed 2-D shape (rows first), then read the 2-D
+        # offsets row-major as the TMA box (rotated when transposed)
+        tile += [(r, 0) for r in _powers(tile_rows, rows)] + [(0, c) for c in _powers(tile_cols // pack, cols)]
+        box = tma[1:] + tma[:1] if self.transposed else list(tma)
+        fields = []  # (shift, mask) of each box component in the row-major 2-D offset
+        acc = 0
+        for size in reversed(box):
+            fields.append((acc, size - 1))
+            acc += size.bit_length() - 1
+        fields.reverse()
+        sizes = box
+        if self.transposed:  # dim i is the box's component (i - 1) mod rank
+            fields = fields[-1:] + fields[:-1]
+            sizes = sizes[-1:] + sizes[:-1]
+        # each basis straight to flat form, cutting what lies beyond a CTA's shape
+        spec = list(zip(fields, per_cta, _colex_shifts(shp)))
+        col_bits = cols.bit_length() - 1
+        flat = []
+        for r, c in tile:
+            offset = (r << col_bits) | c
+            f = 0
+            for (sh, m), p, k in spec:
+                v = (offset >> sh) & m
+                if v < p:
+                    f |= v << k
+            flat.append(f)
+        # then cover each CTA's shape (dims in order)
+        for (_, p, k), size in zip(spec, sizes):
+            flat += [v << k for v in _powers(size, p)]
+        return _pack_flat(flat, per_cta, self.cga_layout, shp)
 
     def _unswizzled(self, shp: list[int], per_cta: list[int], tma: list[int]) -> LinearLayout:
         # Triton 3.9, swizzle_byte_width == 0: identity over the TMA box, last dim fastest; for
