@@ -46,7 +46,7 @@ def test_the_corpus_covers_every_variant_accepted_and_refused():
     seen = collections.Counter((r["instr_variant"], "error" in r) for r in ROWS)
     for v in gluon.TMEM_INSTR_VARIANTS:
         assert seen[(v, False)] >= 20 and seen[(v, True)] >= 5, v
-    assert len(ROWS) == 1273
+    assert len(ROWS) == 1276
 
 
 @pytest.mark.parametrize("variant", sorted({r["instr_variant"] for r in ROWS}))
@@ -169,6 +169,11 @@ def test_tensor_memory_over_several_ctas():
     assert pair.bases["row"] == ((1, 0), (2, 0), (4, 0), (8, 0), (16, 0), (32, 0), (0, 4))
     assert pair.bases["col"] == ((0, 1), (0, 2), (0, 8))
     assert pair.bases["block"] == ((64, 0),)
+    # the split is over column slots: with col_stride 2 and one column, lanes 64-127 get padding
+    thin = TensorMemoryLayout([64, 1], 2, cga_layout=[[1, 0]], two_ctas=True).to_linear([128, 1])
+    assert thin.bases["row"][-1] == (0, 0) and thin.bases["col"] == ()
+    with pytest.raises(SizeError, match="no column slots"):
+        TensorMemoryLayout([64, 1], 1, cga_layout=[[1, 0]], two_ctas=True).to_linear([128, 1])
 
 
 @pytest.mark.parametrize(

@@ -88,9 +88,7 @@ class AMDMFMALayout(DistributedLayout):
     def warp_size(self) -> int:
         return 64
 
-    @cached_to_linear
-    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
-        """Triton's linear layout of this layout over ``shape``."""
+    def _builder(self, shape: Sequence[int]) -> Builder:
         shp = check_shape(shape, self.rank, "AMDMFMALayout")
         rank = self.rank
         order = matrix_order(rank, True)
@@ -124,7 +122,7 @@ class AMDMFMALayout(DistributedLayout):
         b.sizes[n_dim] = b.sizes[m_dim] = ext
         b.identity_nd("warp", self.warps_per_cta, order)
         b.combine_cga(self.cga_layout, shp)
-        return b.build()
+        return b
 
 
 # ============================================================================ AMDWMMALayout

@@ -103,6 +103,16 @@ class DistributedLayout(GluonLayout):
         """Threads per warp (32 for NVIDIA layouts)."""
         return 32
 
+    def _builder(self, shape: Sequence[int]) -> Builder:
+        """The layout over ``shape`` in Triton's builder steps, before packing; the families built
+        that way define it, and :meth:`to_linear` packs it."""
+        raise NotImplementedError(f"{type(self).__name__}.to_linear")
+
+    @cached_to_linear
+    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
+        """Triton's linear layout of this layout over ``shape``."""
+        return self._builder(shape).build()
+
 
 # ============================================================================ BlockedLayout
 @dataclass(frozen=True, repr=False)
@@ -182,13 +192,11 @@ class BlockedLayout(DistributedLayout):
         b.identity_nd("warp", self.warps_per_cta, self.order)
         return b
 
-    @cached_to_linear
-    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
-        """Triton's linear layout of this layout over ``shape`` (see the class docstring)."""
+    def _builder(self, shape: Sequence[int]) -> Builder:
         shp = check_shape(shape, self.rank, "BlockedLayout")
         b = self._cta()
         b.combine_cga(self.cga_layout, shp, broadcast_registers=False)  # Triton 3.9 drops cut registers here
-        return b.build()
+        return b
 
 
 # ============================================================================ SliceLayout
@@ -233,13 +241,23 @@ class SliceLayout(DistributedLayout):
         """Triton's linear layout of this layout over ``shape``."""
         shp = check_shape(shape, self.rank, "SliceLayout")
         pshape = shp[: self.dim] + [1] + shp[self.dim :]
-        parent = self.parent.to_linear(pshape)
-        # The sliced out-dim has size 1 (no bits), so the parent's flat bases are already the
-        # projection; only the register bases that became zero go.
-        flat = {k: parent.flat_bases(k) for k in parent.in_dim_names}
-        if "register" in flat:
-            flat["register"] = [f for f in flat["register"] if f]
-        return LinearLayout.from_flat(flat, [(f"dim{j}", s) for j, s in enumerate(shp)])
+        k = self.dim
+        try:
+            b = self.parent._builder(pshape)
+        except NotImplementedError:  # a parent built otherwise: project its linear layout
+            parent = self.parent.to_linear(pshape)
+            # The sliced out-dim has size 1 (no bits), so the parent's flat bases are already the
+            # projection; only the register bases that became zero go.
+            flat = {n: parent.flat_bases(n) for n in parent.in_dim_names}
+            if "register" in flat:
+                flat["register"] = [f for f in flat["register"] if f]
+            return LinearLayout.from_flat(flat, [(f"dim{j}", s) for j, s in enumerate(shp)])
+        # the sliced dim has size 1: its entries are zero; drop them, and the registers left zero
+        bases = {n: [v[:k] + v[k + 1:] for v in vecs] for n, vecs in b.bases.items()}
+        if "register" in bases:
+            bases["register"] = [v for v in bases["register"] if any(v)]
+        b.bases, b.sizes = bases, b.sizes[:k] + b.sizes[k + 1:]
+        return b.build()
 
 
 # ============================================================================ DistributedLinearLayout
@@ -460,9 +478,7 @@ class NVMMADistributedLayout(DistributedLayout):
             return [self.instr_shape[0], self.instr_shape[1]]
         return list(self.instr_shape)
 
-    @cached_to_linear
-    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
-        """Triton's linear layout of this layout over ``shape``."""
+    def _builder(self, shape: Sequence[int]) -> Builder:
         shp = check_shape(shape, self.rank, "NVMMADistributedLayout")
         rank = self.rank
         b = Builder(rank)
@@ -470,7 +486,7 @@ class NVMMADistributedLayout(DistributedLayout):
         _mma_tile(b, self._tile(), 2, order, order)
         b.identity_nd("warp", self.warps_per_cta, matrix_order(rank, not self.is_hopper))
         b.combine_cga(self.cga_layout, shp)
-        return b.build()
+        return b
 
 
 # ============================================================================ DotOperandLayout
@@ -534,9 +550,7 @@ class DotOperandLayout(DistributedLayout):
         k = self.rank - 1 if self.operand_index == 0 else self.rank - 2
         return tuple(tuple(0 if i == k else x for i, x in enumerate(v)) for v in self.parent.cga_layout)  # type: ignore[attr-defined]
 
-    @cached_to_linear
-    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
-        """Triton's linear layout of this layout over ``shape``."""
+    def _builder(self, shape: Sequence[int]) -> Builder:
         shp = check_shape(shape, self.rank, "DotOperandLayout")
         rank = self.rank
         k_dim = rank - 1 if self.operand_index == 0 else rank - 2
@@ -568,4 +582,4 @@ class DotOperandLayout(DistributedLayout):
             for d in matrix_order(rank, not p.is_hopper):
                 (b.zeros if d == k_dim else b.identity)("warp", wpc[d], d)
         b.combine_cga(self.cga_layout, shp)
-        return b.build()
+        return b

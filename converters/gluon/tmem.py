@@ -176,13 +176,17 @@ class TensorMemoryLayout(_RegisterAccess, GluonLayout):
             raise SizeError(f"{who}: {m} rows per CTA, fewer than block {[bm, bn]} (Triton aborts: repsM >= 1)")
         bn = min(bn, n)
         blocks = [(bm << i, 0) for i in range(log2(m // bm))] + [(0, bn << i) for i in range(log2(n // bn))]
+        # the block's column slots: col_stride - 1 unused ones after each element
+        col = [(0, 0)] * log2(self._stride) + [(0, 1 << i) for i in range(log2(bn))]
         if bm == 64 and self.two_ctas:
             # a CTA pair runs one 128-row MMA: each CTA's 64 rows fill all 128 lanes, lanes
-            # 64-127 holding the right half of the block's columns
-            col = [(0, 0)] * log2(self._stride) + [(0, 1 << i) for i in range(log2(bn // 2))]
-            row = [(1 << i, 0) for i in range(6)] + [(0, bn // 2)]
-            return LinearLayout({"row": row, "col": col + blocks}, [("dim0", m), ("dim1", n)], require_surjective=False)
-        col = [(0, 0)] * log2(self._stride) + [(0, 1 << i) for i in range(log2(bn))]
+            # 64-127 holding the upper half of the block's column slots
+            if not col:
+                raise SizeError(f"{who}: two_ctas with a [64, 1] block of packed elements has no column slots "
+                                "to split over the two lane halves (Triton aborts)")
+            row = [(1 << i, 0) for i in range(6)] + [col[-1]]
+            return LinearLayout({"row": row, "col": col[:-1] + blocks}, [("dim0", m), ("dim1", n)],
+                                require_surjective=False)
         if bm == 128:
             row = [(1 << i, 0) for i in range(7)]
         else:

@@ -112,11 +112,13 @@ def tmem_reg_layout(
     # each CTA loads its own part from its own tensor memory; the CTAs are the block bases
     per, per_alloc, blocks = tmem.cta_split(shp, alloc)
     if isinstance(tmem, TensorMemoryLayout):
+        # each CTA the CGA puts along a dim needs a whole block there (Triton's descriptor check)
         bm, bn = tmem.block
-        split_n = shp[1] > per[1]
-        if per[0] < bm or (split_n and per[1] < bn):
-            raise SizeError(f"{who}: each CTA holds {per} of the tensor, less than the block {[bm, bn]} "
-                            f"(Triton: the tensor shape must be at least {bm * shp[0] // per[0]}x{min(bn, shp[1]) * shp[1] // per[1]})")
+        ctas = [1 << sum(1 for b in tmem.cga_layout if b[d]) for d in range(2)]
+        need = [bm * ctas[0], min(bn, shp[1]) * ctas[1]]
+        if shp[0] < need[0] or shp[1] < need[1]:
+            raise SizeError(f"{who}: shape {shp} over {ctas[0]} x {ctas[1]} CTAs leaves a CTA less than the block "
+                            f"{[bm, bn]} (Triton: the tensor shape must be at least {need[0]}x{need[1]})")
     ll = tmem_view_layout(tmem, per, None if alloc is None else per_alloc)
     atom = "32x32b" if instr_variant == "32x32b_splitn" else instr_variant
     reg = _for_bitwidth(ll, atom, nw, bits)

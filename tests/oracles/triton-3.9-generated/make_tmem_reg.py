@@ -142,6 +142,14 @@ def edge_cases() -> list[dict]:
         case(bad, "float32", [64, 64], 4, "32x32b"),
         case({"kind": "TensorMemoryScalesLayout"}, "uint8", [128, 16], 4, "32x32b"),
         case({"kind": "TensorMemoryScalesLayout"}, "uint8", [256, 8], 8, "32x32b"),
+        # found by the live comparison: a view narrower than the CTAs' blocks; a two-CTA 64-row
+        # block with a single column slot per lane half
+        case({"kind": "TensorMemoryLayout", "block": [128, 8], "col_stride": 1, "cga_layout": [[0, 1], [0, 2]]},
+             "float8e4nv", [256, 8], 8, "16x64b", [256, 32]),
+        case({"kind": "TensorMemoryLayout", "block": [64, 1], "col_stride": 2, "cga_layout": [[1, 0], [2, 0]],
+              "two_ctas": True}, "bfloat16", [512, 1], 16, "32x32b"),
+        case({"kind": "TensorMemoryLayout", "block": [64, 2], "col_stride": 1, "cga_layout": [[1, 0]],
+              "two_ctas": True}, "float32", [128, 2], 4, "32x32b"),
     ]
     return out
 
