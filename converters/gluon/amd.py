@@ -57,8 +57,8 @@ class AMDMFMALayout(DistributedLayout):
         instr = int_tuple(self.instr_shape, who, "instr_shape")
         if len(instr) != 3:
             raise DimensionError(f"{who}: instr_shape {list(instr)} must be [M, N, K]")
-        if instr[:2] not in ((32, 32), (16, 16)):
-            raise UnsupportedError(f"{who}: instr_shape {list(instr)}: only 32x32 and 16x16 output tiles are supported")
+        if instr[:2] not in ((32, 32), (16, 16), (64, 4), (4, 64)):
+            raise LayoutError(f"{who}: invalid intrinsic shape {list(instr)}; M x N must be 32x32, 16x16, 64x4 or 4x64")
         wpc = int_tuple(self.warps_per_cta, who, "warps_per_cta", pow2=True)
         rank = len(wpc)
         if rank not in (2, 3):
@@ -66,11 +66,7 @@ class AMDMFMALayout(DistributedLayout):
         eb = 32 if self.element_bitwidth is None else as_int(self.element_bitwidth, who, "element_bitwidth")
         if eb not in (32, 64):
             raise LayoutError(f"{who}: element_bitwidth must be 32 or 64, got {eb}")
-        if eb == 64:
-            raise UnsupportedError(f"{who}: 64-bit accumulators are not supported here")
-        tpw = None if self.tiles_per_warp is None else int_tuple(self.tiles_per_warp, who, "tiles_per_warp", length=rank)
-        if tpw is not None and any(x != 1 for x in tpw):
-            raise UnsupportedError(f"{who}: tiles_per_warp {list(tpw)} other than all ones is not supported here")
+        tpw = None if self.tiles_per_warp is None else int_tuple(self.tiles_per_warp, who, "tiles_per_warp", length=rank, pow2=True)
         cga = bases_tuple(self.cga_layout, who, "cga_layout", rank)
         check_cga(cga, who)
         _set(self, "version", v)
@@ -89,38 +85,41 @@ class AMDMFMALayout(DistributedLayout):
         return 64
 
     def _builder(self, shape: Sequence[int]) -> Builder:
+        """As Triton 3.9: the output tile of one instruction (``height`` = 4 registers of 32-bit
+        results, 1 of 64-bit, along M, lanes along N then M, repeated along M to fill the tile;
+        transposed swaps M and N), then registers for ``tiles_per_warp`` and warps along N,
+        registers over the *whole tensor's* N (so a CGA split of N leaves broadcast registers),
+        then M's tiles per warp and warps, and finally the CGA."""
         shp = check_shape(shape, self.rank, "AMDMFMALayout")
         rank = self.rank
         order = matrix_order(rank, True)
         n_dim, m_dim = order[0], order[1]
+        m, n = self.instr_shape[0], self.instr_shape[1]
+        height = 1 if self.element_bitwidth == 64 else 4
+        tiles = m * n // (64 * height)
         b = Builder(rank)
-        b.touch("register")
-        b.touch("lane")
         for d in order:
             b.touch("register", d)
-        # tile bases as (N, M) pairs, scaled onto the standard dims
-        if self.instr_shape[0] == 32:
-            reg, lane = [(0, 1), (0, 2), (0, 8), (0, 16)], [(1, 0), (2, 0), (4, 0), (8, 0), (16, 0), (0, 4)]
-            ext = 32
-        else:
-            reg, lane = [(0, 1), (0, 2)], [(1, 0), (2, 0), (4, 0), (8, 0), (0, 4), (0, 8)]
-            ext = 16
-        if self.transposed:
-            reg = [(y, x) for x, y in reg]
-            lane = [(y, x) for x, y in lane]
-
-        def put(pairs: list[tuple[int, int]]) -> list[list[int]]:
-            out = []
-            for x, y in pairs:
-                v = [0] * rank
-                v[n_dim], v[m_dim] = x, y
-                out.append(v)
-            return out
-
-        b.bases["register"] = put(reg)
-        b.bases["lane"] = put(lane)
-        b.sizes[n_dim] = b.sizes[m_dim] = ext
-        b.identity_nd("warp", self.warps_per_cta, order)
+        b.touch("lane")
+        along, across = (n_dim, m_dim) if self.transposed else (m_dim, n_dim)  # registers along, lanes first across
+        lanes_across = m if self.transposed else n
+        b.identity("register", height, along)
+        b.identity("lane", lanes_across, across)
+        b.identity("lane", 64 // lanes_across, along)
+        if tiles > 1:
+            b.identity("register", tiles, along)
+        tpw = self.tiles_per_warp or (1,) * rank
+        wpc = self.warps_per_cta
+        b.touch("warp")
+        b.identity("register", tpw[n_dim], n_dim)
+        b.identity("warp", wpc[n_dim], n_dim)
+        reps_n = shp[n_dim] // (n * wpc[n_dim] * tpw[n_dim])
+        if reps_n > 1:
+            b.identity("register", reps_n, n_dim)
+        b.identity("register", tpw[m_dim], m_dim)
+        b.identity("warp", wpc[m_dim], m_dim)
+        if rank == 3:
+            b.identity("warp", wpc[0], 0)
         b.combine_cga(self.cga_layout, shp)
         return b
 

@@ -1,0 +1,65 @@
+"""Register layouts drawn at random (triton-3.9-generated/gluon_dist.jsonl) against Triton 3.9.
+
+Every accepted row must be bit-exact and every refused row refused with a ``LayoutError``; the
+dict and text forms must round-trip.  With triton installed, fresh random configurations are
+compared with the live builder on every run (the way the MFMA-over-a-CGA rule was found).
+"""
+
+from __future__ import annotations
+
+import collections
+
+import pytest
+
+from conftest import compare_with_live_triton, load_oracle
+from converters import gluon
+from linlayout.errors import LayoutError
+
+GENERATOR = "triton-3.9-generated/make_gluon_dist.py"
+ROWS = load_oracle("triton-3.9-generated/gluon_dist.jsonl")
+KINDS = sorted({r["layout"]["kind"] for r in ROWS})
+
+
+def _bases(layout: dict, shape: list[int]) -> dict:
+    L = gluon.from_dict(layout).to_linear(shape)
+    return {k: [list(v) for v in L.bases.get(k, ())] for k in ("register", "lane", "warp", "block")}
+
+
+def test_the_corpus_covers_what_the_shared_corpora_rarely_do():
+    assert len(ROWS) == 705
+    seen = collections.Counter()
+    for r in ROWS:
+        lay = r["layout"]
+        seen[lay["kind"]] += 1
+        seen["several CTAs"] += len(lay.get("cga_layout", lay.get("parent", {}).get("cga_layout", []))) > 1
+        seen["tiles per warp"] += any(x > 1 for x in lay.get("tiles_per_warp") or [])
+        seen["64-bit"] += lay.get("element_bitwidth") == 64
+    for what in KINDS + ["several CTAs", "tiles per warp", "64-bit"]:
+        assert seen[what] >= 20, (what, seen)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_row_matches_triton(kind):
+    for row in (r for r in ROWS if r["layout"]["kind"] == kind):
+        where = f"{row['layout']} on {row['shape']}"
+        if "error" in row:
+            with pytest.raises(LayoutError):
+                _bases(row["layout"], row["shape"])
+        else:
+            assert _bases(row["layout"], row["shape"]) == row["linear"], where
+
+
+def test_dict_and_text_round_trip():
+    for row in ROWS:
+        try:
+            lay = gluon.from_dict(row["layout"])
+        except LayoutError:
+            continue
+        assert gluon.from_dict(lay.to_dict()) == lay
+        assert gluon.parse(str(lay)) == lay
+
+
+@pytest.mark.reference
+def test_live_triton_on_fresh_random_configs():
+    pytest.importorskip("triton")
+    compare_with_live_triton(GENERATOR, lambda case: _bases(*case), lambda case: case, count=150)
