@@ -34,7 +34,8 @@ def test_the_corpus_covers_what_the_shared_corpora_rarely_do():
         seen["several CTAs"] += len(lay.get("cga_layout", lay.get("parent", {}).get("cga_layout", []))) > 1
         seen["tiles per warp"] += any(x > 1 for x in lay.get("tiles_per_warp") or [])
         seen["64-bit"] += lay.get("element_bitwidth") == 64
-    for what in KINDS + ["several CTAs", "tiles per warp", "64-bit"]:
+        seen["MFMA operand"] += lay.get("parent", {}).get("kind") == "AMDMFMALayout"
+    for what in KINDS + ["several CTAs", "tiles per warp", "64-bit", "MFMA operand"]:
         assert seen[what] >= 20, (what, seen)
 
 

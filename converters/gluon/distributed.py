@@ -501,8 +501,8 @@ def dot_operand_order(op: int, rank: int) -> list[int]:
 @dataclass(frozen=True, repr=False)
 class DotOperandLayout(DistributedLayout):
     """Gluon's ``DotOperandLayout(operand_index, parent, k_width)``: the register layout of an MMA
-    operand (``operand_index`` 0 = A, 1 = B) for an ``NVMMADistributedLayout`` parent, or of an
-    FMA dot for a ``BlockedLayout`` parent (each thread holds the whole K extent).
+    operand (``operand_index`` 0 = A, 1 = B) for an ``NVMMADistributedLayout`` or ``AMDMFMALayout``
+    parent, or of an FMA dot for a ``BlockedLayout`` parent (each thread holds the whole K extent).
 
         >>> mma = NVMMADistributedLayout([2, 0], [1, 1], [16, 8])
         >>> L = DotOperandLayout(0, mma, 2).to_linear([16, 16])
@@ -537,8 +537,12 @@ class DotOperandLayout(DistributedLayout):
         elif isinstance(p, BlockedLayout):
             if kw < 0:
                 raise SizeError(f"{who}: k_width {kw} must not be negative")
+        elif p.kind == "AMDMFMALayout":
+            if not is_pow2(kw):
+                raise SizeError(f"{who}: k_width {kw} must be a power of two for an MFMA parent")
         else:
-            raise UnsupportedError(f"{who}: parent must be an NVMMADistributedLayout or a BlockedLayout here, got {type(p).__name__}")
+            raise UnsupportedError(f"{who}: parent must be an NVMMADistributedLayout, AMDMFMALayout or BlockedLayout "
+                                   f"here, got {type(p).__name__}")
 
     @property
     def rank(self) -> int:
@@ -555,6 +559,8 @@ class DotOperandLayout(DistributedLayout):
         rank = self.rank
         k_dim = rank - 1 if self.operand_index == 0 else rank - 2
         p = self.parent
+        if p.kind == "AMDMFMALayout":
+            return self._mfma_builder(shp)
         b = Builder(rank)
         if isinstance(p, BlockedLayout):
             rep = list(p.order)
@@ -582,4 +588,35 @@ class DotOperandLayout(DistributedLayout):
             for d in matrix_order(rank, not p.is_hopper):
                 (b.zeros if d == k_dim else b.identity)("warp", wpc[d], d)
         b.combine_cga(self.cga_layout, shp)
+        return b
+
+    def _mfma_builder(self, shp: list[int]) -> Builder:
+        """An MFMA operand (Triton 3.9's ``mfmaDotToLinearLayout``): ``k_width`` registers along K,
+        lanes along the non-K dim (the instruction's M or N) then K, repeated along K over the
+        whole tensor and along the non-K dim for ``tiles_per_warp``; warps as the parent's."""
+        p = self.parent
+        rank = self.rank
+        op = self.operand_index
+        k_dim = rank - 1 if op == 0 else rank - 2
+        nonk_dim = rank - 2 if op == 0 else rank - 1
+        m, n = p.instr_shape[0], p.instr_shape[1]  # type: ignore[attr-defined]
+        nonk = m if op == 0 else n
+        kw = self.k_width
+        b = Builder(rank)
+        for d in dot_operand_order(op, rank):  # K first: the order the tensor is covered in
+            b.touch("register", d)
+        b.touch("lane")
+        b.identity("register", kw, k_dim)
+        b.identity("lane", nonk, nonk_dim)
+        b.identity("lane", 64 // nonk, k_dim)
+        k_tile = 64 // nonk * kw
+        if (m, n, op) in ((64, 4, 0), (4, 64, 1)):  # the 64x64 operand of a 64x4 / 4x64 MFMA
+            b.identity("register", 16, k_dim)
+            k_tile *= 16
+        if shp[k_dim] > k_tile:
+            b.identity("register", shp[k_dim] // k_tile, k_dim)
+        tpw = p.tiles_per_warp or (1,) * rank  # type: ignore[attr-defined]
+        b.identity("register", tpw[nonk_dim], nonk_dim)
+        b.identity_nd("warp", p.warps_per_cta, matrix_order(rank, True))  # type: ignore[attr-defined]
+        b.combine_cga(p.cga_layout, shp)  # type: ignore[attr-defined]
         return b

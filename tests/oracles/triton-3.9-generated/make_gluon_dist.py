@@ -13,7 +13,7 @@ or "error" instead of "linear".
 
 The shared corpora hold hand-picked configurations; this one draws them at random, with what
 those rarely have: CGA layouts with several and broadcast bases on every family, slices of MMA
-parents, dot operands of blocked and MMA parents, AMD MFMA with tiles_per_warp, 64-bit
+parents, dot operands of blocked, MMA and MFMA parents, AMD MFMA with tiles_per_warp, 64-bit
 accumulators and the 64x4 / 4x64 instructions, shapes from one element to 256 per dim.
 """
 
@@ -108,7 +108,7 @@ def mfma(rng: random.Random, rank: int) -> dict:
 
 
 def random_case(rng: random.Random) -> tuple[dict, list[int]]:
-    kind = rng.choice(["blocked", "blocked", "slice", "nvmma", "dot", "dot", "mfma", "mfma"])
+    kind = rng.choice(["blocked", "blocked", "slice", "nvmma", "dot", "dot", "dot", "mfma", "mfma"])
     rank = rng.choice([1, 2, 2, 3]) if kind == "blocked" else rng.choice([2, 2, 3])
     if kind == "blocked":
         d = blocked(rng, rank)
@@ -119,8 +119,12 @@ def random_case(rng: random.Random) -> tuple[dict, list[int]]:
     elif kind == "nvmma":
         d = nvmma(rng, rank)
     elif kind == "dot":
-        if rng.random() < 0.3:
+        r = rng.random()
+        if r < 0.25:
             d = {"kind": "DotOperandLayout", "operand_index": rng.choice([0, 1]), "parent": blocked(rng, rank), "k_width": 0}
+        elif r < 0.5:
+            d = {"kind": "DotOperandLayout", "operand_index": rng.choice([0, 1]), "parent": mfma(rng, rank),
+                 "k_width": rng.choice([1, 2, 4, 8, 16])}
         else:
             parent = nvmma(rng, rank)
             op = 0 if parent["version"][0] == 3 else rng.choice([0, 1])
