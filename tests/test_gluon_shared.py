@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import linlayout
-from conftest import load_oracle
+from conftest import load_oracle, oracle_generator
 from converters.gluon.shared import (
     NVMMASharedLayout,
     PaddedSharedLayout,
@@ -192,21 +192,16 @@ os._exit(0)
 """
 
 
+_DIST = oracle_generator("triton-3.9-generated/make_gluon_dist.py")  # its random CGA layouts
+
+
 def _random_cases(n: int, seed: int):
     rnd = random.Random(seed)
     cases = []
     while len(cases) < n:
         rank = rnd.choice([2, 2, 3])
         shape = [2 ** rnd.randint(1, 8) for _ in range(rank)]
-        cga = []  # a permutation matrix: powers 1, 2, ... per dim, sometimes a broadcast basis
-        per_dim = [0] * rank
-        for _ in range(rnd.choice([0, 0, 1, 1, 2, 3])):
-            b = [0] * rank
-            if rnd.random() < 0.85:
-                dim = rnd.randrange(rank)
-                b[dim] = 1 << per_dim[dim]
-                per_dim[dim] += 1
-            cga.append(b)
+        cga = _DIST.cga(rnd, rank)  # a permutation matrix, sometimes with a broadcast basis
         if rnd.random() < 0.7:
             bits = rnd.choice([8, 16, 32])
             d = {"kind": "NVMMASharedLayout", "swizzle_byte_width": rnd.choice([0, 32, 64, 128]),
