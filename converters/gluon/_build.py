@@ -102,26 +102,37 @@ def pack(bases: dict[str, list[list[int]]], outs: list[tuple[str, int]]) -> Line
         ...
         linlayout.errors.BasisError: basis 0 of in-dim 'lane' has value 2 for out-dim 'dim0' of size 2
     """
-    shifts = []
+    fields = []  # (shift, size) per out-dim, the first out-dim in the lowest bits
     acc = 0
     for _, size in outs:
-        shifts.append(acc)
+        fields.append((acc, size))
         acc += size.bit_length() - 1
     rank = len(outs)
     flat = {}
     for k, vecs in bases.items():
         packed = []
-        for i, v in enumerate(vecs):
-            if len(v) != rank:
-                raise BasisError(f"basis {i} of in-dim {k!r} has {len(v)} entries, expected {rank}")
+        for v in vecs:
             f = 0
-            for (name, size), x, sh in zip(outs, v, shifts):
-                if not 0 <= x < size:
-                    raise BasisError(f"basis {i} of in-dim {k!r} has value {x} for out-dim {name!r} of size {size}")
+            for x, (sh, size) in zip(v, fields):
+                if x < 0 or x >= size:
+                    break
                 f |= x << sh
-            packed.append(f)
+            else:
+                if len(v) == rank:
+                    packed.append(f)
+                    continue
+            _bad_basis(k, len(packed), v, outs)
         flat[k] = packed
     return LinearLayout.from_flat(flat, outs)
+
+
+def _bad_basis(in_dim: str, i: int, v: Sequence[int], outs: list[tuple[str, int]]) -> None:
+    """Raise the error :func:`pack` found in basis ``i`` of ``in_dim``."""
+    if len(v) != len(outs):
+        raise BasisError(f"basis {i} of in-dim {in_dim!r} has {len(v)} entries, expected {len(outs)}")
+    for (name, size), x in zip(outs, v):
+        if not 0 <= x < size:
+            raise BasisError(f"basis {i} of in-dim {in_dim!r} has value {x} for out-dim {name!r} of size {size}")
 
 
 class Builder:
