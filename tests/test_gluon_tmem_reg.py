@@ -123,7 +123,10 @@ def tmem_configs(draw):
     n = max(1, (bn << 2) >> draw(st.integers(0, 4)))  # from a quarter of the block to 4 blocks
     nw = draw(st.sampled_from([4, 8, 16]))
     variant = draw(st.sampled_from(gluon.TMEM_INSTR_VARIANTS))
-    return TensorMemoryLayout([bm, bn], cs), [m, n], bits, nw, variant
+    cga = draw(st.sampled_from([[], [], [[1, 0]], [[0, 1]], [[1, 0], [0, 1]], [[0, 0]]]))
+    two = bool(cga) and cga[0] == [1, 0] and draw(st.booleans())
+    shape = [m << sum(1 for b in cga if b[0]), n << sum(1 for b in cga if b[1])]  # each CTA keeps its tile
+    return TensorMemoryLayout([bm, bn], cs, cga_layout=cga, two_ctas=two), shape, bits, nw, variant
 
 
 @given(tmem_configs())
@@ -136,7 +139,8 @@ def test_each_warp_stays_in_its_lane_quarter(cfg):
         return
     L = reg.to_linear(shape)
     assert L.is_surjective()
-    # the lane quarters (rows // 32) of tensor memory holding each element (flat dim0-fastest index)
+    # the lane quarters (rows // 32) of tensor memory holding each element (flat dim0-fastest
+    # index; the in-dims are row, col and, over several CTAs, block, row fastest)
     mem = t.to_linear(shape)
     quarters = np.zeros(shape[0] * shape[1], dtype=np.int64)
     row_of_input = np.arange(1 << mem.total_in_size_log2) % 128  # in-dims (row, col): row fastest
