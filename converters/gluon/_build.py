@@ -90,6 +90,19 @@ def cga_split(cga: Sequence[Sequence[int]], shape: Sequence[int]) -> tuple[list[
     return cut, tiles
 
 
+def colex_shifts(sizes: Sequence[int]) -> list[int]:
+    """Where each dim's bits start in the flat form (first dim in the lowest bits).
+
+        >>> colex_shifts([4, 8, 2])
+        [0, 2, 5]
+    """
+    shifts, acc = [], 0
+    for size in sizes:
+        shifts.append(acc)
+        acc += size.bit_length() - 1
+    return shifts
+
+
 def pack(bases: dict[str, list[list[int]]], outs: list[tuple[str, int]]) -> LinearLayout:
     """``LinearLayout(bases, outs, require_surjective=False)`` by the fast path: each basis vector is
     packed into flat form here (checking every entry is below its out-dim's size) and handed to
@@ -102,11 +115,8 @@ def pack(bases: dict[str, list[list[int]]], outs: list[tuple[str, int]]) -> Line
         ...
         linlayout.errors.BasisError: basis 0 of in-dim 'lane' has value 2 for out-dim 'dim0' of size 2
     """
-    fields = []  # (shift, size) per out-dim, the first out-dim in the lowest bits
-    acc = 0
-    for _, size in outs:
-        fields.append((acc, size))
-        acc += size.bit_length() - 1
+    sizes = [size for _, size in outs]
+    fields = list(zip(colex_shifts(sizes), sizes))
     rank = len(outs)
     flat = {}
     for k, vecs in bases.items():

@@ -41,7 +41,7 @@ from linlayout.linear import LinearLayout
 if TYPE_CHECKING:
     from linlayout.general import MixedRadixLayout
 
-from ._build import cga_split, check_cga, pack
+from ._build import cga_split, check_cga, colex_shifts, pack
 from .base import GluonLayout as _GluonBase, cached_to_linear
 
 
@@ -196,27 +196,18 @@ def _finish(offset: _Builder, cga: Sequence[Sequence[int]], shape: Sequence[int]
     return _pack(offset.linear(names), per_cta, cga, shape)
 
 
-def _colex_shifts(shape: Sequence[int]) -> list[int]:
-    """Where each dim's bits start in the flat form (first dim in the lowest bits)."""
-    shifts, acc = [], 0
-    for size in shape:
-        shifts.append(acc)
-        acc += size.bit_length() - 1
-    return shifts
-
-
 def _pack(offsets: Sequence[Sequence[int]], per_cta: Sequence[int], cga: Sequence[Sequence[int]],
           shape: Sequence[int]) -> LinearLayout:
     """The ``offset``/``block`` layout from offset bases (one entry per dim, each below the dim's
     per-CTA size, so the dims' bit fields cannot overlap) and the CGA."""
-    shifts = _colex_shifts(shape)
+    shifts = colex_shifts(shape)
     return _pack_flat([sum(v << k for v, k in zip(b, shifts)) for b in offsets], per_cta, cga, shape)
 
 
 def _pack_flat(flat_offset: list[int], per_cta: Sequence[int], cga: Sequence[Sequence[int]],
                shape: Sequence[int]) -> LinearLayout:
     """:func:`_pack` for offset bases already in flat form: adds the CGA's block bases."""
-    shifts = _colex_shifts(shape)
+    shifts = colex_shifts(shape)
     flat_block = []
     if cga:
         cut, _ = cga_split(cga, shape)
@@ -439,7 +430,7 @@ class NVMMASharedLayout(_SharedLayout):
             fields = fields[-1:] + fields[:-1]
             sizes = sizes[-1:] + sizes[:-1]
         # each basis straight to flat form, cutting what lies beyond a CTA's shape
-        spec = list(zip(fields, per_cta, _colex_shifts(shp)))
+        spec = list(zip(fields, per_cta, colex_shifts(shp)))
         col_bits = cols.bit_length() - 1
         flat = []
         for r, c in tile:
@@ -750,13 +741,12 @@ class PaddedSharedLayout(_SharedLayout):
                                        "the padded map of an XOR-remapped offset is not mixed-radix")
             else:
                 digits[(nz[0][0], nz[0][1].bit_length() - 1)] = w
-        per_dim = {}
-        for d, size in enumerate(self.shape):
-            bits = [digits.get((d, k)) for k in range(size.bit_length() - 1)]
-            if None in bits or len(digits) != sum(s.bit_length() - 1 for s in self.shape):
-                raise NotSurjectiveError(f"{who}: the offset bases {[list(b) for b in self.offset_bases]} do not "
-                                         f"reach every element of shape {list(self.shape)}")
-            per_dim[f"dim{d}"] = [(2, w, "offset") for w in bits]
+        if len(digits) != sum(s.bit_length() - 1 for s in self.shape) or \
+                any(k >= self.shape[d].bit_length() - 1 for d, k in digits):
+            raise NotSurjectiveError(f"{who}: the offset bases {[list(b) for b in self.offset_bases]} do not "
+                                     f"reach every element of shape {list(self.shape)}")
+        per_dim = {f"dim{d}": [(2, digits[(d, k)], "offset") for k in range(size.bit_length() - 1)]
+                   for d, size in enumerate(self.shape)}
         return MixedRadixLayout(per_dim, replicas, out_dims=["offset"]).coalesce()
 
     def table(self) -> list[tuple[tuple[int, ...], int]]:

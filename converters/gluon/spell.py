@@ -310,7 +310,7 @@ def _mma(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
             return
         if got == layout:
             out.append(cand)
-        elif [list(v) for v in got.bases.get("lane", ())] != [list(v) for v in lanes]:
+        elif got.bases.get("lane", ()) != lanes:
             wrong_lanes.add(key)
 
     for p in parents:

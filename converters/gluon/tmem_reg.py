@@ -108,9 +108,8 @@ def tmem_reg_layout(
     if isinstance(tmem, TensorMemoryLayout) and bits * tmem.col_stride > 32:
         raise SizeError(f"{who}: element_bitwidth * col_stride = {bits} * {tmem.col_stride} exceeds one 32-bit column")
     shp = check_shape(shape, 2, who)
-    alloc = None if alloc_shape is None else check_alloc(shp, alloc_shape, who)
     # each CTA loads its own part from its own tensor memory; the CTAs are the block bases
-    per, per_alloc, blocks = tmem.cta_split(shp, alloc)
+    per, per_alloc, blocks = tmem.cta_split(shp, alloc_shape)
     if isinstance(tmem, TensorMemoryLayout):
         # each CTA the CGA puts along a dim needs a whole block there (Triton's descriptor check)
         bm, bn = tmem.block
@@ -119,7 +118,7 @@ def tmem_reg_layout(
         if shp[0] < need[0] or shp[1] < need[1]:
             raise SizeError(f"{who}: shape {shp} over {ctas[0]} x {ctas[1]} CTAs leaves a CTA less than the block "
                             f"{[bm, bn]} (Triton: the tensor shape must be at least {need[0]}x{need[1]})")
-    ll = tmem_view_layout(tmem, per, None if alloc is None else per_alloc)
+    ll = tmem_view_layout(tmem, per, None if alloc_shape is None else per_alloc)
     atom = "32x32b" if instr_variant == "32x32b_splitn" else instr_variant
     reg = _for_bitwidth(ll, atom, nw, bits)
     if reg is None:
