@@ -1,0 +1,61 @@
+"""Small argument checks shared by every module: integers, powers of two, their logarithms.
+
+One home for them, so that every error about a bad size reads the same way.
+
+    >>> is_pow2(64), is_pow2(0), is_pow2(True)
+    (True, False, False)
+    >>> log2_exact(64, "size")
+    6
+    >>> log2_exact(24, "size")
+    Traceback (most recent call last):
+    ...
+    linlayout.errors.SizeError: size must be a positive power of two, got 24
+    >>> as_int(3.0, "extent")
+    Traceback (most recent call last):
+    ...
+    linlayout.errors.SizeError: extent must be an integer, got float 3.0
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+from .errors import LayoutError, SizeError
+
+__all__ = ["is_pow2", "log2", "log2_exact", "as_int", "check_pow2"]
+
+
+def is_pow2(n: object) -> bool:
+    """True when ``n`` is an int (not a bool) that is a positive power of two."""
+    return isinstance(n, int) and not isinstance(n, bool) and n > 0 and n & (n - 1) == 0
+
+
+def log2(n: int) -> int:
+    """``floor(log2(n))`` of a positive int (exact for a power of two); no check."""
+    return n.bit_length() - 1
+
+
+def as_int(value: Any, what: str, error: type[LayoutError] = SizeError) -> int:
+    """``value`` as a Python int (anything with ``__index__``, never a bool or a float); else
+    ``error`` naming ``what``."""
+    if isinstance(value, bool):
+        raise error(f"{what} must be an integer, got the boolean {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise error(f"{what} must be an integer, got {type(value).__name__} {value!r}") from None
+
+
+def log2_exact(value: Any, what: str, error: type[LayoutError] = SizeError) -> int:
+    """``log2(value)`` for a positive power of two; else ``error`` naming ``what``."""
+    n = as_int(value, what, error)
+    if n <= 0 or n & (n - 1):
+        raise error(f"{what} must be a positive power of two, got {n}")
+    return n.bit_length() - 1
+
+
+def check_pow2(value: Any, what: str, error: type[LayoutError] = SizeError) -> int:
+    """``value`` itself when it is a positive power of two; else ``error`` naming ``what``."""
+    log2_exact(value, what, error)
+    return operator.index(value)
