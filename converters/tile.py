@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from linlayout.contract import Kind
 from linlayout.errors import (
     DimensionError,
     LayoutError,
@@ -238,7 +239,27 @@ def parse_tile(text: str) -> TileLayout:
           S[(2,7):(1@TLane)]
                   ^
     """
-    return _Parser(text).layout()
+    body, shape = _split_shape_suffix(text)
+    layout = _Parser(body).layout()
+    if shape is None:
+        return layout
+    return TileLayout(layout.shard, layout.replica, layout.offset, shape=shape)
+
+
+def _split_shape_suffix(text: str) -> tuple[str, tuple[int, ...] | None]:
+    """``"S[...] shape=(64,16)"`` -> (``"S[...]"``, ``(64, 16)``); the suffix is optional."""
+    if not isinstance(text, str):
+        raise ParseError(f"a TileLayout must be text, got {type(text).__name__}")
+    k = text.rfind("shape=")
+    if k < 0 or "]" in text[k:]:
+        return text, None
+    tail = text[k + len("shape="):].strip()
+    if not (tail.startswith("(") and tail.endswith(")")):
+        raise ParseError("expected shape=(d0, d1, ...) at the end", text, k)
+    parts = [p.strip() for p in tail[1:-1].split(",") if p.strip()]
+    if not parts or not all(p.isdigit() and len(p) <= 18 for p in parts):
+        raise ParseError("shape=(...) takes positive integers, e.g. shape=(64,16)", text, k)
+    return text[:k].rstrip(), tuple(int(p) for p in parts)
 
 
 # ---------------------------------------------------------------------------------------- layouts
@@ -280,9 +301,16 @@ class TileLayout:
         (28672, 224, 128)
     """
 
-    __slots__ = ("shard", "replica", "offset")
+    __slots__ = ("shard", "replica", "offset", "shape")
 
-    def __init__(self, shard: Sequence[Any], replica: Sequence[Any] = (), offset: Mapping[str, int] | None = None):
+    def __init__(
+        self,
+        shard: Sequence[Any],
+        replica: Sequence[Any] = (),
+        offset: Mapping[str, int] | None = None,
+        *,
+        shape: Sequence[int] | None = None,
+    ):
         self.shard: tuple[Iter, ...] = tuple(_iter(x, f"shard iter {k}") for k, x in enumerate(shard))
         self.replica: tuple[Iter, ...] = tuple(_iter(x, f"replica iter {k}") for k, x in enumerate(replica))
         off: dict[str, int] = {}
@@ -294,8 +322,34 @@ class TileLayout:
                 raise LayoutError(f"offset on {a!r} must be an int, got {v!r}")
             off[a] = off.get(a, 0) + int(v)
         self.offset: dict[str, int] = off
+        #: The tensor shape the layout is read over (``None``: the flat index, TIRx's own view).
+        self.shape: tuple[int, ...] | None = None if shape is None else self._check_shape(shape)
 
     parse = staticmethod(parse_tile)
+
+    @property
+    def kind(self) -> Kind:
+        """What the layout says (:class:`~linlayout.contract.Kind`): tensor memory when it names
+        ``TLane``/``TCol``, distributed when it names a thread axis, else a memory map.
+
+            >>> TileLayout.parse("S[(8,4):(4@laneid,1)]").kind, TileLayout.parse("S[(8,4):(4,1)]").kind
+            (<Kind.DISTRIBUTED: 'distributed'>, <Kind.MEMORY: 'memory'>)
+        """
+        axes = set(self.axes) | set(self.offset)
+        if axes & {"TLane", "TCol"}:
+            return Kind.TENSOR_MEMORY
+        if axes & set(THREAD_AXES):
+            return Kind.DISTRIBUTED
+        return Kind.MEMORY
+
+    def _shape_for(self, shape: Sequence[int] | None) -> tuple[int, ...] | None:
+        """The shape to read the layout over: ``shape``, which must agree with the layout's own."""
+        if shape is None:
+            return self.shape
+        shp = self._check_shape(shape)
+        if self.shape is not None and shp != self.shape:
+            raise SizeError(f"{self} is read over the shape {list(self.shape)}, not the requested shape {list(shp)}")
+        return shp
 
     @classmethod
     def from_text(cls, text: str) -> TileLayout:
@@ -310,6 +364,8 @@ class TileLayout:
             s += f" + R[{_fmt_iters(self.replica, False)}]"
         for a, v in self.offset.items():
             s += f" + {_fmt_stride(v, a)}"
+        if self.shape is not None:
+            s += " shape=(" + ",".join(str(d) for d in self.shape) + ")"
         return s
 
     def __repr__(self) -> str:
@@ -330,10 +386,13 @@ class TileLayout:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TileLayout):
             return NotImplemented
-        return self.shard == other.shard and self.replica == other.replica and self.offset == other.offset
+        return (
+            self.shard == other.shard and self.replica == other.replica and self.offset == other.offset
+            and self.shape == other.shape
+        )
 
     def __hash__(self) -> int:
-        return hash((self.shard, self.replica, tuple(self.offset.items())))
+        return hash((self.shard, self.replica, tuple(self.offset.items()), self.shape))
 
     # ------------------------------------------------------------------ sizes
 
@@ -556,6 +615,7 @@ class TileLayout:
         """
         axes = list(self.axes)
         reps = list(reversed(self.replica))
+        shape = self._shape_for(shape)
         if shape is None:
             return MixedRadixLayout({"x": list(reversed(self.shard))}, reps, self.offset, axes)
         shape = self._check_shape(shape)
@@ -611,22 +671,22 @@ class TileLayout:
             NotLinearError: an extent is not a power of two, there is an offset, or digits overlap.
             NotInvertibleError: (hardware_first) some place holds no element or two.
         """
-        g = self.to_general(shape if shape is not None else (self.size(),))
+        shp = self._shape_for(shape)
+        g = self.to_general(shp if shp is not None else (self.size(),))
         fwd = _hardware_general(g).to_linear()
         if not hardware_first:
             return fwd
         return _hardware_first(fwd, [n for n in g.in_dims])
 
     @classmethod
-    def from_linear(cls, L: Any) -> tuple[TileLayout, tuple[int, ...]]:
+    def from_linear(cls, L: Any) -> TileLayout:
         """From a hardware-first LinearLayout (in-dims register/offset/row/col/lane/warp, out-dims
-        ``dim0, dim1, ...``): returns the TileLayout and its shape.  Zero bases become replicas.
+        ``dim0, dim1, ...``): the TileLayout read over the out-dims' shape.  Zero bases become
+        replicas.
 
             >>> L = TileLayout.parse("S[(4,8,2):(1@warpid,1@laneid,1)] + R[4:8@laneid]")
-            >>> T, shape = TileLayout.from_linear(L.to_linear((4, 16)))
-            >>> print(T), shape
-            S[(4,8,2):(1@warpid,1@laneid,1)] + R[4:8@laneid]
-            (None, (4, 16))
+            >>> print(TileLayout.from_linear(L.to_linear((4, 16))))
+            S[(4,8,2):(1@warpid,1@laneid,1)] + R[4:8@laneid] shape=(4,16)
 
         Raises:
             UnsupportedError: a replication that is not a zero basis, or a non-invertible remainder.
@@ -634,7 +694,8 @@ class TileLayout:
         fwd, reps = _logical_first(L)
         g = MixedRadixLayout.from_linear(fwd)
         g = _from_hardware_general(g, reps)
-        return cls.from_general(g)
+        t, shape = cls.from_general(g)
+        return cls(t.shard, t.replica, t.offset, shape=shape)
 
     def table(self, shape: Sequence[int] | None = None) -> np.ndarray:
         """Base places of every element, by row-major flat index (the same for any ``shape`` of

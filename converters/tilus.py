@@ -23,16 +23,19 @@ Bridges: :meth:`RegisterLayout.to_tile` (thread id on the TIRx axis ``tx``, loca
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import itertools
 from collections.abc import Sequence
 from typing import Any
 
-from linlayout.errors import DimensionError, LayoutError, SizeError, UnsupportedError
+from linlayout.contract import Kind
+from linlayout.errors import DimensionError, LayoutError, ParseError, SizeError, UnsupportedError
 
 from .tile import Iter, TileLayout
 
 __all__ = [
+    "parse",
     "RegisterLayout",
     "register_layout",
     "canonicalize_layout",
@@ -386,8 +389,11 @@ class RegisterLayout:
         lo = [m for _, _, m in order(localm, "local")]
         return register_layout(tuple(shape), [it.extent for it in modes], sp, lo)
 
-    def to_linear(self) -> Any:
+    kind = Kind.DISTRIBUTED
+
+    def to_linear(self, shape: Sequence[int] | None = None) -> Any:
         """Triton's view: ``register``, ``lane``, ``warp`` -> ``dim0``, ... (32 lanes per warp).
+        ``shape``, if given, must be the layout's own.
 
             >>> ll = local(2, 1).spatial(8, 4).local(1, 2).to_linear()
             >>> ll.in_dims
@@ -398,6 +404,8 @@ class RegisterLayout:
         Raises:
             NotLinearError: a mode or thread count that is not a power of two.
         """
+        if shape is not None and list(shape) != list(self.shape):
+            raise SizeError(f"{self} covers the shape {list(self.shape)}, not the requested shape {list(shape)}")
         return self.to_tile().to_linear(self.shape)
 
     @classmethod
@@ -408,8 +416,8 @@ class RegisterLayout:
             >>> RegisterLayout.from_linear(m.to_linear()) == m
             True
         """
-        tile, shape = TileLayout.from_linear(L)
-        return cls.from_tile(tile, shape)
+        tile = TileLayout.from_linear(L)
+        return cls.from_tile(TileLayout(tile.shard, tile.replica, tile.offset), tile.shape)
 
     def to_general(self, shape: Any = None) -> Any:
         """The map element -> (thread ``tx``, local ``m``) as a MixedRadixLayout (in-dims ``dim0``...)."""
@@ -838,3 +846,69 @@ def visualize_layout(layout: RegisterLayout) -> str:
             rows.append(row)
         tables.append(_grid(rows))
     return str(layout) + "\n" + "\n".join(tables)
+
+
+# ------------------------------------------------------------------------------------ text
+
+_FUNCS = ("local", "spatial", "column_local", "column_spatial", "replicated", "register_layout")
+_METHODS = ("local", "spatial", "column_local", "column_spatial", "replicated")
+
+
+def parse(text: str) -> RegisterLayout:
+    """Read a Tilus layout expression: a chain ``local(2, 1).spatial(8, 4)`` (``tilus.`` prefix
+    allowed) or ``RegisterLayout(shape=[...], mode_shape=[...], spatial_modes=[...],
+    local_modes=[...])`` as ``str()`` prints it.  Only literals and these calls are evaluated.
+
+        >>> parse("local(2, 1).spatial(8, 4)") == local(2, 1).spatial(8, 4)
+        True
+        >>> parse(str(local(2, 1).spatial(8, 4))) == local(2, 1).spatial(8, 4)
+        True
+        >>> parse("local(2).shuffle(1)")
+        Traceback (most recent call last):
+        ...
+        linlayout.errors.ParseError: unknown Tilus method 'shuffle'; expected one of local, spatial, column_local, column_spatial, replicated (at position 0)
+          local(2).shuffle(1)
+          ^
+    """
+    if not isinstance(text, str):
+        raise ParseError(f"a Tilus layout must be text, got {type(text).__name__}")
+    t = text.strip()
+    try:
+        tree = ast.parse(t, mode="eval")
+    except SyntaxError as e:
+        raise ParseError(f"not a Tilus layout expression: {e.msg}", t, max(0, (e.offset or 1) - 1)) from None
+    except (ValueError, RecursionError, MemoryError):
+        raise ParseError("not a Tilus layout expression", t, 0) from None
+
+    def ev(node: ast.AST) -> Any:
+        if isinstance(node, ast.Call):
+            args = [ev(a) for a in node.args]
+            kwargs = {kw.arg: ev(kw.value) for kw in node.keywords if kw.arg}
+            fn = node.func
+            if isinstance(fn, ast.Name) or (isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name) and fn.value.id == "tilus"):
+                name = fn.id if isinstance(fn, ast.Name) else fn.attr
+                if name == "RegisterLayout":
+                    name = "register_layout"
+                if name not in _FUNCS:
+                    raise ParseError(f"unknown Tilus function {name!r}; expected one of {', '.join(_FUNCS)}", t, node.col_offset)
+                return globals()[name](*args, **kwargs)
+            if isinstance(fn, ast.Attribute):
+                base = ev(fn.value)
+                if fn.attr not in _METHODS or not isinstance(base, RegisterLayout):
+                    raise ParseError(f"unknown Tilus method {fn.attr!r}; expected one of {', '.join(_METHODS)}", t, node.col_offset)
+                return getattr(base, fn.attr)(*args, **kwargs)
+            raise ParseError("expected a Tilus call", t, node.col_offset)
+        try:
+            return ast.literal_eval(node)
+        except (ValueError, TypeError, SyntaxError, RecursionError):
+            raise ParseError("expected a literal or a Tilus call", t, getattr(node, "col_offset", 0)) from None
+
+    try:
+        out = ev(tree.body)
+    except TypeError as e:
+        raise ParseError(f"bad Tilus arguments: {e}", t, 0) from None
+    except RecursionError:
+        raise ParseError("the Tilus expression is nested too deeply", t, 0) from None
+    if not isinstance(out, RegisterLayout):
+        raise ParseError(f"a Tilus layout expression must build a layout, not a {type(out).__name__}", t, 0)
+    return out

@@ -19,9 +19,18 @@ from . import errors
 from .errors import *  # noqa: F403 (every error class, listed in errors.__all__)
 from .general import Counterexample, Digit, MixedRadixLayout, Pow2Piece
 from .linear import LinearLayout
+from . import draw as _draw
+
+# Jupyter draws a layout (draw.py imports linear.py, so the display is attached here).
+LinearLayout._repr_svg_ = _draw.linear_layout_svg  # type: ignore[attr-defined]
+LinearLayout._repr_html_ = _draw.linear_layout_html  # type: ignore[attr-defined]
 
 # Planning, equivalence and the workbench load on first use (PEP 562), keeping the import fast.
 _LAZY = {
+    "as_linear": "contract",
+    "as_layout": "contract",
+    "kind_of": "contract",
+    "Kind": "contract",
     "plan_conversion": "plan",
     "minimal_conversion": "plan",
     "Plan": "plan",
@@ -52,6 +61,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "LinearLayout",
+    "as_linear",
+    "as_layout",
+    "kind_of",
+    "Kind",
     "MixedRadixLayout",
     "Digit",
     "Counterexample",

@@ -1,7 +1,7 @@
-"""``python -m linlayout``: the ``linlayout`` command (see :mod:`linlayout.cli`)."""
+"""``python -m linlayout``: the ``linlayout`` command (see :mod:`linlayout.app.cli`)."""
 
 import sys
 
-from .cli import main
+from .app.cli import main
 
 sys.exit(main())

@@ -38,7 +38,8 @@ from typing import Any
 
 from . import gf2
 from .errors import DimensionError, NotSurjectiveError, SizeError
-from .linear import LinearLayout, as_linear
+from .contract import as_linear
+from .linear import LinearLayout
 
 __all__ = [
     "NUM_BANKS",

@@ -42,12 +42,12 @@ from typing import Any
 import numpy as np
 
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
-from .linear import LinearLayout, as_linear
+from .contract import as_linear
+from .linear import LinearLayout
 
 __all__ = [
     "Cell",
     "Picture",
-    "as_linear",
     "thread_color",
     "layout_picture",
     "text_grid",

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .contract import as_layout
 from .errors import LayoutError
 from .general import Counterexample, MixedRadixLayout
 from .linear import LinearLayout
@@ -68,23 +69,7 @@ class Equivalence:
 
 
 def _to_form(x: Any, shape: Sequence[int] | None) -> LinearLayout | MixedRadixLayout:
-    if isinstance(x, (LinearLayout, MixedRadixLayout)):
-        return x
-    err: Exception | None = None
-    if hasattr(x, "to_linear"):
-        try:
-            from .plan import as_linear
-
-            return as_linear(x, shape)
-        except LayoutError as e:
-            err = e
-    if hasattr(x, "to_general"):
-        g = x.to_general(list(shape)) if shape is not None else x.to_general()
-        if isinstance(g, MixedRadixLayout):
-            return g
-    if err is not None:
-        raise err
-    raise LayoutError(f"equivalent: cannot read {type(x).__name__} as a layout (it has neither to_linear nor to_general)")
+    return as_layout(x, shape)
 
 
 def _squeeze(L: LinearLayout) -> LinearLayout:

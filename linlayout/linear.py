@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Union
 import numpy as np
 
 from . import gf2
+from .linear_text import read_linear_text
 from .errors import (
     BasisError,
     DimensionError,
@@ -43,7 +44,7 @@ from .errors import (
 if TYPE_CHECKING:  # pragma: no cover
     import galois
 
-__all__ = ["LinearLayout", "as_linear"]
+__all__ = ["LinearLayout"]
 
 BasesLike = Union[Mapping[str, Sequence[Sequence[int]]], Sequence[tuple[str, Sequence[Sequence[int]]]]]
 OutDimsLike = Union[Mapping[str, int], Sequence[str], Sequence[tuple[str, int]]]
@@ -410,15 +411,13 @@ class LinearLayout:
     @classmethod
     def from_text(cls, text: str) -> LinearLayout:
         """Parse the text Triton prints for a layout (or our ``str``/JSON form); see
-        :func:`linlayout.linear_text.parse_linear`.
+        :func:`linlayout.linear_text.read_linear_text`.
 
             >>> L = LinearLayout.identity_1d(4, "lane", "dim0")
             >>> LinearLayout.from_text(str(L)) == L
             True
         """
-        from .linear_text import parse_linear
-
-        return parse_linear(text)
+        return cls.from_dict(read_linear_text(text))
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``{"bases": [[in, [[...]...]]...], "out_dims": [[name, size]...]}``.
@@ -1301,56 +1300,6 @@ class LinearLayout:
         lines.append(f"where out dims are: {outs}")
         return "\n".join(lines)
 
-    def _repr_svg_(self) -> str | None:
-        """Jupyter: a picture of the layout (None for layouts too large to draw)."""
-        from . import draw
-
-        return draw.linear_layout_svg(self)
-
-    def _repr_html_(self) -> str:
-        """Jupyter: the bases as an HTML table."""
-        from . import draw
-
-        return draw.linear_layout_html(self)
-
     def __repr__(self) -> str:
         body = str(self).replace("\n", "\n  ")
         return f"LinearLayout(\n  {body}\n)"
-
-
-def as_linear(layout: Any, shape: Sequence[int] | None = None, *, what: str = "layout") -> LinearLayout:
-    """The :class:`LinearLayout` of a layout of any form: itself, or ``layout.to_linear(shape)``
-    (``to_linear()`` when the form needs no shape).  ``what`` names the argument in errors.
-
-    A LinearLayout given with ``shape`` must have out-dims of exactly those sizes.
-
-        >>> L = LinearLayout.identity_1d(32, "lane", "dim0")
-        >>> as_linear(L, [32]) is L
-        True
-        >>> as_linear(L, [16])
-        Traceback (most recent call last):
-        ...
-        linlayout.errors.SizeError: layout: it covers a tensor of shape [32], not the requested shape [16]
-    """
-    if isinstance(layout, LinearLayout):
-        if shape is not None:
-            sizes = [s for _, s in layout._outs]
-            if list(shape) != sizes:
-                raise SizeError(f"{what}: it covers a tensor of shape {sizes}, not the requested shape {list(shape)}")
-        return layout
-    fn = getattr(layout, "to_linear", None)
-    if fn is None:
-        raise LayoutError(f"{what}: cannot make a linear layout of {type(layout).__name__}: it has no to_linear(shape)")
-    if shape is None:
-        try:
-            out = fn()
-        except TypeError as e:
-            raise DimensionError(f"{what}: {type(layout).__name__}.to_linear needs a tensor shape: pass shape=[...]") from e
-    else:
-        try:
-            out = fn(list(shape))
-        except TypeError:
-            out = fn()
-    if not isinstance(out, LinearLayout):
-        raise LayoutError(f"{what}: {type(layout).__name__}.to_linear returned {type(out).__name__}, not a LinearLayout")
-    return out

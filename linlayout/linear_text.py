@@ -1,8 +1,10 @@
-"""Reading a :class:`~linlayout.LinearLayout` back from the text Triton prints.
+"""Reading the text Triton prints for a linear layout.
 
 Triton's ``LinearLayout::toString`` (and our ``str(layout)``) prints one line per basis and the
-out-dims with their sizes.  :func:`parse_linear` reads that text, so a layout copied from a Triton
-debug dump or an MLIR diagnostic becomes a layout object again::
+out-dims with their sizes.  :func:`read_linear_text` reads that text into the dict form of
+:meth:`~linlayout.LinearLayout.to_dict`, and :meth:`~linlayout.LinearLayout.from_text` builds the
+layout from it, so a layout copied from a Triton debug dump or an MLIR diagnostic becomes a layout
+object again (this module sits below ``linear.py`` and does not import it)::
 
     >>> text = '''
     ...  - register=1 -> (0, 1)
@@ -10,13 +12,10 @@ debug dump or an MLIR diagnostic becomes a layout object again::
     ...  - lane=1 -> (1, 0)
     ...  - warp is a size 1 dimension
     ... where out dims are: [dim0 (size 2), dim1 (size 4)]'''
-    >>> L = parse_linear(text)
-    >>> L.bases
-    {'register': ((0, 1), (0, 2)), 'lane': ((1, 0),), 'warp': ()}
-    >>> parse_linear(str(L)) == L
-    True
+    >>> read_linear_text(text)
+    {'bases': [['register', [(0, 1), (0, 2)]], ['lane', [(1, 0)]], ['warp', []]], 'out_dims': [['dim0', 2], ['dim1', 4]]}
 
-The JSON form (``LinearLayout.to_dict``) is read by :func:`parse_linear` too.
+The JSON form (``LinearLayout.to_dict``) is read by :func:`read_linear_text` too.
 """
 
 from __future__ import annotations
@@ -24,10 +23,11 @@ from __future__ import annotations
 import json
 import re
 
-from .errors import ParseError
-from .linear import LinearLayout
+from typing import Any
 
-__all__ = ["parse_linear"]
+from .errors import ParseError
+
+__all__ = ["read_linear_text"]
 
 _BASIS = re.compile(r"^\s*(?:-\s*)?([A-Za-z_][\w.]*)=(\d+)\s*->\s*\(([^)]*)\)\s*$")
 _SIZE1 = re.compile(r"^\s*(?:-\s*)?([A-Za-z_][\w.]*) is a size 1 dimension\s*$")
@@ -50,11 +50,12 @@ def _outs(spec: str, text: str, pos: int) -> list[tuple[str, int]]:
     return outs
 
 
-def parse_linear(text: str) -> LinearLayout:
-    """Parse Triton's printed form of a linear layout (or our JSON form) into a LinearLayout.
+def read_linear_text(text: str) -> Any:
+    """Triton's printed form of a linear layout (or our JSON form) as the dict form
+    ``{"bases": [[in, [vector, ...]], ...], "out_dims": [[out, size], ...]}``.
 
     Raises :class:`~linlayout.errors.ParseError` with the position of the first line it cannot
-    read, and the layout's own errors (e.g. a basis value too large for its out-dim).
+    read.
     """
     if not isinstance(text, str):
         raise ParseError(f"expected text, got {type(text).__name__}")
@@ -64,7 +65,9 @@ def parse_linear(text: str) -> LinearLayout:
             d = json.loads(stripped)
         except json.JSONDecodeError as e:
             raise ParseError(f"invalid JSON: {e.msg}", text, text.index("{") + e.pos) from None
-        return LinearLayout.from_dict(d)
+        except RecursionError:
+            raise ParseError("the JSON is nested too deeply", text, 0) from None
+        return d
     if stripped.startswith("LinearLayout(") and stripped.endswith(")"):
         stripped = stripped[len("LinearLayout("):-1]
         text = stripped
@@ -109,4 +112,4 @@ def parse_linear(text: str) -> LinearLayout:
         )
     if outs is None:
         raise ParseError("missing the line 'where out dims are: [name (size N), ...]'", text, len(text))
-    return LinearLayout(bases, outs, require_surjective=False)
+    return {"bases": [[n, v] for n, v in bases.items()], "out_dims": [[n, size] for n, size in outs]}

@@ -38,7 +38,8 @@ from typing import Any
 from . import gf2
 from .errors import DimensionError, LayoutError, SizeError
 from .generic_swizzle import SwizzleChoice, optimal_swizzle, remove_broadcast_registers
-from .linear import LinearLayout, as_linear
+from .contract import as_linear
+from .linear import LinearLayout
 
 __all__ = [
     "KINDS",
@@ -47,7 +48,6 @@ __all__ = [
     "Step",
     "Plan",
     "WarpDecomposition",
-    "as_linear",
     "bitwidth_of",
     "minimal_conversion",
     "warp_decomposition",

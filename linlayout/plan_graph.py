@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import LayoutError
-from .plan import Plan, as_linear, plan_conversion
+from .contract import as_linear
+from .plan import Plan, plan_conversion
 
 __all__ = ["MultiStepPlan", "conversion_graph", "cheapest_path"]
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from linlayout import cli
+from linlayout.app import cli
 
 BLOCKED = "BlockedLayout([2,4],[16,2],[2,2],[1,0])"
 

@@ -8,7 +8,7 @@ import pytest
 
 from linlayout import LayoutError, LinearLayout
 from linlayout import draw
-from linlayout.space import spelling_to_linear
+from linlayout.app.space import spelling_to_linear
 
 # BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0]) on [64, 16]: the seed example of Gluon's docs.
 BLOCKED = {"kind": "BlockedLayout", "size_per_thread": [2, 4], "threads_per_warp": [16, 2], "warps_per_cta": [2, 2], "order": [1, 0], "cga_layout": []}
@@ -141,7 +141,7 @@ def test_bad_input():
     with pytest.raises(LayoutError, match="at most"):
         draw.layout_picture(LinearLayout.identity_1d(1 << 20, "lane", "dim0"))
     with pytest.raises(LayoutError):
-        draw.as_linear(object())
+        draw.text_grid(object())
 
 
 def test_jupyter_hooks():

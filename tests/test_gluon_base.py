@@ -19,7 +19,7 @@ ORACLE = Path(__file__).parent / "oracles" / "triton-3.9" / "gluon_ll.jsonl"
 def test_registry_has_distributed_kinds():
     reg = registry()
     for k in ("BlockedLayout", "SliceLayout", "DistributedLinearLayout"):
-        assert k in reg and reg[k].kind == k
+        assert k in reg and reg[k].family == k
 
 
 def test_str_and_parse_round_trip():

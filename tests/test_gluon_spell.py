@@ -62,8 +62,8 @@ def test_every_valid_row_round_trips_through_its_spellings(kind):
 def test_simplest_first_and_the_fallback_last():
     L = gluon.parse("NVMMADistributedLayout([2, 0], [2, 2], [16, 8])").to_linear([32, 32])
     found = gluon.spellings(L)
-    assert found[0].kind == "NVMMADistributedLayout"
-    assert found[-1].kind == "DistributedLinearLayout"
+    assert found[0].family == "NVMMADistributedLayout"
+    assert found[-1].family == "DistributedLinearLayout"
     b = gluon.parse("BlockedLayout([1], [32], [4], [0])").to_linear([128])
     assert str(gluon.simplest_spelling(b)) == "BlockedLayout([1], [32], [4], [0])"
 

@@ -15,7 +15,8 @@ from linlayout import (
     ParseError,
     SizeError,
 )
-from linlayout.linear_text import parse_linear
+from linlayout import LinearLayout as _LL
+parse_linear = _LL.from_text
 
 
 def blocked_128():

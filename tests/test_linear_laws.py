@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from strategies import invertible_layouts, linear_layouts, out_dims
 from linlayout import LayoutError, LinearLayout
-from linlayout.linear_text import parse_linear
+from linlayout import LinearLayout as _LL
+parse_linear = _LL.from_text
 
 
 def identity_on(dims):

@@ -9,7 +9,7 @@ import pathlib
 import pytest
 
 from linlayout import LayoutError, LinearLayout
-from linlayout import space
+from linlayout.app import space
 
 ORACLE = pathlib.Path(__file__).parent / "oracles" / "triton-3.9" / "gluon_ll.jsonl"
 

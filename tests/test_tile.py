@@ -158,8 +158,11 @@ def test_to_linear_and_back():
         for j in range(16):
             for p in L.places(i, j, shape=(4, 16)):
                 assert ll.apply({"register": p["m"], "lane": p["laneid"], "warp": p["warpid"]}) == {"dim0": i, "dim1": j}
-    back, shape = TileLayout.from_linear(ll)
-    assert shape == (4, 16) and back == L
+    back = TileLayout.from_linear(ll)
+    assert back.shape == (4, 16) and back == parse_tile(f"{L} shape=(4,16)")
+    assert parse_tile(str(back)) == back and back.to_linear() == ll
+    with pytest.raises(SizeError, match="not the requested shape"):
+        back.to_linear((2, 32))
     fwd = L.to_linear((4, 16), hardware_first=False)
     assert fwd.in_dim_names == ("dim0", "dim1", "replica")
 

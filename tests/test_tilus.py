@@ -210,7 +210,8 @@ def test_tilus_tile_linear_round_trip(L):
             hw = {"register": li, "lane": t % 32, "warp": t // 32}
             got = ll.apply({k: v for k, v in hw.items() if k in ll.in_dims})
             assert got == {f"dim{k}": v for k, v in enumerate(idx)}
-    back, shape = TileLayout.from_linear(ll)
+    back = TileLayout.from_linear(ll)
+    shape = back.shape
     assert shape == L.shape
     assert RegisterLayout.from_tile(back, shape) == L
     assert RegisterLayout.from_linear(ll) == L

@@ -5,19 +5,27 @@
 * :mod:`.text` — parse and print CuTe notation (``(4,8):(8,1)``, ``S<3,4,3> o 0 o ...``)
 * :mod:`.descriptor` — the basis descriptor grammar (``(1@0, 8@1)``, ``(1/2@0, 4@1)``, ...)
 * :mod:`.algebra` — coalesce, composition, complement, inverses, divides and products
-* :mod:`.bridge` — to and from :class:`linlayout.LinearLayout` (exactly when GF(2)-linear) and
-  the general mixed-radix backend
+* :mod:`.memory_map` — a CuTe layout as a memory map: its linear form ``offset -> dim0, dim1, ...``
+  (the contract's direction, :func:`to_linear`) and CuTe's own coordinate -> offset map
+  (:func:`offset_map`), over GF(2) or mixed-radix
+* :mod:`.bridge` — back from a :class:`linlayout.LinearLayout` (:func:`from_linear`,
+  :func:`from_offset_map`)
 
-    >>> from converters.cute import parse, composition, to_linear
+A CuTe ``Layout`` is a memory map (kind ``memory``): coordinates -> offset.
+
+    >>> from converters.cute import parse, composition, to_linear, offset_map
     >>> composition(parse("8:2"), parse("4:1"))
     Layout(4:2)
-    >>> to_linear(parse("(4,8):(8,1)")).bases["dim0"]
+    >>> offset_map(parse("(4,8):(8,1)")).bases["dim0"]
     ((8,), (16,))
+    >>> to_linear(parse("(4,8):(8,1)")).in_dims
+    {'offset': 32}
 """
 
 from . import algebra
 from .algebra import *  # noqa: F403 (the algebra's public names, listed in algebra.__all__)
-from .bridge import from_linear, to_general, to_linear
+from .bridge import from_linear, from_offset_map
+from .memory_map import is_linear, offset_general, offset_map, to_general, to_linear
 from .descriptor import Basis, Descriptor, format_descriptor, normalize_descriptor, parse_descriptor
 from .layout import Layout, make_layout
 from .swizzle import ComposedLayout, Swizzle
@@ -39,7 +47,11 @@ __all__ = [
     "format_descriptor",
     "normalize_descriptor",
     "to_linear",
-    "from_linear",
     "to_general",
+    "offset_map",
+    "offset_general",
+    "is_linear",
+    "from_linear",
+    "from_offset_map",
     *algebra.__all__,
 ]

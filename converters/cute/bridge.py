@@ -1,172 +1,71 @@
-"""Bridges between CuTe layouts and linlayout's backends.
+"""From a :class:`~linlayout.LinearLayout` back to CuTe.
 
-**CuTe -> GF(2).**  A CuTe layout is linear over GF(2) exactly when every extent is a power of
-two and the images ``stride * 2**k`` of all digit bits have pairwise disjoint binary supports
-(then ``+`` equals XOR); a swizzle on top keeps it linear (a swizzle is a linear involution), and
-a non-zero offset makes it affine.  :func:`to_linear` converts exactly those and otherwise raises
-:class:`~linlayout.errors.NotLinearError` naming the offending mode, never a wrong matrix.
+:func:`from_linear` takes the contract's linear form (hardware -> coordinates) and gives a CuTe
+spelling of the same kind: a shared-memory (or memory) layout ``offset -> dim0, dim1, ...``
+becomes the CuTe memory layout whose coordinate -> offset map is its inverse (with a swizzle when
+one is needed).  A distributed layout's CuTe spelling is a thread-value layout
+(:mod:`converters.cute.tv`); tensor memory has none and is refused.
 
-Dim names: one in-dim per top-level mode, ``dim0``, ``dim1``, ... (the logical coordinate; a
-nested mode's leaves fill its in-dim colexicographically, first leaf in the lowest bits), and one
-out-dim ``offset`` (the memory offset), sized to the next power of two that holds every image.
-``flat=True`` gives a single in-dim ``index`` (CuTe's flat colexicographic index).  So
-``to_linear(L).invert()`` maps ``offset`` to ``dim0, dim1, ...`` as Triton's shared layouts do.
+:func:`from_offset_map` takes CuTe's own direction (coordinates -> offset, as
+:func:`~converters.cute.memory_map.offset_map` gives) and finds a layout with one top-level mode
+per in-dim (every basis a distinct power of two or zero), or ``Swizzle o 0 o layout`` when a
+swizzle makes it one.
 
-    >>> from converters.cute import Layout, ComposedLayout, Swizzle, parse
-    >>> to_linear(parse("(4,8):(8,1)")).bases
-    {'dim0': ((8,), (16,)), 'dim1': ((1,), (2,), (4,))}
-    >>> to_linear(parse("4:3"))
-    Traceback (most recent call last):
-    ...
-    linlayout.errors.NotLinearError: mode [0] = 4:3 of 4:3 is not GF(2)-linear: the images 3 and 6 of its digit bits 0 and 1 overlap in binary (bits 0x2), so addition is not XOR
-
-**GF(2) -> CuTe.**  :func:`from_linear` finds a CuTe layout (every basis a distinct power of two
-or zero), or a ``Swizzle o 0 o layout`` when a swizzle makes it one.
-
-**CuTe -> general.**  :func:`to_general` gives the mixed-radix backend's form of any layout.
+    >>> from converters.cute import parse, to_linear
+    >>> from_linear(to_linear(parse("S<3,3,3> o 0 o (8,64):(64,1)")))
+    ComposedLayout(S<3,3,3> o 0 o (8,64):(64,1))
 """
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import Any, Optional, Union
 
-from linlayout.errors import LayoutError, NotLinearError, UnsupportedError
+from linlayout.contract import Kind, kind_of_linear
+from linlayout.errors import LayoutError, UnsupportedError
+from linlayout.linear import LinearLayout
 
 from .layout import Layout
+from .memory_map import offset_map
 from .swizzle import ComposedLayout, Swizzle
 
-__all__ = ["to_linear", "from_linear", "to_general", "is_linear"]
+__all__ = ["from_linear", "from_offset_map"]
 
 CuteLayout = Union[Layout, ComposedLayout]
 
 
-def _leaf_paths(shape: Any, path: tuple = ()) -> list:
-    if isinstance(shape, tuple):
-        out = []
-        for i, s in enumerate(shape):
-            out += _leaf_paths(s, path + (i,))
-        return out
-    return [path]
+def from_linear(L: Any) -> Any:
+    """A CuTe spelling of a linear layout of the contract's direction, of the same kind (see the
+    module docstring); :class:`~linlayout.errors.UnsupportedError` when CuTe has none.
 
-
-def _mode_name(path: tuple) -> str:
-    return "".join(f"[{i}]" for i in path) if path else "[0]"
-
-
-def _linear_bases(L: Layout) -> list[list[int]]:
-    """Per top-level mode, the images of its digit bits; raises NotLinearError when not linear."""
-    top = list(L.modes()) if isinstance(L.shape, tuple) else [L]
-    per_mode: list[list[int]] = []
-    used = 0
-    owner: dict[int, str] = {}
-    for t, mode in enumerate(top):
-        bases: list[int] = []
-        paths = _leaf_paths(mode.shape, (t,) if isinstance(L.shape, tuple) else ())
-        for path, s, d in zip(paths, mode._fs, mode._fd):
-            name = _mode_name(path)
-            if s == 0 or s & (s - 1):
-                raise NotLinearError(
-                    f"mode {name} = {s}:{d} of {L} is not GF(2)-linear: extent {s} is not a power of two"
-                )
-            if d < 0:
-                raise NotLinearError(f"mode {name} = {s}:{d} of {L} is not GF(2)-linear: negative stride {d}")
-            prev = None
-            for k in range(s.bit_length() - 1):
-                img = d << k
-                if img:
-                    clash = img & used
-                    if clash:
-                        if prev is not None and prev & img:
-                            raise NotLinearError(
-                                f"mode {name} = {s}:{d} of {L} is not GF(2)-linear: the images {d << (k - 1)} and "
-                                f"{img} of its digit bits {k - 1} and {k} overlap in binary (bits {hex(prev & img)}), "
-                                f"so addition is not XOR"
-                            )
-                        other = next(v for b, v in owner.items() if b & clash)
-                        raise NotLinearError(
-                            f"mode {name} = {s}:{d} of {L} is not GF(2)-linear: the image {img} of its digit bit {k} "
-                            f"overlaps in binary (bits {hex(clash)}) with an image of mode {other}, "
-                            f"so addition is not XOR"
-                        )
-                    used |= img
-                    b = img
-                    while b:
-                        low = b & -b
-                        owner[low] = name
-                        b ^= low
-                bases.append(img)
-                prev = img
-        per_mode.append(bases)
-    return per_mode
-
-
-def is_linear(x: CuteLayout) -> bool:
-    """True when :func:`to_linear` accepts ``x``.
-
-    >>> from converters.cute import parse
-    >>> is_linear(parse("(4,8):(8,1)")), is_linear(parse("(3,8):(8,1)")), is_linear(parse("4:3"))
-    (True, False, False)
+        >>> from linlayout import LinearLayout
+        >>> from_linear(LinearLayout({"offset": [[0, 1], [1, 0]]}, {"dim0": 2, "dim1": 2}))
+        Layout((2,2):(2,1))
+        >>> from_linear(LinearLayout({"row": [[1]], "col": []}, {"dim0": 2}))
+        Traceback (most recent call last):
+        ...
+        linlayout.errors.UnsupportedError: CuTe has no spelling of a tensor_memory layout (in-dims row, col)
     """
-    try:
-        to_linear(x)
-    except LayoutError:
-        return False
-    return True
-
-
-def to_linear(
-    x: CuteLayout,
-    *,
-    flat: bool = False,
-    in_dims: Optional[Sequence[str]] = None,
-    out_dim: str = "offset",
-):
-    """The :class:`~linlayout.LinearLayout` of a CuTe layout (or ``swizzle o 0 o layout``).
-
-    Raises :class:`~linlayout.errors.NotLinearError` naming the offending mode when the layout is
-    not GF(2)-linear (see the module docstring).
-
-    >>> from converters.cute import parse
-    >>> LL = to_linear(parse("S<1,0,1> o 0 o (2,2):(1,2)"))
-    >>> [LL.apply({"dim0": i, "dim1": j})["offset"] for j in range(2) for i in range(2)]
-    [0, 1, 3, 2]
-    >>> to_linear(parse("(2,4):(4,1)"), flat=True).bases
-    {'index': ((4,), (1,), (2,))}
-    """
-    from linlayout import LinearLayout
-
-    swz: Optional[Swizzle] = None
-    if isinstance(x, ComposedLayout):
-        if not isinstance(x.outer, Swizzle):
-            raise UnsupportedError(f"to_linear: only a Swizzle is supported as the outer part of {x}")
-        if x.offset != 0:
-            raise NotLinearError(f"{x} is affine, not linear: its offset {x.offset} moves the image of 0")
-        swz = x.outer
-        L = x.inner
-    elif isinstance(x, Layout):
-        L = x
-    else:
-        raise LayoutError(f"to_linear expects a CuTe Layout or ComposedLayout, got {type(x).__name__}")
-    per_mode = _linear_bases(L)
-    if swz is not None:
-        per_mode = [[swz(b) for b in m] for m in per_mode]
-    if flat:
-        names = list(in_dims) if in_dims is not None else ["index"]
-        per_mode = [[b for m in per_mode for b in m]]
-        if len(names) != 1:
-            raise LayoutError(f"to_linear(flat=True) takes one in-dim name, got {names}")
-    else:
-        names = list(in_dims) if in_dims is not None else [f"dim{i}" for i in range(len(per_mode))]
-        if len(names) != len(per_mode):
-            raise LayoutError(f"to_linear: {len(names)} in-dim names for {len(per_mode)} top-level modes of {L}")
-    top = 0
-    for m in per_mode:
-        for b in m:
-            top |= b
-    size = 1 << top.bit_length()
-    return LinearLayout(
-        {n: [[b] for b in m] for n, m in zip(names, per_mode)}, {out_dim: size}, require_surjective=False
-    )
+    if not isinstance(L, LinearLayout):
+        raise LayoutError(f"from_linear expects a LinearLayout, got {type(L).__name__}")
+    kind = kind_of_linear(L)
+    if kind is Kind.SHARED:
+        if L.in_dim_size("block") > 1 if "block" in L.in_dims else False:
+            raise UnsupportedError("CuTe has no spelling of a shared layout over several CTAs (in-dim block)")
+        if not L.is_invertible():
+            raise UnsupportedError(
+                "this shared layout is not a bijection between offsets and coordinates, so no CuTe "
+                "layout (coordinates -> offset) spells it"
+            )
+        inv = L.sublayout(["offset"], L.out_dim_names).invert()
+        return from_offset_map(inv)
+    if kind is Kind.DISTRIBUTED:
+        raise UnsupportedError(
+            "a distributed layout's CuTe spelling is a thread-value layout, which converters.cute "
+            "does not build yet; a CuTe Layout is a memory map and would change the meaning"
+        )
+    names = ", ".join(L.in_dim_names)
+    raise UnsupportedError(f"CuTe has no spelling of a{'n' if kind.value[0] in 'aeiou' else ''} {kind.value} layout (in-dims {names})")
 
 
 def _pow2_or_zero(b: int) -> bool:
@@ -207,8 +106,9 @@ def _layout_from_bases(names: Sequence[str], per_dim: Sequence[Sequence[int]]) -
     return Layout(tuple(modes_s), tuple(modes_d))
 
 
-def from_linear(LL: Any, *, swizzle: bool = True) -> CuteLayout:
-    """A CuTe layout computing the same map as a :class:`~linlayout.LinearLayout`.
+def from_offset_map(LL: Any, *, swizzle: bool = True) -> CuteLayout:
+    """A CuTe layout computing the same coordinate -> offset map as a
+    :class:`~linlayout.LinearLayout` (CuTe's direction; the inverse of :func:`from_linear`'s input).
 
     One top-level mode per in-dim (in order); several out-dims are flattened into one offset
     (the first out-dim in the lowest bits, column-major).  When some basis is not a power of two
@@ -217,15 +117,13 @@ def from_linear(LL: Any, *, swizzle: bool = True) -> CuteLayout:
     ``Swizzle o 0 o layout``.  Raises :class:`~linlayout.errors.UnsupportedError` when none exists.
 
     >>> from converters.cute import parse
-    >>> from_linear(to_linear(parse("((2,2),8):((1,16),2)")))
+    >>> from_offset_map(offset_map(parse("((2,2),8):((1,16),2)")))
     Layout(((2,2),8):((1,16),2))
-    >>> from_linear(to_linear(parse("S<2,2,3> o 0 o (8,32):(32,1)")))
+    >>> from_offset_map(offset_map(parse("S<2,2,3> o 0 o (8,32):(32,1)")))
     ComposedLayout(S<2,2,3> o 0 o (8,32):(32,1))
     """
-    from linlayout import LinearLayout
-
     if not isinstance(LL, LinearLayout):
-        raise LayoutError(f"from_linear expects a LinearLayout, got {type(LL).__name__}")
+        raise LayoutError(f"from_offset_map expects a LinearLayout, got {type(LL).__name__}")
     if LL.num_out_dims > 1:
         LL = LL.flatten_outs()
     names = LL.in_dim_names
@@ -261,52 +159,3 @@ def _swizzle_candidates(nbits: int):
                     out.append(Swizzle(B, M, S))
     out.sort(key=lambda s: (s.shift < 0, -s.bits, s.base, s.shift))
     return out
-
-
-def to_general(
-    x: CuteLayout,
-    shape: Any = None,
-    *,
-    flat: bool = False,
-    in_dims: Optional[Sequence[str]] = None,
-    axis: str = "offset",
-):
-    """The :class:`~linlayout.general.MixedRadixLayout` of any CuTe layout (any extents).
-
-    Same dim names as :func:`to_linear`: one in-dim ``dim{i}`` per top-level mode (its leaves are
-    the digits, fastest first) or a single ``index`` with ``flat=True``; every digit lands on the
-    axis ``offset``.  A ``ComposedLayout`` with an identity swizzle (``B = 0``) keeps its offset;
-    a real swizzle is not mixed-radix and raises :class:`~linlayout.errors.UnsupportedError`.
-    ``shape`` is accepted for the duck-typed ``to_general(shape)`` protocol and ignored.
-
-    >>> from converters.cute import parse
-    >>> G = to_general(parse("(3,(2,7)):(14,(1,2))"))
-    >>> G.apply(dim0=2, dim1=13), parse("(3,(2,7)):(14,(1,2))")((2, 13))
-    ({'offset': 41}, 41)
-    """
-    from linlayout.general import MixedRadixLayout
-
-    offset = 0
-    if isinstance(x, ComposedLayout):
-        if not isinstance(x.outer, Swizzle) or not x.outer.is_identity():
-            raise UnsupportedError(f"to_general: {x} has a swizzle, which is not a mixed-radix map")
-        offset = x.offset
-        L = x.inner
-    elif isinstance(x, Layout):
-        L = x
-    else:
-        raise LayoutError(f"to_general expects a CuTe Layout or ComposedLayout, got {type(x).__name__}")
-    top = list(L.modes()) if isinstance(L.shape, tuple) else [L]
-    per_mode = [[(s, d, axis) for s, d in zip(m._fs, m._fd) if s != 1] for m in top]
-    if any(s == 0 for m in top for s in m._fs):
-        raise UnsupportedError(f"to_general: {L} is empty (an extent is 0)")
-    if flat:
-        names = list(in_dims) if in_dims is not None else ["index"]
-        per_mode = [[d for m in per_mode for d in m]]
-    else:
-        names = list(in_dims) if in_dims is not None else [f"dim{i}" for i in range(len(per_mode))]
-    if len(names) != len(per_mode):
-        raise LayoutError(f"to_general: {len(names)} in-dim names for {len(per_mode)} modes of {L}")
-    return MixedRadixLayout(
-        {n: m for n, m in zip(names, per_mode)}, offset={axis: offset} if offset else None, out_dims=[axis]
-    )

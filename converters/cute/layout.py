@@ -21,11 +21,17 @@ A 1-tuple shape ``(4,)`` is kept apart from the integer ``4`` (CuTe prints them 
 from __future__ import annotations
 
 import operator
-from typing import Any, Iterator, Union
+from collections.abc import Sequence
+from typing import Any, Iterator, Optional, Union
 
 import numpy as np
 
+from linlayout.contract import Kind
 from linlayout.errors import LayoutError, SizeError
+from linlayout.general import MixedRadixLayout
+from linlayout.linear import LinearLayout
+
+from . import memory_map
 
 __all__ = [
     "IntTuple",
@@ -393,17 +399,22 @@ class Layout:
         return self.size() == other.size() and bool(np.array_equal(self.table(), other.table()))
 
     # ----------------------------------------------------------------- bridges
-    def to_linear(self, *args: Any, **kwargs: Any):
-        """The GF(2) form; see :func:`converters.cute.bridge.to_linear`."""
-        from .bridge import to_linear
+    @property
+    def kind(self) -> Kind:
+        """A CuTe layout is a memory map, coordinates -> offset (:class:`~linlayout.contract.Kind`)."""
+        return Kind.MEMORY
 
-        return to_linear(self, *args, **kwargs)
+    def to_linear(self, shape: Optional[Sequence[int]] = None) -> LinearLayout:
+        """The linear form, ``offset -> dim0, dim1, ...``; see :func:`converters.cute.memory_map.to_linear`."""
+        return memory_map.to_linear(self, shape)
 
-    def to_general(self, *args: Any, **kwargs: Any):
-        """The mixed-radix form; see :func:`converters.cute.bridge.to_general`."""
-        from .bridge import to_general
+    def to_general(self, shape: Optional[Sequence[int]] = None) -> MixedRadixLayout:
+        """The mixed-radix linear form; see :func:`converters.cute.memory_map.to_general`."""
+        return memory_map.to_general(self, shape)
 
-        return to_general(self, *args, **kwargs)
+    def offset_map(self, **kwargs: Any) -> LinearLayout:
+        """The coordinate -> offset map (CuTe's direction); see :func:`converters.cute.memory_map.offset_map`."""
+        return memory_map.offset_map(self, **kwargs)
 
 
 def compact_like(shape: Any) -> Any:

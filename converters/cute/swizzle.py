@@ -14,14 +14,19 @@ spelling): it XORs the ``B`` bits found ``S`` positions above bit ``M`` into the
 
 from __future__ import annotations
 
-from typing import Any, Union
+from collections.abc import Sequence
+from typing import Any, Optional, Union
 
 import numpy as np
 
+from linlayout.contract import Kind
 from linlayout.errors import LayoutError
+from linlayout.general import MixedRadixLayout
+from linlayout.linear import LinearLayout
 
 from linlayout.swizzle import Swizzle
 
+from . import memory_map
 from .layout import MAX_INT, Layout, is_int
 
 __all__ = ["Swizzle", "ComposedLayout"]
@@ -108,17 +113,22 @@ class ComposedLayout:
         """True when both have the same size and agree on every flat index."""
         return self.size() == other.size() and bool(np.array_equal(self.table(), other.table()))
 
-    def to_linear(self, *args: Any, **kwargs: Any):
-        """The GF(2) form; see :func:`converters.cute.bridge.to_linear`."""
-        from .bridge import to_linear
+    @property
+    def kind(self) -> Kind:
+        """A CuTe layout is a memory map, coordinates -> offset (:class:`~linlayout.contract.Kind`)."""
+        return Kind.MEMORY
 
-        return to_linear(self, *args, **kwargs)
+    def to_linear(self, shape: Optional[Sequence[int]] = None) -> LinearLayout:
+        """The linear form, ``offset -> dim0, dim1, ...``; see :func:`converters.cute.memory_map.to_linear`."""
+        return memory_map.to_linear(self, shape)
 
-    def to_general(self, *args: Any, **kwargs: Any):
-        """The mixed-radix form; see :func:`converters.cute.bridge.to_general`."""
-        from .bridge import to_general
+    def to_general(self, shape: Optional[Sequence[int]] = None) -> MixedRadixLayout:
+        """The mixed-radix linear form; see :func:`converters.cute.memory_map.to_general`."""
+        return memory_map.to_general(self, shape)
 
-        return to_general(self, *args, **kwargs)
+    def offset_map(self, **kwargs: Any) -> LinearLayout:
+        """The coordinate -> offset map (CuTe's direction); see :func:`converters.cute.memory_map.offset_map`."""
+        return memory_map.offset_map(self, **kwargs)
 
 
 def _eval_layout_at(L: Layout, idx: np.ndarray) -> np.ndarray:

@@ -26,6 +26,8 @@ def log2(n: int) -> int:
 
 def check_shape(shape: Sequence[int], rank: int | None, who: str) -> list[int]:
     """The shape as a list of ints; SizeError/DimensionError naming the problem."""
+    if shape is None:
+        raise DimensionError(f"{who}: this layout needs the tensor's shape: pass shape=[...] (--shape 128,128 on the command line)")
     if type(shape) in (list, tuple) and all(type(s) is int for s in shape):
         shp = list(shape)
     else:

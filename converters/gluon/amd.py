@@ -40,7 +40,7 @@ class AMDMFMALayout(DistributedLayout):
         linlayout.errors.LayoutError: AMDMFMALayout: version must be in 1..4, got 5
     """
 
-    kind = "AMDMFMALayout"
+    family = "AMDMFMALayout"
     version: int
     instr_shape: Sequence[int]
     transposed: bool
@@ -202,7 +202,7 @@ class AMDWMMALayout(DistributedLayout):
         linlayout.errors.UnsupportedError: AMDWMMALayout: instr_shape [16, 16, 16] is not a WMMA v3 instruction; version 3 accepts [16, 16, 4], [16, 16, 32], [16, 16, 64], [16, 16, 128], [32, 16, 64], [32, 16, 128]
     """
 
-    kind = "AMDWMMALayout"
+    family = "AMDWMMALayout"
     version: int
     transposed: bool
     warp_bases: Sequence[Sequence[int]]
@@ -328,7 +328,7 @@ class AMDWMMALayout(DistributedLayout):
             parts.append(f"cga_layout={format_value(self.cga_layout)}")
         if self.rank != 2:
             parts.append(f"rank={self.rank}")
-        return f"{self.kind}({', '.join(parts)})"
+        return f"{self.family}({', '.join(parts)})"
 
     @cached_to_linear
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:

@@ -2,21 +2,24 @@
 
 A Gluon layout class is a value (frozen, equal by fields) with
 
-* a class attribute ``kind``: Gluon's own class name (``"BlockedLayout"``, ...);
+* a class attribute ``family``: Gluon's own class name (``"BlockedLayout"``, ...), the ``"kind"``
+  key of the dict form;
+* a class attribute ``kind``: the contract's :class:`~linlayout.contract.Kind` (distributed,
+  shared or tensor memory);
 * fields with Gluon's own field names, in Gluon's constructor order;
 * ``to_linear(shape) -> LinearLayout``: what ``gluon.language.to_linear_layout(layout, shape)``
   returns in Triton 3.9;
 * ``to_dict()``: the JSON form of the oracle files, ``{"kind": ..., <field>: ...}`` (nested layouts
   as dicts), and ``str()``: the constructor text a kernel author writes.
 
-Subclasses that define a non-empty ``kind`` are registered automatically (``register`` does the
+Subclasses that define a non-empty ``family`` are registered automatically (``register`` does the
 same explicitly); :func:`lookup` finds a class by name.
 
     >>> from converters.gluon.base import GluonLayout, lookup
     >>> from dataclasses import dataclass
     >>> @dataclass(frozen=True, repr=False)
     ... class _Demo(GluonLayout):
-    ...     kind = "_Demo"
+    ...     family = "_Demo"
     ...     size: list
     ...     flag: bool = False
     >>> d = _Demo([1, 2])
@@ -34,6 +37,7 @@ import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
+from linlayout.contract import Kind
 from linlayout.errors import LayoutError, ParseError
 from linlayout.linear import LinearLayout
 
@@ -89,17 +93,17 @@ _MISSING = inspect.Parameter.empty
 
 
 def register(cls: type) -> type:
-    """Class decorator: record ``cls`` under its ``kind`` (Gluon's class name).
+    """Class decorator: record ``cls`` under its ``family`` (Gluon's class name).
 
         >>> @register
         ... class _Other(GluonLayout):
-        ...     kind = "_Other"
+        ...     family = "_Other"
         >>> lookup("_Other").__name__
         '_Other'
     """
-    kind = getattr(cls, "kind", "")
+    kind = getattr(cls, "family", "")
     if not kind:
-        raise LayoutError(f"register: class {cls.__name__} has no 'kind'")
+        raise LayoutError(f"register: class {cls.__name__} has no 'family'")
     _REGISTRY[kind] = cls
     return cls
 
@@ -177,11 +181,12 @@ class GluonLayout:
         True
     """
 
-    kind: ClassVar[str] = ""
+    family: ClassVar[str] = ""
+    kind: ClassVar[Kind]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        kind = cls.__dict__.get("kind")
+        kind = cls.__dict__.get("family")
         if isinstance(kind, str) and kind:
             _REGISTRY[kind] = cls
 
@@ -242,7 +247,7 @@ class GluonLayout:
             >>> BlockedLayout([1], [32], [4], [0]).to_dict()
             {'kind': 'BlockedLayout', 'size_per_thread': [1], 'threads_per_warp': [32], 'warps_per_cta': [4], 'order': [0], 'cga_layout': []}
         """
-        d: dict[str, Any] = {"kind": self.kind}
+        d: dict[str, Any] = {"kind": self.family}
         for name, value in self.fields().items():
             d[name] = jsonify(value)
         return d
@@ -260,10 +265,10 @@ class GluonLayout:
         """
         if not isinstance(d, Mapping):
             raise LayoutError(f"from_dict: expected a dict with a 'kind', got {type(d).__name__}")
-        kind = d.get("kind", cls.kind or None)
+        kind = d.get("kind", cls.family or None)
         if kind is None:
             raise LayoutError("from_dict: the dict has no 'kind'")
-        target = lookup(kind) if (cls is GluonLayout or kind != cls.kind) else cls
+        target = lookup(kind) if (cls is GluonLayout or kind != cls.family) else cls
         if cls is not GluonLayout and not issubclass(target, cls):
             raise LayoutError(f"{cls.__name__}.from_dict: got a dict of kind {kind!r}")
         if target.from_dict.__func__ is not GluonLayout.from_dict.__func__:  # type: ignore[attr-defined]
@@ -293,55 +298,12 @@ class GluonLayout:
                 default is None and value in ((), [])
             ):
                 parts.append(f"{name}={format_value(value)}")
-        return f"{self.kind}({', '.join(parts)})"
+        return f"{self.family}({', '.join(parts)})"
 
     def __repr__(self) -> str:
         return str(self)
-
-    @classmethod
-    def parse(cls, text: str) -> GluonLayout:
-        """Parse constructor text (``gl.``/``ttgl.`` prefixes ok); see :func:`converters.gluon.parse`.
-
-            >>> from converters.gluon import BlockedLayout
-            >>> BlockedLayout.parse("gl.BlockedLayout([1], [32], [4], order=[0])")
-            BlockedLayout([1], [32], [4], [0])
-        """
-        from .text import parse
-
-        obj = parse(text)
-        if cls is not GluonLayout and not isinstance(obj, cls):
-            raise ParseError(f"expected a {cls.kind}, got a {obj.kind}", text, 0)
-        return obj
 
     # ------------------------------------------------------------------ conversion
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
         """The linear layout of this layout over a tensor of ``shape`` (Triton 3.9's answer)."""
         raise NotImplementedError(f"{type(self).__name__}.to_linear")
-
-    def to_triton(self) -> Any:
-        """The equal Triton Gluon object (needs triton); see :func:`converters.gluon.interop.to_triton`.
-
-            >>> import pytest; _ = pytest.importorskip("triton")
-            >>> from converters.gluon import SliceLayout, BlockedLayout
-            >>> SliceLayout(0, BlockedLayout([1, 1], [32, 1], [4, 1], [0, 1])).to_triton().parent.warps_per_cta
-            [4, 1]
-        """
-        from .interop import to_triton
-
-        return to_triton(self)
-
-    @classmethod
-    def from_triton(cls, obj: Any) -> GluonLayout:
-        """Our layout for a Triton Gluon object; see :func:`converters.gluon.interop.from_triton`.
-
-            >>> import pytest; gl = pytest.importorskip("triton.experimental.gluon.language")
-            >>> from converters.gluon import BlockedLayout
-            >>> BlockedLayout.from_triton(gl.BlockedLayout([1], [32], [4], [0]))
-            BlockedLayout([1], [32], [4], [0])
-        """
-        from .interop import from_triton
-
-        out = from_triton(obj)
-        if not isinstance(out, cls):
-            raise LayoutError(f"{cls.__name__}.from_triton: got a {out.kind}")
-        return out

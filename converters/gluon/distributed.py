@@ -17,8 +17,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+from linlayout.contract import Kind
 from linlayout.errors import BasisError, DimensionError, LayoutError, SizeError
 from linlayout.linear import LinearLayout
 
@@ -94,6 +95,7 @@ def _set(obj: Any, name: str, value: Any) -> None:
 class DistributedLayout(GluonLayout):
     """Base of the register layouts: in-dims ``register``, ``lane``, ``warp``, ``block``."""
 
+    kind: ClassVar[Kind] = Kind.DISTRIBUTED
     @property
     def rank(self) -> int:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -135,7 +137,7 @@ class BlockedLayout(DistributedLayout):
         linlayout.errors.SizeError: BlockedLayout: threads_per_warp [16, 1] has 16 threads; a warp has 32 (or 64 on AMD)
     """
 
-    kind = "BlockedLayout"
+    family = "BlockedLayout"
     size_per_thread: Sequence[int]
     threads_per_warp: Sequence[int]
     warps_per_cta: Sequence[int]
@@ -212,7 +214,7 @@ class SliceLayout(DistributedLayout):
         True
     """
 
-    kind = "SliceLayout"
+    family = "SliceLayout"
     dim: int
     parent: DistributedLayout
 
@@ -277,7 +279,7 @@ class DistributedLinearLayout(DistributedLayout):
         True
     """
 
-    kind = "DistributedLinearLayout"
+    family = "DistributedLinearLayout"
     reg_bases: Sequence[Sequence[int]]
     lane_bases: Sequence[Sequence[int]]
     warp_bases: Sequence[Sequence[int]]
@@ -431,7 +433,7 @@ class NVMMADistributedLayout(DistributedLayout):
         ((0, 8), (16, 0))
     """
 
-    kind = "NVMMADistributedLayout"
+    family = "NVMMADistributedLayout"
     version: Sequence[int]
     warps_per_cta: Sequence[int]
     instr_shape: Sequence[int]
@@ -514,7 +516,7 @@ class DotOperandLayout(DistributedLayout):
         linlayout.errors.UnsupportedError: DotOperandLayout: operand B of a wgmma (version 3) parent lives in shared memory; only operand A has a register layout
     """
 
-    kind = "DotOperandLayout"
+    family = "DotOperandLayout"
     operand_index: int
     parent: DistributedLayout
     k_width: int
@@ -537,7 +539,7 @@ class DotOperandLayout(DistributedLayout):
         elif isinstance(p, BlockedLayout):
             if kw < 0:
                 raise SizeError(f"{who}: k_width {kw} must not be negative")
-        elif p.kind == "AMDMFMALayout":
+        elif p.family == "AMDMFMALayout":
             if not is_pow2(kw):
                 raise SizeError(f"{who}: k_width {kw} must be a power of two for an MFMA parent")
         else:
@@ -559,7 +561,7 @@ class DotOperandLayout(DistributedLayout):
         rank = self.rank
         k_dim = rank - 1 if self.operand_index == 0 else rank - 2
         p = self.parent
-        if p.kind == "AMDMFMALayout":
+        if p.family == "AMDMFMALayout":
             return self._mfma_builder(shp)
         b = Builder(rank)
         if isinstance(p, BlockedLayout):

@@ -360,7 +360,7 @@ def to_triton(layout: GluonLayout | LinearLayout) -> Any:
         return linear_to_triton(layout)
     if not isinstance(layout, GluonLayout):
         raise LayoutError(f"to_triton: expected a converters.gluon layout or a LinearLayout, got {_type_name(layout)}")
-    kind = layout.kind
+    kind = layout.family
     cls = _triton_class(kind, "to_triton")
     theirs = {f.name: f for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else None
     sig = type(layout)._signature()
@@ -412,7 +412,7 @@ def linear_from_triton(obj: Any, shape: Sequence[int] | None = None) -> LinearLa
         return obj
     if isinstance(obj, GluonLayout):
         if shape is None:
-            raise LayoutError(f"linear_from_triton: {obj.kind} needs a shape")
+            raise LayoutError(f"linear_from_triton: {obj.family} needs a shape")
         return obj.to_linear(shape)
     _triton("linear_from_triton")
     obj = _unwrap(obj)

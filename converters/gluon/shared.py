@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from linlayout.errors import (
     BasisError,
@@ -36,12 +36,14 @@ from linlayout.errors import (
     SwizzleError,
     UnsupportedError,
 )
+from linlayout.checks import is_pow2, log2
+from linlayout.contract import Kind
 from linlayout.linear import LinearLayout
 
 if TYPE_CHECKING:
     from linlayout.general import MixedRadixLayout
 
-from ._build import cga_split, check_cga, colex_shifts, pack
+from ._build import cga_split, check_cga, check_shape, colex_shifts, pack
 from .base import GluonLayout as _GluonBase, cached_to_linear
 
 
@@ -61,29 +63,6 @@ _TMA_DIM_MAX = 256
 # ============================================================================ small helpers
 def _dims(rank: int) -> list[str]:
     return [f"dim{i}" for i in range(rank)]
-
-
-def _is_pow2(n: int) -> bool:
-    return isinstance(n, int) and n > 0 and n & (n - 1) == 0
-
-
-def _log2(n: int) -> int:
-    return n.bit_length() - 1
-
-
-def _check_shape(shape: Sequence[int], rank: int | None, who: str) -> list[int]:
-    try:
-        shp = [int(s) for s in shape]
-    except (TypeError, ValueError):
-        raise SizeError(f"{who}: shape must be a sequence of ints, got {shape!r}") from None
-    if not shp:
-        raise SizeError(f"{who}: shape must have at least one dimension")
-    for i, s in enumerate(shp):
-        if not _is_pow2(s):
-            raise SizeError(f"{who}: shape {shp} dim {i} = {s} is not a power of two (Triton aborts on it)")
-    if rank is not None and len(shp) != rank:
-        raise DimensionError(f"{who}: the layout has rank {rank} but the shape {shp} has rank {len(shp)}")
-    return shp
 
 
 def _layout(bases: Mapping[str, Sequence[Sequence[int]]], outs: Sequence[tuple[str, int]]) -> LinearLayout:
@@ -113,7 +92,7 @@ class _Builder:
         j = self.names.index(out)
         self._touch(out)
         cur = self.sizes[out]
-        for k in range(_log2(size)):
+        for k in range(log2(size)):
             b = [0] * len(self.names)
             b[j] = cur << k
             self.bases.append(b)
@@ -144,7 +123,7 @@ class _Builder:
             out, acc = [], 0
             for n in reversed(sizes):
                 out.append(acc)
-                acc += _log2(n)
+                acc += log2(n)
             return out[::-1]
 
         old_shifts = shifts([self.sizes[n] for n in self.names])
@@ -223,7 +202,8 @@ def _pack_flat(flat_offset: list[int], per_cta: Sequence[int], cga: Sequence[Seq
 class _SharedLayout(_GluonBase):
     """Common behaviour of the Gluon shared layouts: equality by fields, dict form, repr."""
 
-    kind: str = ""
+    kind: ClassVar[Kind] = Kind.SHARED
+    family: str = ""
     _fields: tuple[str, ...] = ()
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -309,7 +289,7 @@ class NVMMASharedLayout(_SharedLayout):
         linlayout.errors.NotSurjectiveError: NVMMASharedLayout(128B, 16-bit): the contiguous dim has 32 elements but one swizzle row needs 64; Triton aborts ("Block shape is too small for the swizzle byte size")
     """
 
-    kind = "NVMMASharedLayout"
+    family = "NVMMASharedLayout"
     _fields = ("swizzle_byte_width", "element_bitwidth", "rank", "transposed", "fp4_padded", "cga_layout")
 
     def __init__(
@@ -388,7 +368,7 @@ class NVMMASharedLayout(_SharedLayout):
             >>> NVMMASharedLayout(0, 16).to_linear([4, 8]).bases["offset"]
             ((0, 1), (0, 2), (0, 4), (1, 0), (2, 0))
         """
-        shp = _check_shape(shape, self.rank, self._who())
+        shp = check_shape(shape, self.rank, self._who())
         rank = len(shp)
         per_cta = _shape_per_cta(shp, self.cga_layout, self._who())
         tma = self._tma_shape(per_cta)
@@ -463,7 +443,7 @@ class NVMMASharedLayout(_SharedLayout):
         for i in range(rank - 1, -1, -1):
             j = names.index(target[i])
             cur = b.sizes[target[i]]
-            for k in range(_log2(sizes[i])):
+            for k in range(log2(sizes[i])):
                 v = [0] * rank
                 v[j] = cur << k
                 b.bases.append(v)
@@ -513,7 +493,7 @@ class SwizzledSharedLayout(_SharedLayout):
         [2, 3, 0, 1, 6, 7, 4, 5]
     """
 
-    kind = "SwizzledSharedLayout"
+    family = "SwizzledSharedLayout"
     _fields = ("vec", "per_phase", "max_phase", "order", "cga_layout")
 
     def __init__(self, vec: int, per_phase: int, max_phase: int, order: Sequence[int], cga_layout: Sequence[Sequence[int]] | None = None):
@@ -544,7 +524,7 @@ class SwizzledSharedLayout(_SharedLayout):
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
         """``offset``/``block`` -> ``dim0..`` exactly as Triton 3.9's ``swizzledSharedToLinearLayout``."""
         who = f"SwizzledSharedLayout({self.vec}, {self.per_phase}, {self.max_phase}, {list(self.order)})"
-        shp = _check_shape(shape, self.rank, who)
+        shp = check_shape(shape, self.rank, who)
         rank = len(shp)
         names = _dims(rank)
         per_cta = _shape_per_cta(shp, self.cga_layout, who)
@@ -583,7 +563,7 @@ class SharedLinearLayout(_SharedLayout):
         ([2, 4], ((0, 1), (1, 0), (0, 2)))
     """
 
-    kind = "SharedLinearLayout"
+    family = "SharedLinearLayout"
     _fields = ("offset_bases", "block_bases", "alignment")
 
     def __init__(self, offset_bases: Sequence[Sequence[int]], block_bases: Sequence[Sequence[int]] = (), alignment: int = 16):
@@ -600,7 +580,7 @@ class SharedLinearLayout(_SharedLayout):
                 raise DimensionError(f"SharedLinearLayout: basis {list(b)} does not have {rank} entries")
             if any(v < 0 for v in b):
                 raise LayoutError(f"SharedLinearLayout: basis {list(b)} has a negative entry")
-        if not _is_pow2(alignment):
+        if not is_pow2(alignment):
             raise SizeError(f"SharedLinearLayout: alignment must be a positive power of two, got {alignment!r}")
         self.offset_bases, self.block_bases, self.alignment = ob, bb, alignment
 
@@ -630,7 +610,7 @@ class SharedLinearLayout(_SharedLayout):
         """The layout; ``shape`` (if given) must be the shape its bases span."""
         own = self.shape
         if shape is not None:
-            shp = _check_shape(shape, self.rank, "SharedLinearLayout")
+            shp = check_shape(shape, self.rank, "SharedLinearLayout")
             if shp != own:
                 raise NotSurjectiveError(
                     f"SharedLinearLayout spans shape {own} but the tensor is {shp}: it does not cover the tensor"
@@ -658,7 +638,7 @@ class PaddedSharedLayout(_SharedLayout):
         linlayout.errors.NotLinearError: PaddedSharedLayout: padding adds offset // interval * padding to the address, which is not linear over GF(2); Triton refuses too. Use to_general() or physical_offset()/table() for the memory map, or offset_layout() for the GF(2) remap before padding
     """
 
-    kind = "PaddedSharedLayout"
+    family = "PaddedSharedLayout"
     _fields = ("interval_padding_pairs", "offset_bases", "cga_layout", "shape")
 
     def __init__(self, interval_padding_pairs: Sequence[Sequence[int]], offset_bases: Sequence[Sequence[int]],
@@ -672,9 +652,9 @@ class PaddedSharedLayout(_SharedLayout):
         if len({a for a, _ in pairs}) != len(pairs):
             raise LayoutError("PaddedSharedLayout: intervals must be distinct")
         for a, b in pairs:
-            if not (_is_pow2(a) and _is_pow2(b)):
+            if not (is_pow2(a) and is_pow2(b)):
                 raise SizeError(f"PaddedSharedLayout: interval and padding must be powers of two, got [{a}, {b}]")
-        shp = _check_shape(shape, None, "PaddedSharedLayout")
+        shp = check_shape(shape, None, "PaddedSharedLayout")
         ob = tuple(tuple(int(v) for v in b) for b in offset_bases)
         for b in ob:
             if len(b) != len(shp):
@@ -725,7 +705,7 @@ class PaddedSharedLayout(_SharedLayout):
         from linlayout.general import MixedRadixLayout
 
         who = "PaddedSharedLayout.to_general"
-        if shape is not None and tuple(_check_shape(shape, len(self.shape), who)) != self.shape:
+        if shape is not None and tuple(check_shape(shape, len(self.shape), who)) != self.shape:
             raise NotSurjectiveError(f"{who}: the offset bases span shape {list(self.shape)}, not {list(shape)}")
         if self.cga_layout:
             raise UnsupportedError(f"{who}: a cga_layout (several CTAs) is not supported")
@@ -736,7 +716,7 @@ class PaddedSharedLayout(_SharedLayout):
             nz = [(d, v) for d, v in enumerate(b) if v]
             if not nz:
                 replicas.append((2, w, "offset"))
-            elif len(nz) > 1 or not _is_pow2(nz[0][1]) or (nz[0][0], nz[0][1].bit_length() - 1) in digits:
+            elif len(nz) > 1 or not is_pow2(nz[0][1]) or (nz[0][0], nz[0][1].bit_length() - 1) in digits:
                 raise UnsupportedError(f"{who}: offset basis {j} = {list(b)} is not a bit of its own of one dim; "
                                        "the padded map of an XOR-remapped offset is not mixed-radix")
             else:

@@ -444,7 +444,7 @@ def spellings(layout: LinearLayout, shape: Sequence[int] | None = None, *, limit
 
         >>> from converters.gluon import NVMMADistributedLayout
         >>> L = NVMMADistributedLayout([2, 0], [2, 2], [16, 8]).to_linear([32, 32])
-        >>> [s.kind for s in spellings(L)][:1], spellings(L)[-1].kind
+        >>> [s.family for s in spellings(L)][:1], spellings(L)[-1].family
         (['NVMMADistributedLayout'], 'DistributedLinearLayout')
     """
     shp = _check(layout, shape)

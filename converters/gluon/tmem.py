@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from linlayout.contract import Kind
 from linlayout.errors import LayoutError, SizeError
 from linlayout.linear import LinearLayout
 
@@ -48,6 +49,7 @@ class _TensorMemory:
     ``reg_layout``, the register layout of a ``tcgen05`` load or store."""
 
     cga_layout: Sequence[Sequence[int]]
+    kind: ClassVar[Kind] = Kind.TENSOR_MEMORY
 
     def cta_split(
         self, shape: Sequence[int], alloc_shape: Sequence[int] | None = None
@@ -128,7 +130,7 @@ class TensorMemoryLayout(_RegisterAccess, GluonLayout):
         linlayout.errors.SizeError: TensorMemoryLayout: 64 rows per CTA, fewer than block [128, 64] (Triton aborts: repsM >= 1)
     """
 
-    kind = "TensorMemoryLayout"
+    family = "TensorMemoryLayout"
     block: Sequence[int]
     col_stride: int
     cga_layout: Sequence[Sequence[int]] = field(default_factory=tuple)
@@ -208,7 +210,7 @@ class TensorMemoryScalesLayout(_RegisterAccess, GluonLayout):
         ((0, 1), (0, 2), (32, 0), (64, 0), (0, 4))
     """
 
-    kind = "TensorMemoryScalesLayout"
+    family = "TensorMemoryScalesLayout"
     cga_layout: Sequence[Sequence[int]] = field(default_factory=tuple)
 
     def __post_init__(self) -> None:

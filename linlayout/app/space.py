@@ -39,9 +39,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import gf2
-from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
-from .linear import LinearLayout
+from linlayout import gf2
+from linlayout.errors import DimensionError, LayoutError, SizeError, UnsupportedError
+from linlayout.linear import LinearLayout
 
 __all__ = [
     "blocked_spellings",
@@ -329,7 +329,7 @@ class Progress:
         self._last = 0.0
         if enabled:
             try:
-                from tqdm import tqdm  # type: ignore[import-not-found]
+                from tqdm import tqdm
 
                 self._tqdm = tqdm(total=total, desc=desc, file=self.stream, leave=False)
             except ImportError:
@@ -648,7 +648,7 @@ def _as_layout(x: Any, shape: Sequence[int] | None) -> LinearLayout:
 
 
 def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> Any:
-    from .plan import plan_conversion  # type: ignore[import-not-found]
+    from linlayout.plan import plan_conversion
 
     return plan_conversion(src, dst, bitwidth=bitwidth)
 

@@ -30,8 +30,13 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from .errors import DimensionError, LayoutError, UnsupportedError
-from .linear import LinearLayout
+from converters import registry
+from linlayout.contract import as_layout, as_linear
+from linlayout.equiv import equivalent
+from linlayout.plan import plan_conversion
+from linlayout.errors import DimensionError, LayoutError, UnsupportedError
+from linlayout.general import MixedRadixLayout
+from linlayout.linear import LinearLayout
 
 __all__ = ["main", "build_parser", "parse_shape"]
 
@@ -84,17 +89,11 @@ def parse_shape(text: str | None) -> list[int] | None:
 
 
 def _load(arg: str, form: str | None) -> tuple[str, Any]:
-    try:
-        from converters.detect import load_layout
-    except ImportError as e:  # pragma: no cover - converters ship with linlayout
-        raise UnsupportedError(f"reading layout text needs the converters package ({e})") from None
-    return load_layout(arg, form)
+    return registry.load(arg, form)
 
 
 def _linear(obj: Any, shape: list[int] | None) -> LinearLayout:
-    from converters.detect import to_linear
-
-    return to_linear(obj, shape)
+    return as_linear(obj, shape)
 
 
 def _out(args: argparse.Namespace, payload: dict[str, Any], text: str) -> None:
@@ -131,7 +130,7 @@ def _bases_text(L: LinearLayout) -> str:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    from . import draw
+    from linlayout import draw
 
     shape = parse_shape(args.shape)
     form, obj = _load(args.layout, args.form)
@@ -174,18 +173,12 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def _general_lines(obj: Any, shape: list[int] | None, payload: dict[str, Any]) -> list[str]:
-    fn = getattr(obj, "to_general", None)
-    if fn is None:
-        from converters.detect import form_of
-
-        if form_of(obj) == "cute":
-            from converters.cute import to_general
-
-            g = to_general(obj)
-        else:
-            return []
-    else:
-        g = fn(shape) if shape is not None else fn()
+    try:
+        g = as_layout(obj, shape)
+    except LayoutError:
+        return []
+    if not isinstance(g, MixedRadixLayout):
+        return []
     lines = [f"general (mixed-radix) form: {g!r}"]
     payload["general"] = repr(g)
     try:
@@ -201,72 +194,22 @@ def _general_lines(obj: Any, shape: list[int] | None, payload: dict[str, Any]) -
     return lines
 
 
-def _to_gluon_text(L: LinearLayout, shape: list[int]) -> list[str]:
-    try:
-        import converters.gluon as gluon  # type: ignore[import-not-found]
-    except ImportError:
-        gluon = None
-    if gluon is not None:
-        for name in ("spellings", "gluon_spellings", "from_linear", "to_gluon"):
-            fn = getattr(gluon, name, None)
-            if fn is None:
-                continue
-            try:
-                res = fn(L, shape)
-            except TypeError:
-                res = fn(L)
-            res = res if isinstance(res, (list, tuple)) else [res]
-            return [str(r) for r in res]
-    # fallback: the linear spellings that always exist
-    b = {k: [list(v) for v in vs] for k, vs in L.bases.items()}
-    if L.has_in_dim("offset"):
-        return [f"SharedLinearLayout(offset_bases={b.get('offset', [])}, block_bases={b.get('block', [])})"]
-    return [
-        f"DistributedLinearLayout(reg_bases={b.get('register', [])}, lane_bases={b.get('lane', [])}, "
-        f"warp_bases={b.get('warp', [])}, block_bases={b.get('block', [])}, shape={shape})"
-    ]
-
-
-def _convert(obj: Any, form: str, to: str, shape: list[int] | None) -> tuple[Any, str]:
-    """(json payload, text) of ``obj`` in form ``to``."""
-    if to == form and to not in ("linear", "json"):
-        return str(obj), str(obj)
-    L = _linear(obj, shape)
-    shp = _shape_of(L)
-    if to == "linear":
-        return L.to_dict(), str(L)
+def _convert(obj: Any, to: str, shape: list[int] | None) -> tuple[Any, str]:
+    """(json payload, text) of ``obj`` spelled in form ``to`` (same kind and meaning, or refused)."""
     if to == "json":
+        L = _linear(obj, shape)
         return L.to_dict(), json.dumps(L.to_dict())
-    if to == "gluon":
-        sp = _to_gluon_text(L, shp)
-        return sp, "\n".join(sp)
-    if to == "cute":
-        from converters.cute import format_layout, from_linear
-
-        if not L.is_invertible():
-            raise UnsupportedError("a CuTe layout (coordinates -> index) needs a bijective layout; this one broadcasts or leaves holes")
-        inv = L.invert()
-        c = from_linear(inv)
-        what = "offset" if L.in_dim_names in (("offset",), ("offset", "block")) else "+".join(f"{n}" for n in L.in_dim_names) + " (first fastest)"
-        text = format_layout(c)
-        return text, f"{text}\n  (coordinates -> {what})"
-    if to == "tile":
-        from converters.tile import TileLayout
-
-        t, tshape = TileLayout.from_linear(L)
-        return {"tile": str(t), "shape": list(tshape)}, f"{t}\n  (shape {tuple(tshape)})"
-    if to == "tilus":
-        from converters.tilus import RegisterLayout
-
-        r = RegisterLayout.from_linear(L)
-        return str(r), str(r)
-    raise LayoutError(f"unknown target form {to!r}")
+    out = registry.convert(obj, to, shape)
+    text = registry.to_text(out)
+    if to == "linear":
+        return out.to_dict(), text
+    return text, text
 
 
 def _cmd_convert(args: argparse.Namespace) -> int:
     shape = parse_shape(args.shape)
     form, obj = _load(args.layout, args.form)
-    payload, text = _convert(obj, form, args.to, shape)
+    payload, text = _convert(obj, args.to, shape)
     if args.json:
         print(json.dumps({"from": form, "to": args.to, "result": payload}, default=_json_default))
     else:
@@ -275,37 +218,10 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 
 
 def _equivalent(a: Any, b: Any, shape: list[int] | None) -> tuple[bool, str, Any]:
-    """(equal?, relation, counterexample) using linlayout.equiv when present."""
-    try:
-        from .equiv import equivalent  # type: ignore[import-not-found]
-    except ImportError:
-        equivalent = None
-    # Normalize both sides to Triton's direction first, so forms that face different ways
-    # (CuTe: coordinates -> offset; TIRx/Gluon: hardware -> coordinates) compare correctly.
-    A, B = _linear(a, shape), _linear(b, shape)
-    if equivalent is not None:
-        r = equivalent(A, B, shape=shape)
-        rel = getattr(r, "relation", "identical" if r else "different")
-        cex = getattr(r, "counterexample", None)
-        return bool(r), str(rel), (str(cex) if cex is not None else None)
-    if A == B:
-        return True, "identical", None
-    from .space import is_register_only
-
-    if is_register_only(A, B) and is_register_only(B, A):
-        return False, "same up to register order", None
-    return False, "different", _counterexample(A, B)
-
-
-def _counterexample(A: LinearLayout, B: LinearLayout) -> Any:
-    if A.in_dims != B.in_dims or A.out_dims != B.out_dims:
-        return {"reason": f"dims differ: {A.in_dims} -> {A.out_dims} vs {B.in_dims} -> {B.out_dims}"}
-    for name in A.in_dim_names:
-        for i, (x, y) in enumerate(zip(A.bases[name], B.bases[name])):
-            if x != y:
-                inp = {n: (1 << i if n == name else 0) for n in A.in_dim_names}
-                return {"input": inp, "a": A.apply(inp), "b": B.apply(inp)}
-    return None
+    """(equal?, relation, counterexample) of two layout values (linlayout.equiv)."""
+    r = equivalent(a, b, shape=shape)
+    cex = r.counterexample
+    return bool(r), str(r.relation), (str(cex) if cex is not None else None)
 
 
 def _cmd_equiv(args: argparse.Namespace) -> int:
@@ -321,30 +237,8 @@ def _cmd_equiv(args: argparse.Namespace) -> int:
 
 
 def _plan(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> tuple[dict[str, Any], str]:
-    try:
-        from .plan import plan_conversion  # type: ignore[import-not-found]
-    except ImportError:
-        plan_conversion = None
-    if plan_conversion is not None:
-        p = plan_conversion(src, dst, bitwidth=bitwidth)
-        payload = {}
-        for k in ("kind", "is_zero_cost", "steps", "counts", "shared_bytes", "bank_conflicts", "sentence", "description"):
-            if hasattr(p, k):
-                v = getattr(p, k)
-                payload[k] = v() if callable(v) else v
-        to_dict = getattr(p, "to_dict", None)
-        if callable(to_dict):
-            try:
-                payload = {**payload, **to_dict()}
-            except Exception:  # noqa: BLE001 - keep the basic payload
-                pass
-        return payload, str(p)
-    # Fallback when linlayout.plan is absent: the mechanism only (where data must travel).
-    from .space import conversion_mechanism
-
-    kind = conversion_mechanism(src, dst)
-    text = f"{kind} (estimate: linlayout.plan is not available; this is where the data must travel, not a full plan)"
-    return {"kind": kind, "is_zero_cost": kind in ("noop", "register"), "estimate": True}, text
+    p = plan_conversion(src, dst, bitwidth=bitwidth)
+    return p.to_dict(), str(p)
 
 
 def _cmd_plan(args: argparse.Namespace) -> int:
@@ -358,7 +252,7 @@ def _cmd_plan(args: argparse.Namespace) -> int:
 
 def _swizzle_from_spec(spec: str, bitwidth: int):
     """The swizzle (element units) named by ``spec`` (CuTe text or a mode), and a description."""
-    from .swizzle import swizzle_for, swizzle_mode_bytes
+    from linlayout.swizzle import swizzle_for, swizzle_mode_bytes
 
     s = spec.strip()
     if "<" in s or s.upper().startswith("SW_"):
@@ -380,9 +274,9 @@ def _row_major_tile(rows: int, cols: int) -> LinearLayout:
 
 
 def _cmd_swizzle(args: argparse.Namespace) -> int:
-    from . import draw
+    from linlayout import draw
 
-    from .banks import swizzled_shared
+    from linlayout.banks import swizzled_shared
 
     sw, desc = _swizzle_from_spec(args.spec, args.bitwidth)
     shape = parse_shape(args.shape) or [8, 1024 // args.bitwidth]
@@ -421,7 +315,7 @@ def _cmd_swizzle(args: argparse.Namespace) -> int:
 
 
 def _cmd_banks(args: argparse.Namespace) -> int:
-    from . import draw
+    from linlayout import draw
 
     shape = parse_shape(args.shape)
     _, sh = _load(args.shared, args.form)
@@ -439,7 +333,7 @@ def _cmd_banks(args: argparse.Namespace) -> int:
         _, rg = _load(args.register, None)
         R = _linear(rg, sizes)
         try:
-            from .banks import bank_conflicts  # type: ignore[import-not-found]
+            from linlayout.banks import bank_conflicts
         except ImportError:
             raise UnsupportedError("counting conflicts for a register layout needs linlayout.banks, which is not available") from None
         n = bank_conflicts(R, S, args.bitwidth)
@@ -484,7 +378,7 @@ TOUR_TILE = "S[(2,128,112):(112@TCol,1@TLane,1@TCol)]"
 
 def _tour_sections() -> list[tuple[str, Any]]:
     def blocked() -> tuple[str, Any]:
-        from . import draw
+        from linlayout import draw
 
         _, obj = _load(TOUR_BLOCKED, None)
         L = _linear(obj, [64, 16])
@@ -510,9 +404,9 @@ def _tour_sections() -> list[tuple[str, Any]]:
         return text, payload
 
     def swizzle() -> tuple[str, Any]:
-        from . import draw
+        from linlayout import draw
 
-        from .banks import swizzled_shared
+        from linlayout.banks import swizzled_shared
 
         sw, desc = _swizzle_from_spec("128B", 16)
         plain = _row_major_tile(8, 64)
@@ -522,7 +416,7 @@ def _tour_sections() -> list[tuple[str, Any]]:
         t1 = draw.bank_picture(swz, 16, access=col).title.split(": ", 1)[-1]
         text = f"an (8, 64) float16 tile, reading column 0 down the 8 rows:\n  row-major: {t0}\n  {desc}: {t1}"
         try:
-            from .banks import bank_conflicts  # type: ignore[import-not-found]
+            from linlayout.banks import bank_conflicts
 
             _, reg = _load("BlockedLayout([1, 8], [8, 4], [1, 1], [0, 1])", None)
             R = _linear(reg, [8, 64])
@@ -540,16 +434,12 @@ def _tour_sections() -> list[tuple[str, Any]]:
     def cute() -> tuple[str, Any]:
         from converters.cute import composition, parse
 
-        from . import draw
+        from linlayout import draw
 
         A = parse(TOUR_CUTE)
         C = composition(A, parse("(2,4):(1,4)"))
-        _, obj = _load(TOUR_CUTE, None)
-        _, tile_text = _convert(obj, "cute", "tile", None)
-        tile_text = tile_text.replace("\n ", "")
-        from converters.cute import to_linear as cute_linear
-
-        grid = draw.text_grid(cute_linear(A))
+        _, tile_text = _convert(A, "tile", None)
+        grid = draw.text_grid(A.offset_map())
         text = "\n".join(
             [f"CuTe {TOUR_CUTE}: coordinate (i, j) -> offset", grid,
              f"composition({TOUR_CUTE}, (2,4):(1,4)) = {C}", f"as a TIRx TileLayout: {tile_text}"]
@@ -557,7 +447,7 @@ def _tour_sections() -> list[tuple[str, Any]]:
         return text, {"layout": TOUR_CUTE, "composition": str(C), "tile": tile_text}
 
     def tile() -> tuple[str, Any]:
-        from .general import MixedRadixLayout
+        from linlayout.general import MixedRadixLayout
 
         _, t = _load(TOUR_TILE, None)
         shape = (2, 128, 112)
@@ -636,7 +526,7 @@ def _cmd_tour(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``linlayout`` command."""
     p = _Parser(prog=PROG, description="GPU tensor layouts as linear algebra over GF(2).", epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    from . import __version__
+    from linlayout import __version__
 
     p.add_argument("--version", action="version", version=f"linlayout {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

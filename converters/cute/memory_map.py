@@ -1,0 +1,280 @@
+"""A CuTe layout as a memory map, and its linear form (the contract's direction).
+
+A CuTe ``Layout`` (or ``swizzle o offset o layout``) maps logical coordinates to a memory offset:
+a *memory map* (:attr:`~linlayout.contract.Kind.MEMORY`).  Two maps live here:
+
+* :func:`offset_map` / :func:`offset_general` — CuTe's own direction, coordinates -> offset, as a
+  :class:`~linlayout.LinearLayout` (exactly when GF(2)-linear) or a mixed-radix layout;
+* :func:`to_linear` / :func:`to_general` — the contract's direction, hardware -> coordinates:
+  ``offset -> dim0, dim1, ...``, the inverse of the offset map, as Triton's shared layouts read.
+  It exists when the layout is a bijection from its coordinates onto ``[0, size)``; otherwise it
+  is refused (the offset map is still there).
+
+**CuTe -> GF(2).**  A CuTe layout is linear over GF(2) exactly when every extent is a power of
+two and the images ``stride * 2**k`` of all digit bits have pairwise disjoint binary supports
+(then ``+`` equals XOR); a swizzle on top keeps it linear (a swizzle is a linear involution), and
+a non-zero offset makes it affine.  :func:`offset_map` converts exactly those and otherwise raises
+:class:`~linlayout.errors.NotLinearError` naming the offending mode, never a wrong matrix.
+
+Dim names: one coordinate dim per top-level mode, ``dim0``, ``dim1``, ... (a nested mode's leaves
+fill its dim colexicographically, first leaf in the lowest bits), and ``offset``, sized to the
+next power of two that holds every image.
+
+This module reads layouts through their attributes only (``shape``, ``modes()``, ``outer``,
+``offset``, ``inner``), so ``layout.py`` and ``swizzle.py`` can call it without an import cycle.
+
+    >>> from converters.cute import parse
+    >>> offset_map(parse("(4,8):(8,1)")).bases
+    {'dim0': ((8,), (16,)), 'dim1': ((1,), (2,), (4,))}
+    >>> to_linear(parse("(4,8):(8,1)")).bases["offset"]
+    ((0, 1), (0, 2), (0, 4), (1, 0), (2, 0))
+    >>> to_linear(parse("4:3"))
+    Traceback (most recent call last):
+    ...
+    linlayout.errors.NotLinearError: mode [0] = 4:3 of 4:3 is not GF(2)-linear: the images 3 and 6 of its digit bits 0 and 1 overlap in binary (bits 0x2), so addition is not XOR
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Optional
+
+from linlayout.errors import LayoutError, NotInvertibleError, NotLinearError, SizeError, UnsupportedError
+from linlayout.general import MixedRadixLayout
+from linlayout.linear import LinearLayout
+
+__all__ = ["offset_map", "offset_general", "to_linear", "to_general", "is_linear"]
+
+
+def _parts(x: Any, who: str) -> tuple[Any, Any, int]:
+    """(layout, swizzle or None, offset) of a Layout or a ComposedLayout."""
+    if hasattr(x, "inner") and hasattr(x, "outer"):
+        return x.inner, x.outer, int(x.offset)
+    if hasattr(x, "_fs") and hasattr(x, "modes"):
+        return x, None, 0
+    raise LayoutError(f"{who} expects a CuTe Layout or ComposedLayout, got {type(x).__name__}")
+
+
+def _leaf_paths(shape: Any, path: tuple = ()) -> list:
+    if isinstance(shape, tuple):
+        out = []
+        for i, s in enumerate(shape):
+            out += _leaf_paths(s, path + (i,))
+        return out
+    return [path]
+
+
+def _mode_name(path: tuple) -> str:
+    return "".join(f"[{i}]" for i in path) if path else "[0]"
+
+
+def _linear_bases(L: Any) -> list[list[int]]:
+    """Per top-level mode, the images of its digit bits; raises NotLinearError when not linear."""
+    top = list(L.modes()) if isinstance(L.shape, tuple) else [L]
+    per_mode: list[list[int]] = []
+    used = 0
+    owner: dict[int, str] = {}
+    for t, mode in enumerate(top):
+        bases: list[int] = []
+        paths = _leaf_paths(mode.shape, (t,) if isinstance(L.shape, tuple) else ())
+        for path, s, d in zip(paths, mode._fs, mode._fd):
+            name = _mode_name(path)
+            if s == 0 or s & (s - 1):
+                raise NotLinearError(
+                    f"mode {name} = {s}:{d} of {L} is not GF(2)-linear: extent {s} is not a power of two"
+                )
+            if d < 0:
+                raise NotLinearError(f"mode {name} = {s}:{d} of {L} is not GF(2)-linear: negative stride {d}")
+            prev = None
+            for k in range(s.bit_length() - 1):
+                img = d << k
+                if img:
+                    clash = img & used
+                    if clash:
+                        if prev is not None and prev & img:
+                            raise NotLinearError(
+                                f"mode {name} = {s}:{d} of {L} is not GF(2)-linear: the images {d << (k - 1)} and "
+                                f"{img} of its digit bits {k - 1} and {k} overlap in binary (bits {hex(prev & img)}), "
+                                f"so addition is not XOR"
+                            )
+                        other = next(v for b, v in owner.items() if b & clash)
+                        raise NotLinearError(
+                            f"mode {name} = {s}:{d} of {L} is not GF(2)-linear: the image {img} of its digit bit {k} "
+                            f"overlaps in binary (bits {hex(clash)}) with an image of mode {other}, "
+                            f"so addition is not XOR"
+                        )
+                    used |= img
+                    b = img
+                    while b:
+                        low = b & -b
+                        owner[low] = name
+                        b ^= low
+                bases.append(img)
+                prev = img
+        per_mode.append(bases)
+    return per_mode
+
+
+def is_linear(x: Any) -> bool:
+    """True when :func:`offset_map` accepts ``x`` (its coordinate -> offset map is GF(2)-linear).
+
+    >>> from converters.cute import parse
+    >>> is_linear(parse("(4,8):(8,1)")), is_linear(parse("(3,8):(8,1)")), is_linear(parse("4:3"))
+    (True, False, False)
+    """
+    try:
+        offset_map(x)
+    except LayoutError:
+        return False
+    return True
+
+
+def offset_map(
+    x: Any,
+    *,
+    flat: bool = False,
+    in_dims: Optional[Sequence[str]] = None,
+    out_dim: str = "offset",
+):
+    """The coordinate -> offset map of a CuTe layout (or ``swizzle o 0 o layout``) as a
+    :class:`~linlayout.LinearLayout`: CuTe's own direction, the inverse of the linear form.
+
+    Raises :class:`~linlayout.errors.NotLinearError` naming the offending mode when the layout is
+    not GF(2)-linear (see the module docstring).
+
+    >>> from converters.cute import parse
+    >>> LL = offset_map(parse("S<1,0,1> o 0 o (2,2):(1,2)"))
+    >>> [LL.apply({"dim0": i, "dim1": j})["offset"] for j in range(2) for i in range(2)]
+    [0, 1, 3, 2]
+    >>> offset_map(parse("(2,4):(4,1)"), flat=True).bases
+    {'index': ((4,), (1,), (2,))}
+    """
+    swz: Optional[Swizzle] = None
+    L, swz, offset = _parts(x, "offset_map")
+    if swz is not None and not hasattr(swz, "is_identity"):
+        raise UnsupportedError(f"offset_map: only a Swizzle is supported as the outer part of {x}")
+    if offset != 0:
+        raise NotLinearError(f"{x} is affine, not linear: its offset {offset} moves the image of 0")
+    per_mode = _linear_bases(L)
+    if swz is not None:
+        per_mode = [[swz(b) for b in m] for m in per_mode]
+    if flat:
+        names = list(in_dims) if in_dims is not None else ["index"]
+        per_mode = [[b for m in per_mode for b in m]]
+        if len(names) != 1:
+            raise LayoutError(f"to_linear(flat=True) takes one in-dim name, got {names}")
+    else:
+        names = list(in_dims) if in_dims is not None else [f"dim{i}" for i in range(len(per_mode))]
+        if len(names) != len(per_mode):
+            raise LayoutError(f"to_linear: {len(names)} in-dim names for {len(per_mode)} top-level modes of {L}")
+    top = 0
+    for m in per_mode:
+        for b in m:
+            top |= b
+    size = 1 << top.bit_length()
+    return LinearLayout(
+        {n: [[b] for b in m] for n, m in zip(names, per_mode)}, {out_dim: size}, require_surjective=False
+    )
+
+
+def offset_general(
+    x: Any,
+    *,
+    flat: bool = False,
+    in_dims: Optional[Sequence[str]] = None,
+    axis: str = "offset",
+):
+    """The coordinate -> offset map of any CuTe layout (any extents) as a
+    :class:`~linlayout.general.MixedRadixLayout`.
+
+    Same dim names as :func:`offset_map`: one in-dim ``dim{i}`` per top-level mode (its leaves are
+    the digits, fastest first) or a single ``index`` with ``flat=True``; every digit lands on the
+    axis ``offset``.  A ``ComposedLayout`` with an identity swizzle (``B = 0``) keeps its offset;
+    a real swizzle is not mixed-radix and raises :class:`~linlayout.errors.UnsupportedError`.
+
+    >>> from converters.cute import parse
+    >>> G = offset_general(parse("(3,(2,7)):(14,(1,2))"))
+    >>> G.apply(dim0=2, dim1=13), parse("(3,(2,7)):(14,(1,2))")((2, 13))
+    ({'offset': 41}, 41)
+    """
+    L, swz, offset = _parts(x, "offset_general")
+    if swz is not None and not (hasattr(swz, "is_identity") and swz.is_identity()):
+        raise UnsupportedError(f"offset_general: {x} has a swizzle, which is not a mixed-radix map")
+    top = list(L.modes()) if isinstance(L.shape, tuple) else [L]
+    per_mode = [[(s, d, axis) for s, d in zip(m._fs, m._fd) if s != 1] for m in top]
+    if any(s == 0 for m in top for s in m._fs):
+        raise UnsupportedError(f"offset_general: {L} is empty (an extent is 0)")
+    if flat:
+        names = list(in_dims) if in_dims is not None else ["index"]
+        per_mode = [[d for m in per_mode for d in m]]
+    else:
+        names = list(in_dims) if in_dims is not None else [f"dim{i}" for i in range(len(per_mode))]
+    if len(names) != len(per_mode):
+        raise LayoutError(f"offset_general: {len(names)} in-dim names for {len(per_mode)} modes of {L}")
+    return MixedRadixLayout(
+        {n: m for n, m in zip(names, per_mode)}, offset={axis: offset} if offset else None, out_dims=[axis]
+    )
+
+
+def _coordinate_sizes(x: Any) -> list[int]:
+    L, _, _ = _parts(x, "to_linear")
+    return [m.size() for m in L.modes()] if isinstance(L.shape, tuple) else [L.size()]
+
+
+def to_linear(x: Any, shape: Optional[Sequence[int]] = None) -> LinearLayout:
+    """The linear form of a CuTe memory layout: ``offset -> dim0, dim1, ...`` (the inverse of
+    :func:`offset_map`), for a layout that is a bijection onto the offsets ``[0, size)``.
+
+    ``shape`` (optional) must be the sizes of the top-level modes.
+
+        >>> from converters.cute import parse
+        >>> to_linear(parse("S<1,0,1> o 0 o (2,2):(1,2)")).bases
+        {'offset': ((1, 0), (1, 1))}
+        >>> to_linear(parse("(4,8):(16,1)"))
+        Traceback (most recent call last):
+        ...
+        linlayout.errors.UnsupportedError: (4,8):(16,1) is not a bijection onto the offsets [0, 32), so it has no offset -> coordinate form (its coordinate -> offset map is offset_map())
+    """
+    sizes = _coordinate_sizes(x)
+    if shape is not None:
+        try:
+            want = [int(s) for s in shape]
+        except (TypeError, ValueError):
+            raise LayoutError(f"{x}: a shape is a list of integers, got {shape!r}") from None
+        if want != sizes:
+            raise _shape_error(x, sizes, want)
+    M = offset_map(x)
+    total = 1
+    for s in sizes:
+        total *= s
+    if M.out_dim_size("offset") != total or not M.is_invertible():
+        raise UnsupportedError(
+            f"{x} is not a bijection onto the offsets [0, {total}), so it has no offset -> coordinate "
+            "form (its coordinate -> offset map is offset_map())"
+        )
+    L = M.invert()
+    return L.reshape_outs([(f"dim{i}", s) for i, s in enumerate(sizes)]) if list(L.out_dims.values()) != sizes else L
+
+
+def _shape_error(x: Any, sizes: list[int], want: list[int]) -> SizeError:
+    return SizeError(f"{x}: the layout's modes have sizes {sizes}, not the requested shape {want}")
+
+
+def to_general(x: Any, shape: Optional[Sequence[int]] = None) -> MixedRadixLayout:
+    """The mixed-radix linear form of a CuTe memory layout of any extents: ``offset -> dim0,
+    dim1, ...``, the inverse of :func:`offset_general`, for a bijection onto ``[0, size)``.
+
+        >>> from converters.cute import parse
+        >>> G = to_general(parse("(3,5):(5,1)"))
+        >>> G.apply(offset=7)
+        {'dim0': 1, 'dim1': 2}
+    """
+    sizes = _coordinate_sizes(x)
+    if shape is not None and list(shape) != sizes:
+        raise _shape_error(x, sizes, list(shape))
+    G = offset_general(x)
+    try:
+        inv = G.inverse()
+    except NotInvertibleError as e:
+        raise UnsupportedError(f"{x} has no offset -> coordinate form: {e}") from None
+    return inv

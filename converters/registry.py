@@ -1,0 +1,328 @@
+"""The registry of layout forms: one table that says, for each form, how to recognise its text,
+read it, print it, and spell a linear layout in it, and which kinds of layout it can express.
+
+The command line, the tour and the layout-space tools read layouts through this table; planning,
+equivalence and drawing take the values it returns (every value implements the contract of
+:mod:`linlayout.contract`).  Adding a form is one module plus one :class:`Form` entry here.
+
+==========  ==================================================  ==================================
+form        text                                                kinds
+==========  ==================================================  ==================================
+``linear``  Triton's printed ``LinearLayout``, or JSON          every kind
+            ``{"bases": ..., "out_dims": ...}``
+``gluon``   ``BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])``  distributed, shared, tensor memory
+            or JSON ``{"kind": "BlockedLayout", ...}``
+``cute``    ``(4,8):(8,1)``, ``S<3,4,3> o 0 o (8,64):(64,1)``   memory (and shared)
+``tile``    ``S[(8,4):(4@laneid,1@laneid)] shape=(8,4)``        distributed, memory, tensor memory
+``tilus``   ``local(2, 1).spatial(8, 4)``                       distributed
+==========  ==================================================  ==================================
+
+``@path`` reads the layout from a file.
+
+    >>> detect("BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])"), detect("(4,8):(8,1)")
+    ('gluon', 'cute')
+    >>> form, x = load("(4,8):(8,1)")
+    >>> form, x.kind
+    ('cute', <Kind.MEMORY: 'memory'>)
+    >>> print(convert(x, "gluon"))
+    SharedLinearLayout([[0, 1], [0, 2], [0, 4], [1, 0], [2, 0]])
+    >>> print(convert(x, "tile"))
+    S[(4,8):(8,1)] shape=(4,8)
+    >>> convert(load("BlockedLayout([1], [32], [4], [0])")[1], "cute", shape=[128])
+    Traceback (most recent call last):
+    ...
+    linlayout.errors.UnsupportedError: the cute form cannot spell a distributed layout (it spells memory, shared layouts)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from linlayout.contract import Kind, as_linear, kind_of
+from linlayout.errors import LayoutError, ParseError, UnsupportedError
+from linlayout.linear import LinearLayout
+
+__all__ = ["Form", "FORMS", "detect", "parse", "load", "form_of", "convert", "to_text", "MAX_TEXT"]
+
+#: Longest layout text (or file) read, in characters.
+MAX_TEXT = 1 << 20
+
+
+@dataclass(frozen=True)
+class Form:
+    """One layout form: how to recognise, read, print and produce it."""
+
+    name: str
+    #: What its text looks like, for error messages.
+    example: str
+    kinds: frozenset[Kind]
+    detect: Callable[[str], bool]
+    parse: Callable[[str], Any]
+    format: Callable[[Any], str]
+    from_linear: Callable[[LinearLayout], Any]
+    #: Whether a value belongs to this form.
+    owns: Callable[[Any], bool]
+
+    def can_express(self, kind: Kind) -> bool:
+        """Whether this form has spellings of layouts of ``kind`` (memory and shared read alike)."""
+        return any(Kind(k).linear_kind is Kind(kind).linear_kind for k in self.kinds)
+
+
+# ------------------------------------------------------------------------------------ linear
+
+_LINEAR_TEXT = re.compile(r"(?m)^\s*-?\s*[A-Za-z_]\w*\s*=\s*\d+\s*->|where out dims are|\(empty layout|is a size 1 dimension")
+
+
+def _parse_linear(text: str) -> LinearLayout:
+    t = text.strip()
+    if t.startswith("{"):
+        obj = _json(t)
+        if isinstance(obj, Mapping) and "layout" in obj and "bases" not in obj:
+            obj = obj["layout"]
+        return LinearLayout.from_dict(obj)
+    return LinearLayout.from_text(t)
+
+
+def _json(t: str) -> Any:
+    try:
+        return json.loads(t)
+    except json.JSONDecodeError as e:
+        raise ParseError(f"invalid JSON: {e.msg}", t, e.pos) from None
+    except RecursionError:
+        raise ParseError("the JSON is nested too deeply", t, 0) from None
+
+
+# ------------------------------------------------------------------------------------ gluon
+
+_GLUON = re.compile(r"(?:(?:gl|ttgl|tl)\.)?[A-Z]\w*(?:Layout|Encoding)\s*\(")
+
+
+def _parse_gluon(text: str) -> Any:
+    from converters import gluon
+
+    t = text.strip()
+    if t.startswith("{"):
+        d = _json(t)
+        if isinstance(d, Mapping) and "layout" in d and "kind" not in d:
+            d = d["layout"]
+        return gluon.from_dict(d)
+    return gluon.parse(t)
+
+
+def _gluon_from_linear(L: LinearLayout) -> Any:
+    from converters import gluon
+
+    return gluon.simplest_spelling(L)
+
+
+def _is_gluon(x: Any) -> bool:
+    return type(x).__module__.startswith("converters.gluon")
+
+
+# ------------------------------------------------------------------------------------ cute, tile, tilus
+
+
+def _parse_cute(text: str) -> Any:
+    from converters import cute
+
+    return cute.parse(text.strip())
+
+
+def _cute_from_linear(L: LinearLayout) -> Any:
+    from converters import cute
+
+    return cute.from_linear(L)
+
+
+def _parse_tile(text: str) -> Any:
+    from converters import tile
+
+    return tile.parse(text.strip())
+
+
+def _tile_from_linear(L: LinearLayout) -> Any:
+    from converters.tile import TileLayout
+
+    return TileLayout.from_linear(L)
+
+
+def _parse_tilus(text: str) -> Any:
+    from converters import tilus
+
+    return tilus.parse(text)
+
+
+def _tilus_from_linear(L: LinearLayout) -> Any:
+    from converters.tilus import RegisterLayout
+
+    return RegisterLayout.from_linear(L)
+
+
+_TILUS = re.compile(r"(?:tilus\.)?(?:local|spatial|column_local|column_spatial|replicated|register_layout|RegisterLayout)\s*\(")
+_TILE = re.compile(r"[SR]\s*\[")
+_CUTE = re.compile(r"(?:S|Sw)\s*<|SW_\d|[(_\d]")
+
+
+def _module_is(prefix: str) -> Callable[[Any], bool]:
+    return lambda x: type(x).__module__.startswith(prefix)
+
+
+_ALL = frozenset({Kind.DISTRIBUTED, Kind.SHARED, Kind.TENSOR_MEMORY, Kind.MEMORY, Kind.OTHER})
+
+#: The forms, in the order text detection tries them.
+FORMS: dict[str, Form] = {
+    f.name: f
+    for f in (
+        Form("tilus", "local(2, 1).spatial(8, 4)", frozenset({Kind.DISTRIBUTED}),
+             lambda t: bool(_TILUS.match(t)), _parse_tilus, str, _tilus_from_linear, _module_is("converters.tilus")),
+        Form("gluon", "BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])",
+             frozenset({Kind.DISTRIBUTED, Kind.SHARED, Kind.TENSOR_MEMORY}),
+             lambda t: bool(_GLUON.match(t)), _parse_gluon, str, _gluon_from_linear, _is_gluon),
+        Form("tile", "S[(8,4):(4@laneid,1@laneid)]", frozenset({Kind.DISTRIBUTED, Kind.MEMORY, Kind.TENSOR_MEMORY}),
+             lambda t: bool(_TILE.match(t)), _parse_tile, str, _tile_from_linear, _module_is("converters.tile")),
+        Form("cute", "(4,8):(8,1)", frozenset({Kind.MEMORY, Kind.SHARED}),
+             lambda t: bool(_CUTE.match(t)), _parse_cute, str, _cute_from_linear, _module_is("converters.cute")),
+        Form("linear", "Triton's printed LinearLayout or {\"bases\": ..., \"out_dims\": ...}", _ALL,
+             lambda t: bool(_LINEAR_TEXT.search(t)), _parse_linear, str, lambda L: L,
+             lambda x: isinstance(x, LinearLayout)),
+    )
+}
+
+
+def _expected() -> str:
+    return "; ".join(f"{f.name}: {f.example}" for f in FORMS.values())
+
+
+def detect(text: str) -> str:
+    """The name of the form ``text`` is written in (JSON is told by its keys).
+
+    Raises:
+        ParseError: no form recognises the text (the message shows what each looks like).
+    """
+    if not isinstance(text, str):
+        raise ParseError(f"a layout must be text, got {type(text).__name__}")
+    t = text.strip()
+    if not t:
+        raise ParseError("empty layout text", text, 0)
+    if t[0] == "{":
+        obj = _json(t)
+        if isinstance(obj, Mapping) and "layout" in obj and isinstance(obj["layout"], Mapping):
+            obj = obj["layout"]
+        if isinstance(obj, Mapping) and "kind" in obj:
+            return "gluon"
+        if isinstance(obj, Mapping) and "bases" in obj and "out_dims" in obj:
+            return "linear"
+        raise ParseError('this JSON is not a layout: expected {"bases": ..., "out_dims": ...} (linear) or {"kind": "BlockedLayout", ...} (gluon)', t[:200], 0)
+    for f in FORMS.values():
+        if f.detect(t):
+            return f.name
+    raise ParseError(f"cannot tell the layout's form; expected one of {_expected()}, or @file", text, 0)
+
+
+def _form(name: str) -> Form:
+    try:
+        return FORMS[name]
+    except KeyError:
+        raise LayoutError(f"unknown form {name!r}; expected one of {', '.join(FORMS)}") from None
+
+
+def parse(text: str, form: Optional[str] = None) -> Any:
+    """A layout value from its text in ``form`` (detected when ``None``)."""
+    if not isinstance(text, str):
+        raise ParseError(f"a layout must be text, got {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise ParseError(f"the layout text has {len(text)} characters; at most {MAX_TEXT} are read")
+    if form is None or form == "json":
+        name = detect(text)
+        if form == "json" and not text.strip().startswith("{"):
+            raise ParseError("--form json: the text is not JSON", text, 0)
+        form = name
+    return _form(form).parse(text)
+
+
+def read_text(arg: str) -> str:
+    """The text of a layout argument: ``@path`` reads a file (at most :data:`MAX_TEXT`
+    characters, UTF-8), ``-`` reads standard input, anything else is the text itself."""
+    if not isinstance(arg, str):
+        raise ParseError(f"a layout must be text, got {type(arg).__name__}")
+    if arg == "-":
+        import sys
+
+        data = sys.stdin.read(MAX_TEXT + 1)
+        where = "standard input"
+    elif arg.startswith("@"):
+        path = os.path.expanduser(arg[1:])
+        where = repr(arg[1:])
+        try:
+            with open(path, "rb") as f:
+                raw = f.read(MAX_TEXT + 1)
+        except (OSError, ValueError) as e:
+            raise LayoutError(f"cannot read the layout file {where}: {getattr(e, 'strerror', None) or e}") from None
+        try:
+            data = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ParseError(f"the layout file {where} is not UTF-8 text (byte {e.start})") from None
+    else:
+        return arg
+    if len(data) > MAX_TEXT:
+        raise ParseError(f"the layout in {where} is longer than {MAX_TEXT} characters")
+    return data
+
+
+def load(arg: str, form: Optional[str] = None) -> tuple[str, Any]:
+    """Read a layout argument as the command line does (``@path`` and ``-`` read a file or
+    standard input; the form is detected unless given): ``(form name, value)``.
+
+        >>> load("(4,8):(8,1)")
+        ('cute', Layout((4,8):(8,1)))
+    """
+    text = read_text(arg)
+    if form is None or form == "json":
+        name = detect(text)
+        if form == "json" and not text.strip().startswith("{"):
+            raise ParseError("--form json: the text is not JSON", text, 0)
+        form = name
+    return form, _form(form).parse(text)
+
+
+def form_of(x: Any) -> Form:
+    """The form a layout value belongs to.
+
+        >>> form_of(LinearLayout.identity_1d(4, "lane", "dim0")).name
+        'linear'
+    """
+    for f in FORMS.values():
+        if f.owns(x):
+            return f
+    raise UnsupportedError(f"a {type(x).__name__} is not a layout value of any form ({', '.join(FORMS)})")
+
+
+def to_text(x: Any) -> str:
+    """The text of a layout value in its own form (``parse(to_text(x), form) == x``)."""
+    return form_of(x).format(x)
+
+
+def convert(x: Any, to: str, shape: Optional[Sequence[int]] = None) -> Any:
+    """A spelling of the layout value ``x`` in the form ``to``, of the same kind and meaning, or
+    an :class:`~linlayout.errors.UnsupportedError` saying why there is none.
+
+    ``shape`` is the tensor's shape, for forms whose layouts need one (Gluon's distributed ones).
+    """
+    target = _form(to)
+    kind = kind_of(x)
+    if not target.can_express(kind):
+        names = ", ".join(sorted(k.value for k in target.kinds))
+        raise UnsupportedError(f"the {to} form cannot spell a{'n' if kind.value[0] in 'aeiou' else ''} {kind.value} layout (it spells {names} layouts)")
+    if target.owns(x) and shape is None:
+        return x
+    L = as_linear(x, shape)
+    out = target.from_linear(L)
+    out_kind = kind_of(out)
+    if out_kind.linear_kind is not kind.linear_kind:  # a form must never change the meaning
+        raise UnsupportedError(f"the {to} form spells this {kind.value} layout only as a {out_kind.value} layout")
+    return out
