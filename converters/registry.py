@@ -318,7 +318,7 @@ def convert(x: Any, to: str, shape: Optional[Sequence[int]] = None) -> Any:
     if not target.can_express(kind):
         names = ", ".join(sorted(k.value for k in target.kinds))
         raise UnsupportedError(f"the {to} form cannot spell a{'n' if kind.value[0] in 'aeiou' else ''} {kind.value} layout (it spells {names} layouts)")
-    if target.owns(x) and shape is None:
+    if target.owns(x):
         return x
     L = as_linear(x, shape)
     out = target.from_linear(L)
