@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from .checks import is_pow2
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
 from .contract import as_linear
 from .linear import LinearLayout
@@ -66,10 +67,6 @@ MAX_CELLS = 1 << 18
 MAX_REPR_CELLS = 4096
 
 _DISTRIBUTED_DIMS = ("register", "lane", "warp", "block")
-
-
-def _is_pow2(n: int) -> bool:
-    return n > 0 and n & (n - 1) == 0
 
 
 # --------------------------------------------------------------------------------------- colors
@@ -595,7 +592,7 @@ def bank_picture(
     L = as_linear(shared, shape)
     if not L.has_in_dim("offset"):
         raise UnsupportedError(f"the bank view needs a shared-memory layout with an 'offset' in-dim, got in-dims {list(L.in_dim_names)}")
-    if not (_is_pow2(bitwidth) and 8 <= bitwidth <= 1024):
+    if not (is_pow2(bitwidth) and 8 <= bitwidth <= 1024):
         raise SizeError(f"bitwidth must be a power of two (8, 16, 32, 64), got {bitwidth}")
     sizes = [L.out_dim_size(o) for o in L.out_dim_names]
     lines = max(1, -(-L.in_dim_size("offset") * bitwidth // 8 // (banks * bank_bytes)))

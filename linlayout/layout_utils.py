@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .checks import is_pow2
 from .errors import DimensionError, LayoutError, SizeError
 from .linear import LinearLayout
 
@@ -44,10 +45,6 @@ __all__ = [
 ]
 
 
-def _is_pow2(n: int) -> bool:
-    return isinstance(n, int) and n > 0 and n & (n - 1) == 0
-
-
 def _named_shape(layout: LinearLayout, shape: Mapping[str, int] | Sequence[int], who: str) -> dict[str, int]:
     if isinstance(shape, Mapping):
         named = {str(k): int(v) for k, v in shape.items()}
@@ -60,7 +57,7 @@ def _named_shape(layout: LinearLayout, shape: Mapping[str, int] | Sequence[int],
     if set(named) != set(layout.out_dim_names):
         raise DimensionError(f"{who}: shape names {sorted(named)} must be the layout's out-dims {list(layout.out_dim_names)}")
     for k, v in named.items():
-        if not _is_pow2(v):
+        if not is_pow2(v):
             raise SizeError(f"{who}: size {v} of {k!r} is not a power of two")
     return named
 
@@ -97,7 +94,7 @@ def identity_standard_nd(in_dim: str, shape: Sequence[int], order: Sequence[int]
     names = standard_out_dim_names(len(shape))
     ret = LinearLayout.empty()
     for d in order:
-        if not _is_pow2(int(shape[d])):
+        if not is_pow2(int(shape[d])):
             raise SizeError(f"identity_standard_nd: size {shape[d]} of dim {d} is not a power of two")
         ret = ret * LinearLayout.identity_1d(int(shape[d]), in_dim, names[d])
     return ret

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import gf2
+from .dtypes import element_bitwidth
 from .errors import DimensionError, LayoutError, SizeError
 from .generic_swizzle import SwizzleChoice, optimal_swizzle, remove_broadcast_registers
 from .contract import as_linear
@@ -48,7 +49,6 @@ __all__ = [
     "Step",
     "Plan",
     "WarpDecomposition",
-    "bitwidth_of",
     "minimal_conversion",
     "warp_decomposition",
     "plan_conversion",
@@ -66,32 +66,6 @@ COST_WEIGHTS: dict[str, float] = {
     "barrier": 2.0,
     "cluster_barrier": 8.0,
 }
-
-_DTYPE_BITS = {
-    "i1": 8, "int1": 8, "bool": 8, "i8": 8, "int8": 8, "u8": 8, "uint8": 8, "fp8": 8, "e4m3": 8, "e5m2": 8,
-    "fp8e4nv": 8, "fp8e5": 8, "i16": 16, "int16": 16, "fp16": 16, "float16": 16, "bf16": 16, "bfloat16": 16,
-    "i32": 32, "int32": 32, "fp32": 32, "float32": 32, "tf32": 32, "u32": 32, "i64": 64, "int64": 64,
-    "fp64": 64, "float64": 64, "ptr": 64,
-}
-
-
-def bitwidth_of(dtype: int | str) -> int:
-    """Bits of one element: an int (power of two, 1..128) or a dtype name (``"fp16"``, ``"i8"``...).
-
-        >>> bitwidth_of("bf16"), bitwidth_of(32)
-        (16, 32)
-    """
-    if isinstance(dtype, str):
-        key = dtype.lower().replace("torch.", "").replace("tl.", "")
-        if key not in _DTYPE_BITS:
-            raise LayoutError(f"unknown dtype {dtype!r}; expected one of {', '.join(sorted(_DTYPE_BITS))} or a bit width")
-        return _DTYPE_BITS[key]
-    if isinstance(dtype, bool) or not isinstance(dtype, int):
-        raise LayoutError(f"bitwidth must be an int or a dtype name, got {dtype!r}")
-    if dtype < 1 or dtype > 128 or dtype & (dtype - 1):
-        raise SizeError(f"bitwidth must be a power of two between 1 and 128, got {dtype}")
-    return dtype
-
 
 def _normalize(L: LinearLayout, which: str) -> LinearLayout:
     extra = [n for n in L.in_dim_names if n not in HARDWARE_DIMS]
@@ -524,7 +498,7 @@ def plan_conversion(
         DimensionError: the layouts are of different tensors or are not distributed layouts.
         SizeError: the tensors' sizes differ.
     """
-    bits = bitwidth_of(bitwidth)
+    bits = element_bitwidth(bitwidth)
     if strategy not in ("triton", "best"):
         raise LayoutError(f"strategy must be 'triton' or 'best', got {strategy!r}")
     a, b = _pair(src, dst, shape)

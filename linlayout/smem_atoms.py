@@ -24,15 +24,10 @@ from typing import Any
 
 from .errors import DimensionError, LayoutError, SizeError
 from .linear import LinearLayout
+from .checks import log2_exact
 from .swizzle import Swizzle, element_bitwidth, swizzle_for, swizzle_mode_bytes
 
 __all__ = ["MmaAtom", "mma_atoms", "select_swizzle_width", "select_atom", "tile_by_atoms"]
-
-
-def _log2_pow2(v: int, what: str) -> int:
-    if not isinstance(v, int) or isinstance(v, bool) or v <= 0 or v & (v - 1):
-        raise SizeError(f"{what} must be a positive power of two, got {v!r}")
-    return v.bit_length() - 1
 
 
 class MmaAtom:
@@ -89,7 +84,7 @@ class MmaAtom:
         sw = self.swizzle()
         n = self.row_elems
         bases = []
-        for i in range(_log2_pow2(8 * n, "atom size")):
+        for i in range(log2_exact(8 * n, "atom size")):
             v = sw(1 << i)
             s, c = v // n, v % n
             bases.append([s, c] if self.major == "K" else [c, s])
@@ -210,8 +205,8 @@ def tile_by_atoms(atom: MmaAtom, shape: Sequence[int], order: str = "col") -> Li
         raise DimensionError(f"tile_by_atoms needs a 2-D shape, got {tuple(shape)}")
     s0, s1 = (int(s) for s in shape)
     a0, a1 = atom.shape
-    _log2_pow2(s0, "tile dim 0")
-    _log2_pow2(s1, "tile dim 1")
+    log2_exact(s0, "tile dim 0")
+    log2_exact(s1, "tile dim 1")
     if s0 % a0 or s1 % a1:
         raise SizeError(f"a ({s0}, {s1}) tile is not a whole number of {atom.shape} atoms")
     base = atom.to_linear()

@@ -39,6 +39,8 @@ from typing import Any
 
 import numpy as np
 
+from .checks import as_int, log2_exact
+from .dtypes import element_bitwidth
 from .errors import LayoutError, SizeError, SwizzleError, UnsupportedError
 from .linear import LinearLayout
 
@@ -57,73 +59,6 @@ SWIZZLE_MODES = (0, 32, 64, 128)
 
 #: Bound on the bit positions a swizzle may touch (offsets stay inside int64).
 MAX_SWIZZLE_BITS = 62
-
-_DTYPE_BITS = {
-    # 4-bit
-    "fp4": 4, "float4": 4, "e2m1": 4, "float4_e2m1": 4, "int4": 4, "uint4": 4, "i4": 4, "u4": 4,
-    # 8-bit
-    "fp8": 8, "float8": 8, "e4m3": 8, "e5m2": 8, "float8_e4m3fn": 8, "float8_e5m2": 8,
-    "float8e4nv": 8, "float8e5": 8, "float8e4b15": 8, "fp8e4nv": 8, "fp8e5": 8, "fp8e4b15": 8,
-    "int8": 8, "uint8": 8, "i8": 8, "u8": 8, "s8": 8, "b8": 8, "byte": 8, "bool": 8,
-    # 16-bit
-    "fp16": 16, "float16": 16, "half": 16, "f16": 16, "bf16": 16, "bfloat16": 16,
-    "int16": 16, "uint16": 16, "i16": 16, "u16": 16, "s16": 16, "b16": 16,
-    # 32-bit
-    "fp32": 32, "float32": 32, "float": 32, "f32": 32, "tf32": 32, "int32": 32, "uint32": 32,
-    "i32": 32, "u32": 32, "s32": 32, "b32": 32,
-    # 64-bit
-    "fp64": 64, "float64": 64, "double": 64, "f64": 64, "int64": 64, "uint64": 64, "i64": 64,
-    "u64": 64, "s64": 64, "b64": 64,
-}
-
-
-def _int(v: Any, what: str) -> int:
-    if isinstance(v, bool):
-        raise SwizzleError(f"{what} must be an integer, got the boolean {v!r}")
-    try:
-        return operator.index(v)
-    except TypeError:
-        raise SwizzleError(f"{what} must be an integer, got {type(v).__name__} {v!r}") from None
-
-
-def _log2_exact(v: int, what: str) -> int:
-    if v <= 0 or v & (v - 1):
-        raise SizeError(f"{what} must be a positive power of two, got {v}")
-    return v.bit_length() - 1
-
-
-def element_bitwidth(dtype: Any) -> int:
-    """The bit width of an element type given as a name, a number of bits, or a dtype object.
-
-    Accepts names (``"float16"``, ``"bf16"``, ``"fp8"``, ``"int8"``, ``"f32"``...), an int (bits),
-    objects with ``primitive_bitwidth`` (Triton dtypes) and numpy dtypes.
-
-        >>> element_bitwidth("bf16"), element_bitwidth(8), element_bitwidth(np.dtype("float32"))
-        (16, 8, 32)
-    """
-    if isinstance(dtype, bool):
-        raise LayoutError(f"element type must be a name, a bit width or a dtype, got {dtype!r}")
-    if isinstance(dtype, (int, np.integer)):
-        bits = int(dtype)
-    elif isinstance(dtype, str):
-        key = dtype.strip().lower().replace("torch.", "").replace("tl.", "").replace("gl.", "")
-        if key not in _DTYPE_BITS:
-            raise LayoutError(
-                f"unknown element type {dtype!r}; expected a bit width or one of "
-                f"float16/bf16/fp8/int8/float32/tf32/float64/fp4 ..."
-            )
-        bits = _DTYPE_BITS[key]
-    elif hasattr(dtype, "primitive_bitwidth"):
-        bits = int(dtype.primitive_bitwidth)
-    else:
-        try:
-            bits = np.dtype(dtype).itemsize * 8
-        except TypeError:
-            raise LayoutError(f"cannot tell the bit width of element type {dtype!r}") from None
-    if bits not in (1, 2, 4, 8, 16, 32, 64, 128):
-        raise SizeError(f"element bit width must be a power of two between 1 and 128, got {bits}")
-    return bits
-
 
 def swizzle_mode_bytes(mode: Any) -> int:
     """A swizzle mode as its width in bytes: 0/None/"none"/"interleave" -> 0, 32/"32B" -> 32, ...
@@ -144,7 +79,7 @@ def swizzle_mode_bytes(mode: Any) -> int:
         except ValueError:
             raise SwizzleError(f"unknown swizzle mode {mode!r}; expected none, 32B, 64B or 128B") from None
     else:
-        width = _int(mode, "swizzle mode")
+        width = as_int(mode, "swizzle mode", SwizzleError)
     if width not in SWIZZLE_MODES:
         raise SwizzleError(f"swizzle width must be 0, 32, 64 or 128 bytes, got {width}")
     return width
@@ -175,7 +110,7 @@ class Swizzle:
     __slots__ = ("bits", "base", "shift", "yyy_mask", "zzz_mask")
 
     def __init__(self, bits: int, base: int, shift: int):
-        B, M, S = _int(bits, "Swizzle B"), _int(base, "Swizzle M"), _int(shift, "Swizzle S")
+        B, M, S = as_int(bits, "Swizzle B", SwizzleError), as_int(base, "Swizzle M", SwizzleError), as_int(shift, "Swizzle S", SwizzleError)
         if B < 0 or M < 0:
             raise SwizzleError(f"Swizzle<{B},{M},{S}>: B and M must be >= 0")
         if abs(S) < B:
@@ -237,7 +172,7 @@ class Swizzle:
             >>> Swizzle(3, 4, 3).to_linear(1024).apply_flat(0x80)
             144
         """
-        n = self.span_bits if size is None else _log2_exact(_int(size, "size"), "swizzle size")
+        n = self.span_bits if size is None else log2_exact(as_int(size, "size", SwizzleError), "swizzle size")
         if self.bits and self.shift < 0 and n < self.base - self.shift + self.bits:
             raise SizeError(
                 f"{self!s} writes bits up to {self.base - self.shift + self.bits - 1}; a size of 2**{n} is too small"
@@ -294,7 +229,7 @@ class Swizzle:
             >>> Swizzle(3, 3, 3).to_bytes(2), Swizzle(3, 2, 3).to_bytes(4)
             (Swizzle(3, 4, 3), Swizzle(3, 4, 3))
         """
-        k = _log2_exact(_int(element_bytes, "element_bytes"), "element size in bytes")
+        k = log2_exact(as_int(element_bytes, "element_bytes", SwizzleError), "element size in bytes")
         return Swizzle(self.bits, self.base + k, self.shift) if self.bits else Swizzle(0, 0, 0)
 
     def to_elements(self, element_bytes: int) -> Swizzle:
@@ -306,7 +241,7 @@ class Swizzle:
             >>> Swizzle(3, 4, 3).to_elements(2), Swizzle(3, 4, 3).to_elements(1)
             (Swizzle(3, 3, 3), Swizzle(3, 4, 3))
         """
-        k = _log2_exact(_int(element_bytes, "element_bytes"), "element size in bytes")
+        k = log2_exact(as_int(element_bytes, "element_bytes", SwizzleError), "element size in bytes")
         if not self.bits:
             return Swizzle(0, 0, 0)
         low = min(self.base, self.base + self.shift)
@@ -350,12 +285,12 @@ class Swizzle:
             >>> Swizzle.from_triton(4, 2, 4, 16)
             Swizzle(2, 2, 3)
         """
-        vec, per_phase, max_phase, row_elems = (_int(v, n) for v, n in (
+        vec, per_phase, max_phase, row_elems = (as_int(v, n, SwizzleError) for v, n in (
             (vec, "vec"), (per_phase, "per_phase"), (max_phase, "max_phase"), (row_elems, "row_elems")))
-        lv = _log2_exact(vec, "vec")
-        lp = _log2_exact(per_phase, "per_phase")
-        lm = _log2_exact(max_phase, "max_phase")
-        lc = _log2_exact(row_elems, "row_elems")
+        lv = log2_exact(vec, "vec")
+        lp = log2_exact(per_phase, "per_phase")
+        lm = log2_exact(max_phase, "max_phase")
+        lc = log2_exact(row_elems, "row_elems")
         B = max(0, min(lm, lc - lv))
         if B == 0:
             return cls(0, 0, 0)
@@ -371,7 +306,7 @@ class Swizzle:
             >>> Swizzle(2, 2, 3).to_triton(16)
             (4, 2, 4)
         """
-        lc = _log2_exact(_int(row_elems, "row_elems"), "row_elems")
+        lc = log2_exact(as_int(row_elems, "row_elems", SwizzleError), "row_elems")
         if not self.bits:
             return (1, 1, 1)
         if self.shift < 0:
@@ -472,16 +407,16 @@ def triton_swizzle_layout(
         >>> [L(offset=8 + c)["dim1"] for c in range(8)]     # row 1: columns XOR 2
         [2, 3, 0, 1, 6, 7, 4, 5]
     """
-    vec, per_phase, max_phase = (_int(v, n) for v, n in ((vec, "vec"), (per_phase, "per_phase"), (max_phase, "max_phase")))
+    vec, per_phase, max_phase = (as_int(v, n, SwizzleError) for v, n in ((vec, "vec"), (per_phase, "per_phase"), (max_phase, "max_phase")))
     for v, n in ((vec, "vec"), (per_phase, "per_phase"), (max_phase, "max_phase")):
         if v < 1:
             raise SizeError(f"{n} must be >= 1, got {v}")
     if len(shape) != 2 or sorted(order) != [0, 1]:
         raise LayoutError(f"triton_swizzle_layout needs a 2-D shape and order (1, 0) or (0, 1), got {shape}, {order}")
     col_dim, row_dim = order
-    ncols, nrows = _int(shape[col_dim], "columns"), _int(shape[row_dim], "rows")
-    _log2_exact(ncols, "column count")
-    _log2_exact(nrows, "row count")
+    ncols, nrows = as_int(shape[col_dim], "columns", SwizzleError), as_int(shape[row_dim], "rows", SwizzleError)
+    log2_exact(ncols, "column count")
+    log2_exact(nrows, "row count")
     names = ("dim0", "dim1")
     bases = []
     c = 1

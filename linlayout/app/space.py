@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from linlayout.checks import is_pow2
 from linlayout import gf2
 from linlayout.errors import DimensionError, LayoutError, SizeError, UnsupportedError
 from linlayout.linear import LinearLayout
@@ -69,10 +70,6 @@ __all__ = [
 Spelling = dict
 
 
-def _is_pow2(n: int) -> bool:
-    return isinstance(n, int) and n > 0 and n & (n - 1) == 0
-
-
 def _pow2_upto(n: int) -> list[int]:
     out, v = [], 1
     while v <= n:
@@ -89,7 +86,7 @@ def _check_shape(shape: Sequence[int]) -> list[int]:
     if not shape:
         raise DimensionError("shape must have at least one dim")
     for d, s in enumerate(shape):
-        if not _is_pow2(s):
+        if not is_pow2(s):
             raise SizeError(f"shape[{d}] = {s} is not a power of two (Gluon distributed layouts need power-of-two shapes)")
     return shape
 
@@ -126,9 +123,9 @@ def blocked_spellings(
         {'kind': 'BlockedLayout', 'size_per_thread': [1], 'threads_per_warp': [32], 'warps_per_cta': [1], 'order': [0], 'cga_layout': []}
     """
     shape = _check_shape(shape)
-    if not _is_pow2(num_warps):
+    if not is_pow2(num_warps):
         raise SizeError(f"num_warps must be a power of two, got {num_warps}")
-    if not _is_pow2(threads_per_warp):
+    if not is_pow2(threads_per_warp):
         raise SizeError(f"threads_per_warp must be a power of two, got {threads_per_warp}")
     rank = len(shape)
     spt_choices = [[v for v in _pow2_upto(s) if max_size_per_thread is None or v <= max_size_per_thread] for s in shape]
