@@ -61,7 +61,7 @@ import enum
 from collections.abc import Sequence
 from typing import Any, Optional, Protocol, Union, runtime_checkable
 
-from .errors import DimensionError, LayoutError, NotLinearError, SizeError, UnsupportedError
+from .errors import LayoutError, NotLinearError, SizeError, UnsupportedError
 from .general import MixedRadixLayout
 from .linear import LinearLayout
 

@@ -34,10 +34,8 @@ CuTe's worked example, the 128-byte swizzle on byte offsets:
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
-import numpy as np
 
 from .checks import as_int, log2_exact
 from .dtypes import element_bitwidth
@@ -97,6 +95,7 @@ class Swizzle:
         >>> sw = Swizzle(3, 4, 3)
         >>> sw(0b1_0000000), sw.yyy_mask, sw.zzz_mask
         (144, 896, 112)
+        >>> import numpy as np
         >>> sw(np.arange(4) * 128).tolist()
         [0, 144, 288, 432]
         >>> Swizzle(2, 0, -2)(0b0011)

@@ -1,0 +1,59 @@
+"""TVM TIRx ``TileLayout`` and ``ComposeLayout``: text, evaluation, and the bridges to
+:class:`~linlayout.general.MixedRadixLayout` and :class:`~linlayout.LinearLayout`.
+
+* :mod:`.axes` — the axes TIRx names and their linear names;
+* :mod:`.text` — the grammar: reading text into parts, printing iters;
+* :mod:`.layout` — :class:`TileLayout` (evaluation as TIRx, ``to_general``/``to_linear``);
+* :mod:`.hardware` — TIRx axes as linear-layout in-dims and back;
+* :mod:`.compose` — :class:`ComposeLayout` (a swizzle over a TileLayout).
+
+A TileLayout is ``S[(e0,e1,...):(s0,s1,...)] + R[(r0,...):(t0,...)] + o@axis``:
+
+* the *shard* iters (``S``) split the flat logical index **row-major, first iter outermost**; iter
+  ``k`` adds ``digit_k * s_k`` on its axis;
+* the *replica* iters (``R``) store every element again at ``+ r * t`` for each replica index;
+* the *offset* adds a constant per axis.
+
+A bare stride (or offset) is on the memory axis ``m``; ``v@axis`` names another axis.  Known axes:
+thread axes ``laneid``, ``warpid``, ``tx`` (alias ``tid``), ``tid_in_wg``, ``wid_in_wg``, ``wgid``,
+``bx``/``by``/``bz``, ``cbx``/``cby``/``cbz``; memory axes ``m``, ``TLane``, ``TCol`` (tensor memory)
+and ``P``, ``F``, ``Bank`` (Trainium); any other identifier is a user-defined axis.
+
+    >>> L = TileLayout.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
+    >>> L.apply(0, 2, shape=(8, 16))
+    {'laneid': 1, 'warpid': 5, 'm': 0}
+    >>> L.places(0, 2, shape=(8, 16))
+    [{'laneid': 1, 'warpid': 5, 'm': 0}, {'laneid': 1, 'warpid': 9, 'm': 0}]
+    >>> print(L)
+    S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid
+
+``apply`` follows TIRx 0.1.0a4 exactly, including which axes appear in its result (every axis of a
+non-unit shard iter and of the offset; a leading extent-1 iter's axis only when ``shape[0] == 1``;
+when the layout cannot be grouped by ``shape``, every iter's axis).
+
+Mapping to :class:`~linlayout.LinearLayout` (:meth:`TileLayout.to_linear`): thread axes become
+``lane``/``warp`` (``laneid`` -> lane, ``warpid`` and ``wid_in_wg`` -> warp, ``wgid`` -> warp bits
+above a 4-warp group, ``tx``/``tid``/``tid_in_wg`` split into lane (low 5 bits, 32 lanes per warp)
+and warp); memory axes become ``register`` (``m`` when a thread axis is present), ``offset`` (``m``
+otherwise), ``row`` (``TLane``) and ``col`` (``TCol``); other axes keep their names.  The
+logical coordinates are ``dim0, dim1, ...`` (``dim0`` is the slowest of the row-major ``shape``).
+"""
+
+from .axes import LINEAR_AXIS_NAMES, MEMORY_AXES, THREAD_AXES, Iter
+from .compose import ComposeLayout, swizzle_address
+from .layout import TileLayout, parse_tile
+
+#: ``converters.tile.parse``: the same name as the other forms' parsers.
+parse = parse_tile
+
+__all__ = [
+    "Iter",
+    "TileLayout",
+    "ComposeLayout",
+    "parse_tile",
+    "parse",
+    "swizzle_address",
+    "THREAD_AXES",
+    "MEMORY_AXES",
+    "LINEAR_AXIS_NAMES",
+]

@@ -1,0 +1,448 @@
+"""The TIRx ``TileLayout`` value: evaluation as TIRx does it, and the bridges to the
+mixed-radix and linear forms (see the package docstring)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from linlayout.contract import Kind
+from linlayout.errors import DimensionError, LayoutError, SizeError
+from linlayout.general import MixedRadixLayout
+
+from .axes import MEMORY_AXES, THREAD_AXES, Iter, as_iter, prod
+from .hardware import from_hardware, invert_to_hardware, logical_first, to_hardware
+from .text import format_iters, format_stride, read_tile_text
+
+__all__ = ["TileLayout", "parse_tile"]
+
+
+def parse_tile(text: str) -> TileLayout:
+    """Parse TileLayout text (the grammar is in :mod:`converters.tile.text`).
+
+        >>> parse_tile("S[(2,7):(1@TLane,32@TLane)]").shard
+        (Digit(extent=2, stride=1, axis='TLane'), Digit(extent=7, stride=32, axis='TLane'))
+        >>> print(parse_tile("S[(8,4):(4@laneid,1@laneid)] shape=(8, 4)"))
+        S[(8,4):(4@laneid,1@laneid)] shape=(8,4)
+    """
+    p = read_tile_text(text)
+    return TileLayout(p.shard, p.replica, p.offset, shape=p.shape)
+
+
+class TileLayout:
+    """A TIRx TileLayout: shard iters (row-major, first outermost), replica iters and an offset.
+
+    Args:
+        shard: ``(extent, stride, axis)`` iters, **outermost first** (as TIRx prints them).
+        replica: replica iters.
+        offset: axis -> constant.
+
+    Example (the Blackwell 224-column tensor-memory placement):
+
+        >>> L = TileLayout.parse("S[(2,128,112):(112@TCol,1@TLane,1@TCol)]")
+        >>> [L.apply(a, l, c, shape=(2, 128, 112)) for a, l, c in [(0, 5, 3), (1, 0, 0), (1, 127, 111)]]
+        [{'TCol': 3, 'TLane': 5}, {'TCol': 112, 'TLane': 0}, {'TCol': 223, 'TLane': 127}]
+        >>> L.size(), L.span("TCol"), L.span("TLane")
+        (28672, 224, 128)
+    """
+
+    __slots__ = ("shard", "replica", "offset", "shape")
+
+    def __init__(
+        self,
+        shard: Sequence[Any],
+        replica: Sequence[Any] = (),
+        offset: Mapping[str, int] | None = None,
+        *,
+        shape: Sequence[int] | None = None,
+    ):
+        self.shard: tuple[Iter, ...] = tuple(as_iter(x, f"shard iter {k}") for k, x in enumerate(shard))
+        self.replica: tuple[Iter, ...] = tuple(as_iter(x, f"replica iter {k}") for k, x in enumerate(replica))
+        off: dict[str, int] = {}
+        for a, v in (offset or {}).items():
+            a = "tx" if a == "tid" else a
+            if not isinstance(a, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", a):
+                raise DimensionError(f"offset axis {a!r} is not an identifier")
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise LayoutError(f"offset on {a!r} must be an int, got {v!r}")
+            off[a] = off.get(a, 0) + int(v)
+        self.offset: dict[str, int] = off
+        #: The tensor shape the layout is read over (``None``: the flat index, TIRx's own view).
+        self.shape: tuple[int, ...] | None = None if shape is None else self._check_shape(shape)
+
+    parse = staticmethod(parse_tile)
+
+    @property
+    def kind(self) -> Kind:
+        """What the layout says (:class:`~linlayout.contract.Kind`): tensor memory when it names
+        ``TLane``/``TCol``, distributed when it names a thread axis, else a memory map.
+
+            >>> TileLayout.parse("S[(8,4):(4@laneid,1)]").kind, TileLayout.parse("S[(8,4):(4,1)]").kind
+            (<Kind.DISTRIBUTED: 'distributed'>, <Kind.MEMORY: 'memory'>)
+        """
+        axes = set(self.axes) | set(self.offset)
+        if axes & {"TLane", "TCol"}:
+            return Kind.TENSOR_MEMORY
+        if axes & set(THREAD_AXES):
+            return Kind.DISTRIBUTED
+        return Kind.MEMORY
+
+    def _shape_for(self, shape: Sequence[int] | None) -> tuple[int, ...] | None:
+        """The shape to read the layout over: ``shape``, which must agree with the layout's own."""
+        if shape is None:
+            return self.shape
+        shp = self._check_shape(shape)
+        if self.shape is not None and shp != self.shape:
+            raise SizeError(f"{self} is read over the shape {list(self.shape)}, not the requested shape {list(shp)}")
+        return shp
+
+    # ------------------------------------------------------------------ text
+
+    def __str__(self) -> str:
+        s = f"S[{format_iters(self.shard, True)}]"
+        if self.replica:
+            s += f" + R[{format_iters(self.replica, False)}]"
+        for a, v in self.offset.items():
+            s += f" + {format_stride(v, a)}"
+        if self.shape is not None:
+            s += " shape=(" + ",".join(str(d) for d in self.shape) + ")"
+        return s
+
+    def __repr__(self) -> str:
+        return f"TileLayout({str(self)!r})"
+
+    def to_tirx_source(self) -> str:
+        """The ``T.TileLayout.from_iters(...)`` form that TIRx prints.
+
+            >>> print(TileLayout([(16, 112, "m")], offset={"TCol": 64}).to_tirx_source())
+            T.TileLayout.from_iters(shard=[T.Iter(16, 112, "m")], replica=[], offset={"TCol": 64})
+        """
+        f = lambda its: ", ".join(f'T.Iter({i.extent}, {i.stride}, "{i.axis}")' for i in its)  # noqa: E731
+        s = f"T.TileLayout.from_iters(shard=[{f(self.shard)}], replica=[{f(self.replica)}]"
+        if self.offset:
+            s += ", offset={" + ", ".join(f'"{a}": {v}' for a, v in self.offset.items()) + "}"
+        return s + ")"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TileLayout):
+            return NotImplemented
+        return (
+            self.shard == other.shard and self.replica == other.replica and self.offset == other.offset
+            and self.shape == other.shape
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.shard, self.replica, tuple(self.offset.items()), self.shape))
+
+    # ------------------------------------------------------------------ sizes
+
+    @property
+    def axes(self) -> tuple[str, ...]:
+        """Every axis named by the shard, the replicas or the offset (first appearance order)."""
+        return self._axes_of(self.shard + self.replica)
+
+    def size(self, axis: str | None = None) -> int:
+        """Number of logical elements (product of the shard extents), or of the shard extents on ``axis``.
+
+            >>> TileLayout.parse("S[(2,7):(5@laneid,32)]").size(), TileLayout.parse("S[(2,7):(5@laneid,32)]").size("laneid")
+            (14, 2)
+        """
+        return prod(i.extent for i in self.shard if axis is None or i.axis == axis)
+
+    def span(self, axis: str | None = None) -> int:
+        """Extent covered on ``axis`` (``offset + sum((e-1)*s) + 1`` over shard and replica iters);
+        without ``axis``, ``1 + sum(span(a) - 1)`` over the memory axes (as TIRx).
+
+            >>> L = TileLayout.parse("S[(4,8):(1@TLane,1@TCol)]")
+            >>> L.span("TLane"), L.span("TCol"), L.span()
+            (4, 8, 11)
+        """
+        if axis is None:
+            return 1 + sum(self.span(a) - 1 for a in self.axes if a in MEMORY_AXES)
+        axis = "tx" if axis == "tid" else axis
+        return 1 + self.offset.get(axis, 0) + sum((i.extent - 1) * i.stride for i in self.shard + self.replica if i.axis == axis)
+
+    # ------------------------------------------------------------------ TIRx algebra
+
+    def canonicalize(self) -> TileLayout:
+        """TIRx's canonical form: drop extent-1 iters, fuse neighbours (outer, inner) on one axis
+        with ``outer.stride == inner.extent * inner.stride``; an all-unit shard becomes ``1:1`` on
+        the first iter's axis.
+
+            >>> print(TileLayout.parse("S[(1,16,2):(8@warpid,2,1)]").canonicalize())
+            S[(32,):(1,)]
+        """
+
+        def fuse(iters: Sequence[Iter]) -> list[Iter]:
+            out: list[Iter] = []
+            for it in iters:
+                if it.extent == 1:
+                    continue
+                if out and out[-1].axis == it.axis and out[-1].stride == it.extent * it.stride:
+                    out[-1] = Iter(out[-1].extent * it.extent, it.stride, it.axis)
+                else:
+                    out.append(it)
+            return out
+
+        shard = fuse(self.shard) or [Iter(1, 1, self.shard[0].axis if self.shard else "m")]
+        return TileLayout(shard, fuse(self.replica), {a: v for a, v in self.offset.items() if v != 0})
+
+    def group(self, shape: Sequence[int]) -> tuple[TileLayout, list[int]]:
+        """Split the shard iters so that consecutive runs multiply to each entry of ``shape``
+        (TIRx's ``group``): returns the regrouped layout and the separators (``seps[0] == 0``;
+        dim ``k`` is iters ``seps[k]:seps[k+1]``).
+
+            >>> L, seps = TileLayout.parse("S[(4,4):(3@laneid,12@laneid)]").group([2, 8])
+            >>> print(L), seps
+            S[(2,2,4):(6@laneid,3@laneid,12@laneid)]
+            (None, [0, 1, 3])
+
+        Raises:
+            SizeError: the shape's size differs from the layout's, or an iter cannot be split.
+        """
+        shape = self._check_shape(shape)
+        its = list(self.shard)
+        lead = None
+        while its and its[0].extent == 1:
+            lead = lead or its[0]
+            its.pop(0)
+        its = [i for i in its if i.extent != 1]
+        out: list[Iter] = []
+        seps = [0]
+        k = 0
+        cur: Iter | None = None  # the remaining (inner) part of a split iter
+        for di, d in enumerate(shape):
+            if d == 1:
+                if not out and lead is not None:
+                    out.append(lead)
+                elif not out:
+                    nxt = cur or (its[k] if k < len(its) else Iter(1, 1, "m"))
+                    out.append(Iter(1, nxt.extent * nxt.stride, nxt.axis))
+                else:
+                    prev = out[-1]
+                    out.append(Iter(1, prev.stride, prev.axis))
+                seps.append(len(out))
+                continue
+            r = d
+            while r > 1:
+                it = cur if cur is not None else (its[k] if k < len(its) else None)
+                if it is None:
+                    raise SizeError(f"group: the layout {self} cannot be grouped by shape {list(shape)}")
+                if it.extent <= r:
+                    if r % it.extent:
+                        raise SizeError(f"group: iter {it} of {self} does not divide dim {di} (size {d}) of shape {list(shape)}")
+                    out.append(it)
+                    r //= it.extent
+                    cur = None
+                    k += 1
+                else:
+                    if it.extent % r:
+                        raise SizeError(f"group: dim {di} (size {d}) of shape {list(shape)} does not divide iter {it} of {self}")
+                    inner = it.extent // r
+                    out.append(Iter(r, it.stride * inner, it.axis))
+                    cur = Iter(inner, it.stride, it.axis)
+                    r = 1
+            seps.append(len(out))
+        return TileLayout(out, self.replica, self.offset), seps
+
+    # ------------------------------------------------------------------ evaluation
+
+    def _check_shape(self, shape: Sequence[int]) -> tuple[int, ...]:
+        try:
+            shape = tuple(int(s) for s in shape)
+        except (TypeError, ValueError):
+            raise LayoutError(f"shape must be a sequence of ints, got {shape!r}") from None
+        if any(s < 1 for s in shape):
+            raise SizeError(f"shape {list(shape)} has a non-positive entry")
+        if prod(shape) != self.size():
+            raise SizeError(
+                f"shape {list(shape)} has size {prod(shape)}, but the shard extents {[i.extent for i in self.shard]} "
+                f"multiply to {self.size()}"
+            )
+        return shape
+
+    def _flat(self, coord: Sequence[int], shape: Sequence[int] | None) -> tuple[int, tuple[int, ...]]:
+        if len(coord) == 1 and isinstance(coord[0], (list, tuple)):
+            coord = tuple(coord[0])
+        if shape is None:
+            shape = (self.size(),) if len(coord) == 1 else tuple(i.extent for i in self.shard)
+        shape = self._check_shape(shape)
+        if len(coord) != len(shape):
+            raise DimensionError(f"apply: {len(coord)} coordinates for the {len(shape)}-dim shape {list(shape)}")
+        f = 0
+        for k, (c, s) in enumerate(zip(coord, shape)):
+            if isinstance(c, bool) or not isinstance(c, (int, np.integer)):
+                raise LayoutError(f"apply: coordinate {k} must be an int, got {c!r}")
+            if not 0 <= c < s:
+                raise DimensionError(f"apply: coordinate {k} = {c} is out of range [0, {s}) of shape {list(shape)}")
+            f = f * s + int(c)
+        return f, shape
+
+    def result_axes(self, shape: Sequence[int] | None = None) -> tuple[str, ...]:
+        """The axes TIRx's ``apply(..., shape=shape)`` reports (see the module docstring)."""
+        shape = self._check_shape(shape) if shape is not None else (self.size(),)
+        try:
+            grouped, _ = self.group(shape)
+            its = grouped.shard
+        except SizeError:
+            its = self.shard
+        return self._axes_of(its)
+
+    def _axes_of(self, iters: Sequence[Iter]) -> tuple[str, ...]:
+        """The axes of ``iters``, then those of the offset, each once (first appearance order)."""
+        return tuple(dict.fromkeys([i.axis for i in iters] + list(self.offset)))
+
+    def apply(self, *coord: int, shape: Sequence[int] | None = None) -> dict[str, int]:
+        """TIRx's ``apply``: the coordinate is flattened row-major over ``shape`` (default: a flat
+        index if one coordinate is given, else the shard extents), split row-major over the shard
+        extents; strides and offset are added; replicas are left out.
+
+            >>> L = TileLayout.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
+            >>> [L.apply(f) for f in (0, 1, 2, 16, 127)]
+            [{'laneid': 0, 'warpid': 5, 'm': 0}, {'laneid': 0, 'warpid': 5, 'm': 1}, {'laneid': 1, 'warpid': 5, 'm': 0}, {'laneid': 4, 'warpid': 5, 'm': 0}, {'laneid': 31, 'warpid': 6, 'm': 1}]
+
+        Raises:
+            SizeError: ``shape`` does not have the layout's size (both numbers are named).
+            DimensionError: a coordinate is out of range.
+        """
+        f, shape = self._flat(coord, shape)
+        res = {a: 0 for a in self.result_axes(shape)}
+        for it in reversed(self.shard):
+            d = f % it.extent
+            f //= it.extent
+            res[it.axis] = res.get(it.axis, 0) + d * it.stride
+        for a, v in self.offset.items():
+            res[a] = res.get(a, 0) + v
+        keep = self.result_axes(shape)
+        return {a: res[a] for a in keep}
+
+    def places(self, *coord: int, shape: Sequence[int] | None = None) -> list[dict[str, int]]:
+        """The set L(x): the base place of :meth:`apply` plus every replica (replica index
+        row-major), each with every axis of the layout.
+
+            >>> TileLayout.parse("S[(32,4):(1@TLane,1@TCol)] + R[4:32@TLane]").places(1, 2, shape=(32, 4))
+            [{'TLane': 1, 'TCol': 2}, {'TLane': 33, 'TCol': 2}, {'TLane': 65, 'TCol': 2}, {'TLane': 97, 'TCol': 2}]
+        """
+        base = self.apply(*coord, shape=shape)
+        base = {a: base.get(a, 0) for a in self.axes}
+        out = []
+        n = prod(i.extent for i in self.replica)
+        for r in range(n):
+            p = dict(base)
+            for it in reversed(self.replica):
+                p[it.axis] += (r % it.extent) * it.stride
+                r //= it.extent
+            out.append(p)
+        return out
+
+    # ------------------------------------------------------------------ bridges
+
+    def to_general(self, shape: Sequence[int] | None = None) -> MixedRadixLayout:
+        """The same map as a :class:`~linlayout.general.MixedRadixLayout`.
+
+        Without ``shape``: one in-dim ``x`` (the flat index).  With ``shape``: in-dims ``dim0``,
+        ``dim1``, ... (``dim0`` the slowest, row-major), digits fastest first.
+
+            >>> g = TileLayout.parse("S[(2,128,112):(112@TCol,1@TLane,1@TCol)]").to_general((256, 112))
+            >>> g.digits["dim0"]
+            (Digit(extent=128, stride=1, axis='TLane'), Digit(extent=2, stride=112, axis='TCol'))
+            >>> g.apply(dim0=255, dim1=111)
+            {'TCol': 223, 'TLane': 127}
+
+        Raises:
+            SizeError: ``shape`` has another size.
+            UnsupportedError: an iter straddles two dims of ``shape`` in a way no digit split expresses.
+        """
+        axes = list(self.axes)
+        reps = list(reversed(self.replica))
+        shape = self._shape_for(shape)
+        if shape is None:
+            return MixedRadixLayout({"x": list(reversed(self.shard))}, reps, self.offset, axes)
+        shape = self._check_shape(shape)
+        names = [f"dim{k}" for k in range(len(shape))]
+        try:
+            grouped, seps = self.group(shape)
+            digits = {names[k]: list(reversed(grouped.shard[seps[k]: seps[k + 1]])) for k in range(len(shape))}
+            return MixedRadixLayout(digits, reps, self.offset, axes)
+        except SizeError:
+            pass
+        flat = MixedRadixLayout({"x": list(reversed(self.shard))}, (), self.offset, axes).table()
+        # rows of the colex table (dim0 fastest) -> row-major flat index
+        grids = np.meshgrid(*[np.arange(s) for s in shape], indexing="ij")
+        rm = np.zeros(grids[0].shape, dtype=np.int64)
+        for g, s in zip(grids, shape):
+            rm = rm * s + g
+        idx = np.transpose(rm).reshape(-1)
+        return MixedRadixLayout.from_table(dict(zip(names, shape)), flat[idx], axes, replicas=reps)
+
+    @classmethod
+    def from_general(cls, g: MixedRadixLayout) -> tuple[TileLayout, tuple[int, ...]]:
+        """The TileLayout of a general layout and the row-major shape of its in-dims (in order).
+
+            >>> g = MixedRadixLayout({"dim0": [(4, 1, "laneid")], "dim1": [(2, 1, "m")]})
+            >>> L, shape = TileLayout.from_general(g)
+            >>> print(L), shape
+            S[(4,2):(1@laneid,1)]
+            (None, (4, 2))
+        """
+        shard: list[Iter] = []
+        for _, dl in g.digits.items():
+            shard.extend(reversed(dl))
+        if not shard:
+            shard = [Iter(1, 1, "m")]
+        return cls(shard, list(reversed(g.replicas)), {a: v for a, v in g.offset.items()}), tuple(g.in_dims.values())
+
+    def to_linear(self, shape: Sequence[int] | None = None, *, hardware_first: bool = True) -> Any:
+        """The layout as a :class:`~linlayout.LinearLayout` (axes renamed as the module docstring says).
+
+        ``hardware_first=True`` (Triton's view): in-dims ``register``/``offset``/``row``/``col``,
+        ``lane``, ``warp`` (what exists) -> out-dims ``dim0, dim1, ...``; replicas are the places
+        that map to the same element.  It needs every place of the hardware box to hold exactly one
+        (element, replica).  ``hardware_first=False``: logical ``dim*`` (and ``replica``) -> hardware.
+
+            >>> L = TileLayout.parse("S[(4,8,2):(1@warpid,1@laneid,1)] + R[4:8@laneid]")
+            >>> ll = L.to_linear((4, 16))
+            >>> ll.in_dim_names, ll.out_dims
+            (('register', 'lane', 'warp'), {'dim0': 4, 'dim1': 16})
+            >>> ll.apply({"register": 1, "lane": 9, "warp": 2})
+            {'dim0': 2, 'dim1': 3}
+
+        Raises:
+            NotLinearError: an extent is not a power of two, there is an offset, or digits overlap.
+            NotInvertibleError: (hardware_first) some place holds no element or two.
+        """
+        shp = self._shape_for(shape)
+        g = self.to_general(shp if shp is not None else (self.size(),))
+        fwd = to_hardware(g).to_linear()
+        if not hardware_first:
+            return fwd
+        return invert_to_hardware(fwd, [n for n in g.in_dims])
+
+    @classmethod
+    def from_linear(cls, L: Any) -> TileLayout:
+        """From a hardware-first LinearLayout (in-dims register/offset/row/col/lane/warp, out-dims
+        ``dim0, dim1, ...``): the TileLayout read over the out-dims' shape.  Zero bases become
+        replicas.
+
+            >>> L = TileLayout.parse("S[(4,8,2):(1@warpid,1@laneid,1)] + R[4:8@laneid]")
+            >>> print(TileLayout.from_linear(L.to_linear((4, 16))))
+            S[(4,8,2):(1@warpid,1@laneid,1)] + R[4:8@laneid] shape=(4,16)
+
+        Raises:
+            UnsupportedError: a replication that is not a zero basis, or a non-invertible remainder.
+        """
+        fwd, reps = logical_first(L)
+        g = MixedRadixLayout.from_linear(fwd)
+        g = from_hardware(g, reps)
+        t, shape = cls.from_general(g)
+        return cls(t.shard, t.replica, t.offset, shape=shape)
+
+    def table(self, shape: Sequence[int] | None = None) -> np.ndarray:
+        """Base places of every element, by row-major flat index (the same for any ``shape`` of
+        the layout's size): int64 array ``(size, len(axes))``, columns in :attr:`axes` order."""
+        if shape is not None:
+            self._check_shape(shape)
+        return self.to_general().table()
