@@ -28,6 +28,7 @@ from .contract import as_layout
 from .errors import LayoutError
 from .general import Counterexample, MixedRadixLayout
 from .linear import LinearLayout
+from .locality import is_register_only
 
 __all__ = ["Equivalence", "equivalent", "RELATIONS"]
 
@@ -110,11 +111,8 @@ def _linear(a: LinearLayout, b: LinearLayout) -> Equivalence:
     if first is None:
         return Equivalence("identical")
     if set(names) <= set(_HW):
-        from .plan import _can_fix, _normalize
-
-        na, nb = _normalize(a, "a"), _normalize(b, "b")
-        slow = ["block", "warp", "lane"]
-        if _can_fix(na, nb, slow) and _can_fix(nb, na, slow):
+        nb = b.transpose_outs(a.out_dim_names) if set(b.out_dim_names) == set(a.out_dim_names) else b
+        if is_register_only(a, nb) and is_register_only(nb, a):
             return Equivalence("same up to register order", first, "a register permutation converts one into the other")
     return Equivalence("different", first)
 
