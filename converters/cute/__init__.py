@@ -5,6 +5,8 @@
 * :mod:`.text` — parse and print CuTe notation (``(4,8):(8,1)``, ``S<3,4,3> o 0 o ...``)
 * :mod:`.descriptor` — the basis descriptor grammar (``(1@0, 8@1)``, ``(1/2@0, 4@1)``, ...)
 * :mod:`.algebra` — coalesce, composition, complement, inverses, divides and products
+* :mod:`.tv` — :class:`TVLayout` (thread-value layouts over a tile) and their distributed linear form
+* :mod:`.atoms` — the MMA and copy atoms by CUTLASS name (``mma_atom``, ``copy_atom``, ``atoms``)
 * :mod:`.bridge` — to and from :class:`linlayout.LinearLayout` (exactly when GF(2)-linear) and
   the general mixed-radix backend
 
@@ -17,11 +19,13 @@
 
 from . import algebra
 from .algebra import *  # noqa: F403 (the algebra's public names, listed in algebra.__all__)
+from .atoms import CopyAtom, MMAAtom, atoms, copy_atom, mma_atom
 from .bridge import from_linear, to_general, to_linear
 from .descriptor import Basis, Descriptor, format_descriptor, normalize_descriptor, parse_descriptor
 from .layout import Layout, make_layout
 from .swizzle import ComposedLayout, Swizzle
 from .text import format_layout, parse, parse_int_tuple, parse_layout, parse_swizzle
+from .tv import TVLayout, make_layout_tv, parse_tv, to_tv
 
 __all__ = [
     "Layout",
@@ -41,5 +45,14 @@ __all__ = [
     "to_linear",
     "from_linear",
     "to_general",
+    "TVLayout",
+    "parse_tv",
+    "make_layout_tv",
+    "to_tv",
+    "MMAAtom",
+    "CopyAtom",
+    "mma_atom",
+    "copy_atom",
+    "atoms",
     *algebra.__all__,
 ]
