@@ -237,3 +237,17 @@ def test_every_tv_layout_round_trips(name):
         back = TVLayout.from_linear(L)
         assert back.to_linear() == L
         assert equivalent(back, tv).relation == "identical"
+
+
+def test_planning_between_an_mma_fragment_and_a_tv_layout():
+    import linlayout
+    from converters.cute import Layout, make_layout_tv
+
+    c = mma_atom("SM80_16x8x16_F32F16F16F32_TN").c
+    swapped = parse_tv("((4,8),(2,2)):((32,1),(8,16)) -> (16,8)")
+    plan = linlayout.plan_conversion(c, swapped, shape=[16, 8], bitwidth=32)
+    assert plan.kind == "register" and plan.is_zero_cost
+    # 8x4 threads each holding a 2x2 block: the lanes move, so warp shuffles
+    blocks = make_layout_tv(Layout((8, 4), (4, 1)), Layout((2, 2), (1, 2)))
+    plan = linlayout.plan_conversion(c, blocks, shape=[16, 8], bitwidth=32)
+    assert plan.kind == "warp_shuffle" and plan.shuffles == 4 and plan.shared_bytes == 0

@@ -254,3 +254,19 @@ def test_amd_wave64_keeps_its_lanes():
     assert tv.warp_size == 64 and tv.num_threads == 128
     assert tv.to_linear().in_dims["lane"] == 64
     assert equivalent(tv, g, shape=[64, 64])
+
+
+@given(permutation_like(), st.data())
+def test_with_tile_keeps_the_index(L, data):
+    tv = TVLayout.from_linear(L)
+    n = 1
+    for t in tv.tile:
+        n *= t
+    k = n.bit_length() - 1
+    cut = data.draw(st.integers(0, k))
+    other = tv.with_tile((1 << cut, 1 << (k - cut)))
+    for t in range(tv.num_threads):
+        for v in range(tv.num_values):
+            assert other.index(t, v) == tv.index(t, v)
+            m, q = other(t, v)
+            assert m + (1 << cut) * q == tv.index(t, v)

@@ -206,6 +206,25 @@ class TVLayout:
             rest //= t
         return out
 
+    def with_tile(self, tile: Any) -> "TVLayout":
+        """The same (thread, value) -> index map read over another tile of the same size (the
+        colexicographic index is kept; only its split into coordinates changes), e.g. the 1-D
+        tile of ``ldmatrix`` as ``(columns, rows, matrices)``.
+
+            >>> t = parse_tv("(32,(2,4)):(2,(1,64)) -> (256)").with_tile((8, 8, 4))
+            >>> t(5, 3)                       # lane 5: row 1, columns 2-3; value 3: matrix 1, column 3
+            (3, 1, 1)
+            >>> t.with_tile((16, 8))
+            Traceback (most recent call last):
+            ...
+            linlayout.errors.SizeError: TVLayout.with_tile: the tile (16,8) has 128 elements, not the 256 of (8,8,4)
+        """
+        new = _tile_arg(tile)
+        if product(new) != product(self.tile):
+            raise SizeError(f"TVLayout.with_tile: the tile {format_tile(new)} has {product(new)} elements, "
+                            f"not the {product(self.tile)} of {format_tile(self.tile)}")
+        return TVLayout(self.layout, new, self.warp_size)
+
     # ------------------------------------------------------------------ comparison, text
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TVLayout):
