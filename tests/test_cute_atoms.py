@@ -69,6 +69,19 @@ def test_sm80_operands_are_the_dot_operands(name, k_width):
     assert equivalent(atom.b, b).relation == "identical"
 
 
+@pytest.mark.parametrize("name, tile, cpp", [
+    # TiledMMA::get_layoutC_TV / get_layoutA_TV of make_tiled_mma(atom), as CuTe C++ prints them
+    # (CUTLASS 7107b05, g++ host build): the atom's layout with unit modes appended
+    ("SM80_16x8x16_F32F16F16F32_TN", "c", "((4,8),((2,2),(1,1))):((32,1),((16,8),(0,0))) -> (16,8)"),
+    ("SM80_16x8x16_F32F16F16F32_TN", "a", "((4,8),((2,2,2),(1,1))):((32,1),((16,8,128),(0,0))) -> (16,16)"),
+    ("SM80_16x8x16_F32F16F16F32_TN", "b", "((4,8),((2,2),(1,1))):((16,1),((8,64),(0,0))) -> (8,16)"),
+    ("SM90_64x64x16_F32F16F16_RS", "c", "((4,8,4),((2,2,8),(1,1))):((128,1,16),((64,8,512),(0,0))) -> (64,64)"),
+    ("SM90_64x64x16_F32F16F16_RS", "a", "((4,8,4),((2,2,2),(1,1))):((128,1,16),((64,8,512),(0,0))) -> (64,16)"),
+])
+def test_atoms_are_cutes_tiled_mma_layouts(name, tile, cpp):
+    assert equivalent(getattr(mma_atom(name), tile), parse_tv(cpp)).relation == "identical"
+
+
 def test_sm80_16x8x16_operands_by_hand():
     # mma_traits_sm80.hpp:78-90: A ((4,8),(2,2,2)):((32,1),(16,8,128)) over (M,K) = (16,16);
     # PTX: a0,a1 at (lane/4, 2*(lane%4) + {0,1}), a2,a3 at row + 8, a4..a7 at column + 8

@@ -136,6 +136,33 @@ def test_make_layout_tv_matches_the_cute_dsl_example():
             assert tuple(g.apply(register=v, lane=t, warp=0).values()) == tv(t, v)
 
 
+# make_tiled_copy's layout_tv and tiler as CuTe C++ prints them (CUTLASS 7107b05, host build of
+# include/cute/atom/copy_atom.hpp:501-506 with g++, print(layout_tv), print(tiler)): the answers
+# are C++'s output, copied here as data
+CPP_TV = [
+    ("(2,3):(3,1)", "(2,2):(2,1)", "((3,2),(2,2)):((8,2),(4,1))", (4, 6)),
+    ("(4,8):(1,4)", "(1,4):(0,1)", "((4,8),4):((1,16),4)", (4, 32)),
+    ("(8,4):(4,1)", "(2,2):(1,2)", "((4,8),(2,2)):((32,2),(1,16))", (16, 8)),
+    ("(32,4):(4,1)", "(4,1):(1,0)", "((4,32),4):((128,4),1)", (128, 4)),
+    ("(16,8):(8,1)", "(1,8):(0,1)", "((8,16),8):((128,1),16)", (16, 64)),
+    ("(4,32):(1,4)", "(2,4):(4,1)", "((4,32),(4,2)):((2,32),(8,1))", (8, 128)),
+    ("(3,5):(5,1)", "(2,3):(1,2)", "((5,3),(2,3)):((18,2),(1,6))", (6, 15)),
+    ("(8,16):(16,1)", "(1,8):(0,1)", "((16,8),8):((64,1),8)", (8, 128)),
+    ("(2,4,4):(1,2,8)", "(2,1,2):(1,0,2)", "((8,4),(2,2)):((2,32),(1,16))", (4, 4, 8)),
+]
+
+
+@pytest.mark.parametrize("thr, val, want, tile", CPP_TV)
+def test_make_layout_tv_matches_cute_cpp(thr, val, want, tile):
+    from converters.cute import parse_layout
+
+    tv = make_layout_tv(parse_layout(thr), parse_layout(val))
+    assert tv.layout == parse_layout(want) and tv.tile == tile
+    # every element of the tile is held by exactly one (thread, value)
+    held = sorted(tv.index(t, v) for t in range(tv.num_threads) for v in range(tv.num_values))
+    assert held == list(range(len(held)))
+
+
 def test_make_layout_tv_of_a_copy_tiling_is_linear():
     # 32 threads 4x8 (m-major), each 1x4 values along n: a 4x32 tile
     tv = make_layout_tv(Layout((4, 8), (1, 4)), Layout((1, 4), (1, 1)))
