@@ -8,6 +8,7 @@ hand from the strides the headers state, not by running our code.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -246,6 +247,9 @@ def test_every_tv_layout_round_trips(name):
             # a non-power-of-two tile (64 x 24 ...): only the general form
             g = tv.to_general()
             assert g.out_dims == {f"dim{i}": t for i, t in enumerate(tv.tile)}
+            back = TVLayout.from_general(g)
+            assert back.tile == tv.tile and equivalent(back.to_general(), g).relation == "identical"
+            assert np.array_equal(back.table(), tv.table())
             continue
         back = TVLayout.from_linear(L)
         assert back.to_linear() == L

@@ -218,6 +218,16 @@ def test_general_form_agrees_with_linear_form(L):
     assert equivalent(g, tv.to_linear()).relation == "identical"
 
 
+def test_from_general_inverts_to_general():
+    tv = make_layout_tv(Layout((3, 5), (5, 1)), Layout((2, 3), (1, 2)))
+    assert TVLayout.from_general(tv.to_general()) == tv
+    g = MixedRadixLayout({"register": [(3, 1, "dim1")], "lane": [(32, 1, "dim0")]}, offset={"dim0": 1})
+    with pytest.raises(UnsupportedError, match="no replicas and no offset"):
+        TVLayout.from_general(g)
+    with pytest.raises(DimensionError, match="'row'"):
+        TVLayout.from_general(MixedRadixLayout({"row": [(3, 1, "dim0")]}))
+
+
 def test_from_linear_refusals():
     with pytest.raises(UnsupportedError, match="one CTA"):
         TVLayout.from_linear(LinearLayout({"register": [[1]], "block": [[2]]}, {"dim0": 4}))

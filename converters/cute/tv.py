@@ -379,6 +379,62 @@ class TVLayout:
         return cls(lay, tuple(L.out_dims.values()), ws)
 
 
+    @classmethod
+    def from_general(cls, G: MixedRadixLayout) -> "TVLayout":
+        """The TV layout of a distributed :class:`~linlayout.general.MixedRadixLayout` (in-dims
+        ``register``, ``lane``, ``warp``; axes ``dim0, dim1, ...`` sized as the tile; no offset,
+        no replicas, strides >= 0): the inverse of :meth:`to_general`, for any tile.
+
+            >>> tv = parse_tv("((4,8,4),(2,2,3)):((128,1,16),(64,8,512)) -> (64,24)")
+            >>> TVLayout.from_general(tv.to_general()) == tv
+            True
+        """
+        who = "TVLayout.from_general"
+        if not isinstance(G, MixedRadixLayout):
+            raise LayoutError(f"{who}: expected a MixedRadixLayout, got {type(G).__name__}")
+        if G.replicas or any(G.offset.values()):
+            raise UnsupportedError(f"{who}: a TV layout has no replicas and no offset; this layout has "
+                                   f"{len(G.replicas)} replica digit(s) and offset {G.offset}")
+        for n, size in G.in_dims.items():
+            if n == "block":
+                if size > 1:
+                    raise UnsupportedError(f"{who}: a TV layout describes one CTA; the layout has {size} blocks")
+            elif n not in _HW_IN:
+                raise DimensionError(f"{who}: in-dim {n!r} is not one of register, lane, warp (a distributed layout)")
+        sizes = G.out_dims
+        scale = {}
+        acc = 1
+        for a in G.axes:
+            scale[a] = acc
+            acc *= sizes[a]
+
+        def mode(name: str) -> tuple[list[int], list[int]]:
+            shp, std = [], []
+            for d in G.digits.get(name, ()):
+                if d.stride < 0:
+                    raise UnsupportedError(f"{who}: digit {d} of {name!r} has a negative stride")
+                shp.append(d.extent)
+                std.append(d.stride * scale[d.axis])
+            return shp, std
+
+        ls, ld = mode("lane")
+        ws_, wd = mode("warp")
+        rs, rd = mode("register")
+        lanes = G.in_dims.get("lane", 1)
+        ws = lanes if ws_ or lanes > 32 else 32
+        if ws_ and not is_pow2(lanes):
+            raise UnsupportedError(f"{who}: {lanes} lanes per warp is not a power of two")
+
+        def leaf(shp: list[int], std: list[int]) -> tuple[Any, Any]:
+            if not shp:
+                return 1, 0
+            c = coalesce(Layout(tuple(shp), tuple(std)))
+            return c.shape, c.stride
+
+        t, v = leaf(ls + ws_, ld + wd), leaf(rs, rd)
+        return cls(Layout((t[0], v[0]), (t[1], v[1])), tuple(sizes[a] for a in G.axes), ws)
+
+
 def _img(owner: str, reg: Sequence[int], lane: Sequence[int], warp: Sequence[int]) -> int:
     name, _, i = owner.split()
     return {"register": reg, "lane": lane, "warp": warp}[name][int(i)]
