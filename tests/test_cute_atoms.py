@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from converters import gluon
-from converters.cute import CopyAtom, MMAAtom, TVLayout, atoms, copy_atom, mma_atom, parse_tv
+from converters.cute import CopyAtom, MMAAtom, TVLayout, atoms, copy_atom, mma_atom, parse_tv, smem_atom
 from linlayout import LinearLayout
 from linlayout.equiv import equivalent
 from linlayout.errors import LayoutError, NotLinearError, SizeError, UnsupportedError
@@ -208,7 +208,7 @@ def test_over_warps_refusals():
 # -------------------------------------------------------------------------------- the library
 def test_names_and_errors():
     names = atoms()
-    assert len(names) == len(set(names)) == len(atoms("mma")) + len(atoms("copy"))
+    assert len(names) == len(set(names)) == len(atoms("mma")) + len(atoms("copy")) + len(atoms("smem"))
     assert {"SM80_16x8x32_S32S8S8S32_TN", "SM90_64x256x16_F32BF16BF16_RS", "SM90_64x248x32_F16E5M2E4M3_SS_TN",
             "SM100_MMA_F8F6F4_SS_128x256x32", "SM75_U16x8_LDSM_T", "SM100_TMEM_STORE_16dp256b32x"} <= set(names)
     with pytest.raises(LayoutError, match=r"unknown copy atom 'SM75_U32x3_LDSM_N'; did you mean SM75_U32x\d_LDSM_N"):
@@ -221,7 +221,7 @@ def test_names_and_errors():
         mma_atom(3)
     with pytest.raises(SizeError, match="power of two"):
         copy_atom("SM75_U32x1_LDSM_N", bits=12)
-    with pytest.raises(LayoutError, match="kind is 'mma', 'copy' or None"):
+    with pytest.raises(LayoutError, match="kind is .mma., .copy., .smem. or None"):
         atoms("tma")
 
 
@@ -232,7 +232,7 @@ def test_sub_byte_recast_refused_where_cute_refuses():
         copy_atom("SM100_TMEM_LOAD_32dp32b1x", bits=128)
 
 
-SAMPLE = sorted(set(atoms()[::7] + [n for n in atoms() if n.startswith(("SM80", "SM75", "SM90_U"))]))
+SAMPLE = sorted(set((atoms("mma") + atoms("copy"))[::7] + [n for n in atoms() if n.startswith(("SM80", "SM75", "SM90_U"))]))
 
 
 @given(st.sampled_from(SAMPLE))
@@ -268,3 +268,40 @@ def test_planning_between_an_mma_fragment_and_a_tv_layout():
     blocks = make_layout_tv(Layout((8, 4), (4, 1)), Layout((2, 2), (1, 2)))
     plan = linlayout.plan_conversion(c, blocks, shape=[16, 8], bitwidth=32)
     assert plan.kind == "warp_shuffle" and plan.shuffles == 4 and plan.shared_bytes == 0
+
+
+# ----------------------------------------------------------------------- shared-memory atoms
+SMEM_SWIZZLE = {"INTER": 0, "SW32": 32, "SW64": 64, "SW128": 128}
+
+
+@pytest.mark.parametrize("bits", [4, 8, 16, 32, 64])
+@pytest.mark.parametrize("name", [n for n in atoms("smem") if "32B" not in n])
+def test_smem_atoms_are_linlayouts_mma_atoms(name, bits):
+    from converters.cute import to_linear
+    from linlayout.smem_atoms import MmaAtom
+
+    c = smem_atom(name, bits)
+    major = "K" if "_K_" in name else "MN"
+    core = MmaAtom(bits, SMEM_SWIZZLE[name.split("_")[2]], major)
+    assert c.size() == core.shape[0] * core.shape[1] and c.shape == core.shape
+    # the CuTe atom maps (MN, K) -> offset; the core's maps offset -> (MN, K)
+    assert equivalent(to_linear(c).invert(), core.to_linear()).relation == "identical"
+
+
+def test_smem_atoms_by_hand():
+    # mma_traits_sm90_gmma.hpp:84: Swizzle<3,4,3> on bytes over (8,1024):(1024,1) bits; fp16:
+    # row r, column c at byte 128r + 2c, 16-byte chunk (c / 8) XOR r
+    c = smem_atom("GMMA::Layout_K_SW128_Atom", 16)
+    assert str(c) == "S<3,3,3> o 0 o (8,64):(64,1)"
+    for r in range(8):
+        for col in range(64):
+            assert c((r, col)) == 64 * r + 8 * ((col // 8) ^ r) + col % 8
+    # mma_traits_sm100.hpp:73: Swizzle<2,5,2> over (1024,4):(1,1024) bits: 32-byte chunks
+    u = smem_atom("UMMA::Layout_MN_SW128_32B_Atom", 32)
+    assert str(u) == "S<2,3,2> o 0 o (32,4):(1,32)"
+    assert u((8, 1)) == 32 + (8 ^ (1 << 3))  # chunk 1 of row 1 moves to chunk 0: XOR bits 3-4 with bits 5-6
+    assert smem_atom("UMMA::Layout_K_SW64_Atom", 8) == smem_atom("GMMA::Layout_K_SW64_Atom", 8)
+    with pytest.raises(SizeError, match="4-, 8-, 16-, 32- or 64-bit"):
+        smem_atom("GMMA::Layout_K_SW64_Atom", 12)
+    with pytest.raises(LayoutError, match="unknown shared-memory atom 'GMMA::Layout_MN_SW128_32B_Atom'"):
+        smem_atom("GMMA::Layout_MN_SW128_32B_Atom", 32)  # Blackwell only

@@ -19,7 +19,7 @@
 
 from . import algebra
 from .algebra import *  # noqa: F403 (the algebra's public names, listed in algebra.__all__)
-from .atoms import CopyAtom, MMAAtom, atoms, copy_atom, mma_atom
+from .atoms import CopyAtom, MMAAtom, atoms, copy_atom, mma_atom, smem_atom
 from .bridge import from_linear, to_general, to_linear
 from .descriptor import Basis, Descriptor, format_descriptor, normalize_descriptor, parse_descriptor
 from .layout import Layout, make_layout
@@ -53,6 +53,7 @@ __all__ = [
     "CopyAtom",
     "mma_atom",
     "copy_atom",
+    "smem_atom",
     "atoms",
     *algebra.__all__,
 ]

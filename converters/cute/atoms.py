@@ -3,8 +3,8 @@
 :func:`mma_atom` gives an :class:`MMAAtom` with ``.a`` (over the ``(M, K)`` tile), ``.b`` (over
 ``(N, K)``) and ``.c`` (over ``(M, N)``) :class:`~converters.cute.tv.TVLayout` s; :func:`copy_atom`
 gives a :class:`CopyAtom` with ``.src`` and ``.dst``, in elements of the width the operation's
-name says (``U32`` / ``U16``; a 32-bit column for ``tcgen05``) or of ``bits``.  :func:`atoms`
-lists every name.  The layouts are CUTLASS's ``MMA_Traits`` / ``Copy_Traits``
+name says (``U32`` / ``U16``; a 32-bit column for ``tcgen05``) or of ``bits``; :func:`smem_atom`
+gives a GMMA / UMMA shared-memory layout atom.  :func:`atoms` lists every name.  The layouts are CUTLASS's ``MMA_Traits`` / ``Copy_Traits``
 (:mod:`.atoms_mma`, :mod:`.atoms_copy` say where each comes from).
 
     >>> from linlayout.equiv import equivalent
@@ -36,10 +36,12 @@ from linlayout.linear import LinearLayout
 
 from .atoms_copy import TMEM_SHAPES, copy_atom_bits, copy_atom_names, recast_bits
 from .atoms_mma import mma_atom_layouts, mma_atom_names
+from .atoms_smem import smem_atom_names, smem_layout_atom as _smem_layout_atom
+from .swizzle import ComposedLayout
 from .text import parse_layout
 from .tv import TVLayout
 
-__all__ = ["MMAAtom", "CopyAtom", "mma_atom", "copy_atom", "atoms"]
+__all__ = ["MMAAtom", "CopyAtom", "mma_atom", "copy_atom", "smem_atom", "atoms"]
 
 
 def _unknown(what: str, name: object, names: list[str], kind: str) -> LayoutError:
@@ -186,19 +188,44 @@ def copy_atom(name: str, bits: Optional[int] = None) -> CopyAtom:
         raise _unknown("copy atom", name, copy_atom_names(), "copy") from None
 
 
-def atoms(kind: Optional[str] = None) -> list[str]:
-    """Every atom name: ``kind`` ``"mma"``, ``"copy"`` or ``None`` (both, MMA first).
+def smem_atom(name: str, bits: int) -> ComposedLayout:
+    """The GMMA / UMMA shared-memory layout atom ``name`` (CuTe's name, e.g.
+    ``"GMMA::Layout_K_SW128_Atom"``) for ``bits``-bit elements, as ``Swizzle o 0 o layout`` on
+    element offsets (see :mod:`.atoms_smem`).
 
-        >>> len(atoms("mma")), len(atoms("copy")), "SM90_U16x8_STSM_T" in atoms()
-        (1565, 86, True)
+        >>> print(smem_atom("GMMA::Layout_MN_SW64_Atom", 8))
+        S<2,4,3> o 0 o (64,8):(1,64)
+        >>> smem_atom("GMMA::Layout_K_SW256_Atom", 16)
+        Traceback (most recent call last):
+        ...
+        linlayout.errors.LayoutError: unknown shared-memory atom 'GMMA::Layout_K_SW256_Atom'; did you mean GMMA::Layout_K_SW64_Atom or GMMA::Layout_K_SW32_Atom or GMMA::Layout_K_SW128_Atom? (atoms('smem') lists them)
+    """
+    if not isinstance(name, str):
+        raise LayoutError(f"smem_atom: a name is a string, got {type(name).__name__}")
+    b = as_int(bits, "smem_atom: bits")
+    if b not in (4, 8, 16, 32, 64):
+        raise SizeError(f"smem_atom: the MMA shared-memory atoms hold 4-, 8-, 16-, 32- or 64-bit elements, got {b}")
+    try:
+        return _smem_layout_atom(name, b)
+    except KeyError:
+        raise _unknown("shared-memory atom", name, smem_atom_names(), "smem") from None
+
+
+def atoms(kind: Optional[str] = None) -> list[str]:
+    """Every atom name: ``kind`` ``"mma"``, ``"copy"``, ``"smem"`` or ``None`` (all, in that order).
+
+        >>> len(atoms("mma")), len(atoms("copy")), len(atoms("smem")), "SM90_U16x8_STSM_T" in atoms()
+        (1565, 86, 17, True)
     """
     if kind is None:
-        return mma_atom_names() + copy_atom_names()
+        return mma_atom_names() + copy_atom_names() + smem_atom_names()
     if kind == "mma":
         return mma_atom_names()
     if kind == "copy":
         return copy_atom_names()
-    raise LayoutError(f"atoms: kind is 'mma', 'copy' or None, got {kind!r}")
+    if kind == "smem":
+        return smem_atom_names()
+    raise LayoutError(f"atoms: kind is 'mma', 'copy', 'smem' or None, got {kind!r}")
 
 
 # the tcgen05 access shapes, re-exported for callers that enumerate them
