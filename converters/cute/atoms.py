@@ -34,7 +34,7 @@ from linlayout.checks import as_int
 from linlayout.errors import LayoutError, SizeError, UnsupportedError
 from linlayout.linear import LinearLayout
 
-from .atoms_copy import TMEM_SHAPES, copy_atom_bits, copy_atom_names, recast_bits
+from .atoms_copy import copy_atom_bits, copy_atom_names, recast_bits
 from .atoms_mma import mma_atom_layouts, mma_atom_names
 from .atoms_smem import smem_atom_names, smem_layout_atom as _smem_layout_atom
 from .swizzle import ComposedLayout
@@ -226,7 +226,3 @@ def atoms(kind: Optional[str] = None) -> list[str]:
     if kind == "smem":
         return smem_atom_names()
     raise LayoutError(f"atoms: kind is 'mma', 'copy', 'smem' or None, got {kind!r}")
-
-
-# the tcgen05 access shapes, re-exported for callers that enumerate them
-TMEM_ACCESS_SHAPES = tuple(TMEM_SHAPES)

@@ -43,7 +43,7 @@ from linlayout.linear import LinearLayout
 
 from .algebra import coalesce, composition, raked_product, right_inverse
 from .bridge import to_linear as _cute_to_linear
-from .layout import Layout, flatten, is_int, product
+from .layout import Layout, is_int, product
 from .text import parse_int_tuple, parse_layout
 
 __all__ = ["TVLayout", "parse_tv", "make_layout_tv", "to_tv", "format_tile"]
@@ -346,38 +346,29 @@ class TVLayout:
         who = "TVLayout.from_linear"
         if not isinstance(L, LinearLayout):
             raise LayoutError(f"{who}: expected a LinearLayout, got {type(L).__name__}")
-        for n in L.in_dim_names:
-            if n == "block":
-                if L.in_dim_size(n) > 1:
-                    raise UnsupportedError(f"{who}: a TV layout describes one CTA; the layout has {L.in_dim_size(n)} blocks")
-            elif n not in _HW_IN:
-                raise DimensionError(f"{who}: in-dim {n!r} is not one of register, lane, warp (a distributed layout)")
+        _check_in_dims(L.in_dims, who)
         if not L.out_dim_names:
             raise DimensionError(f"{who}: the layout has no out-dims")
         reg, lane, warp = (L.flat_bases(n) for n in _HW_IN)
         seen = 0
-        owner: dict[int, str] = {}
+        owner: dict[int, tuple[str, int, int]] = {}  # bit -> (in-dim, basis index, image)
         for name, bases in (("register", reg), ("lane", lane), ("warp", warp)):
             for i, b in enumerate(bases):
-                if b & seen:
-                    clash = b & seen
-                    other = owner[clash & -clash]
+                clash = b & seen
+                if clash:
+                    on, oi, ob = owner[clash & -clash]
                     raise UnsupportedError(
-                        f"{who}: {other} and {name} basis {i} have images {_img(other, reg, lane, warp)} and {b} that "
-                        f"share bits ({hex(clash)}); a CuTe layout adds strides, so no TV layout computes this XOR")
+                        f"{who}: {on} basis {oi} and {name} basis {i} have images {ob} and {b} that share bits "
+                        f"({hex(clash)}); a CuTe layout adds strides, so no TV layout computes this XOR")
                 seen |= b
                 bit = b
                 while bit:
-                    low = bit & -bit
-                    owner[low] = f"{name} basis {i}"
-                    bit ^= low
-        lanes = 1 << len(lane)
-        ws = lanes if warp or lanes > 32 else 32
-        thr = _mode(list(lane) + list(warp))
-        val = _mode(list(reg))
+                    owner[bit & -bit] = (name, i, b)
+                    bit &= bit - 1
+        thr = _mode([2] * (len(lane) + len(warp)), list(lane) + list(warp))
+        val = _mode([2] * len(reg), list(reg))
         lay = Layout((thr.shape, val.shape), (thr.stride, val.stride))
-        return cls(lay, tuple(L.out_dims.values()), ws)
-
+        return cls(lay, tuple(L.out_dims.values()), _warp_size(1 << len(lane), bool(warp)))
 
     @classmethod
     def from_general(cls, G: MixedRadixLayout) -> "TVLayout":
@@ -395,12 +386,7 @@ class TVLayout:
         if G.replicas or any(G.offset.values()):
             raise UnsupportedError(f"{who}: a TV layout has no replicas and no offset; this layout has "
                                    f"{len(G.replicas)} replica digit(s) and offset {G.offset}")
-        for n, size in G.in_dims.items():
-            if n == "block":
-                if size > 1:
-                    raise UnsupportedError(f"{who}: a TV layout describes one CTA; the layout has {size} blocks")
-            elif n not in _HW_IN:
-                raise DimensionError(f"{who}: in-dim {n!r} is not one of register, lane, warp (a distributed layout)")
+        _check_in_dims(G.in_dims, who)
         sizes = G.out_dims
         scale = {}
         acc = 1
@@ -421,30 +407,34 @@ class TVLayout:
         ws_, wd = mode("warp")
         rs, rd = mode("register")
         lanes = G.in_dims.get("lane", 1)
-        ws = lanes if ws_ or lanes > 32 else 32
         if ws_ and not is_pow2(lanes):
             raise UnsupportedError(f"{who}: {lanes} lanes per warp is not a power of two")
-
-        def leaf(shp: list[int], std: list[int]) -> tuple[Any, Any]:
-            if not shp:
-                return 1, 0
-            c = coalesce(Layout(tuple(shp), tuple(std)))
-            return c.shape, c.stride
-
-        t, v = leaf(ls + ws_, ld + wd), leaf(rs, rd)
-        return cls(Layout((t[0], v[0]), (t[1], v[1])), tuple(sizes[a] for a in G.axes), ws)
+        t, v = _mode(ls + ws_, ld + wd), _mode(rs, rd)
+        return cls(Layout((t.shape, v.shape), (t.stride, v.stride)), tuple(sizes[a] for a in G.axes),
+                   _warp_size(lanes, bool(ws_)))
 
 
-def _img(owner: str, reg: Sequence[int], lane: Sequence[int], warp: Sequence[int]) -> int:
-    name, _, i = owner.split()
-    return {"register": reg, "lane": lane, "warp": warp}[name][int(i)]
-
-
-def _mode(bases: list[int]) -> Layout:
-    """The coalesced CuTe mode whose digit bits have the images ``bases`` (1:0 for none)."""
-    if not bases:
+def _mode(shape: list[int], stride: list[int]) -> Layout:
+    """The coalesced CuTe mode with these leaves, fastest first (``1:0`` for none)."""
+    if not shape:
         return Layout(1, 0)
-    return coalesce(Layout(tuple([2] * len(bases)), tuple(bases)))
+    return coalesce(Layout(tuple(shape), tuple(stride)))
+
+
+def _warp_size(lanes: int, has_warps: bool) -> int:
+    """The warp size a linear / general form implies: its lane count when it has warps (or more
+    than 32 lanes), else 32."""
+    return lanes if has_warps or lanes > 32 else 32
+
+
+def _check_in_dims(in_dims: dict, who: str) -> None:
+    """A distributed form's in-dims: register, lane, warp, and a block in-dim of size 1 at most."""
+    for n, size in in_dims.items():
+        if n == "block":
+            if size > 1:
+                raise UnsupportedError(f"{who}: a TV layout describes one CTA; the layout has {size} blocks")
+        elif n not in _HW_IN:
+            raise DimensionError(f"{who}: in-dim {n!r} is not one of register, lane, warp (a distributed layout)")
 
 
 def to_tv(x: Any, shape: Optional[Sequence[int]] = None) -> TVLayout:
