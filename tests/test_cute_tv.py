@@ -306,3 +306,29 @@ def test_with_tile_keeps_the_index(L, data):
             assert other.index(t, v) == tv.index(t, v)
             m, q = other(t, v)
             assert m + (1 << cut) * q == tv.index(t, v)
+
+
+@st.composite
+def compact_2d(draw, max_extent=8):
+    shape = (draw(st.integers(1, max_extent)), draw(st.integers(1, max_extent)))
+    row_major = draw(st.booleans())
+    stride = (shape[1], 1) if row_major else (1, shape[0])
+    return Layout(shape, stride)
+
+
+@given(compact_2d(), compact_2d(4))
+def test_make_layout_tv_inverts_the_raked_product(thr, val):
+    from converters.cute import raked_product
+
+    tv = make_layout_tv(thr, val)
+    T, V = thr.size(), val.size()
+    assert tv.tile == (thr.shape[0] * val.shape[0], thr.shape[1] * val.shape[1])
+    assert (tv.num_threads, tv.num_values) == (T, V)
+    mn = raked_product(thr, val)  # tile coordinate -> (thread, value) flat index t + T * v
+    held = set()
+    for t in range(T):
+        for v in range(V):
+            idx = tv.index(t, v)
+            assert mn(idx) == t + T * v
+            held.add(idx)
+    assert held == set(range(T * V))
