@@ -12,7 +12,8 @@ form        text                                                kinds
             ``{"bases": ..., "out_dims": ...}``
 ``gluon``   ``BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])``  distributed, shared, tensor memory
             or JSON ``{"kind": "BlockedLayout", ...}``
-``cute``    ``(4,8):(8,1)``, ``S<3,4,3> o 0 o (8,64):(64,1)``   memory (and shared)
+``cute``    ``(4,8):(8,1)``, ``S<3,4,3> o 0 o (8,64):(64,1)``   memory (and shared); distributed as
+            or a TV layout ``(32,4):(4,1) -> (16,8)``            a thread-value layout
 ``tile``    ``S[(8,4):(4@laneid,1@laneid)] shape=(8,4)``        distributed, memory, tensor memory
 ``tilus``   ``local(2, 1).spatial(8, 4)``                       distributed
 ==========  ==================================================  ==================================
@@ -28,10 +29,14 @@ form        text                                                kinds
     SharedLinearLayout([[0, 1], [0, 2], [0, 4], [1, 0], [2, 0]])
     >>> print(convert(x, "tile"))
     S[(4,8):(8,1)] shape=(4,8)
-    >>> convert(load("BlockedLayout([1], [32], [4], [0])")[1], "cute", shape=[128])
+    >>> print(convert(load("BlockedLayout([1], [32], [4], [0])")[1], "cute", shape=[128]))
+    (128,1):(1,0) -> (128)
+    >>> convert(load("BlockedLayout([1], [32], [4], [0])")[1], "tilus", shape=[128]).kind
+    <Kind.DISTRIBUTED: 'distributed'>
+    >>> convert(x, "tilus")
     Traceback (most recent call last):
     ...
-    linlayout.errors.UnsupportedError: the cute form cannot spell a distributed layout (it spells memory, shared layouts)
+    linlayout.errors.UnsupportedError: the tilus form cannot spell a memory layout (it spells distributed layouts)
 """
 
 from __future__ import annotations
@@ -185,7 +190,8 @@ FORMS: dict[str, Form] = {
              lambda t: bool(_GLUON.match(t)), _parse_gluon, str, _gluon_from_linear, _is_gluon),
         Form("tile", "S[(8,4):(4@laneid,1@laneid)]", frozenset({Kind.DISTRIBUTED, Kind.MEMORY, Kind.TENSOR_MEMORY}),
              lambda t: bool(_TILE.match(t)), _parse_tile, str, _tile_from_linear, _module_is("converters.tile")),
-        Form("cute", "(4,8):(8,1)", frozenset({Kind.MEMORY, Kind.SHARED}),
+        Form("cute", "(4,8):(8,1), or a thread-value layout ((4,8),(2,2)):((32,1),(16,8)) -> (16,8)",
+             frozenset({Kind.DISTRIBUTED, Kind.MEMORY, Kind.SHARED}),
              lambda t: bool(_CUTE.match(t)), _parse_cute, str, _cute_from_linear, _module_is("converters.cute")),
         Form("linear", "Triton's printed LinearLayout or {\"bases\": ..., \"out_dims\": ...}", _ALL,
              lambda t: bool(_LINEAR_TEXT.search(t)), _parse_linear, str, lambda L: L,

@@ -196,7 +196,9 @@ def test_from_linear_round_trips_memory_layouts(a, b, row_major):
     assert to_linear(back) == to_linear(x)
 
 
-def test_from_linear_refuses_other_kinds():
+def test_from_linear_keeps_the_kind():
     L = LinearLayout({"register": [[1]], "lane": [[2]]}, {"dim0": 4})
-    with pytest.raises(UnsupportedError, match="thread-value"):
-        from_linear(L)
+    tv = from_linear(L)  # a distributed layout's CuTe spelling is a thread-value layout
+    assert tv.kind == "distributed" and tv.to_linear() == L
+    with pytest.raises(UnsupportedError, match="tensor_memory"):
+        from_linear(LinearLayout({"row": [[1]], "col": [[2]]}, {"dim0": 4}))

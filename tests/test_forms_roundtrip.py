@@ -130,8 +130,11 @@ def test_the_corpus_covers_every_form_and_kind():
 
 def test_a_distributed_layout_never_becomes_a_memory_map():
     b = gluon.parse("BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])")
-    with pytest.raises(LayoutError, match="cannot spell a distributed layout"):
-        registry.convert(b, "cute", [64, 16])
+    tv = registry.convert(b, "cute", [64, 16])  # a thread-value layout, not a memory map
+    assert isinstance(tv, cute.TVLayout) and kind_of(tv).value == "distributed"
+    assert str(tv) == "((2,16,2),(4,2,2)):((4,16,512),(1,8,256)) -> (64,16)" or linlayout.equivalent(b, tv, shape=[64, 16])
+    with pytest.raises(LayoutError, match="cannot spell a tensor_memory layout"):
+        registry.convert(gluon.TensorMemoryLayout([128, 64], 1), "cute", [128, 64])
     with pytest.raises(LayoutError, match="cannot spell a memory layout"):
         registry.convert(cute.parse("(4,8):(8,1)"), "tilus")
 

@@ -10,6 +10,9 @@
   (:func:`offset_map`), over GF(2) or mixed-radix
 * :mod:`.bridge` — back from a :class:`linlayout.LinearLayout` (:func:`from_linear`,
   :func:`from_offset_map`)
+* :mod:`.tv` — :class:`TVLayout` (thread-value layouts over a tile: CuTe's distributed layouts)
+  and their distributed linear form
+* :mod:`.atoms` — the MMA and copy atoms by CUTLASS name (``mma_atom``, ``copy_atom``, ``atoms``)
 
 A CuTe ``Layout`` is a memory map (kind ``memory``): coordinates -> offset.
 
@@ -24,12 +27,15 @@ A CuTe ``Layout`` is a memory map (kind ``memory``): coordinates -> offset.
 
 from . import algebra
 from .algebra import *  # noqa: F403 (the algebra's public names, listed in algebra.__all__)
+from .atoms import CopyAtom, MMAAtom, atoms, copy_atom, mma_atom, smem_atom
 from .bridge import from_linear, from_offset_map
 from .memory_map import is_linear, offset_general, offset_map, to_general, to_linear
 from .descriptor import Basis, Descriptor, format_descriptor, normalize_descriptor, parse_descriptor
 from .layout import Layout, make_layout
 from .swizzle import ComposedLayout, Swizzle
-from .text import format_layout, parse, parse_int_tuple, parse_layout, parse_swizzle
+from .read import parse
+from .text import format_layout, parse_int_tuple, parse_layout, parse_swizzle
+from .tv import TVLayout, make_layout_tv, parse_tv, to_tv
 
 __all__ = [
     "Layout",
@@ -53,5 +59,15 @@ __all__ = [
     "is_linear",
     "from_linear",
     "from_offset_map",
+    "TVLayout",
+    "parse_tv",
+    "make_layout_tv",
+    "to_tv",
+    "MMAAtom",
+    "CopyAtom",
+    "mma_atom",
+    "copy_atom",
+    "smem_atom",
+    "atoms",
     *algebra.__all__,
 ]

@@ -3,8 +3,8 @@
 :func:`from_linear` takes the contract's linear form (hardware -> coordinates) and gives a CuTe
 spelling of the same kind: a shared-memory (or memory) layout ``offset -> dim0, dim1, ...``
 becomes the CuTe memory layout whose coordinate -> offset map is its inverse (with a swizzle when
-one is needed).  A distributed layout's CuTe spelling is a thread-value layout
-(:mod:`converters.cute.tv`); tensor memory has none and is refused.
+one is needed); a distributed layout becomes its thread-value layout
+(:class:`~converters.cute.tv.TVLayout`); tensor memory has no CuTe value here and is refused.
 
 :func:`from_offset_map` takes CuTe's own direction (coordinates -> offset, as
 :func:`~converters.cute.memory_map.offset_map` gives) and finds a layout with one top-level mode
@@ -28,6 +28,7 @@ from linlayout.linear import LinearLayout
 from .layout import Layout
 from .memory_map import offset_map
 from .swizzle import ComposedLayout, Swizzle
+from .tv import TVLayout
 
 __all__ = ["from_linear", "from_offset_map"]
 
@@ -60,10 +61,7 @@ def from_linear(L: Any) -> Any:
         inv = L.sublayout(["offset"], L.out_dim_names).invert()
         return from_offset_map(inv)
     if kind is Kind.DISTRIBUTED:
-        raise UnsupportedError(
-            "a distributed layout's CuTe spelling is a thread-value layout, which converters.cute "
-            "does not build yet; a CuTe Layout is a memory map and would change the meaning"
-        )
+        return TVLayout.from_linear(L)
     names = ", ".join(L.in_dim_names)
     raise UnsupportedError(f"CuTe has no spelling of a{'n' if kind.value[0] in 'aeiou' else ''} {kind.value} layout (in-dims {names})")
 
