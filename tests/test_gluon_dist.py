@@ -8,6 +8,7 @@ compared with the live builder on every run (the way the MFMA-over-a-CGA rule wa
 from __future__ import annotations
 
 import collections
+import math
 
 import pytest
 
@@ -26,16 +27,19 @@ def _bases(layout: dict, shape: list[int]) -> dict:
 
 
 def test_the_corpus_covers_what_the_shared_corpora_rarely_do():
-    assert len(ROWS) == 705
+    assert len(ROWS) == 765
     seen = collections.Counter()
     for r in ROWS:
         lay = r["layout"]
         seen[lay["kind"]] += 1
+        blocked = lay if lay["kind"] == "BlockedLayout" else lay.get("parent", {})
+        if blocked.get("kind") == "BlockedLayout" and "linear" in r:
+            seen["odd warp size"] += math.prod(blocked["threads_per_warp"]) not in (32, 64)
         seen["several CTAs"] += len(lay.get("cga_layout", lay.get("parent", {}).get("cga_layout", []))) > 1
         seen["tiles per warp"] += any(x > 1 for x in lay.get("tiles_per_warp") or [])
         seen["64-bit"] += lay.get("element_bitwidth") == 64
         seen["MFMA operand"] += lay.get("parent", {}).get("kind") == "AMDMFMALayout"
-    for what in KINDS + ["several CTAs", "tiles per warp", "64-bit", "MFMA operand"]:
+    for what in KINDS + ["several CTAs", "tiles per warp", "64-bit", "MFMA operand", "odd warp size"]:
         assert seen[what] >= 20, (what, seen)
 
 

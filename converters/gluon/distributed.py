@@ -33,7 +33,8 @@ __all__ = [
     "WARP_SIZES",
 ]
 
-#: Threads per warp Triton accepts: 32 (NVIDIA) or 64 (AMD wavefronts).
+#: The warp sizes of real hardware: 32 (NVIDIA) or 64 (AMD wavefronts).  Triton's layout
+#: conversions (and these) compute any power-of-two thread count; its own tests use 4.
 WARP_SIZES = (32, 64)
 
 
@@ -129,10 +130,12 @@ class BlockedLayout(DistributedLayout):
         128
         >>> b.to_linear([32, 8]).bases["warp"]  # broadcast: every warp holds a full copy
         ((0, 0), (0, 0))
-        >>> BlockedLayout([1, 1], [16, 1], [4, 1], [1, 0])
+        >>> BlockedLayout([1, 1], [2, 2], [1, 1], [1, 0]).to_linear([4, 4]).bases["lane"]  # any power-of-two warp, as Triton
+        ((0, 1), (1, 0))
+        >>> BlockedLayout([1, 1], [3, 1], [4, 1], [1, 0])
         Traceback (most recent call last):
         ...
-        linlayout.errors.SizeError: BlockedLayout: threads_per_warp [16, 1] has 16 threads; a warp has 32 (or 64 on AMD)
+        linlayout.errors.SizeError: BlockedLayout: threads_per_warp[0] = 3 is not a power of two
     """
 
     kind = "BlockedLayout"
@@ -154,8 +157,6 @@ class BlockedLayout(DistributedLayout):
         check_order(order, rank, who)
         cga = bases_tuple(self.cga_layout, who, "cga_layout", rank)
         check_cga(cga, who)
-        if math.prod(tpw) not in WARP_SIZES:
-            raise SizeError(f"{who}: threads_per_warp {list(tpw)} has {math.prod(tpw)} threads; a warp has 32 (or 64 on AMD)")
         _set(self, "size_per_thread", spt)
         _set(self, "threads_per_warp", tpw)
         _set(self, "warps_per_cta", wpc)
@@ -313,9 +314,6 @@ class DistributedLinearLayout(DistributedLayout):
                 if x > s:
                     raise BasisError(f"{who}: a basis reaches {x - 1} in dim {i}, beyond shape {list(shp)}")
         _set(self, "shape", shp)
-        n_lanes = 1 << len(self.lane_bases)
-        if n_lanes not in WARP_SIZES:
-            raise SizeError(f"{who}: lane_bases has {len(self.lane_bases)} bases ({n_lanes} lanes); a warp has 32 (5 bases) or 64 (6)")
         lay = self.linear_layout()
         if not lay.is_surjective():
             raise BasisError(f"{who}: the bases do not reach every element of shape {list(shp)}")

@@ -149,8 +149,28 @@ EDGE_CASES: list[tuple[dict, list[int]]] = [
 ]
 
 
+def odd_warp_cases(seed: int = 20261126, count: int = 60) -> list[tuple[dict, list[int]]]:
+    """Register layouts whose warps are not 32 or 64 threads (1 to 128, powers of two): Triton's
+    conversions compute them (its own unit tests use 4 threads per warp).  Drawn from their own
+    seed, so the rows above stay as they were."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        rank = rng.choice([1, 2, 2, 3])
+        d = blocked(rng, rank)
+        d["threads_per_warp"] = split(rng, [0, 1, 2, 3, 4, 6, 7][i % 7], rank)
+        kind = rng.choice(["blocked", "blocked", "slice", "dot"])
+        if kind == "slice" and rank > 1:
+            d = {"kind": "SliceLayout", "dim": rng.randrange(rank), "parent": d}
+            rank -= 1
+        elif kind == "dot" and rank > 1:
+            d = {"kind": "DotOperandLayout", "operand_index": rng.choice([0, 1]), "parent": d, "k_width": 0}
+        out.append((d, [pow2(rng, 0, 7) for _ in range(rank)]))
+    return out
+
+
 def main() -> int:
-    return generate(__doc__, seed=20261124, count=700, out=HERE / "gluon_dist.jsonl", fixed=EDGE_CASES,
+    return generate(__doc__, seed=20261124, count=700, out=HERE / "gluon_dist.jsonl", fixed=EDGE_CASES + odd_warp_cases(),
                     random_case=random_case, source=WORKER,
                     row_of=lambda c, run: {"layout": c[0], "shape": c[1], **run(*c)})
 
