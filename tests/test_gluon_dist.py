@@ -27,7 +27,7 @@ def _bases(layout: dict, shape: list[int]) -> dict:
 
 
 def test_the_corpus_covers_what_the_shared_corpora_rarely_do():
-    assert len(ROWS) == 765
+    assert len(ROWS) == 1065
     seen = collections.Counter()
     for r in ROWS:
         lay = r["layout"]
@@ -39,7 +39,10 @@ def test_the_corpus_covers_what_the_shared_corpora_rarely_do():
         seen["tiles per warp"] += any(x > 1 for x in lay.get("tiles_per_warp") or [])
         seen["64-bit"] += lay.get("element_bitwidth") == 64
         seen["MFMA operand"] += lay.get("parent", {}).get("kind") == "AMDMFMALayout"
-    for what in KINDS + ["several CTAs", "tiles per warp", "64-bit", "MFMA operand", "odd warp size"]:
+        if lay["kind"] == "DotOperandLayout" and lay["parent"]["kind"] == "AMDWMMALayout" and "linear" in r:
+            seen[f"WMMA v{lay['parent']['version']} operand {lay['operand_index']}"] += 1
+    wmma = [f"WMMA v{v} operand {op}" for v in (1, 2, 3) for op in (0, 1)]
+    for what in KINDS + ["several CTAs", "tiles per warp", "64-bit", "MFMA operand", "odd warp size", *wmma]:
         assert seen[what] >= 20, (what, seen)
 
 
@@ -68,3 +71,11 @@ def test_dict_and_text_round_trip():
 def test_live_triton_on_fresh_random_configs():
     pytest.importorskip("triton")
     compare_with_live_triton(GENERATOR, lambda case: _bases(*case), lambda case: case, count=150)
+
+
+@pytest.mark.reference
+def test_live_triton_on_fresh_wmma_dot_operands():
+    # DotOperandLayout on AMDWMMALayout parents (v1/v2/v3, operands 0 and 1), drawn afresh each run
+    pytest.importorskip("triton")
+    compare_with_live_triton(GENERATOR, lambda case: _bases(*case), lambda case: case, count=150,
+                             draw="random_wmma_dot_case")

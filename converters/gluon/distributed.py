@@ -488,6 +488,12 @@ class NVMMADistributedLayout(DistributedLayout):
 
 
 # ============================================================================ DotOperandLayout
+def _family(layout: Any) -> str:
+    """The Gluon class a parent layout is (the AMD classes live in ``amd``, which imports this
+    module, so they are recognized by name)."""
+    return type(layout).__name__
+
+
 def dot_operand_order(op: int, rank: int) -> list[int]:
     """Triton's ``getOrderForDotOperand(op, rank, kContig=True)``: K fastest."""
     order = matrix_order(rank, True)  # [rank-1, rank-2, ...]
@@ -499,8 +505,9 @@ def dot_operand_order(op: int, rank: int) -> list[int]:
 @dataclass(frozen=True, repr=False)
 class DotOperandLayout(DistributedLayout):
     """Gluon's ``DotOperandLayout(operand_index, parent, k_width)``: the register layout of an MMA
-    operand (``operand_index`` 0 = A, 1 = B) for an ``NVMMADistributedLayout`` or ``AMDMFMALayout``
-    parent, or of an FMA dot for a ``BlockedLayout`` parent (each thread holds the whole K extent).
+    operand (``operand_index`` 0 = A, 1 = B) for an ``NVMMADistributedLayout``, ``AMDMFMALayout``
+    or ``AMDWMMALayout`` parent (WMMA: see ``AMDWMMALayout.dot_operand_builder``), or of an FMA
+    dot for a ``BlockedLayout`` parent (each thread holds the whole K extent).
 
         >>> mma = NVMMADistributedLayout([2, 0], [1, 1], [16, 8])
         >>> L = DotOperandLayout(0, mma, 2).to_linear([16, 16])
@@ -535,12 +542,16 @@ class DotOperandLayout(DistributedLayout):
         elif isinstance(p, BlockedLayout):
             if kw < 0:
                 raise SizeError(f"{who}: k_width {kw} must not be negative")
-        elif p.kind == "AMDMFMALayout":
+        elif _family(p) == "AMDMFMALayout":
             if not is_pow2(kw):
                 raise SizeError(f"{who}: k_width {kw} must be a power of two for an MFMA parent")
+        elif _family(p) == "AMDWMMALayout":
+            if not p.accepts_dot_k_width(kw):  # type: ignore[attr-defined]
+                raise SizeError(f"{who}: k_width {kw} is not accepted for a WMMA v{p.version} parent; "  # type: ignore[attr-defined]
+                                f"Triton 3.9 takes {p.dot_k_widths()}")  # type: ignore[attr-defined]
         else:
-            raise UnsupportedError(f"{who}: parent must be an NVMMADistributedLayout, AMDMFMALayout or BlockedLayout "
-                                   f"here, got {type(p).__name__}")
+            raise UnsupportedError(f"{who}: parent must be an NVMMADistributedLayout, AMDMFMALayout, AMDWMMALayout "
+                                   f"or BlockedLayout here, got {type(p).__name__}")
 
     @property
     def rank(self) -> int:
@@ -557,8 +568,10 @@ class DotOperandLayout(DistributedLayout):
         rank = self.rank
         k_dim = rank - 1 if self.operand_index == 0 else rank - 2
         p = self.parent
-        if p.kind == "AMDMFMALayout":
+        if _family(p) == "AMDMFMALayout":
             return self._mfma_builder(shp)
+        if _family(p) == "AMDWMMALayout":
+            return p.dot_operand_builder(self.operand_index, self.k_width, shp, self.cga_layout)  # type: ignore[attr-defined]
         b = Builder(rank)
         if isinstance(p, BlockedLayout):
             rep = list(p.order)
