@@ -1,14 +1,19 @@
 """The core classes of issue 17 (Triton parity), each with Triton 3.9's answer.
 
 Every expected value below was given by Triton 3.9.0's C++ ``LinearLayout`` through its Python
-binding (``triton._C.libtriton.linear_layout``); ``test_linear_reference.py`` repeats the
-comparisons on random inputs when triton is installed.
+binding (``triton._C.libtriton.linear_layout``); the generated corpus
+``triton-3.9-generated/ll_parity.jsonl`` holds 606 more (``*``, ``invert_and_compose`` with larger
+outer out-dims, ``str``), and ``test_linear_reference.py`` repeats the comparisons on fresh random
+inputs when triton is installed.
 """
 
 from __future__ import annotations
 
+import collections
+
 import pytest
 
+from conftest import load_oracle
 from linlayout import LinearLayout
 from linlayout.errors import SizeError
 from linlayout.linear_text import parse_linear
@@ -111,3 +116,34 @@ def test_str_is_tritons_to_string_and_reads_back(layout, text):
     assert str(layout) == text
     assert parse_linear(text) == layout
     assert parse_linear(text.lstrip("\n")) == layout
+
+
+# ------------------------------------------------------------------ the generated corpus
+ROWS = load_oracle("triton-3.9-generated/ll_parity.jsonl")
+
+
+def _ours(row):
+    a = LinearLayout.from_dict(row["a"])
+    if row["op"] == "str":
+        return {"text": str(a)}
+    b = LinearLayout.from_dict(row["b"])
+    got = a * b if row["op"] == "mul" else a.invert_and_compose(b)
+    return {"result": got.to_dict()}
+
+
+def test_the_parity_corpus_covers_each_operation():
+    seen = collections.Counter(r["op"] for r in ROWS)
+    assert len(ROWS) == 606 and min(seen[op] for op in ("mul", "invert_and_compose", "str")) >= 100
+    # rows where Triton's dim order differs from "left's dims, then right's new ones"
+    reordered = [r for r in ROWS if r["op"] == "mul"
+                 and [n for n, _ in r["result"]["bases"]] != list(dict.fromkeys(n for x in (r["a"], r["b"]) for n, _ in x["bases"]))]
+    assert len(reordered) >= 30
+    larger = [r for r in ROWS if r["op"] == "invert_and_compose" and dict(r["a"]["out_dims"]) != dict(r["b"]["out_dims"])]
+    assert len(larger) >= 50
+
+
+@pytest.mark.parametrize("op", ["mul", "invert_and_compose", "str"])
+def test_every_parity_row_matches_triton(op):
+    for row in (r for r in ROWS if r["op"] == op):
+        want = {k: row[k] for k in ("result", "text") if k in row}
+        assert _ours(row) == want, row
