@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from linlayout import gf2
@@ -167,6 +167,32 @@ def _reaches_all(vecs: Sequence[Sequence[int]], sizes: Sequence[int]) -> bool:
 def _single_bit(v: Sequence[int]) -> bool:
     nz = [x for x in v if x]
     return len(nz) == 1 and is_pow2(nz[0])
+
+
+def _require_permutation(
+    bases: dict[str, list[list[int]]], shape: list[int], who: str, rule: str, origin: Callable[[str, int], str]
+) -> None:
+    """A :class:`BasisError` unless the non-zero ``bases`` are distinct powers of two on one dim
+    each, covering every address bit of ``shape`` (what Triton's linear encoding requires);
+    ``origin(in_dim, i)`` says where a basis came from, ``rule`` what Triton asks."""
+    seen: dict[tuple[int, ...], str] = {}
+    for in_dim, vecs in bases.items():
+        for i, v in enumerate(vecs):
+            if not any(v):
+                continue
+            name = f"{in_dim} basis {i}"
+            if not _single_bit(v):
+                raise BasisError(f"{who}: on shape {shape}, {name} = {v}{origin(in_dim, i)} is not a power of two on one dim; {rule}")
+            t = tuple(v)
+            if t in seen:
+                raise BasisError(f"{who}: on shape {shape}, {name} = {v}{origin(in_dim, i)} repeats {seen[t]}; {rule}")
+            seen[t] = name
+    total = sum(s.bit_length() - 1 for s in shape)
+    if len(seen) != total:
+        raise BasisError(
+            f"{who}: on shape {shape}, the bases left after the cut reach {len(seen)} of the {total} "
+            f"address bits; {rule} and to cover the tensor"
+        )
 
 
 @dataclass(frozen=True, repr=False)
@@ -383,30 +409,10 @@ class AMDWMMALayout(DistributedLayout):
         for d in range(rank):
             b.sizes[d] <<= sum(1 for v in regs + warps if v[d])
         b.combine_cga(cga, shape, by_value=True)
-        self._check_operand(b, shape, operand_index)
+        _require_permutation(b.bases, shape, f"DotOperandLayout({operand_index}, AMDWMMALayout)",
+                             "Triton requires the operand's bases left after the cut (the parent's tiles without their "
+                             "K part) to be distinct powers of two on one dim each", lambda in_dim, i: "")
         return b
-
-    def _check_operand(self, b: Builder, shape: list[int], operand_index: int) -> None:
-        """Triton turns the operand into a linear encoding, which must be a permutation matrix
-        once the zero (broadcast) bases are removed; it refuses the operand otherwise (parts of
-        the parent that only move along K, or that the shape cuts away, do not matter)."""
-        who = f"DotOperandLayout({operand_index}, AMDWMMALayout)"
-        rule = "Triton requires the operand's bases left after the cut to be distinct powers of two on one dim each"
-        seen: dict[tuple[int, ...], str] = {}
-        for in_dim, vecs in b.bases.items():
-            for i, v in enumerate(vecs):
-                if not any(v):
-                    continue
-                if not _single_bit(v):
-                    raise BasisError(f"{who}: on shape {shape}, {in_dim} basis {i} = {v} is not a power of two on one dim "
-                                     f"(the parent's tiles mix dims); {rule}")
-                if tuple(v) in seen:
-                    raise BasisError(f"{who}: on shape {shape}, {in_dim} basis {i} = {v} repeats {seen[tuple(v)]} "
-                                     f"(the parent's tiles repeat); {rule}")
-                seen[tuple(v)] = f"{in_dim} basis {i}"
-        total = sum(s.bit_length() - 1 for s in shape)
-        if len(seen) != total:
-            raise BasisError(f"{who}: on shape {shape}, the bases left after the cut reach {len(seen)} of the {total} address bits; {rule}")
 
     def __str__(self) -> str:
         """Constructor text, leaving out values equal to Gluon's defaults.
@@ -488,7 +494,6 @@ class AMDWMMALayout(DistributedLayout):
     def _check_permutation(self, bases: dict[str, list[list[int]]], shape: list[int], n_tile_regs: int) -> None:
         """Triton turns the result into a linear encoding, which must be a permutation matrix once
         the zero (broadcast) bases are removed; it aborts otherwise."""
-        who = "AMDWMMALayout"
 
         def origin(in_dim: str, i: int) -> str:
             if in_dim == "register":
@@ -502,22 +507,6 @@ class AMDWMMALayout(DistributedLayout):
                 return f" (from cga_layout[{i}])"
             return ""
 
-        rule = "Triton requires the bases that the shape does not cut away to be distinct powers of two on one dim each"
-        seen: dict[tuple[int, ...], str] = {}
-        for in_dim, vecs in bases.items():
-            for i, v in enumerate(vecs):
-                if not any(v):
-                    continue
-                name = f"{in_dim} basis {i}"
-                if not _single_bit(v):
-                    raise BasisError(f"{who}: on shape {shape}, {name} = {v}{origin(in_dim, i)} is not a power of two on one dim; {rule}")
-                t = tuple(v)
-                if t in seen:
-                    raise BasisError(f"{who}: on shape {shape}, {name} = {v}{origin(in_dim, i)} repeats {seen[t]}; {rule}")
-                seen[t] = name
-        total = sum(s.bit_length() - 1 for s in shape)
-        if len(seen) != total:
-            raise BasisError(
-                f"{who}: on shape {shape}, the bases left after the cut reach {len(seen)} of the {total} "
-                f"address bits; {rule} and to cover the tensor"
-            )
+        _require_permutation(bases, shape, "AMDWMMALayout",
+                             "Triton requires the bases that the shape does not cut away to be distinct powers of two on one dim each",
+                             origin)
