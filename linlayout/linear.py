@@ -112,6 +112,35 @@ def _new_dims(dims: Sequence[tuple[str, int]] | Mapping[str, int], kind: str, to
     return items
 
 
+def _merged_order(xs: Sequence[str], ys: Sequence[str]) -> list[str]:
+    """The dim order of a direct product (Triton 3.9's ``operator*``): walking the dims common to
+    both lists (in their shared relative order), each common dim comes after the not-yet-placed
+    dims that precede it in ``xs``, then those that precede it in ``ys``; the dims after the last
+    common one follow, ``xs``'s first.
+
+        >>> _merged_order(["in2"], ["in1", "in2", "in3"])
+        ['in1', 'in2', 'in3']
+        >>> _merged_order(["x", "a"], ["b", "a", "c"])
+        ['x', 'b', 'a', 'c']
+    """
+    ys_set = set(ys)
+    out: list[str] = []
+    i = j = 0
+    for d in [x for x in xs if x in ys_set]:
+        while xs[i] != d:
+            out.append(xs[i])
+            i += 1
+        while ys[j] != d:
+            out.append(ys[j])
+            j += 1
+        out.append(d)
+        i += 1
+        j += 1
+    out.extend(xs[i:])
+    out.extend(ys[j:])
+    return out
+
+
 _OUT_PACKING: dict[tuple[tuple[str, int], ...], tuple[tuple[int, ...], tuple[tuple[str, int, int], ...]]] = {}
 
 
@@ -151,13 +180,14 @@ class LinearLayout:
         >>> L.out_dims
         {'dim0': 128}
         >>> print(L)
-        - lane=1 -> (1)
-          lane=2 -> (2)
-          lane=4 -> (4)
-          lane=8 -> (8)
-          lane=16 -> (16)
-        - warp=1 -> (32)
-          warp=2 -> (64)
+        <BLANKLINE>
+         - lane=1 -> (1)
+           lane=2 -> (2)
+           lane=4 -> (4)
+           lane=8 -> (8)
+           lane=16 -> (16)
+         - warp=1 -> (32)
+           warp=2 -> (64)
         where out dims are: [dim0 (size 128)]
     """
 
@@ -348,20 +378,27 @@ class LinearLayout:
 
             >>> LinearLayout.identity_1d(4, "lane", "dim0").bases
             {'lane': ((1,), (2,))}
+            >>> LinearLayout.identity_1d(0, "lane", "dim0") == LinearLayout.empty()   # as Triton: size 0 is empty
+            True
         """
         return cls.strided_1d(size, 1, in_dim, out_dim)
 
     @classmethod
     def strided_1d(cls, size: int, stride: int, in_dim: str, out_dim: str) -> LinearLayout:
-        """``x -> stride * x`` for ``x < size`` (``size`` and ``stride`` powers of two).
+        """``x -> stride * x`` for ``x < size`` (``size`` and ``stride`` powers of two), with the
+        out-dim of size ``stride * size``; ``size`` 0 gives the empty layout (as Triton).
 
             >>> LinearLayout.strided_1d(4, 2, "register", "dim0").bases
             {'register': ((2,), (4,))}
             >>> LinearLayout.strided_1d(4, 2, "register", "dim0").out_dims
             {'dim0': 8}
+            >>> LinearLayout.strided_1d(1, 4, "register", "dim0").out_dims
+            {'dim0': 4}
         """
         size = _as_int(size, "size")
         stride = _as_int(stride, "stride")
+        if size == 0:
+            return cls.empty()
         if not _is_pow2(size):
             raise SizeError(f"strided_1d: size {size} is not a power of two")
         if not _is_pow2(stride):
@@ -369,17 +406,20 @@ class LinearLayout:
         _check_name(in_dim, "in-dim")
         _check_name(out_dim, "out-dim")
         k = _log2(size)
-        return cls._make([(in_dim, [stride << i for i in range(k)])], [(out_dim, max(1, stride * size) if k else 1)])
+        return cls._make([(in_dim, [stride << i for i in range(k)])], [(out_dim, stride * size)])
 
     @classmethod
     def zeros_1d(cls, size: int, in_dim: str, out_dim: str, out_dim_size: int = 1) -> LinearLayout:
-        """Every input of ``in_dim`` (a power-of-two ``size``) maps to 0: a broadcast.
+        """Every input of ``in_dim`` (a power-of-two ``size``) maps to 0: a broadcast; ``size`` 0
+        gives the empty layout (as Triton).
 
             >>> LinearLayout.zeros_1d(4, "warp", "dim0").bases
             {'warp': ((0,), (0,))}
         """
         size = _as_int(size, "size")
         out_dim_size = _as_int(out_dim_size, "out_dim_size")
+        if size == 0:
+            return cls.empty()
         if not _is_pow2(size):
             raise SizeError(f"zeros_1d: size {size} is not a power of two")
         if not _is_pow2(out_dim_size):
@@ -781,7 +821,9 @@ class LinearLayout:
         """The layout ``C`` with ``self(x) == outer(C(x))`` for every ``x`` (Triton's choice).
 
         ``C`` maps ``self``'s in-dims to ``outer``'s in-dims.  ``self`` and ``outer`` must have the
-        same out-dims and sizes, and every output of ``self`` must be an output of ``outer`` (true
+        same out-dims, each of ``outer``'s at least as large as ``self``'s (Triton 3.9 reads
+        ``self`` as a map into ``outer``'s larger space; it uses that for subviews), and every
+        output of ``self`` must be an output of ``outer`` (true
         whenever ``outer`` is surjective; Triton asserts surjectivity in debug builds only, and its
         release builds solve exactly this weaker condition).  An in-dim whose bases are equal in
         both layouts, and whose output bits no other in-dim of either layout touches, maps to
@@ -793,6 +835,10 @@ class LinearLayout:
             >>> dst = LinearLayout({"register": [[2]], "lane": [[1]]}, {"dim0": 4})
             >>> src.invert_and_compose(dst).bases
             {'register': ((0, 1),), 'lane': ((1, 0),)}
+            >>> sub = LinearLayout({"lane": [[1]]}, {"dim0": 2})     # a view of 2 of 4 elements
+            >>> C = sub.invert_and_compose(LinearLayout({"offset": [[1], [2]]}, {"dim0": 4}))
+            >>> C.bases, C.out_dims
+            ({'lane': ((1,),)}, {'offset': 4})
         """
         A, B = outer, self
         if set(A.out_dim_names) != set(B.out_dim_names):
@@ -803,8 +849,13 @@ class LinearLayout:
         if A.out_dim_names != B.out_dim_names:
             A = A.transpose_outs(B.out_dim_names)
         for (n, s), (_, t) in zip(B._outs, A._outs):
-            if s != t:
-                raise SizeError(f"invert_and_compose: out-dim {n!r} has size {s} in this layout but {t} in the outer one")
+            if s > t:
+                raise SizeError(
+                    f"invert_and_compose: out-dim {n!r} has size {s} in this layout but only {t} in the outer one; "
+                    "the outer layout's out-dims must be at least as large"
+                )
+        if B._outs != A._outs:
+            B = B._grow_outs(A._outs)
         b_in = dict(B._ins)
         # Triton's broadcasting heuristic: an in-dim with the same bases on both sides maps to
         # itself, provided no other in-dim of either layout touches the output bits it touches.
@@ -861,6 +912,19 @@ class LinearLayout:
             new_ins.append((n, col))
         return LinearLayout._make(new_ins, out_items)
 
+    def _grow_outs(self, outs: tuple[tuple[str, int], ...]) -> LinearLayout:
+        """The same map into larger out-dims ``outs`` (same names and order, each size at least
+        this layout's): only the packing of the flat bases changes."""
+        mapping = [(sh, m, nsh) for (_, sh, m), nsh in zip(self._out_unpack, _out_packing(outs)[0])]
+
+        def move(f: int) -> int:
+            v = 0
+            for sh, m, nsh in mapping:
+                v |= ((f >> sh) & m) << nsh
+            return v
+
+        return LinearLayout._make([(n, [move(b) for b in f]) for n, f in self._ins], outs)
+
     def _identity_on_outs(self) -> LinearLayout:
         return LinearLayout._make(
             [(n, [1 << (sh + i) for i in range(_log2(s))]) for (n, s), sh in zip(self._outs, self._shifts)], self._outs
@@ -905,7 +969,9 @@ class LinearLayout:
         """Direct product (Triton's ``operator*``): ``self`` in the low bits, ``outer`` above.
 
         Dims present in both are joined, with ``self``'s bits first; dims common to both must
-        appear in the same relative order.
+        appear in the same relative order.  The dims of the result come in Triton 3.9's merged
+        order: each dim common to both comes after the dims that precede it in ``self`` and then
+        in ``outer`` (so ``in2 * (in1, in2, in3)`` gives ``(in1, in2, in3)``).
 
             >>> a = LinearLayout.identity_1d(4, "lane", "dim0")
             >>> b = LinearLayout.identity_1d(2, "warp", "dim0")
@@ -923,10 +989,10 @@ class LinearLayout:
                     f"direct product: {what}-dims common to both layouts must appear in the same relative order; "
                     f"got ({', '.join(xs)}) and ({', '.join(ys)})"
                 )
-        out_log2: dict[str, int] = {}
+        out_log2: dict[str, int] = {n: 0 for n in _merged_order(inner.out_dim_names, outer.out_dim_names)}
         for lay in (inner, outer):
             for n, s in lay._outs:
-                out_log2[n] = out_log2.get(n, 0) + _log2(s)
+                out_log2[n] += _log2(s)
         if sum(out_log2.values()) > MAX_TOTAL_LOG2:
             raise SizeError(f"direct product: out-dims would total {sum(out_log2.values())} bits; at most {MAX_TOTAL_LOG2}")
         out_items = [(n, 1 << k) for n, k in out_log2.items()]
@@ -949,11 +1015,7 @@ class LinearLayout:
                 v |= ((f >> sh) & m) << nsh
             return v
 
-        in_order: list[str] = []
-        for lay in (inner, outer):
-            for n, _ in lay._ins:
-                if n not in in_order:
-                    in_order.append(n)
+        in_order = _merged_order(inner.in_dim_names, outer.in_dim_names)
         ii = dict(inner._ins)
         oi = dict(outer._ins)
         new_ins = []
@@ -1189,13 +1251,18 @@ class LinearLayout:
 
             >>> LinearLayout({"register": [[1], [2], [8]], "lane": [[4]]}, {"dim0": 16}).num_consecutive_in_out()
             4
+            >>> (LinearLayout.identity_1d(4, "in", "out1") * LinearLayout.identity_1d(8, "in", "out2")).num_consecutive_in_out()
+            4
         """
         if not self._ins or not self._outs:
             return 1
         first = self._ins[0][1]
         m0 = self._out_unpack[0][2]
+        # A basis counts only while it is (2**i, 0, ..., 0): 2**i must fit in the first out-dim
+        # (a flat 2**i beyond it is a unit vector of a later out-dim).
+        limit = min(len(first), m0.bit_length())
         consec = 0
-        while consec < len(first) and first[consec] == (1 << consec):
+        while consec < limit and first[consec] == (1 << consec):
             consec += 1
         other = 0
         for k, (n, f) in enumerate(self._ins):
@@ -1206,13 +1273,22 @@ class LinearLayout:
         return 1 << min(consec, tz)
 
     def resize_in_dim(self, name: str, new_size: int) -> LinearLayout:
-        """Grow in-dim ``name`` to ``new_size`` with zero bases (broadcast)."""
+        """In-dim ``name`` resized to ``new_size`` (Triton's ``resizeInDim``): grown with zero bases
+        (a broadcast) or shrunk by dropping its highest bases; the out-dims stay as they are.
+
+            >>> LinearLayout.identity_1d(2, "in", "out").resize_in_dim("in", 8).bases
+            {'in': ((1,), (0,), (0,))}
+            >>> L = LinearLayout.identity_1d(4, "in", "out").resize_in_dim("in", 2)
+            >>> L.bases, L.out_dims
+            ({'in': ((1,),)}, {'out': 4})
+        """
         f = self._in_flat(name)
         new_size = _as_int(new_size, "new_size")
-        if not _is_pow2(new_size) or new_size < (1 << len(f)):
-            raise SizeError(f"resize_in_dim: new size {new_size} of {name!r} must be a power of two >= {1 << len(f)}")
-        extra = _log2(new_size) - len(f)
-        return LinearLayout._make([(n, g + (0,) * extra if n == name else g) for n, g in self._ins], self._outs)
+        if not _is_pow2(new_size):
+            raise SizeError(f"resize_in_dim: new size {new_size} of {name!r} must be a power of two")
+        k = _log2(new_size)
+        g = f[:k] + (0,) * (k - len(f))
+        return LinearLayout._make([(n, g if n == name else h) for n, h in self._ins], self._outs)
 
     def remove_zero_bases(self, name: str) -> LinearLayout:
         """Drop the zero bases of in-dim ``name`` (Triton's ``removeZeroBasesAlongDim``)."""
@@ -1287,19 +1363,27 @@ class LinearLayout:
         return (LinearLayout._make, (self._ins, self._outs))
 
     def __str__(self) -> str:
+        """Triton's ``toString()``, character for character: a leading newline, one ``" - "``
+        bullet per in-dim (its further bases indented by three spaces), then the out-dims.
+
+            >>> str(LinearLayout.identity_1d(4, "in", "out"))
+            '\\n - in=1 -> (1)\\n   in=2 -> (2)\\nwhere out dims are: [out (size 4)]'
+            >>> str(LinearLayout.empty())
+            '\\n(empty layout)'
+        """
         outs = "[" + ", ".join(f"{n} (size {s})" for n, s in self._outs) + "]"
         if not self._ins:
-            return "(empty layout)" if not self._outs else f"(empty layout with out-dims {outs})"
-        lines = []
+            return "\n(empty layout)" if not self._outs else f"\n(empty layout with out-dims {outs})"
+        lines = [""]
         for n, vecs in self.bases.items():
             if not vecs:
-                lines.append(f"- {n} is a size 1 dimension")
+                lines.append(f" - {n} is a size 1 dimension")
                 continue
             for i, v in enumerate(vecs):
-                lines.append(f"{'- ' if i == 0 else '  '}{n}={1 << i} -> ({', '.join(map(str, v))})")
+                lines.append(f"{' - ' if i == 0 else '   '}{n}={1 << i} -> ({', '.join(map(str, v))})")
         lines.append(f"where out dims are: {outs}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        body = str(self).replace("\n", "\n  ")
+        body = str(self).lstrip("\n").replace("\n", "\n  ")
         return f"LinearLayout(\n  {body}\n)"

@@ -40,10 +40,12 @@ def oracle_generator(relpath: str) -> ModuleType:
 
 
 def compare_with_live_triton(
-    generator: str, ours: Callable, request: Callable, *, count: int, max_refusals: int = 1 << 30
+    generator: str, ours: Callable, request: Callable, *, count: int, max_refusals: int = 1 << 30,
+    draw: str = "random_case",
 ) -> None:
-    """Fresh random cases of a corpus generator (tests/oracles/...): ``ours(case)`` (the bases, or a
-    ``LayoutError``) must equal what the generator's Triton worker answers for ``request(case)``.
+    """Fresh random cases of a corpus generator (tests/oracles/...; drawn by its function ``draw``):
+    ``ours(case)`` (the bases, or a ``LayoutError``) must equal what the generator's Triton worker
+    answers for ``request(case)``.
     Triton aborts on some invalid input, so it runs in a subprocess; each refusal may cost a fresh
     one, hence ``max_refusals`` (cases we refuse beyond it are skipped)."""
     from linlayout.errors import LayoutError
@@ -55,7 +57,7 @@ def compare_with_live_triton(
     refused = n = 0
     try:
         while n < count:
-            case = gen.random_case(rng)
+            case = getattr(gen, draw)(rng)
             try:
                 mine = ours(case)
             except LayoutError:

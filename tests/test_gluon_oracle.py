@@ -107,7 +107,7 @@ def test_seed_three_spellings_of_one_layout():
 @pytest.mark.parametrize(
     "text, shape, error, match",
     [
-        ("BlockedLayout([2, 4], [8, 2], [2, 2], [1, 0])", [64, 16], SizeError, "threads_per_warp"),
+        ("BlockedLayout([2, 4], [8, 3], [2, 2], [1, 0])", [64, 16], SizeError, "threads_per_warp"),  # 16 threads are fine (as Triton)
         ("BlockedLayout([2, 4], [16, 2], [2, 2], [1, 1])", [64, 16], DimensionError, "order"),
         ("BlockedLayout([2, 3], [16, 2], [2, 2], [1, 0])", [64, 16], SizeError, "size_per_thread"),
         ("BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])", [48, 16], SizeError, "not a power of two"),

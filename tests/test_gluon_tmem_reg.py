@@ -46,7 +46,7 @@ def test_the_corpus_covers_every_variant_accepted_and_refused():
     seen = collections.Counter((r["instr_variant"], "error" in r) for r in ROWS)
     for v in gluon.TMEM_INSTR_VARIANTS:
         assert seen[(v, False)] >= 20 and seen[(v, True)] >= 5, v
-    assert len(ROWS) == 1276
+    assert len(ROWS) == 1564
 
 
 @pytest.mark.parametrize("variant", sorted({r["instr_variant"] for r in ROWS}))
@@ -226,3 +226,34 @@ def test_each_cta_must_hold_a_whole_block():
         tmem_reg_layout(t, [128, 32], element_bitwidth=32)
     r = tmem_reg_layout(t, [128, 64], element_bitwidth=32)
     assert r.block_bases == ((0, 32),)
+
+
+# ---------------------------------------------------------------------------- narrow subviews
+def test_the_corpus_holds_narrow_subviews():
+    narrow = [r for r in ROWS if r["alloc_shape"] != r["shape"] and r["shape"][1] <= 8]
+    assert sum("linear" in r for r in narrow) >= 100 and sum("error" in r for r in narrow) >= 50
+
+
+@pytest.mark.parametrize(
+    "tmem, element_ty, col",
+    [
+        # issue 17 (Triton 3.9's tensor-memory descriptor): a view keeps log2(32 / bitwidth) column
+        # bases even where the shape leaves them unused
+        (TensorMemoryLayout([128, 64], 2), "f16", ((0, 0),)),  # a 16-bit strided view: col [[0, 0]]
+        (TensorMemoryLayout([128, 64], 1, fp4_padded=True), "i8", ((0, 0), (0, 0))),  # 8-bit fp4-padded
+        (TensorMemoryLayout([128, 64], 1), "f32", ()),  # 32-bit: one column, no sub-column bases
+    ],
+)
+def test_a_one_column_subview_keeps_the_sub_column_bases(tmem, element_ty, col):
+    L = gluon.tmem_view_layout(tmem, [128, 1], [128, 64], element_ty=element_ty)
+    assert L.bases["col"] == col
+    assert L.bases["row"] == tuple((1 << i, 0) for i in range(7))
+
+
+def test_tmem_view_layout_reads_the_element_type_in_any_spelling():
+    t = TensorMemoryLayout([128, 64], 1)
+    wide = gluon.tmem_view_layout(t, [128, 2], [128, 64], element_ty="float8e4nv")
+    assert wide.bases["col"] == ((0, 1), (0, 0))  # two of the four 8-bit slots of the column
+    assert gluon.tmem_view_layout(t, [128, 2], [128, 64], element_ty=8) == wide
+    with pytest.raises(UnsupportedError, match="at most 32 bits"):
+        gluon.tmem_view_layout(t, [128, 2], [128, 64], element_ty="f64")

@@ -156,3 +156,41 @@ def test_live_triton_on_fresh_random_configs():
         count=80,
         max_refusals=4,
     )
+
+
+# ---------------------------------------------------------------------------- dot operands
+# Triton 3.9's answers (GluonOpBuilder.to_linear_layout of gl.DotOperandLayout(op, parent, k_width));
+# the generated corpus gluon_dist.jsonl holds 300 more (tests/test_gluon_dist.py).
+@pytest.mark.parametrize(
+    "version, instr, op, kw, register, lane, warp",
+    [
+        (1, [16, 16, 16], 0, 8, [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [32, 0]],
+         [[1, 0], [2, 0], [4, 0], [8, 0], [0, 0]], [[0, 0], [16, 0]]),  # v1: the second half-wave repeats
+        (2, [16, 16, 16], 1, 4, [[1, 0], [2, 0], [8, 0], [16, 0], [32, 0], [0, 32]],
+         [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0]], [[0, 16], [0, 0]]),
+        (3, [32, 16, 64], 0, 8, [[0, 1], [0, 2], [0, 4], [0, 16], [0, 32], [16, 0]],
+         [[1, 0], [2, 0], [4, 0], [8, 0], [0, 8]], [[0, 0], [32, 0]]),  # 32 rows of A: 16 in lanes, 2 in registers
+    ],
+)
+def test_wmma_dot_operands_match_triton(version, instr, op, kw, register, lane, warp):
+    parent = AMDWMMALayout(version, False, [[0, 1], [1, 0]], instr_shape=instr)
+    L = gluon.DotOperandLayout(op, parent, kw).to_linear([64, 64])
+    assert _bases(L) == {"register": register, "lane": lane, "warp": warp, "block": []}
+
+
+def test_wmma_dot_operand_k_width_is_checked_per_version():
+    # Triton 3.9: "kWidth parameter must be 8/16 for WMMA v1", "4/8/16 for WMMA v2", "mandatory for WMMA v3"
+    with pytest.raises(SizeError, match="8 or 16"):
+        gluon.DotOperandLayout(0, AMDWMMALayout(1, False, []), 4)
+    with pytest.raises(SizeError, match="4, 8 or 16"):
+        gluon.DotOperandLayout(1, AMDWMMALayout(2, False, []), 32)
+    with pytest.raises(SizeError, match="power of two"):
+        gluon.DotOperandLayout(0, AMDWMMALayout(3, False, [], instr_shape=[16, 16, 32]), 0)
+    assert gluon.DotOperandLayout(0, AMDWMMALayout(3, False, [], instr_shape=[16, 16, 32]), 1).to_linear([16, 32])
+
+
+def test_wmma_dot_operand_refuses_repeated_parent_tiles_the_shape_keeps():
+    # Triton 3.9 aborts: "LinearEncodingAttr requires a permutation matrix layout after removing broadcast bases"
+    parent = AMDWMMALayout(2, False, [[0, 1], [1, 1]])
+    with pytest.raises(BasisError, match="repeats"):
+        gluon.DotOperandLayout(1, parent, 8).to_linear([64, 64])

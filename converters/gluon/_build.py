@@ -222,19 +222,32 @@ class Builder:
             if shape[d] > self.sizes[d]:
                 self.identity(k, shape[d] // self.sizes[d], d)
 
-    def not_larger(self, shape: Sequence[int], broadcast_registers: bool = False) -> None:
-        """``ensureLayoutNotLargerThan``: zero the largest bases of each too-large out-dim."""
+    def not_larger(self, shape: Sequence[int], broadcast_registers: bool = False, by_value: bool = False) -> None:
+        """``ensureLayoutNotLargerThan``: zero the largest bases of each too-large out-dim.
+
+        ``by_value`` zeroes every component that reaches ``shape`` instead of one basis per
+        halving: the same for bases that are distinct powers of two, different for repeated
+        ones (Triton 3.9's WMMA operands are cut that way)."""
         dropped: set[int] = set()
         for d in self.order:
             if self.sizes[d] > shape[d]:
-                shrink_bases(self.bases, d, self.sizes[d], shape[d], broadcast_registers, dropped)
+                if by_value:
+                    for vecs in self.bases.values():
+                        for v in vecs:
+                            if v[d] >= shape[d]:
+                                v[d] = 0
+                else:
+                    shrink_bases(self.bases, d, self.sizes[d], shape[d], broadcast_registers, dropped)
                 self.sizes[d] = shape[d]
         if dropped:
             regs = self.bases["register"]
             self.bases["register"] = [b for i, b in enumerate(regs) if i not in dropped]
 
-    def combine_cga(self, cga: Sequence[Sequence[int]], shape: Sequence[int], broadcast_registers: bool = True) -> None:
-        """``combineCtaCgaWithShape``: fit the CTA layout and append the ``block`` bases."""
+    def combine_cga(
+        self, cga: Sequence[Sequence[int]], shape: Sequence[int], broadcast_registers: bool = True, by_value: bool = False
+    ) -> None:
+        """``combineCtaCgaWithShape``: fit the CTA layout and append the ``block`` bases
+        (``by_value``: see :meth:`not_larger`)."""
         rank = self.rank
         for d in range(rank):
             self.touch(next(iter(self.bases)) if self.bases else "register", d)
@@ -251,7 +264,7 @@ class Builder:
                 cga_sizes[d] = shape[d]
         cta_shape = [max(1, shape[d] // cga_sizes[d]) for d in range(rank)]
         self.not_smaller(cta_shape)
-        self.not_larger(cta_shape, broadcast_registers)
+        self.not_larger(cta_shape, broadcast_registers, by_value)
         sizes = self.sizes
         self.bases["block"] = [[x * sizes[d] for d, x in enumerate(b)] for b in blocks]
         self.sizes = [sizes[d] * cga_sizes[d] for d in range(rank)]

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from linlayout import gf2
@@ -169,6 +169,32 @@ def _single_bit(v: Sequence[int]) -> bool:
     return len(nz) == 1 and is_pow2(nz[0])
 
 
+def _require_permutation(
+    bases: dict[str, list[list[int]]], shape: list[int], who: str, rule: str, origin: Callable[[str, int], str]
+) -> None:
+    """A :class:`BasisError` unless the non-zero ``bases`` are distinct powers of two on one dim
+    each, covering every address bit of ``shape`` (what Triton's linear encoding requires);
+    ``origin(in_dim, i)`` says where a basis came from, ``rule`` what Triton asks."""
+    seen: dict[tuple[int, ...], str] = {}
+    for in_dim, vecs in bases.items():
+        for i, v in enumerate(vecs):
+            if not any(v):
+                continue
+            name = f"{in_dim} basis {i}"
+            if not _single_bit(v):
+                raise BasisError(f"{who}: on shape {shape}, {name} = {v}{origin(in_dim, i)} is not a power of two on one dim; {rule}")
+            t = tuple(v)
+            if t in seen:
+                raise BasisError(f"{who}: on shape {shape}, {name} = {v}{origin(in_dim, i)} repeats {seen[t]}; {rule}")
+            seen[t] = name
+    total = sum(s.bit_length() - 1 for s in shape)
+    if len(seen) != total:
+        raise BasisError(
+            f"{who}: on shape {shape}, the bases left after the cut reach {len(seen)} of the {total} "
+            f"address bits; {rule} and to cover the tensor"
+        )
+
+
 @dataclass(frozen=True, repr=False)
 class AMDWMMALayout(DistributedLayout):
     """Gluon's ``AMDWMMALayout(version, transposed, warp_bases, reg_bases, instr_shape, cga_layout,
@@ -313,6 +339,81 @@ class AMDWMMALayout(DistributedLayout):
         size[m], size[n] = ext
         return put(reg), put(lane), size
 
+    def dot_k_widths(self) -> str:
+        """The ``k_width`` values Triton 3.9 accepts for a dot operand of this layout, in words
+        (v1: 8 or 16; v2: 4, 8 or 16; v3: any power of two)."""
+        return {1: "8 or 16", 2: "4, 8 or 16"}.get(self.version, "a power of two")
+
+    def accepts_dot_k_width(self, k_width: int) -> bool:
+        """Whether a dot operand of this layout may have ``k_width`` (Triton's verifier).
+
+            >>> AMDWMMALayout(1, False, []).accepts_dot_k_width(4), AMDWMMALayout(3, False, [], instr_shape=[16, 16, 32]).accepts_dot_k_width(1)
+            (False, True)
+        """
+        if self.version == 1:
+            return k_width in (8, 16)
+        if self.version == 2:
+            return k_width in (4, 8, 16)
+        return is_pow2(k_width)
+
+    def dot_operand_builder(self, operand_index: int, k_width: int, shape: list[int], cga: Sequence[Sequence[int]]) -> Builder:
+        """The register layout of WMMA operand ``operand_index`` (0 = A, 1 = B) over ``shape``, as
+        Triton 3.9 computes it (``DotOperandLayout`` on this parent calls it; ``cga`` is the CGA
+        layout with the K dim zeroed).
+
+        One instruction's operand: ``k_width`` registers along K, 16 lanes along the non-K dim
+        (M for A, N for B), the other 16 lanes one step further along K (version 2/3) or a copy
+        of the first 16 (version 1: the lanes repeat), registers along K up to the instruction's
+        K, and a second 16 rows in registers for gfx1250's 32-row A.  The parent's ``reg_bases``
+        and ``warp_bases`` (tiles) keep their non-K part: a register tile along K goes away, a
+        warp along K holds the same operand (a zero basis).  A larger tensor repeats in
+        registers, K first; a smaller one zeroes what falls outside it.  ``transposed`` plays no
+        part.
+
+            >>> w = AMDWMMALayout(2, False, [[0, 1], [1, 0]])
+            >>> b = w.dot_operand_builder(0, 8, [64, 64], [])
+            >>> L = b.build()
+            >>> L.bases["lane"], L.bases["warp"]
+            (((1, 0), (2, 0), (4, 0), (8, 0), (0, 8)), ((0, 0), (16, 0)))
+        """
+        rank = self.rank
+        op = operand_index
+        k_dim = rank - 1 if op == 0 else rank - 2
+        nonk_dim = rank - 2 if op == 0 else rank - 1
+        nonk = self.tile()[2][nonk_dim]  # the accumulator tile's extent there (transposed swaps M and N)
+        k_instr = self.instr_shape[2]
+        b = Builder(rank)
+        for d in (k_dim, nonk_dim, *range(rank - 2)):  # the repetition order: K, non-K, batch
+            b.touch("register", d)
+        b.touch("lane")
+        b.identity("register", k_width, k_dim)
+        b.identity("lane", 16, nonk_dim)
+        (b.zeros if self.version == 1 else b.identity)("lane", 2, k_dim)
+        if k_instr >= 2 * k_width:  # else the instruction's K is covered already (Triton: identity1D(0), empty)
+            b.identity("register", k_instr // (2 * k_width), k_dim)
+        b.identity("register", nonk // 16, nonk_dim)
+        # the parent's tiles, in units of the parent's tile along non-K (1 along the batch dim)
+        unit = [1] * rank
+        unit[nonk_dim] = nonk
+
+        def project(vecs: Sequence[Sequence[int]]) -> list[list[int]]:
+            return [[0 if d == k_dim else x * unit[d] for d, x in enumerate(v)] for v in vecs]
+
+        regs = [v for v in project(self.reg_bases) if any(v)]
+        warps = project(self.warp_bases)
+        b.bases["register"].extend(regs)
+        b.touch("warp")
+        b.bases["warp"].extend(warps)
+        # each tile basis doubles the extent of the dims it moves along (as a product of Triton's
+        # one-basis layouts would; it differs from the span only for repeated or mixed bases)
+        for d in range(rank):
+            b.sizes[d] <<= sum(1 for v in regs + warps if v[d])
+        b.combine_cga(cga, shape, by_value=True)
+        _require_permutation(b.bases, shape, f"DotOperandLayout({operand_index}, AMDWMMALayout)",
+                             "Triton requires the operand's bases left after the cut (the parent's tiles without their "
+                             "K part) to be distinct powers of two on one dim each", lambda in_dim, i: "")
+        return b
+
     def __str__(self) -> str:
         """Constructor text, leaving out values equal to Gluon's defaults.
 
@@ -393,7 +494,6 @@ class AMDWMMALayout(DistributedLayout):
     def _check_permutation(self, bases: dict[str, list[list[int]]], shape: list[int], n_tile_regs: int) -> None:
         """Triton turns the result into a linear encoding, which must be a permutation matrix once
         the zero (broadcast) bases are removed; it aborts otherwise."""
-        who = "AMDWMMALayout"
 
         def origin(in_dim: str, i: int) -> str:
             if in_dim == "register":
@@ -407,22 +507,6 @@ class AMDWMMALayout(DistributedLayout):
                 return f" (from cga_layout[{i}])"
             return ""
 
-        rule = "Triton requires the bases that the shape does not cut away to be distinct powers of two on one dim each"
-        seen: dict[tuple[int, ...], str] = {}
-        for in_dim, vecs in bases.items():
-            for i, v in enumerate(vecs):
-                if not any(v):
-                    continue
-                name = f"{in_dim} basis {i}"
-                if not _single_bit(v):
-                    raise BasisError(f"{who}: on shape {shape}, {name} = {v}{origin(in_dim, i)} is not a power of two on one dim; {rule}")
-                t = tuple(v)
-                if t in seen:
-                    raise BasisError(f"{who}: on shape {shape}, {name} = {v}{origin(in_dim, i)} repeats {seen[t]}; {rule}")
-                seen[t] = name
-        total = sum(s.bit_length() - 1 for s in shape)
-        if len(seen) != total:
-            raise BasisError(
-                f"{who}: on shape {shape}, the bases left after the cut reach {len(seen)} of the {total} "
-                f"address bits; {rule} and to cover the tensor"
-            )
+        _require_permutation(bases, shape, "AMDWMMALayout",
+                             "Triton requires the bases that the shape does not cut away to be distinct powers of two on one dim each",
+                             origin)

@@ -34,7 +34,8 @@ __all__ = [
     "WARP_SIZES",
 ]
 
-#: Threads per warp Triton accepts: 32 (NVIDIA) or 64 (AMD wavefronts).
+#: The warp sizes of real hardware: 32 (NVIDIA) or 64 (AMD wavefronts).  Triton's layout
+#: conversions (and these) compute any power-of-two thread count; its own tests use 4.
 WARP_SIZES = (32, 64)
 
 
@@ -131,10 +132,12 @@ class BlockedLayout(DistributedLayout):
         128
         >>> b.to_linear([32, 8]).bases["warp"]  # broadcast: every warp holds a full copy
         ((0, 0), (0, 0))
-        >>> BlockedLayout([1, 1], [16, 1], [4, 1], [1, 0])
+        >>> BlockedLayout([1, 1], [2, 2], [1, 1], [1, 0]).to_linear([4, 4]).bases["lane"]  # any power-of-two warp, as Triton
+        ((0, 1), (1, 0))
+        >>> BlockedLayout([1, 1], [3, 1], [4, 1], [1, 0])
         Traceback (most recent call last):
         ...
-        linlayout.errors.SizeError: BlockedLayout: threads_per_warp [16, 1] has 16 threads; a warp has 32 (or 64 on AMD)
+        linlayout.errors.SizeError: BlockedLayout: threads_per_warp[0] = 3 is not a power of two
     """
 
     family = "BlockedLayout"
@@ -156,8 +159,6 @@ class BlockedLayout(DistributedLayout):
         check_order(order, rank, who)
         cga = bases_tuple(self.cga_layout, who, "cga_layout", rank)
         check_cga(cga, who)
-        if math.prod(tpw) not in WARP_SIZES:
-            raise SizeError(f"{who}: threads_per_warp {list(tpw)} has {math.prod(tpw)} threads; a warp has 32 (or 64 on AMD)")
         _set(self, "size_per_thread", spt)
         _set(self, "threads_per_warp", tpw)
         _set(self, "warps_per_cta", wpc)
@@ -315,9 +316,6 @@ class DistributedLinearLayout(DistributedLayout):
                 if x > s:
                     raise BasisError(f"{who}: a basis reaches {x - 1} in dim {i}, beyond shape {list(shp)}")
         _set(self, "shape", shp)
-        n_lanes = 1 << len(self.lane_bases)
-        if n_lanes not in WARP_SIZES:
-            raise SizeError(f"{who}: lane_bases has {len(self.lane_bases)} bases ({n_lanes} lanes); a warp has 32 (5 bases) or 64 (6)")
         lay = self.linear_layout()
         if not lay.is_surjective():
             raise BasisError(f"{who}: the bases do not reach every element of shape {list(shp)}")
@@ -503,8 +501,9 @@ def dot_operand_order(op: int, rank: int) -> list[int]:
 @dataclass(frozen=True, repr=False)
 class DotOperandLayout(DistributedLayout):
     """Gluon's ``DotOperandLayout(operand_index, parent, k_width)``: the register layout of an MMA
-    operand (``operand_index`` 0 = A, 1 = B) for an ``NVMMADistributedLayout`` or ``AMDMFMALayout``
-    parent, or of an FMA dot for a ``BlockedLayout`` parent (each thread holds the whole K extent).
+    operand (``operand_index`` 0 = A, 1 = B) for an ``NVMMADistributedLayout``, ``AMDMFMALayout``
+    or ``AMDWMMALayout`` parent (WMMA: see ``AMDWMMALayout.dot_operand_builder``), or of an FMA
+    dot for a ``BlockedLayout`` parent (each thread holds the whole K extent).
 
         >>> mma = NVMMADistributedLayout([2, 0], [1, 1], [16, 8])
         >>> L = DotOperandLayout(0, mma, 2).to_linear([16, 16])
@@ -542,9 +541,13 @@ class DotOperandLayout(DistributedLayout):
         elif p.family == "AMDMFMALayout":
             if not is_pow2(kw):
                 raise SizeError(f"{who}: k_width {kw} must be a power of two for an MFMA parent")
+        elif p.family == "AMDWMMALayout":
+            if not p.accepts_dot_k_width(kw):  # type: ignore[attr-defined]
+                raise SizeError(f"{who}: k_width {kw} is not accepted for a WMMA v{p.version} parent; "  # type: ignore[attr-defined]
+                                f"Triton 3.9 takes {p.dot_k_widths()}")  # type: ignore[attr-defined]
         else:
-            raise UnsupportedError(f"{who}: parent must be an NVMMADistributedLayout, AMDMFMALayout or BlockedLayout "
-                                   f"here, got {type(p).__name__}")
+            raise UnsupportedError(f"{who}: parent must be an NVMMADistributedLayout, AMDMFMALayout, AMDWMMALayout "
+                                   f"or BlockedLayout here, got {type(p).__name__}")
 
     @property
     def rank(self) -> int:
@@ -563,6 +566,8 @@ class DotOperandLayout(DistributedLayout):
         p = self.parent
         if p.family == "AMDMFMALayout":
             return self._mfma_builder(shp)
+        if p.family == "AMDWMMALayout":
+            return p.dot_operand_builder(self.operand_index, self.k_width, shp, self.cga_layout)  # type: ignore[attr-defined]
         b = Builder(rank)
         if isinstance(p, BlockedLayout):
             rep = list(p.order)

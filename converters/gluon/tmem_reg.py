@@ -38,7 +38,9 @@ tensor memory, and the CGA gives the ``block`` bases.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from linlayout.dtypes import element_bitwidth
 from linlayout.errors import LayoutError, SizeError, UnsupportedError
 from linlayout.linear import LinearLayout
 
@@ -118,7 +120,7 @@ def tmem_reg_layout(
         if shp[0] < need[0] or shp[1] < need[1]:
             raise SizeError(f"{who}: shape {shp} over {ctas[0]} x {ctas[1]} CTAs leaves a CTA less than the block "
                             f"{[bm, bn]} (Triton: the tensor shape must be at least {need[0]}x{need[1]})")
-    ll = tmem_view_layout(tmem, per, None if alloc_shape is None else per_alloc)
+    ll = tmem_view_layout(tmem, per, None if alloc_shape is None else per_alloc, element_ty=bits)
     atom = "32x32b" if instr_variant == "32x32b_splitn" else instr_variant
     reg = _for_bitwidth(ll, atom, nw, bits)
     if reg is None:
@@ -132,26 +134,39 @@ def tmem_reg_layout(
 
 
 def tmem_view_layout(
-    tmem: TensorMemoryLayout | TensorMemoryScalesLayout, shape: Sequence[int], alloc_shape: Sequence[int] | None = None
+    tmem: TensorMemoryLayout | TensorMemoryScalesLayout,
+    shape: Sequence[int],
+    alloc_shape: Sequence[int] | None = None,
+    *,
+    element_ty: Any,
 ) -> LinearLayout:
     """The ``row, col -> dim0, dim1`` layout of one CTA's ``shape`` view of its ``alloc_shape``
-    allocation: the allocation's layout with the bases that leave the view zeroed, and the column
-    bases past the last one the view uses dropped (as Triton 3.9 lays out a tensor-memory
-    descriptor).
+    allocation of ``element_ty`` elements (a type name such as ``"f16"``, a bit width, or a
+    dtype): the allocation's layout with the bases that leave the view zeroed, and the column
+    bases past the last one the view uses dropped, as Triton 3.9 lays out a tensor-memory
+    descriptor.  A view still spans at least one 32-bit column, so (as Triton) at least
+    ``log2(32 / bitwidth)`` column bases stay, zero ones if the view leaves them unused: a
+    one-column 16-bit view of an unpacked allocation has the column bases ``[[0, 0]]``.
 
         >>> t = TensorMemoryLayout([128, 128], 1)
-        >>> tmem_view_layout(t, [256, 64], [256, 128]).bases["col"][-2:]  # block N 128 > 64: a hole
+        >>> tmem_view_layout(t, [256, 64], [256, 128], element_ty="f32").bases["col"][-2:]  # block N 128 > 64: a hole
         ((0, 0), (128, 0))
-        >>> tmem_view_layout(t, [128, 64], [128, 128]) == t.cta_linear([128, 64])  # trailing: dropped
+        >>> tmem_view_layout(t, [128, 64], [128, 128], element_ty="f32") == t.cta_linear([128, 64])  # trailing: dropped
         True
+        >>> tmem_view_layout(TensorMemoryLayout([128, 64], 2), [128, 1], [128, 64], element_ty="f16").bases["col"]
+        ((0, 0),)
     """
     who = "tmem_view_layout"
+    bits = element_bitwidth(element_ty)
+    if bits > 32:
+        raise UnsupportedError(f"{who}: element type {element_ty!r} is {bits}-bit; tensor memory holds elements of at most 32 bits")
     shp = check_shape(shape, 2, who)
     if alloc_shape is None:
         return tmem.cta_linear(shp)
     full = tmem.cta_linear(check_alloc(shp, alloc_shape, who))
     bases = {k: [tuple(x if x < s else 0 for x, s in zip(v, shp)) for v in vecs] for k, vecs in full.bases.items()}
-    while len(bases["col"]) > 0 and bases["col"][-1] == (0, 0):
+    keep = log2(32 // bits)  # the element slots of one 32-bit column
+    while len(bases["col"]) > keep and bases["col"][-1] == (0, 0):
         bases["col"].pop()
     return LinearLayout(bases, [("dim0", shp[0]), ("dim1", shp[1])], require_surjective=False)
 

@@ -149,8 +149,54 @@ EDGE_CASES: list[tuple[dict, list[int]]] = [
 ]
 
 
+def odd_warp_cases(seed: int = 20261126, count: int = 60) -> list[tuple[dict, list[int]]]:
+    """Register layouts whose warps are not 32 or 64 threads (1 to 128, powers of two): Triton's
+    conversions compute them (its own unit tests use 4 threads per warp).  Drawn from their own
+    seed, so the rows above stay as they were."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        rank = rng.choice([1, 2, 2, 3])
+        d = blocked(rng, rank)
+        d["threads_per_warp"] = split(rng, [0, 1, 2, 3, 4, 6, 7][i % 7], rank)
+        kind = rng.choice(["blocked", "blocked", "slice", "dot"])
+        if kind == "slice" and rank > 1:
+            d = {"kind": "SliceLayout", "dim": rng.randrange(rank), "parent": d}
+            rank -= 1
+        elif kind == "dot" and rank > 1:
+            d = {"kind": "DotOperandLayout", "operand_index": rng.choice([0, 1]), "parent": d, "k_width": 0}
+        out.append((d, [pow2(rng, 0, 7) for _ in range(rank)]))
+    return out
+
+
+def wmma_dot_cases(seed: int = 20261127, count: int = 300) -> list[tuple[dict, list[int]]]:
+    """Dot operands (A and B) of AMD WMMA parents, versions 1-3: the parents drawn as in
+    ``make_gluon_wmma.py`` (every instruction shape, reg/warp tiles, CGA layouts, rank 3, some
+    malformed), ``k_width`` mostly what each version accepts (v1: 8, 16; v2: 4, 8, 16; v3: powers of
+    two) and sometimes not.  Drawn from their own seed, so the rows above stay as they were."""
+    rng = random.Random(seed)
+    return [random_wmma_dot_case(rng) for _ in range(count)]
+
+
+def random_wmma_dot_case(rng: random.Random) -> tuple[dict, list[int]]:
+    """One WMMA dot operand (see :func:`wmma_dot_cases`); the live test in
+    ``tests/test_gluon_dist.py`` draws fresh ones."""
+    import make_gluon_wmma
+
+    ok = {1: [8, 16], 2: [4, 8, 16], 3: [1, 2, 4, 8, 16, 32, 64]}
+    parent, shape = make_gluon_wmma.random_case(rng)
+    kw = rng.choice(ok[parent["version"]]) if rng.random() < 0.9 else rng.choice([0, 1, 2, 3, 4, 32])
+    d = {"kind": "DotOperandLayout", "operand_index": rng.choice([0, 1]), "parent": {"kind": "AMDWMMALayout", **parent},
+         "k_width": kw}
+    if rng.random() < 0.5:  # K larger than the instruction (repetition along K)
+        k_dim = len(shape) - 1 if d["operand_index"] == 0 else len(shape) - 2
+        shape = list(shape)
+        shape[k_dim] = 1 << rng.randint(4, 8)
+    return d, shape
+
+
 def main() -> int:
-    return generate(__doc__, seed=20261124, count=700, out=HERE / "gluon_dist.jsonl", fixed=EDGE_CASES,
+    return generate(__doc__, seed=20261124, count=700, out=HERE / "gluon_dist.jsonl", fixed=EDGE_CASES + odd_warp_cases() + wmma_dot_cases(),
                     random_case=random_case, source=WORKER,
                     row_of=lambda c, run: {"layout": c[0], "shape": c[1], **run(*c)})
 

@@ -159,8 +159,29 @@ def packed(bm: int, n: int, nw: int) -> bool:
     return (bm + n + nw) % 3 != 0
 
 
+def narrow_view_cases() -> list[dict]:
+    """Views 1 to 8 columns wide of a [128, 64] (or [64, 64]) allocation, for every element width,
+    packed, unpacked and padded column stride, padded fp4 and access variant: the subviews whose
+    column bases the shape cuts down to the element slots of one 32-bit column (issue 17).  The
+    rows above stay as they were."""
+    out = []
+    for dtype, bits in (("float8e4nv", 8), ("float16", 16), ("float32", 32)):
+        for cs in (1, 2, 4):
+            if bits * cs > 32:
+                continue
+            for fp4 in (False, True) if cs == 1 else (False,):
+                for bm in (128, 64):
+                    for n in (1, 2, 4, 8):
+                        for variant in ("32x32b", "16x64b", "16x128b", "16x256b"):
+                            tmem = {"kind": "TensorMemoryLayout", "block": [bm, 64], "col_stride": cs}
+                            if fp4:
+                                tmem["fp4_padded"] = True
+                            out.append(case(tmem, dtype, [bm, n], 4, variant, [bm, 64]))
+    return out
+
+
 def main() -> int:
-    return generate(__doc__, seed=20261123, count=900, out=HERE / "tmem_reg.jsonl", fixed=edge_cases(),
+    return generate(__doc__, seed=20261123, count=900, out=HERE / "tmem_reg.jsonl", fixed=edge_cases() + narrow_view_cases(),
                     random_case=random_case, source=WORKER, row_of=lambda c, run: {**c, **run(c)})
 
 
