@@ -17,6 +17,7 @@ attribute                                Gluon layout
 ``#ttg.padded_shared<[i:+p] {...}>``     :class:`~converters.gluon.PaddedSharedLayout`
 ``#ttng.tensor_memory_encoding<...>``    :class:`~converters.gluon.TensorMemoryLayout`
 ``#ttng.tensor_memory_scales_encoding``  :class:`~converters.gluon.TensorMemoryScalesLayout`
+``#ttg.amd_rotating_shared<{...}>``      :class:`~converters.mlir.rotating.AMDRotatingSharedLayout`
 =======================================  ===============================================
 
 The CTA placement of a cluster is the ``CGALayout = [[...]]`` field (Gluon's ``cga_layout``: one
@@ -67,8 +68,9 @@ from converters.gluon import (
 from converters.gluon.base import GluonLayout
 
 from .reader import Located, Reader
+from .rotating import AMDRotatingSharedLayout
 
-__all__ = ["parse_attr", "read_attr", "to_mlir", "MemorySpace", "ATTRIBUTE_NAMES", "MEMORY_SPACES"]
+__all__ = ["parse_attr", "read_attr", "to_mlir", "is_layout", "MemorySpace", "ATTRIBUTE_NAMES", "MEMORY_SPACES"]
 
 
 class MemorySpace(str):
@@ -148,7 +150,7 @@ def _bases(F: _Fields, key: str, default: Any = _REQUIRED) -> Any:
 def _layout(F: _Fields, key: str) -> Any:
     loc = F._get(key, _REQUIRED)
     assert loc is not None
-    if not isinstance(loc.value, GluonLayout):
+    if not is_layout(loc.value):
         raise F._bad(key, "a layout attribute", loc)
     return loc.value
 
@@ -242,6 +244,11 @@ def _span(bases: Sequence[Sequence[int]], rank: int) -> list[int]:
     return span
 
 
+def _amd_rotating_shared(F: _Fields) -> Any:
+    return AMDRotatingSharedLayout(_int(F, "vec"), _int(F, "perPhase"), _int(F, "maxPhase"), _ints(F, "order"),
+                                   _bases(F, "CGALayout", []))
+
+
 def _padded_shared(F: _Fields) -> GluonLayout:
     pairs = F.f.pop("__intervals__").value
     F.known = tuple(k for k in F.known if k != "__intervals__")
@@ -282,6 +289,7 @@ _READERS: dict[str, tuple[tuple[str, ...], Callable[[_Fields], GluonLayout]]] = 
     "ttg.nvmma_shared": (("swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "rank", "CGALayout"), _nvmma_shared),
     "ttg.swizzled_shared": (("vec", "perPhase", "maxPhase", "order", "CGALayout"), _swizzled_shared),
     "ttg.shared_linear": (("offset", "block", "alignment"), _shared_linear),
+    "ttg.amd_rotating_shared": (("vec", "perPhase", "maxPhase", "order", "CGALayout"), _amd_rotating_shared),
     "ttg.padded_shared": (("__intervals__", "offset", "block", "order", "shape", "CGALayout"), _padded_shared),
     "ttng.tensor_memory_encoding": (("blockM", "blockN", "colStride", "CGALayout", "twoCTAs", "fp4Padded"), _tmem),
     "ttng.tensor_memory_scales_encoding": (("CGALayout",), _tmem_scales),
@@ -317,7 +325,10 @@ def read_attr(r: Reader, aliases: Mapping[str, Any] | None = None) -> Any:
         if "." in name:
             raise r.error(f"#{name} is not a layout attribute (known: {', '.join('#' + n for n in ATTRIBUTE_NAMES)})", start)
         if aliases is not None and name in aliases:
-            return aliases[name]
+            v = aliases[name]
+            if isinstance(v, Exception):
+                raise r.error(f"alias #{name} is not a layout Triton 3.9 has: {str(v).splitlines()[0]}", start)
+            return v
         raise r.error(f"unknown attribute alias #{name}" + ("" if aliases is None else " (no '#" + name + " = ...' line defines it)"), start)
     if name not in _READERS:
         raise r.error(f"#{name} is not a layout attribute Triton 3.9 has (known: {', '.join('#' + n for n in ATTRIBUTE_NAMES)})", start)
@@ -354,6 +365,11 @@ def read_attr(r: Reader, aliases: Mapping[str, Any] | None = None) -> Any:
         raise
     except (LayoutError, TypeError) as e:
         raise ParseError(f"#{name}: {e}", r.text, start) from None
+
+
+def is_layout(x: Any) -> bool:
+    """Whether ``x`` is a layout value this module reads and prints."""
+    return isinstance(x, (GluonLayout, AMDRotatingSharedLayout))
 
 
 def parse_attr(text: str, aliases: Mapping[str, Any] | None = None) -> GluonLayout:
@@ -468,6 +484,9 @@ def to_mlir(layout: GluonLayout) -> str:
     if isinstance(x, SwizzledSharedLayout):
         f = [("vec", x.vec), ("perPhase", x.per_phase), ("maxPhase", x.max_phase), ("order", x.order), *_cga(x)]
         return f"#ttg.swizzled_shared<{{{_fields(f)}}}>"
+    if isinstance(x, AMDRotatingSharedLayout):
+        f = [("vec", x.vec), ("perPhase", x.per_phase), ("maxPhase", x.max_phase), ("order", x.order), *_cga(x)]
+        return f"#ttg.amd_rotating_shared<{{{_fields(f)}}}>"
     if isinstance(x, SharedLinearLayout):
         f = [("offset", x.offset_bases)] + ([("block", x.block_bases)] if x.block_bases else [])
         return f"#ttg.shared_linear<{{{_fields(f)}}}, alignment = {x.alignment}>"
@@ -494,4 +513,4 @@ def to_mlir(layout: GluonLayout) -> str:
 
 _PRINTABLE = (BlockedLayout, SliceLayout, NVMMADistributedLayout, DotOperandLayout, DistributedLinearLayout, AMDMFMALayout,
               AMDWMMALayout, NVMMASharedLayout, SwizzledSharedLayout, SharedLinearLayout, PaddedSharedLayout,
-              TensorMemoryLayout, TensorMemoryScalesLayout)
+              TensorMemoryLayout, TensorMemoryScalesLayout, AMDRotatingSharedLayout)

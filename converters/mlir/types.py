@@ -32,7 +32,7 @@ from linlayout.linear import LinearLayout
 from converters.gluon import AMDWMMALayout, TensorMemoryLayout, TensorMemoryScalesLayout
 from converters.gluon.base import GluonLayout
 
-from .attrs import MemorySpace, read_attr, to_mlir
+from .attrs import MemorySpace, is_layout, read_attr, to_mlir
 from .reader import Reader
 
 __all__ = ["TensorType", "MemDescType", "parse_type", "read_type", "dtype_bits"]
@@ -86,9 +86,10 @@ class _Typed:
         return "x".join(str(s) for s in self.shape) + "x" + self.dtype
 
     def to_linear(self, shape: Optional[Sequence[int]] = None) -> LinearLayout:
-        """The layout's linear form over this type's shape (``shape``, if given, must be it)."""
+        """The layout's linear form over this type's shape (``shape``, if given, must be it; a
+        multi-buffered memdesc gives one buffer's)."""
         own = list(self._linear_shape())
-        if shape is not None and list(shape) != list(self.shape):
+        if shape is not None and list(shape) not in (list(self.shape), own):
             raise SizeError(f"{self}: the type's shape is {list(self.shape)}, not {list(shape)}")
         rank = _layout_rank(self.layout)
         if rank is not None and rank != len(own):
@@ -98,6 +99,10 @@ class _Typed:
 
     def _linear_shape(self) -> tuple[int, ...]:
         return self.shape
+
+    def to_general(self, shape: Optional[Sequence[int]] = None) -> Any:
+        """The mixed-radix form (padded shared layouts), where the layout has one."""
+        return self.layout.to_general(list(self._linear_shape()))
 
     def _head(self) -> str:
         raise NotImplementedError
@@ -150,6 +155,14 @@ class MemDescType(_Typed):
 
     def _head(self) -> str:
         return f"!ttg.memdesc<{self._shape_text()}>"
+
+    def _linear_shape(self) -> tuple[int, ...]:
+        """The shape the layout covers: a layout of fewer dims than the type (multi-buffering,
+        ``2x64x32`` with a rank-2 layout) covers one buffer, the trailing dims."""
+        rank = _layout_rank(self.layout)
+        if rank is not None and rank < len(self.shape):
+            return self.shape[len(self.shape) - rank:]
+        return self.shape
 
     def __str__(self) -> str:
         parts = [self._shape_text(), self.layout_text, "#" + self.memory_space]
@@ -204,7 +217,7 @@ def read_type(r: Reader, aliases: Optional[Mapping[str, Any]] = None) -> Any:
             return None
         r.expect(",", "',' and the layout after the element type")
         layout = read_attr(r, aliases)
-        if not isinstance(layout, GluonLayout):
+        if not is_layout(layout):
             raise r.error(f"tensor type: expected a layout attribute, got #{layout}", start)
         r.expect(">", "'>' closing the tensor type")
         return TensorType(shape, dtype, _fix_rank(layout, len(shape)))
@@ -212,7 +225,7 @@ def read_type(r: Reader, aliases: Optional[Mapping[str, Any]] = None) -> Any:
         shape, dtype = _dims_and_elem(r)
         r.expect(",", "',' and the layout after the element type")
         layout = read_attr(r, aliases)
-        if not isinstance(layout, GluonLayout):
+        if not is_layout(layout):
             raise r.error("memdesc type: expected a layout attribute first", start)
         space = "ttg.shared_memory"
         mutable = False
