@@ -236,7 +236,8 @@ def main() -> int:
                 compiled[name] = "ok"
                 continue
             errs = [l.strip() for l in p.stderr.splitlines() if "error" in l.lower() and "warn" not in l.lower()]
-            compiled[name] = "not compiled: " + (errs[0] if errs else f"exit status {p.returncode}")[:200]
+            why = (errs[0] if errs else f"exit status {p.returncode}").replace(str(HERE) + "/", "")
+            compiled[name] = "not compiled: " + why[:200]
     (HERE / "compiled.json").write_text(json.dumps(compiled, indent=1, sort_keys=True) + "\n")
 
     worker = TritonWorker(WORKER)
