@@ -223,11 +223,21 @@ def _plan_counts(p: Plan) -> dict[str, Any]:
                                        "load_instr", "barriers", "store_conflicts", "load_conflicts", "reps", "register_moves")}
 
 
-def _convert(op: Op, src: TensorType, dst: TensorType, matrix: bool) -> Conversion:
+def _plan(a: Any, b: Any, bits: int, arch: Optional[int], strategy: str) -> Plan:
+    """Plan with the matrix instructions the target has: ``ldmatrix`` from sm_75, ``stmatrix``
+    from sm_90, none on AMD.  ``plan_conversion`` has one switch for both, so before sm_90 a
+    plan that would store with ``stmatrix`` is made again without matrix instructions."""
+    p = plan_conversion(a, b, bitwidth=bits, matrix_instructions=arch is not None and arch >= 75, strategy=strategy)
+    if arch is not None and arch < 90 and p.uses_stmatrix:
+        p = plan_conversion(a, b, bitwidth=bits, matrix_instructions=False, strategy=strategy)
+    return p
+
+
+def _convert(op: Op, src: TensorType, dst: TensorType, arch: Optional[int]) -> Conversion:
     bits = src.bitwidth
     a, b = src.to_linear(), dst.to_linear()
-    best = plan_conversion(a, b, bitwidth=bits, matrix_instructions=matrix, strategy="best")
-    tri = plan_conversion(a, b, bitwidth=bits, matrix_instructions=matrix, strategy="triton")
+    best = _plan(a, b, bits, arch, "best")
+    tri = _plan(a, b, bits, arch, "triton")
     cheaper = None
     if best.cost < tri.cost:
         cheaper = (f"Triton 3.9 lowers this as {tri.kind} (cost {tri.cost:g}); a {best.kind} plan costs {best.cost:g}: "
@@ -235,7 +245,8 @@ def _convert(op: Op, src: TensorType, dst: TensorType, matrix: bool) -> Conversi
     return Conversion(
         op.line, op.location, op.name, _OPS[op.name], src.layout_text, dst.layout_text, list(src.shape), src.dtype, bits,
         op.num_warps, op.partition, best.kind, best.is_zero_cost, best.shared_bytes, tri.describe() if cheaper else best.describe(),
-        {**_plan_counts(best), "cost": best.cost, "triton_cost": tri.cost}, tri.kind, cheaper,
+        {**_plan_counts(best), "cost": best.cost, "triton_cost": tri.cost,
+         "triton": {**_plan_counts(tri), "shared_bytes": tri.shared_bytes}}, tri.kind, cheaper,
     )
 
 
@@ -286,14 +297,14 @@ def _tmem_transfer(op: Op, reg: TensorType, mem: MemDescType, store: bool) -> Co
                       bits, op.num_warps, op.partition, kind, False, 0, desc, counts)
 
 
-def _matrix_instructions(target: str) -> bool:
-    """stmatrix/ldmatrix in conversions: NVIDIA sm_90 and later."""
+def _cuda_arch(target: str) -> Optional[int]:
+    """80 for ``"cuda:80"``; ``None`` for other targets (AMD: no matrix load/store instructions)."""
     if not target.startswith("cuda:"):
-        return False
+        return None
     try:
-        return int(target.split(":", 1)[1].rstrip("a")) >= 90
+        return int(target.split(":", 1)[1].rstrip("af"))
     except ValueError:
-        return False
+        return None
 
 
 def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
@@ -303,7 +314,7 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
     :class:`~linlayout.errors.ParseError` naming the line and position."""
     m: Module = parse_module(ir_text)
     tgt = target or m.target
-    matrix = _matrix_instructions(tgt)
+    arch = _cuda_arch(tgt)
     conversions: list[Conversion] = []
     skipped: list[dict[str, Any]] = []
     buffers = 0
@@ -320,7 +331,7 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
             if op.name == "ttg.convert_layout":
                 if len(regs) != 2:
                     raise LayoutError(f"expected two tensor types, found {len(regs)}")
-                conversions.append(_convert(op, regs[0], regs[1], matrix))
+                conversions.append(_convert(op, regs[0], regs[1], arch))
             elif not regs or not mems:
                 if op.name != "ttg.local_alloc":  # an allocation without a value moves no data
                     raise LayoutError("expected a tensor type and a memdesc type")
