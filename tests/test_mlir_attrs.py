@@ -257,3 +257,31 @@ def test_errors_name_field_and_position(text, message, at):
 def test_to_mlir_refuses_other_values():
     with pytest.raises(LayoutError, match="no MLIR attribute for a int"):
         to_mlir(3)
+
+
+# ---------------------------------------------------------------------------- the form's entry points
+def test_parse_reads_attributes_and_types():
+    from converters.mlir import parse
+
+    assert parse(PRINTED[0]) == parse_type(PRINTED[0])
+    attr = PRINTED[0].split(", ", 1)[1][:-1]
+    assert parse(attr) == parse_type(PRINTED[0]).layout
+
+
+@pytest.mark.parametrize("text", [t for t in PRINTED if "padded_shared" not in t and "tensor_memory" not in t])
+def test_from_linear_spells_the_same_layout(text):
+    from converters.mlir import from_linear
+
+    t = parse_type(text)
+    L = t.to_linear()
+    spelled = parse_attr(to_mlir(from_linear(L)))
+    assert to_mlir(spelled).startswith(("#ttg.linear<", "#ttg.shared_linear<"))
+    assert spelled.to_linear(list(L.out_dims.values())) == L
+
+
+def test_looks_like():
+    from converters.mlir import looks_like
+
+    assert all(looks_like(t) for t in PRINTED)
+    assert looks_like((ORACLES / "triton-3.9-ir" / "ir" / "vector_add.sm_90.ttgir").read_text())
+    assert not looks_like("(4,8):(8,1)") and not looks_like("gl.BlockedLayout([1], [32], [4], [0])")
