@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -178,3 +181,42 @@ def test_conversions_match_triton_ptx(reports):
     # 128-bit vectors where Triton's PTX stores narrower ones (more st.shared); never the other way.
     assert all(ours < theirs for *_, ours, theirs in store_diff), store_diff
     assert len(store_diff) <= 7, store_diff
+
+
+# ---------------------------------------------------------------------------- the command, as a user runs it
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "linlayout.app.audit", *args], cwd=ROOT, capture_output=True, text=True,
+                          input=stdin, timeout=120)
+
+
+def test_command_table_json_html(tmp_path):
+    f = IR / "attn_fwd_128x64_d64.sm_90.ttgir"
+    p = _run(str(f))
+    assert p.returncode == 0 and p.stderr == ""
+    assert p.stdout.startswith("target cuda:90, 4 warps x 32 threads") and "convert_layout" in p.stdout
+    p = _run(str(f), "--json", "--html", str(tmp_path / "r.html"))
+    assert p.returncode == 0
+    d = json.loads(p.stdout)
+    assert d["conversions"] and all(REQUIRED <= set(c) for c in d["conversions"])
+    page = (tmp_path / "r.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and "<svg" in page and "convert_layout" in page
+    p = _run("-", "--target", "cuda:80", stdin=f.read_text())
+    assert p.returncode == 0 and p.stdout.startswith("target cuda:80") and "163 KB on compute capability 8.0" in p.stdout
+
+
+@pytest.mark.parametrize("args, text, message", [
+    (["{bad}"], "#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32, warpsPerCTA = [4], order = [0]}>\n",
+     "linlayout audit: error: line 1: expected a value"),
+    (["/no/such/file.ttgir"], None, "linlayout audit: error: cannot read /no/such/file.ttgir: No such file or directory"),
+    ([], None, "linlayout audit: error: the following arguments are required: file"),
+])
+def test_command_bad_input_is_one_line_exit_2(tmp_path, args, text, message):
+    if text is not None:
+        (tmp_path / "bad.ttgir").write_text(text)
+        args = [str(tmp_path / "bad.ttgir")]
+    p = _run(*args)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.count("\n") == 1 and p.stderr.startswith(message) and "Traceback" not in p.stderr

@@ -37,7 +37,10 @@ conversion scratch with the target's per-block limit (:data:`SHARED_MEMORY_LIMIT
 
 from __future__ import annotations
 
+import argparse
+import html
 import json
+import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -51,7 +54,7 @@ from ..banks import bank_report
 from ..errors import LayoutError, ParseError
 from ..plan import Plan, plan_conversion
 
-__all__ = ["SHARED_MEMORY_LIMITS", "Conversion", "AuditReport", "audit", "shared_memory_limit"]
+__all__ = ["SHARED_MEMORY_LIMITS", "Conversion", "AuditReport", "audit", "shared_memory_limit", "add_arguments", "run", "main"]
 
 _GUIDE = "CUDA C++ Programming Guide, Compute Capabilities, 'Maximum amount of shared memory per thread block'"
 
@@ -217,6 +220,55 @@ class AuditReport:
     def __str__(self) -> str:
         return self.format()
 
+    def to_html(self, ir_text: Optional[str] = None, *, max_cells: int = 4096) -> str:
+        """A self-contained HTML report: the table, the totals, and for each conversion the
+        source and destination layouts drawn (SVG, colored by thread; layouts of more than
+        ``max_cells`` elements are not drawn).  ``ir_text``, if given, adds the op's source line."""
+        from ..draw import to_svg
+
+        lines = ir_text.splitlines() if ir_text else []
+        esc = html.escape
+        out = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>linlayout audit</title><style>",
+               "body{font-family:sans-serif;margin:1em} table{border-collapse:collapse} td,th{border:1px solid #ccc;"
+               "padding:2px 6px;font-size:13px;vertical-align:top} .zero{color:#080} .cheap{color:#a40} "
+               "code{font-size:12px} .pics{display:flex;gap:1em;overflow-x:auto}</style></head><body>",
+               f"<h1>Layout audit: {esc(self.target or 'unknown target')}</h1>",
+               f"<p>{self.num_warps} warps x {self.threads_per_warp} threads, {self.num_ctas} CTA(s); "
+               f"{len(self.conversions)} conversions / transfers.</p>"]
+        t = self.totals()
+        out.append("<p>" + esc(self.format().splitlines()[-1 if not self.skipped else -2]) + "</p>")
+        out.append("<p>By kind: " + esc(", ".join(f"{k} {n}" for k, n in sorted(t["by_kind"].items()))) + "</p>")
+        out.append("<table><tr><th>line</th><th>op</th><th>kind</th><th>shape</th><th>dtype</th><th>warps</th>"
+                   "<th>shared B</th><th>plan</th></tr>")
+        for i, c in enumerate(self.conversions):
+            cls = "zero" if c.zero_cost else ("cheap" if c.cheaper else "")
+            note = esc(c.description) + (f"<br><b>cheaper:</b> {esc(c.cheaper)}" if c.cheaper else "")
+            out.append(f"<tr class='{cls}'><td><a href='#c{i}'>{c.line}</a></td><td>{esc(c.op)}</td><td>{esc(c.kind)}</td>"
+                       f"<td>{'x'.join(map(str, c.shape))}</td><td>{esc(c.dtype)}</td><td>{c.num_warps}</td>"
+                       f"<td>{c.shared_bytes}</td><td>{note}</td></tr>")
+        out.append("</table>")
+        for i, c in enumerate(self.conversions):
+            out.append(f"<h3 id='c{i}'>line {c.line}: {esc(c.op)} ({esc(c.location)})</h3>")
+            if 0 < c.line <= len(lines):
+                out.append(f"<pre><code>{esc(lines[c.line - 1].strip())}</code></pre>")
+            out.append(f"<p>src <code>{esc(c.src)}</code><br>dst <code>{esc(c.dst)}</code></p><div class='pics'>")
+            n = 1
+            for s in c.shape:
+                n *= s
+            for side in (c.src, c.dst):
+                if n > max_cells or not side.startswith(("#ttg.blocked", "#ttg.slice", "#ttg.nvidia_mma", "#ttg.dot_op",
+                                                         "#ttg.linear", "#ttg.amd_")):
+                    continue
+                try:
+                    from converters.mlir import parse_attr
+
+                    out.append("<div>" + to_svg(parse_attr(side).to_linear(list(c.shape))) + "</div>")
+                except LayoutError as e:
+                    out.append(f"<p>(not drawn: {esc(str(e).splitlines()[0])})</p>")
+            out.append("</div>")
+        out.append("</body></html>")
+        return "\n".join(out)
+
 
 def _plan_counts(p: Plan) -> dict[str, Any]:
     return {k: getattr(p, k) for k in ("shuffles", "selects", "stores", "loads", "store_vector", "load_vector", "store_instr",
@@ -346,3 +398,62 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
     scratch = max((c.shared_bytes for c in conversions if c.op == "ttg.convert_layout"), default=0)
     limit, source = shared_memory_limit(tgt)
     return AuditReport(tgt, m.num_warps, m.threads_per_warp, m.num_ctas, conversions, buffers, scratch, limit, source, skipped)
+
+
+# ---------------------------------------------------------------------------- the command
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``audit`` command's arguments (for ``linlayout audit``)."""
+    p.add_argument("file", help="a TritonGPU module (.ttgir, MLIR_ENABLE_DUMP output); '-' reads stdin")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--html", metavar="PATH", help="also write an HTML report with the layouts drawn")
+    p.add_argument("--target", help="override the module's ttg.target (e.g. cuda:90, hip:gfx942)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the ``audit`` command (errors are :class:`~linlayout.errors.LayoutError`: one line, exit 2)."""
+    if args.file == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            with open(args.file, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            raise LayoutError(f"cannot read {args.file}: {getattr(e, 'strerror', None) or e}") from None
+    report = audit(text, target=args.target)
+    if args.html:
+        try:
+            with open(args.html, "w", encoding="utf-8") as f:
+                f.write(report.to_html(text))
+        except OSError as e:
+            raise LayoutError(f"cannot write {args.html}: {e.strerror}") from None
+    print(report.to_json() if args.json else report.format())
+    return 0
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """``python -m linlayout.app.audit FILE [--json] [--html PATH] [--target T]``: exit 0, or 2
+    with one line on stderr for bad input."""
+
+    class _P(argparse.ArgumentParser):
+        def error(self, message: str) -> Any:
+            sys.stderr.write(f"linlayout audit: error: {message}\n")
+            raise SystemExit(2)
+
+    p = _P(prog="linlayout audit", description="Audit the layout conversions of a Triton kernel's TritonGPU IR.")
+    add_arguments(p)
+    try:
+        args = p.parse_args(list(argv) if argv is not None else None)
+    except SystemExit as e:
+        return int(e.code or 0)
+    try:
+        return run(args)
+    except LayoutError as e:
+        msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        sys.stderr.write(f"linlayout audit: error: {msg}\n")
+        return 2
+    except BrokenPipeError:  # pragma: no cover
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
