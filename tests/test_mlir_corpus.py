@@ -101,3 +101,15 @@ def test_malformed_module_is_a_parse_error_with_the_line():
     bad = text.replace("threadsPerWarp = [32]", "threadsPerWarp = [32", 1)
     with pytest.raises(ParseError, match=r"line 1: expected a value .* got 'warpsPerCTA '"):
         parse_module(bad)
+
+
+def test_mlir_dump_log_reads_the_last_module():
+    one = (CORPUS / "ir" / "vector_add.sm_90.ttgir").read_text()
+    two = (CORPUS / "ir" / "gluon_warp_specialize.sm_90.ttgir").read_text()
+    log = "// -----// IR Dump Before Foo (foo) ('builtin.module' operation) //----- //\n" + one
+    log += "\n// -----// IR Dump Before Bar (bar) ('builtin.module' operation) //----- //\n" + two
+    m = parse_module(log)
+    offset = [i for i, l in enumerate(log.splitlines()) if l.startswith("// -----//")][-1] + 1
+    cvts = m.ops_named("ttg.convert_layout")
+    assert [o.line for o in cvts] == [o.line + offset for o in parse_module(two).ops_named("ttg.convert_layout")]
+    assert log.splitlines()[cvts[0].line - 1].strip() == cvts[0].text

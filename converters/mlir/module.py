@@ -5,7 +5,8 @@ and location.
 Only what layouts need is read: ``#name = ...`` alias lines (layouts, memory spaces, locations),
 ``module attributes {...}``, and each op line's ``tensor<...>`` / ``!ttg.memdesc<...>`` types.
 Warp-specialized partitions (``partitionN(...) num_warps(K) {``) give the ops inside them their
-own number of warps.
+own number of warps.  An ``MLIR_ENABLE_DUMP`` log (one module after each pass, each under a
+``// -----// IR Dump ...`` header) is read as its last module, with the log's line numbers.
 
     >>> m = parse_module('''
     ... #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -120,6 +121,16 @@ def _module_attrs(line: str, r: Reader, start: int) -> dict[str, Any]:
     return {k: v.value for k, v in d.items()}
 
 
+def _last_dump(lines: list[str]) -> int:
+    """The index of the first line of the last module in an ``MLIR_ENABLE_DUMP`` log (one module
+    per pass, each after a ``// -----// IR Dump ...`` header); 0 for a single module."""
+    headers = [i for i, ln in enumerate(lines) if ln.startswith("// -----//")]
+    modules = sum(1 for ln in lines if ln.lstrip().startswith("module") and "{" in ln)
+    if modules < 2 or not headers:
+        return 0
+    return headers[-1] + 1
+
+
 def _first_line(e: ParseError) -> str:
     return str(e).splitlines()[0].rsplit(" (at position", 1)[0]
 
@@ -133,11 +144,9 @@ def parse_module(text: str) -> Module:
     locs: dict[str, str] = {}
     type_cache: dict[str, Any] = {}
     lines = text.splitlines()
-    starts = []
-    pos = 0
-    for ln in lines:
-        starts.append(pos)
-        pos += len(ln) + 1
+    first = _last_dump(lines)
+    if first:  # an MLIR_ENABLE_DUMP log: read its last module, keep the log's line numbers
+        lines = [""] * first + lines[first:]
     # aliases first: they may be defined after use (#loc lines come at the end)
     pending: list[tuple[int, str, str]] = []
     for i, ln in enumerate(lines):
@@ -177,7 +186,7 @@ def parse_module(text: str) -> Module:
         opened = ln.count("{") - ln.count("}")
         current = next((x for x in reversed(region) if x is not None), None)
         o = _OP.match(ln)
-        if o and _TYPE_START.search(ln) and not s.startswith("module"):
+        if o and not s.startswith("module"):
             types = []
             for tm in _TYPE_START.finditer(ln):
                 r = Reader(ln, tm.start())

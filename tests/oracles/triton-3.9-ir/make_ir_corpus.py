@@ -25,7 +25,8 @@ Writes, next to this script:
   ``../triton-3.9-generated/triton_worker.py`` does.  No code of ours is involved;
 * ``printed_types.txt`` -- types Triton 3.9 prints for fixed Gluon layouts of every family
   (``str()`` of ``GluonOpBuilder.get_*_ty``), the text the attribute tests parse and print;
-* ``compiled.json`` -- which kernel compiled for which target, and why not where it did not.
+* ``compiled.json`` -- which kernel compiled for which target, and why not where it did not;
+* ``shared.json`` -- the shared memory Triton allocates for each compiled kernel (``metadata.shared``).
 """
 
 from __future__ import annotations
@@ -179,7 +180,7 @@ def compile_one(fn, types, constexprs, num_warps, gluon, target):
     src = Source(fn=fn, signature=_sig(fn, types, constexprs), constexprs=constexprs)
     backend, arch, warp = TARGETS[target]
     k = triton.compile(src, target=GPUTarget(backend, arch, warp), options={"num_warps": num_warps})
-    return k.asm["ttgir"]
+    return k.asm["ttgir"], int(k.metadata.shared)
 
 
 #: fixed Gluon layouts of every family printed by Triton: (layout dict, shape, dtype, memory space or None)
@@ -224,7 +225,8 @@ def main() -> int:
     assert triton.__version__ == "3.9.0", f"expected triton 3.9.0, got {triton.__version__}"
     irdir = HERE / "ir"
     irdir.mkdir(exist_ok=True)
-    compiled = {}
+    compiled: dict[str, str] = {}
+    shared: dict[str, int] = {}
     if "--skip-compile" in sys.argv:  # reuse ir/ (to regenerate only the layout rows)
         compiled = json.loads((HERE / "compiled.json").read_text())
     for stem, *_ in ([] if compiled else cases()):
@@ -234,11 +236,14 @@ def main() -> int:
             p = subprocess.run([sys.executable, __file__, "--one", stem, target], capture_output=True, text=True)
             if p.returncode == 0:
                 compiled[name] = "ok"
+                shared[name] = next(json.loads(l[2:]) for l in p.stdout.splitlines() if l.startswith("@@"))["shared"]
                 continue
             errs = [l.strip() for l in p.stderr.splitlines() if "error" in l.lower() and "warn" not in l.lower()]
             why = (errs[0] if errs else f"exit status {p.returncode}").replace(str(HERE) + "/", "")
             compiled[name] = "not compiled: " + why[:200]
     (HERE / "compiled.json").write_text(json.dumps(compiled, indent=1, sort_keys=True) + "\n")
+    if shared:
+        (HERE / "shared.json").write_text(json.dumps(shared, indent=1, sort_keys=True) + "\n")
 
     worker = TritonWorker(WORKER)
     rows = []
@@ -280,9 +285,10 @@ def main() -> int:
 def one(stem: str, target: str) -> int:
     for s, fn, types, constexprs, nw, gluon in cases():
         if s == stem:
-            text = compile_one(fn, types, constexprs, nw, gluon, target)
+            text, shared = compile_one(fn, types, constexprs, nw, gluon, target)
             text = text.replace(str(HERE) + "/", "")  # locations relative to this folder
             (HERE / "ir" / f"{stem}.{target}.ttgir").write_text(text)
+            print("@@" + json.dumps({"shared": shared}))
             return 0
     return 2
 
