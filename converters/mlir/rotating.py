@@ -6,6 +6,8 @@ lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp): as ``#ttg.swizzled_shared
 ``blockNo = (r / maxPhase / perPhase) % maxPhase``.
 
     >>> lay = AMDRotatingSharedLayout(4, 1, 4, [1, 0])
+    >>> str(lay.kind)
+    'shared'
     >>> L = lay.to_linear([16, 16])
     >>> [L(offset=16 * r)["dim1"] for r in (1, 2, 4, 8)]     # swizzled would give 4, 8, 0, 0
     [4, 8, 4, 8]
@@ -15,8 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+from linlayout.contract import Kind
 from linlayout.errors import UnsupportedError
 from linlayout.linear import LinearLayout
 
@@ -35,7 +38,9 @@ class AMDRotatingSharedLayout:
     order: Sequence[int]
     cga_layout: Sequence[Sequence[int]] = field(default_factory=tuple)
 
-    kind = "AMDRotatingSharedLayout"
+    #: the class name in the dict form (Gluon's convention); ``kind`` is the contract's
+    family: ClassVar[str] = "AMDRotatingSharedLayout"
+    kind: ClassVar[Kind] = Kind.SHARED
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "order", tuple(int(o) for o in self.order))
@@ -52,7 +57,7 @@ class AMDRotatingSharedLayout:
         return len(self.order)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "vec": self.vec, "per_phase": self.per_phase, "max_phase": self.max_phase,
+        return {"kind": self.family, "vec": self.vec, "per_phase": self.per_phase, "max_phase": self.max_phase,
                 "order": list(self.order), "cga_layout": [list(b) for b in self.cga_layout]}
 
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
