@@ -16,6 +16,7 @@ form        text                                                kinds
             or a TV layout ``(32,4):(4,1) -> (16,8)``            a thread-value layout
 ``tile``    ``S[(8,4):(4@laneid,1@laneid)] shape=(8,4)``        distributed, memory, tensor memory
 ``tilus``   ``local(2, 1).spatial(8, 4)``                       distributed
+``mlir``    ``#ttg.blocked<{...}>``, ``tensor<128x64xf16, ...>``    distributed, shared, tensor memory
 ==========  ==================================================  ==================================
 
 ``@path`` reads the layout from a file.
@@ -72,6 +73,9 @@ class Form:
     from_linear: Callable[[LinearLayout], Any]
     #: Whether a value belongs to this form.
     owns: Callable[[Any], bool]
+    #: A direct spelling of another form's value that keeps more than its linear form (e.g. a
+    #: Gluon layout as its MLIR attribute), or None: then conversion goes through ``from_linear``.
+    adopt: Callable[[Any], Any] = lambda x: None
 
     def can_express(self, kind: Kind) -> bool:
         """Whether this form has spellings of layouts of ``kind`` (memory and shared read alike)."""
@@ -173,6 +177,48 @@ _TILE = re.compile(r"[SR]\s*\[")
 _CUTE = re.compile(r"(?:S|Sw)\s*<|SW_\d|[(_\d]")
 
 
+def _parse_mlir(text: str) -> Any:
+    from converters import mlir
+
+    return _mlir_value(mlir.parse(text))
+
+
+def _mlir_value(x: Any) -> Any:
+    from converters.mlir.value import Attribute
+
+    return Attribute(x) if _is_gluon(x) else x
+
+
+def _mlir_from_linear(L: LinearLayout) -> Any:
+    from converters import mlir
+
+    return _mlir_value(mlir.from_linear(L))
+
+
+def _mlir_adopt(x: Any) -> Any:
+    return _mlir_value(x) if _is_gluon(x) else None
+
+
+def _gluon_adopt(x: Any) -> Any:
+    """The Gluon layout inside an MLIR attribute (the same layout, its family kept)."""
+    from converters.mlir.value import Attribute
+
+    return x.layout if isinstance(x, Attribute) else None
+
+
+def _is_mlir_value(x: Any) -> bool:
+    from converters.mlir import MemDescType, TensorType
+    from converters.mlir.value import Attribute
+
+    return isinstance(x, (Attribute, TensorType, MemDescType))
+
+
+def _looks_like_mlir(text: str) -> bool:
+    from converters import mlir
+
+    return mlir.looks_like(text)
+
+
 def _module_is(prefix: str) -> Callable[[Any], bool]:
     return lambda x: type(x).__module__.startswith(prefix)
 
@@ -183,11 +229,15 @@ _ALL = frozenset({Kind.DISTRIBUTED, Kind.SHARED, Kind.TENSOR_MEMORY, Kind.MEMORY
 FORMS: dict[str, Form] = {
     f.name: f
     for f in (
+        Form("mlir", "#ttg.blocked<{...}> or tensor<128x64xf16, #blocked>",
+             frozenset({Kind.DISTRIBUTED, Kind.SHARED, Kind.TENSOR_MEMORY}),
+             _looks_like_mlir, _parse_mlir, str, _mlir_from_linear, _is_mlir_value, _mlir_adopt),
         Form("tilus", "local(2, 1).spatial(8, 4)", frozenset({Kind.DISTRIBUTED}),
              lambda t: bool(_TILUS.match(t)), _parse_tilus, str, _tilus_from_linear, _module_is("converters.tilus")),
         Form("gluon", "BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])",
              frozenset({Kind.DISTRIBUTED, Kind.SHARED, Kind.TENSOR_MEMORY}),
-             lambda t: bool(_GLUON.match(t)), _parse_gluon, str, _gluon_from_linear, _is_gluon),
+             lambda t: bool(_GLUON.match(t)), _parse_gluon, str, _gluon_from_linear,
+             lambda x: _is_gluon(x) and not _is_mlir_value(x), _gluon_adopt),
         Form("tile", "S[(8,4):(4@laneid,1@laneid)]", frozenset({Kind.DISTRIBUTED, Kind.MEMORY, Kind.TENSOR_MEMORY}),
              lambda t: bool(_TILE.match(t)), _parse_tile, str, _tile_from_linear, _module_is("converters.tile")),
         Form("cute", "(4,8):(8,1), or a thread-value layout ((4,8),(2,2)):((32,1),(16,8)) -> (16,8)",
@@ -326,6 +376,9 @@ def convert(x: Any, to: str, shape: Optional[Sequence[int]] = None) -> Any:
         raise UnsupportedError(f"the {to} form cannot spell a{'n' if kind.value[0] in 'aeiou' else ''} {kind.value} layout (it spells {names} layouts)")
     if target.owns(x):
         return x
+    adopted = target.adopt(x)
+    if adopted is not None:
+        return adopted
     L = as_linear(x, shape)
     out = target.from_linear(L)
     out_kind = kind_of(out)

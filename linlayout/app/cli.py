@@ -31,7 +31,7 @@ from typing import NoReturn
 from converters import registry
 from linlayout.errors import LayoutError
 
-from . import commands
+from . import audit, commands
 from .commands import parse_shape
 
 __all__ = ["main", "build_parser", "parse_shape"]
@@ -152,6 +152,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     sp.add_argument("--json", action="store_true", help="machine-readable JSON output")
     sp.set_defaults(fn=commands.cmd_space)
+
+    au = add("audit", "audit a Triton kernel's IR: every layout conversion and register <-> memory transfer, its plan and cost",
+             "  linlayout audit kernel.ttgir\n  linlayout audit kernel.ttgir --json\n  linlayout audit - --html report.html < kernel.ttgir\n")
+    audit.add_arguments(au)
+    au.set_defaults(fn=audit.run)
 
     t = add("tour", "a short guided run on built-in examples from every area", "  linlayout tour\n")
     t.add_argument("--json", action="store_true", help="machine-readable JSON output")
