@@ -50,6 +50,7 @@ from .errors import (
     SizeError,
     UnsupportedError,
 )
+from .tabulate import tabulate
 
 __all__ = ["Digit", "MixedRadixLayout", "Counterexample", "Pow2Piece", "MAX_TABLE_SIZE", "MAX_ENUMERATION", "to_digit"]
 
@@ -160,19 +161,6 @@ def _coalesce_digits(digits: Sequence[Digit]) -> tuple[Digit, ...]:
                 continue
         out.append(d)
     return tuple(out)
-
-
-def _digit_values(digits: Sequence[Digit], axes: Sequence[str]) -> np.ndarray:
-    """Images of every value of a digit list (fastest first): array (prod extents, len(axes))."""
-    col = {a: i for i, a in enumerate(axes)}
-    vals = np.zeros((1, len(axes)), dtype=np.int64)
-    for d in digits:
-        step = np.zeros(len(axes), dtype=np.int64)
-        step[col[d.axis]] = d.stride
-        ks = np.arange(d.extent, dtype=np.int64)
-        # new index = old + n_old * k  -> the digit is slower than everything before it
-        vals = (vals[None, :, :] + (ks[:, None, None] * step[None, None, :])).reshape(-1, len(axes))
-    return vals
 
 
 def _fit_digits(values: np.ndarray, axes: Sequence[str], what: str) -> tuple[Digit, ...] | None:
@@ -508,28 +496,47 @@ class MixedRadixLayout:
         if n > MAX_TABLE_SIZE:
             raise SizeError(f"table: the layout has {n} entries; at most {MAX_TABLE_SIZE} can be tabulated")
 
-    def table(self) -> np.ndarray:
-        """Base images of every input at once: int64 array ``(size, len(axes))`` (vectorized).
+    def _steps(self, digits: Sequence[Digit]) -> list[tuple[int, tuple[int, ...]]]:
+        """Digits as ``(extent, image vector)`` pairs for :func:`~linlayout.tabulate.tabulate`."""
+        col = {a: i for i, a in enumerate(self._axes)}
+        zero = [0] * len(self._axes)
+        out = []
+        for d in digits:
+            v = list(zero)
+            v[col[d.axis]] = d.stride
+            out.append((d.extent, tuple(v)))
+        return out
 
-        Row ``k`` is the flat input ``k``, first in-dim fastest, digits fastest first.
+    def table(self) -> np.ndarray:
+        """Base images of every input at once: array ``(size, len(axes))`` (vectorized).
+
+        Row ``k`` is the flat input ``k``, first in-dim fastest, digits fastest first.  The dtype is
+        the smallest integer type that holds every image (unsigned when none is negative; ``uint64``
+        up to ``2**64 - 1``); images beyond 64 bits come as Python ints in an object array, so the
+        table always agrees with :meth:`apply`.  Computed in place by doubling over the digits (see
+        :mod:`linlayout.tabulate`): peak memory is the output.
 
             >>> MixedRadixLayout({"x": [(2, 3, "m")], "y": [(2, 1, "laneid")]}).table().tolist()
             [[0, 0], [3, 0], [0, 1], [3, 1]]
+            >>> MixedRadixLayout({"x": [(4, 2**62, "m")]}).table().dtype
+            dtype('uint64')
         """
         self._check_table_size(self.size)
-        vals = _digit_values([d for _, dl in self._digits for d in dl], self._axes)
-        off = np.array([self._offset.get(a, 0) for a in self._axes], dtype=np.int64)
-        return vals + off[None, :]
+        return tabulate(self._steps([d for _, dl in self._digits for d in dl]), self._base())
+
+    def _base(self) -> tuple[int, ...]:
+        return tuple(self._offset.get(a, 0) for a in self._axes)
 
     def replica_table(self) -> np.ndarray:
-        """Offsets of every replica: int64 array ``(num_replicas, len(axes))`` (row 0 is all zero)."""
+        """Offsets of every replica: array ``(num_replicas, len(axes))`` (row 0 is all zero)."""
         self._check_table_size(self.num_replicas)
-        return _digit_values(self._replicas, self._axes)
+        return tabulate(self._steps(self._replicas), (0,) * len(self._axes))
 
     def full_table(self) -> np.ndarray:
-        """Every place of every input: int64 array ``(size, num_replicas, len(axes))``."""
+        """Every place of every input: array ``(size, num_replicas, len(axes))``."""
         self._check_table_size(self.size * self.num_replicas)
-        return self.table()[:, None, :] + self.replica_table()[None, :, :]
+        steps = self._steps(list(self._replicas) + [d for _, dl in self._digits for d in dl])
+        return tabulate(steps, self._base()).reshape(self.size, self.num_replicas, len(self._axes))
 
     def _unflatten(self, k: int) -> dict[str, int]:
         out = {}
@@ -561,7 +568,7 @@ class MixedRadixLayout:
         Raises:
             UnsupportedError: the table is not a mixed-radix map (e.g. a swizzle).
         """
-        table = np.asarray(table, dtype=np.int64)
+        table = _exact_ints(table)
         names = list(in_dims)
         sizes = [_as_int(in_dims[n], f"size of in-dim {n!r}") for n in names]
         total = _prod(sizes)
@@ -858,7 +865,7 @@ class MixedRadixLayout:
                 f"compose: the digits of {self} do not compose with {outer} (a stride does not divide an extent, "
                 f"or digit values carry), and enumerating {max(n, outer.size)} points exceeds the cap of {MAX_ENUMERATION}"
             )
-        full = self.full_table().astype(np.int64)  # (size, R, axes); in range (checked by compose)
+        full = self.full_table().astype(np.int64)  # (size, R, axes): in range, checked by compose
         size, nrep = full.shape[0], full.shape[1]
         flat = full.transpose(1, 0, 2).reshape(-1, len(self._axes))  # replica slowest
         idx = np.zeros(flat.shape[0], dtype=np.int64)
@@ -867,7 +874,7 @@ class MixedRadixLayout:
             if name in self._axes:
                 idx += flat[:, self._axes.index(name)] * mult
             mult *= od[name]
-        res = outer.table().astype(np.int64)[idx]
+        res = _exact_ints(outer.table())[idx]
         rep_name = "__replica__"
         while rep_name in self.in_dims:
             rep_name += "_"
@@ -1117,7 +1124,7 @@ class MixedRadixLayout:
                     parts.append((start, 1 << b))
                     start += 1 << b
             ranges.append(parts)
-        table = self.table()
+        table = _exact_ints(self.table())
         names = list(dims)
         sizes = list(dims.values())
         out: list[Pow2Piece] = []
@@ -1165,11 +1172,12 @@ class MixedRadixLayout:
         return self
 
 
-def _pad(t: np.ndarray, have: Sequence[str], want: Sequence[str]) -> np.ndarray:
-    out = np.zeros((t.shape[0], len(want)), dtype=np.int64)
-    for i, a in enumerate(have):
-        out[:, list(want).index(a)] = t[:, i]
-    return out
+def _exact_ints(t: Any) -> np.ndarray:
+    """``t`` as int64, or as Python ints (object) when some value is outside int64."""
+    t = np.asarray(t)
+    if t.dtype == object or (t.dtype == np.uint64 and t.size and int(t.max()) > np.iinfo(np.int64).max):
+        return t.astype(object)
+    return t.astype(np.int64, copy=False)
 
 
 def _as_general(obj: Any) -> MixedRadixLayout:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Union
 import numpy as np
 
 from . import gf2
+from .tabulate import smallest_dtype, tabulate
 from .errors import (
     BasisError,
     DimensionError,
@@ -648,33 +649,40 @@ class LinearLayout:
         return out
 
     def flat_table(self) -> np.ndarray:
-        """The flattened output of every flattened input, as a 1-D int64 array (vectorized).
+        """The flattened output of every flattened input, as a 1-D array of the smallest unsigned
+        dtype that holds the flat outputs (vectorized, see :meth:`table`).
 
             >>> LinearLayout({"lane": [[1], [3]]}, {"dim0": 4}).flat_table().tolist()
             [0, 1, 3, 2]
         """
-        n = self.total_in_size_log2
-        if n > MAX_TABLE_LOG2:
-            raise SizeError(f"table: the layout has 2**{n} inputs; at most 2**{MAX_TABLE_LOG2} can be tabulated")
-        t = np.zeros(1, dtype=np.int64)
-        for b in self._columns():
-            t = np.concatenate((t, t ^ np.int64(b)))
-        return t
+        self._check_table_size()
+        dt = smallest_dtype(0, (1 << self.total_out_size_log2) - 1)
+        return tabulate([(2, (b,)) for b in self._columns()], (0,), "xor", dt).reshape(-1)
 
     def table(self) -> np.ndarray:
-        """Outputs of every input at once: int64 array of shape ``(total_in_size, num_out_dims)``.
+        """Outputs of every input at once: an array of shape ``(total_in_size, num_out_dims)`` of
+        the smallest unsigned dtype that holds every out-dim's values (``uint8`` up to size 256).
 
         Row ``k`` holds the outputs of the flat input ``k``, whose lowest bits are the first in-dim.
+        Computed in place by XOR doubling over the bases (see :mod:`linlayout.tabulate`): one
+        numpy call per input bit, peak memory the output itself.
 
             >>> L = LinearLayout({"register": [[0, 1]], "lane": [[1, 0], [2, 0]]}, {"dim0": 4, "dim1": 2})
             >>> L.table()[:4].tolist()
             [[0, 0], [0, 1], [1, 0], [1, 1]]
+            >>> L.table().dtype
+            dtype('uint8')
         """
-        flat = self.flat_table()
-        out = np.empty((flat.shape[0], len(self._outs)), dtype=np.int64)
-        for k, (_, sh, m) in enumerate(self._out_unpack):
-            out[:, k] = (flat >> sh) & m
-        return out
+        self._check_table_size()
+        unpack = self._out_unpack
+        dt = smallest_dtype(0, max((m for _, _, m in unpack), default=0))
+        digits = [(2, tuple((b >> sh) & m for _, sh, m in unpack)) for b in self._columns()]
+        return tabulate(digits, (0,) * len(unpack), "xor", dt)
+
+    def _check_table_size(self) -> None:
+        n = self.total_in_size_log2
+        if n > MAX_TABLE_LOG2:
+            raise SizeError(f"table: the layout has 2**{n} inputs; at most 2**{MAX_TABLE_LOG2} can be tabulated")
 
     # ---------------------------------------------------------------------------- rank & kinds
 

@@ -167,7 +167,8 @@ def test_table_is_vectorized_and_ordered():
     t = L.table()
     assert t.shape == (128, 1)
     assert t[:, 0].tolist() == list(range(128))
-    assert L.flat_table().dtype == np.int64
+    # the smallest unsigned dtype that holds the outputs (issue 19)
+    assert L.flat_table().dtype == np.uint8 and t.dtype == np.uint8
 
 
 def test_matrix_view():
