@@ -51,8 +51,11 @@ OutDimsLike = Union[Mapping[str, int], Sequence[str], Sequence[tuple[str, int]]]
 
 #: Largest number of points ``table()`` will materialize (2**24 rows).
 MAX_TABLE_LOG2 = 24
-#: Input dims up to this many bits get a lookup table for ``apply``.
+#: Input dims up to this many bits get a lookup table for ``apply``...
 _APPLY_TABLE_LOG2 = 10
+#: ...built on this call of ``apply`` on one layout (before it, ``apply`` XORs bases: a table of
+#: 2**10 entries costs about as much as 50 such calls, so it is built only once it is likely to pay).
+_APPLY_TABLE_CALLS = 32
 #: Sizes are capped so that flat values stay within numpy's int64.
 MAX_TOTAL_LOG2 = 62
 
@@ -603,8 +606,8 @@ class LinearLayout:
         elif kwargs:
             inputs = {**inputs, **kwargs}
         tables = self._tables
-        if tables is None:
-            tables = self._build_apply_tables()
+        if tables.__class__ is not dict:  # the first calls: no tables yet (see _apply_untabled)
+            return self._apply_untabled(inputs, tables)
         flat = 0
         for name, val in inputs.items():
             entry = tables.get(name)
@@ -625,6 +628,33 @@ class LinearLayout:
         return {n: (flat >> sh) & m for n, sh, m in self._out_unpack}
 
     __call__ = apply
+
+    def _apply_untabled(self, inputs: Mapping[str, int], calls: int | None) -> dict[str, int]:
+        """:meth:`apply` before the lookup tables pay: XOR the bases of the set bits, and count the
+        calls (in ``_tables``) until the ``_APPLY_TABLE_CALLS``-th builds the tables."""
+        calls = (calls or 0) + 1
+        if calls >= _APPLY_TABLE_CALLS:
+            self._build_apply_tables()
+            return self.apply(inputs)
+        self._tables = calls
+        flat = 0
+        for name, val in inputs.items():
+            for n, f in self._ins:
+                if n == name:
+                    break
+            else:
+                raise DimensionError(f"apply: {name!r} is not an in-dim of this layout (in-dims: {', '.join(self.in_dim_names) or 'none'})")
+            if val.__class__ is not int:
+                val = _as_int(val, f"input {name!r}")
+            if not 0 <= val < 1 << len(f):
+                raise DimensionError(f"apply: input {name}={val} is out of range [0, {1 << len(f)})")
+            i = 0
+            while val:
+                if val & 1:
+                    flat ^= f[i]
+                val >>= 1
+                i += 1
+        return {n: (flat >> sh) & m for n, sh, m in self._out_unpack}
 
     def _build_apply_tables(self) -> dict[str, tuple[int, Any]]:
         tables = {}
@@ -1283,9 +1313,19 @@ class LinearLayout:
         return (self._ins, self._outs)
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, LinearLayout):
+        if other.__class__ is not LinearLayout and not isinstance(other, LinearLayout):
             return NotImplemented
-        return self._ins == other._ins and self._outs == other._outs
+        a, b = self._ins, other._ins
+        if a is not b:
+            if a != b:
+                return False
+            other._ins = a  # equal immutable tuples: share them, so the next comparison is `is`
+        a, b = self._outs, other._outs
+        if a is not b:
+            if a != b:
+                return False
+            other._outs = a
+        return True
 
     def __hash__(self) -> int:
         if self._hash is None:
