@@ -239,11 +239,11 @@ def _replica_signature(reps: Sequence[Digit]) -> tuple[int, dict[str, tuple[int,
     return zero, sig
 
 
-def _place_chain(od: Sequence[Digit], s: int, e: int) -> tuple[list[Digit], dict[int, int]] | None:
+def _place_chain(od: Sequence[Digit], s: int, e: int, used: dict[int, int]) -> list[Digit] | None:
     """Where the values ``t * s`` (``0 <= t < e``, ``s > 0``) fall in the mixed radix of the digits
-    ``od`` (fastest first): the chain of composite digits and, per digit position, the largest
-    value put there; None when they do not fall on whole sub-digits (a stride that does not divide
-    or is not divided by an extent)."""
+    ``od`` (fastest first): the chain of composite digits, adding to ``used`` (digit position ->
+    sum of the largest values put there); None when they do not fall on whole sub-digits (a stride
+    that does not divide or is not divided by an extent)."""
     m = len(od)
     j = 0
     while j < m and s >= od[j].extent and s % od[j].extent == 0:
@@ -255,14 +255,15 @@ def _place_chain(od: Sequence[Digit], s: int, e: int) -> tuple[list[Digit], dict
     if s >= big:
         return None
     if (e - 1) * s < big:
-        return [Digit(e, od[j].stride * s, od[j].axis)], {j: (e - 1) * s}
+        used[j] = used.get(j, 0) + (e - 1) * s
+        return [Digit(e, od[j].stride * s, od[j].axis)]
     if big % s:
         return None
     q = big // s
     if e % q:
         return None
     chain = [Digit(q, od[j].stride * s, od[j].axis)]
-    maxes = {j: big - s}
+    used[j] = used.get(j, 0) + big - s
     e //= q
     j += 1
     while e > 1:
@@ -270,17 +271,17 @@ def _place_chain(od: Sequence[Digit], s: int, e: int) -> tuple[list[Digit], dict
             return None
         big = od[j].extent
         if e <= big:
-            chain.append(od[j]._replace(extent=e))
-            maxes[j] = e - 1
+            chain.append(Digit(e, od[j].stride, od[j].axis))
+            used[j] = used.get(j, 0) + e - 1
             break
         if e % big:
             return None
         if big > 1:
             chain.append(od[j])
-            maxes[j] = big - 1
+            used[j] = used.get(j, 0) + big - 1
         e //= big
         j += 1
-    return chain, maxes
+    return chain
 
 
 class MixedRadixLayout:
@@ -357,33 +358,53 @@ class MixedRadixLayout:
                     if not isinstance(a, str) or not a or a in axes:
                         raise DimensionError(f"bad or repeated axis name {a!r} in out_dims")
                     axes.append(a)
+        self._setup(tuple(ds), reps, off, axes, given)
+
+    def _setup(
+        self, ds: tuple[tuple[str, tuple[Digit, ...]], ...], reps: tuple[Digit, ...], off: dict[str, int], axes: list[str], given: Mapping[str, int]
+    ) -> None:
+        """Store checked parts; axes: the given order, then first appearance; sizes not given are
+        inferred from the extreme images (no tabulation: the max of sums is the sum of maxes)."""
+        hi: dict[str, int] = {a: 0 for a in axes}
         for _, dl in ds:
             for d in dl:
-                if d.axis not in axes:
+                if d.axis not in hi:
+                    hi[d.axis] = 0
                     axes.append(d.axis)
+                if d.stride > 0:
+                    hi[d.axis] += d.stride * (d.extent - 1)
         for d in reps:
-            if d.axis not in axes:
+            if d.axis not in hi:
+                hi[d.axis] = 0
                 axes.append(d.axis)
-        for a in off:
-            if a not in axes:
+            if d.stride > 0:
+                hi[d.axis] += d.stride * (d.extent - 1)
+        for a, v in off.items():
+            if a not in hi:
+                hi[a] = 0
                 axes.append(a)
-        self._digits = tuple(ds)
+            hi[a] += v
+        self._digits = ds
         self._replicas = reps
         self._offset = off
         self._axes = tuple(axes)
-        # infer sizes from the extreme images (no tabulation: max of sums is the sum of maxes)
-        sizes: dict[str, int] = {}
-        for a in axes:
-            if a in given:
-                sizes[a] = given[a]
-                continue
-            hi = off.get(a, 0)
-            for d in itertools.chain((d for _, dl in ds for d in dl), reps):
-                if d.axis == a and d.stride > 0:
-                    hi += d.stride * (d.extent - 1)
-            sizes[a] = max(hi + 1, 1)
-        self._out_sizes = sizes
+        self._out_sizes = {a: given[a] if a in given else max(hi[a] + 1, 1) for a in axes}
         self._hash = None
+
+    @classmethod
+    def _make(
+        cls,
+        ds: Sequence[tuple[str, tuple[Digit, ...]]],
+        reps: tuple[Digit, ...],
+        off: dict[str, int],
+        axes: Sequence[str],
+        sizes: Mapping[str, int] | None = None,
+    ) -> MixedRadixLayout:
+        """Internal constructor from parts already checked (Digit tuples, int offsets, axis order,
+        optional axis sizes)."""
+        self = object.__new__(cls)
+        self._setup(tuple(ds), reps, off, list(axes), sizes or {})
+        return self
 
     # ------------------------------------------------------------------ properties
 
@@ -765,34 +786,32 @@ class MixedRadixLayout:
         for a in self._axes:
             if a not in od:
                 raise DimensionError(f"compose: axis {a!r} of the inner layout is not an in-dim of the outer layout (in-dims: {list(od)})")
+        ranges = self._ranges()
         for a in self._axes:
-            lo, hi = self._axis_range(a)
+            lo, hi = ranges[a]
             if lo < 0 or hi >= od[a]:
                 point = self._extreme_point(a, lo < 0)
                 raise DimensionError(
                     f"compose: the inner layout sends input {point} (replica digits at their "
                     f"{'lowest' if lo < 0 else 'highest'}) to {a}={lo if lo < 0 else hi}, outside the outer in-dim {a!r} of size {od[a]}"
                 )
-        res = self._compose_digits(outer)
+        res = self._compose_digits(outer, ranges)
         return res if res is not None else self._compose_enumerated(outer)
+
+    def _ranges(self) -> dict[str, tuple[int, int]]:
+        """axis -> smallest and largest value over every input and replica."""
+        lo = {a: self._offset.get(a, 0) for a in self._axes}
+        hi = dict(lo)
+        for d in itertools.chain(*(dl for _, dl in self._digits), self._replicas):
+            if d.stride < 0:
+                lo[d.axis] += d.stride * (d.extent - 1)
+            else:
+                hi[d.axis] += d.stride * (d.extent - 1)
+        return {a: (lo[a], hi[a]) for a in self._axes}
 
     def _axis_range(self, a: str) -> tuple[int, int]:
         """Smallest and largest value on axis ``a`` over every input and replica."""
-        lo = hi = self._offset.get(a, 0)
-        for _, dl in self._digits:
-            for d in dl:
-                if d.axis == a:
-                    if d.stride < 0:
-                        lo += d.stride * (d.extent - 1)
-                    else:
-                        hi += d.stride * (d.extent - 1)
-        for d in self._replicas:
-            if d.axis == a:
-                if d.stride < 0:
-                    lo += d.stride * (d.extent - 1)
-                else:
-                    hi += d.stride * (d.extent - 1)
-        return lo, hi
+        return self._ranges()[a]
 
     def _extreme_point(self, a: str, lowest: bool) -> dict[str, int]:
         """The input whose image on axis ``a`` is the smallest (``lowest``) or the largest."""
@@ -806,54 +825,48 @@ class MixedRadixLayout:
             point[n] = x
         return point
 
-    def _compose_digits(self, outer: MixedRadixLayout) -> MixedRadixLayout | None:
+    def _compose_digits(self, outer: MixedRadixLayout, ranges: Mapping[str, tuple[int, int]] | None = None) -> MixedRadixLayout | None:
         """:meth:`compose` on the digits; None when the digit algebra cannot decide."""
+        if ranges is None:
+            ranges = self._ranges()
         odig = dict(outer._digits)
         zero_axis = outer._axes[0] if outer._axes else "m"
         used: dict[str, dict[int, int]] = {a: {} for a in self._axes}
-
-        def push(d: Digit) -> list[Digit] | None:
-            if d.extent == 1:
-                return []
-            if d.stride == 0:
-                return [Digit(d.extent, 0, zero_axis)]
-            placed = _place_chain(odig[d.axis], abs(d.stride), d.extent)
-            if placed is None:
-                return None
-            chain, maxes = placed
-            u = used[d.axis]
-            for j, v in maxes.items():
-                u[j] = u.get(j, 0) + v
-            if d.stride < 0:  # t*s == g(e-1-t) - g(e-1) reads the chain backwards
-                chain = [Digit(c.extent, -c.stride, c.axis) for c in chain]
-            return chain
-
-        digits = []
-        for n, dl in self._digits:
+        parts: list[tuple[str, tuple[Digit, ...]]] = []
+        for n, dl in itertools.chain(self._digits, ((None, self._replicas),)):
             chain: list[Digit] = []
             for d in dl:
-                c = push(d)
-                if c is None:
+                e, s = d.extent, d.stride
+                if e == 1:
+                    continue
+                if s == 0:
+                    chain.append(Digit(e, 0, zero_axis))
+                    continue
+                placed = _place_chain(odig[d.axis], -s if s < 0 else s, e, used[d.axis])
+                if placed is None:
                     return None
-                chain += c
-            digits.append((n, _coalesce_digits(chain)))
-        reps: list[Digit] = []
-        for d in self._replicas:
-            c = push(d)
-            if c is None:
-                return None
-            reps += c
+                if s < 0:  # t*s == g(e-1-t) - g(e-1) reads the chain backwards
+                    placed = [Digit(c.extent, -c.stride, c.axis) for c in placed]
+                chain += placed
+            parts.append((n, chain))
+        reps = parts.pop()[1]
+        digits = [(n, _coalesce_digits(c)) for n, c in parts]
         # carry check: per outer digit, the lowest image's digit plus every digit's largest value
+        off = dict(outer._offset)
         for a in self._axes:
-            rest = self._axis_range(a)[0]
+            rest = ranges[a][0]
             u = used[a]
             for j, od in enumerate(odig[a]):
                 if rest % od.extent + u.get(j, 0) >= od.extent:
                     return None
                 rest //= od.extent
-        off = outer.apply({a: self._offset.get(a, 0) for a in self._axes})
-        return MixedRadixLayout(
-            digits, _coalesce_digits(reps + list(outer._replicas)), {a: v for a, v in off.items() if v}, list(outer._axes)
+            v = self._offset.get(a, 0)  # the offset's image: outer's digits of it
+            for od in odig[a]:
+                if v % od.extent:
+                    off[od.axis] = off.get(od.axis, 0) + v % od.extent * od.stride
+                v //= od.extent
+        return MixedRadixLayout._make(
+            digits, _coalesce_digits(reps + list(outer._replicas)), {a: v for a, v in off.items() if v}, outer._axes
         )
 
     def _compose_enumerated(self, outer: MixedRadixLayout) -> MixedRadixLayout:
@@ -909,13 +922,15 @@ class MixedRadixLayout:
         axes = list(self._axes)
         sizes = [self._out_sizes[a] for a in axes]
         box = _prod(sizes)
-        n = self.size * self.num_replicas
+        in_sizes = [_prod(d.extent for d in dl) for _, dl in self._digits]
+        nrep = self.num_replicas
+        n = _prod(in_sizes) * nrep
         if box != n:
             raise NotInvertibleError(
-                f"inverse: the layout has {self.size} inputs x {self.num_replicas} replicas = {n} places, "
+                f"inverse: the layout has {n // nrep} inputs x {nrep} replicas = {n} places, "
                 f"but its output box {dict(zip(axes, sizes))} has {box}"
             )
-        names = list(in_dim_names) if in_dim_names is not None else list(self.in_dims)
+        names = list(in_dim_names) if in_dim_names is not None else [d for d, _ in self._digits]
         if len(names) != len(self._digits) or len(set(names)) != len(names):
             raise DimensionError(f"inverse: in_dim_names {names} must name the {len(self._digits)} in-dims {list(self.in_dims)} once each")
         zero_axis = names[0] if names else "m"
@@ -936,8 +951,9 @@ class MixedRadixLayout:
                 per_axis[d.axis].append((abs(d.stride), d.extent, None, 0, d.stride < 0))
         digits: list[tuple[str, list[Digit]]] = []
         off: dict[str, int] = {}
+        ranges = self._ranges()
         for a, size in zip(axes, sizes):
-            lo, hi = self._axis_range(a)
+            lo, hi = ranges[a]
             if lo < 0 or hi >= size:
                 raise NotInvertibleError(f"inverse: images on axis {a!r} leave [0, {size}) (they span [{lo}, {hi}])")
             if lo > 0:
@@ -960,7 +976,8 @@ class MixedRadixLayout:
             if span != size:
                 raise NotInvertibleError(f"inverse: place {a}={span} is never reached (the digits on {a!r} cover [0, {span}))")
             digits.append((a, _coalesce_digits(chain)))
-        return MixedRadixLayout(digits, (), off, dict(zip(names, self.in_dims.values())))
+        out_sizes = dict(zip(names, in_sizes))
+        return MixedRadixLayout._make(digits, (), off, names, out_sizes)
 
     def complement(self, out_dims: Mapping[str, int] | None = None, in_dim: str = "rest") -> MixedRadixLayout:
         """A layout over ``in_dim`` that fills the places this layout (with replicas) leaves empty, so
