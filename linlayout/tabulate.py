@@ -14,7 +14,8 @@ each call is one flat SIMD pass: XOR never crosses lanes, and for ``+`` every la
 in ``[0, 2**w)`` (signed columns are biased by ``2**(w-1)`` while summing, then flipped back with
 one XOR) so a lane never carries into its neighbour.
 
-Values outside 64-bit integers are tabulated as Python ints in an object array (exact, slower).
+Values outside 64-bit integers are tabulated as Python ints in an object array (exact, slower;
+at most ``MAX_OBJECT_CELLS`` cells, else a :class:`~linlayout.errors.SizeError`).
 
     >>> tabulate([(3, (1, 0)), (2, (0, 5))], base=(0, 1), op="add").tolist()
     [[0, 1], [1, 1], [2, 1], [0, 6], [1, 6], [2, 6]]
@@ -33,7 +34,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["smallest_dtype", "tabulate", "value_range"]
+from .errors import SizeError
+
+__all__ = ["smallest_dtype", "tabulate", "value_range", "MAX_OBJECT_CELLS"]
+
+#: Largest table (rows x columns) of Python ints, for values beyond 64 bits (about 50 bytes a cell).
+MAX_OBJECT_CELLS = 1 << 20
 
 _UNSIGNED = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.uint32), np.dtype(np.uint64))
 _SIGNED = (np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32), np.dtype(np.int64))
@@ -96,6 +102,11 @@ def tabulate(
         n *= e
     lo, hi = value_range(digits, base, op)
     dt = np.dtype(dtype) if dtype is not None else smallest_dtype(lo, hi)
+    if dt == _OBJECT and n * k > MAX_OBJECT_CELLS:
+        raise SizeError(
+            f"table: values in [{lo}, {hi}] do not fit in 64 bits, and a table of Python ints is limited to "
+            f"{MAX_OBJECT_CELLS} cells (this one has {n} x {k})"
+        )
     out = np.empty((n, k), dtype=dt)
     if n == 0 or k == 0:
         return out

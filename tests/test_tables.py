@@ -81,6 +81,8 @@ def test_mixed_radix_tables_do_not_wrap():
     assert big.table().tolist() == [[k * 2**63, -1] for k in range(4)]
     with pytest.raises(SizeError, match="at most"):
         MixedRadixLayout({"x": [(1 << 13, 1, "m")], "y": [(1 << 12, 0, "m")]}).table()
+    with pytest.raises(SizeError, match="Python ints is limited"):
+        MixedRadixLayout({"x": [(1 << 21, 2**63, "m")]}).table()
 
 
 @settings(max_examples=150, deadline=None)
