@@ -100,11 +100,10 @@ def tabulate(
     n = 1
     for e, _ in digits:
         n *= e
-    lo, hi = value_range(digits, base, op)
-    dt = np.dtype(dtype) if dtype is not None else smallest_dtype(lo, hi)
+    dt = np.dtype(dtype) if dtype is not None else smallest_dtype(*value_range(digits, base, op))
     if dt == _OBJECT and n * k > MAX_OBJECT_CELLS:
         raise SizeError(
-            f"table: values in [{lo}, {hi}] do not fit in 64 bits, and a table of Python ints is limited to "
+            f"table: the values do not fit in 64 bits, and a table of Python ints is limited to "
             f"{MAX_OBJECT_CELLS} cells (this one has {n} x {k})"
         )
     out = np.empty((n, k), dtype=dt)
