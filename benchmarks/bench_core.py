@@ -17,8 +17,11 @@ import subprocess
 import sys
 import time
 import timeit
+from pathlib import Path
 
-from linlayout import LinearLayout
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an installed copy
+
+from linlayout import LinearLayout  # noqa: E402
 
 
 def best_us(fn, number: int, repeat: int = 7) -> float:
