@@ -130,19 +130,22 @@ def test_tabulate_sums_and_xors_every_row(digits, base, k, scale):
         assert [int(v) for v in x[i]] == want
 
 
+@pytest.mark.parametrize("axes", [("w", "m"), ("w", "m", "q")])
 @pytest.mark.parametrize("extents", [(7, 32, 4681), (4099, 3), (3, 4099), (1 << 14, 5), (224, 13, 7), (2, 65536)])
-def test_long_digits_are_split_correctly(extents):
-    # a long digit is split (t = t0 + d*t1) to keep the doubling in cache: check every row
+def test_long_digits_are_split_correctly(extents, axes):
+    # a long digit is split (t = t0 + d*t1) to keep the doubling in cache: check every row, with
+    # rows packed in one word (2 axes of 32 bits) and not (3 axes: rows of 12 bytes)
     strides = [(-1) ** k * (5 + 3 * k) for k in range(len(extents))]
-    lay = MixedRadixLayout({"x": [(e, s, "m" if k % 2 else "w") for k, (e, s) in enumerate(zip(extents, strides))]}, offset={"w": 10**6, "m": 10**6})
+    on = [axes[k % len(axes)] for k in range(len(extents))]
+    lay = MixedRadixLayout({"x": [(e, s, a) for e, s, a in zip(extents, strides, on)]}, offset={a: 10**6 for a in axes})
     n = int(np.prod(extents))
     idx = np.arange(n, dtype=np.int64)
-    want = {"m": np.full(n, 10**6), "w": np.full(n, 10**6)}
-    for k, (e, s) in enumerate(zip(extents, strides)):
-        want["m" if k % 2 else "w"] += (idx % e) * s
+    want = {a: np.full(n, 10**6) for a in axes}
+    for e, s, a in zip(extents, strides, on):
+        want[a] += (idx % e) * s
         idx //= e
     t = lay.table()
     for c, a in enumerate(lay.axes):
         assert np.array_equal(t[:, c].astype(np.int64), want[a])
     cl = Layout(tuple(extents), tuple(strides))
-    assert np.array_equal(cl.table().astype(np.int64), want["w"] + want["m"] - 2 * 10**6)
+    assert np.array_equal(cl.table().astype(np.int64), sum(want.values()) - len(axes) * 10**6)
