@@ -982,7 +982,9 @@ class MixedRadixLayout:
     def complement(self, out_dims: Mapping[str, int] | None = None, in_dim: str = "rest") -> MixedRadixLayout:
         """A layout over ``in_dim`` that fills the places this layout (with replicas) leaves empty, so
         that (self, complement) together cover the box of ``out_dims`` once (CuTe's complement,
-        per axis).
+        per axis; offsets and stride-0 digits play no part).  Computed on the digits: per axis,
+        sorted by stride, each gap between the span of the digits below and the next stride becomes
+        a complement digit, and one more digit reaches the size (rounded up to a whole span).
 
             >>> L = MixedRadixLayout({"x": [(4, 2, "m")]})
             >>> L.complement({"m": 16}).digits

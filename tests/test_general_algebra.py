@@ -245,6 +245,24 @@ def test_inverse_exists_exactly_for_bijections_onto_the_box(L):
         assert bijective
 
 
+# ------------------------------------------------------------------ complement
+
+
+@settings(max_examples=200, deadline=None)
+@given(layouts(), st.integers(0, 12))
+def test_complement_tiles_every_axis_with_the_layout(L, extra):
+    sizes = {a: s + extra for a, s in L.out_dims.items()}
+    try:
+        C = L.complement(sizes)
+    except UnsupportedError:
+        return
+    for a in L.axes:
+        mine = [d for dl in L.digits.values() for d in dl] + list(L.replicas)
+        ds = [d for d in mine + list(C.digits["rest"]) if d.axis == a and d.stride != 0]
+        values = sorted(sum(t * d.stride for t, d in zip(ts, ds)) for ts in itertools.product(*(range(d.extent) for d in ds)))
+        assert values == list(range(len(values))) and len(values) >= sizes[a]  # once each, the box included
+
+
 # ------------------------------------------------------------------ equivalence
 
 
