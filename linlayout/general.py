@@ -879,7 +879,7 @@ class MixedRadixLayout:
                 f"or digit values carry), and enumerating {max(n, outer.size)} points exceeds the cap of {MAX_ENUMERATION}"
             )
         full = self.full_table().astype(np.int64)  # (size, R, axes): in range, checked by compose
-        size, nrep = full.shape[0], full.shape[1]
+        nrep = full.shape[1]
         flat = full.transpose(1, 0, 2).reshape(-1, len(self._axes))  # replica slowest
         idx = np.zeros(flat.shape[0], dtype=np.int64)
         mult = 1
