@@ -5,16 +5,23 @@ Run on demand:  python benchmarks/bench_core.py   (needs `pip install triton` fo
 Targets (issue 2): apply, compose, invert, invert_and_compose each at most as slow as Triton's
 binding (ratio ours/triton <= 1); table() of an 8192-point layout at least 50x faster than calling
 Triton's apply once per point; `import linlayout` adds at most 0.25 s.
+Targets (issue 19): the first apply on a fresh layout at most 2x Triton's apply (Triton builds
+nothing lazily, so its every call is a first call); == of two equal layouts at most 1x Triton's.
 """
 
 from __future__ import annotations
 
+import gc
 import statistics
 import subprocess
 import sys
+import time
 import timeit
+from pathlib import Path
 
-from linlayout import LinearLayout
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an installed copy
+
+from linlayout import LinearLayout  # noqa: E402
 
 
 def best_us(fn, number: int, repeat: int = 7) -> float:
@@ -53,6 +60,23 @@ def to_triton(tl, layout):
     )
 
 
+def first_call_us(objects, fn, repeat: int = 7) -> float:
+    """Median over ``repeat`` rounds of the mean time of ``fn(obj)`` once on each fresh object
+    (``objects()`` builds a new list each round); the garbage collector is off, as in timeit."""
+    runs = []
+    for _ in range(repeat):
+        objs = objects()
+        gc.disable()
+        try:
+            t0 = time.perf_counter()
+            for o in objs:
+                fn(o)
+            runs.append((time.perf_counter() - t0) / len(objs) * 1e6)
+        finally:
+            gc.enable()
+    return statistics.median(runs)
+
+
 def import_seconds(module: str) -> float:
     code = f"import time; t=time.perf_counter(); import {module}; print(time.perf_counter()-t)"
     times = [float(subprocess.check_output([sys.executable, "-c", code], text=True)) for _ in range(5)]
@@ -85,7 +109,7 @@ def main() -> int:
             "invert": lambda: ta.invert(),
             "invert_and_compose": lambda: ta.invert_and_compose(tb),
         }
-    print(f"{'operation':<34}{'ours (us)':>12}{'triton (us)':>14}{'ratio ours/triton':>20}   target")
+    print(f"{'operation':<38}{'ours (us)':>12}{'triton (us)':>14}{'ratio ours/triton':>20}   target")
     for name, (fn, number) in ours.items():
         us = best_us(fn, number)
         if name in ref:
@@ -115,8 +139,29 @@ def main() -> int:
         rows.append(("table() 8192 points vs per-point apply", us, them, us / them, "<= 1/50"))
     else:
         rows.append(("table() 8192 points", us, float("nan"), float("nan"), "<= 1/50"))
+    # first apply on a fresh layout (our lookup tables are built lazily, on later calls) and ==
+    fresh = lambda: [LinearLayout._make_raw(a._ins, a._outs) for _ in range(2000)]  # noqa: E731
+    us = first_call_us(fresh, lambda L: L.apply(inputs))
+    a2 = LinearLayout(a.bases, a.out_dims)
+    eq = best_us(lambda: a == a2, 20000)
+    pairs = lambda: [(LinearLayout(a.bases, a.out_dims), LinearLayout(a.bases, a.out_dims)) for _ in range(2000)]  # noqa: E731
+    eq_first = first_call_us(pairs, lambda p: p[0] == p[1])
+    if tl is not None:
+        tfresh = [to_triton(tl, a) for _ in range(2000)]
+        them = first_call_us(lambda: tfresh, lambda L: L.apply(inputs))
+        rows.append(("apply, first call on a fresh layout", us, them, us / them, "<= 2"))
+        ta2 = to_triton(tl, a)
+        them_eq = best_us(lambda: ta == ta2, 20000)
+        rows.append(("== (equal layouts)", eq, them_eq, eq / them_eq, "<= 1"))
+        tpairs = [(to_triton(tl, a), to_triton(tl, a)) for _ in range(2000)]
+        them_first = first_call_us(lambda: tpairs, lambda p: p[0] == p[1])
+        rows.append(("== (first, fresh equal pair)", eq_first, them_first, eq_first / them_first, "(no target)"))
+    else:
+        rows += [("apply, first call on a fresh layout", us, float("nan"), float("nan"), "<= 2"),
+                 ("== (equal layouts)", eq, float("nan"), float("nan"), "<= 1"),
+                 ("== (first, fresh equal pair)", eq_first, float("nan"), float("nan"), "(no target)")]
     for name, us, them, ratio, target in rows:
-        print(f"{name:<34}{us:>12.2f}{them:>14.2f}{ratio:>20.3f}   {target}")
+        print(f"{name:<38}{us:>12.3f}{them:>14.3f}{ratio:>20.3f}   {target}")
 
     base = import_seconds("numpy")
     ours_import = import_seconds("linlayout")

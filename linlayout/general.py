@@ -50,11 +50,17 @@ from .errors import (
     SizeError,
     UnsupportedError,
 )
+from .tabulate import tabulate
 
-__all__ = ["Digit", "MixedRadixLayout", "Counterexample", "Pow2Piece", "MAX_TABLE_SIZE", "to_digit"]
+__all__ = ["Digit", "MixedRadixLayout", "Counterexample", "Pow2Piece", "MAX_TABLE_SIZE", "MAX_ENUMERATION", "to_digit"]
 
 #: Largest number of inputs (times replicas) that the vectorized evaluators tabulate.
 MAX_TABLE_SIZE = 1 << 24
+#: Largest number of points the checked enumeration fallback of :meth:`MixedRadixLayout.compose`
+#: evaluates (for the cases the digit algebra cannot decide).
+MAX_ENUMERATION = 1 << 20
+#: Replica sets up to this size are listed in a replica :class:`Counterexample`.
+_MAX_LISTED_REPLICAS = 4096
 
 
 class Digit(NamedTuple):
@@ -157,19 +163,6 @@ def _coalesce_digits(digits: Sequence[Digit]) -> tuple[Digit, ...]:
     return tuple(out)
 
 
-def _digit_values(digits: Sequence[Digit], axes: Sequence[str]) -> np.ndarray:
-    """Images of every value of a digit list (fastest first): array (prod extents, len(axes))."""
-    col = {a: i for i, a in enumerate(axes)}
-    vals = np.zeros((1, len(axes)), dtype=np.int64)
-    for d in digits:
-        step = np.zeros(len(axes), dtype=np.int64)
-        step[col[d.axis]] = d.stride
-        ks = np.arange(d.extent, dtype=np.int64)
-        # new index = old + n_old * k  -> the digit is slower than everything before it
-        vals = (vals[None, :, :] + (ks[:, None, None] * step[None, None, :])).reshape(-1, len(axes))
-    return vals
-
-
 def _fit_digits(values: np.ndarray, axes: Sequence[str], what: str) -> tuple[Digit, ...] | None:
     """Recover digits (fastest first) of a 1-D table ``values`` (N, n_axes), relative to row 0.
 
@@ -199,6 +192,96 @@ def _fit_digits(values: np.ndarray, axes: Sequence[str], what: str) -> tuple[Dig
         digits.append(Digit(e, stride, axis))
         pos *= e
     return tuple(digits)
+
+
+def _chain_key(dl: Sequence[Digit]) -> tuple[Digit, ...]:
+    """The coalesced digit chain of an in-dim with every stride-0 digit on the same (empty) axis:
+    equal keys exactly when the in-dims are the same function."""
+    return _coalesce_digits([Digit(d.extent, 0, "") if d.stride == 0 else d for d in dl])
+
+
+def _first_difference(a: Sequence[Digit], b: Sequence[Digit]) -> int | None:
+    """The first input where two coalesced chains (of the same size) differ, or None."""
+    place = 1
+    for da, db in zip(a, b):
+        if da == db:
+            place *= da.extent
+            continue
+        if (da.stride, da.axis) != (db.stride, db.axis):
+            return place  # the image of one step of this digit differs
+        return place * min(da.extent, db.extent)  # one chain moves on to its next digit there
+    return None if len(a) == len(b) else place
+
+
+def _replica_signature(reps: Sequence[Digit]) -> tuple[int, dict[str, tuple[int, frozenset]]]:
+    """What decides a replica multiset: the multiplicity of the stride-0 digits and, per axis, the
+    lowest place and the signed multiset ``{e*|s|} - {|s|}`` (see :meth:`MixedRadixLayout.equivalent`)."""
+    zero = 1
+    per: dict[str, tuple[int, dict[int, int]]] = {}
+    for d in reps:
+        if d.extent == 1:
+            continue
+        if d.stride == 0:
+            zero *= d.extent
+            continue
+        s = abs(d.stride)
+        lo, c = per.setdefault(d.axis, (0, {}))
+        if d.stride < 0:
+            lo -= s * (d.extent - 1)
+        c[s * d.extent] = c.get(s * d.extent, 0) + 1
+        c[s] = c.get(s, 0) - 1
+        per[d.axis] = (lo, c)
+    sig = {}
+    for a, (lo, c) in per.items():
+        items = frozenset((k, v) for k, v in c.items() if v)
+        if lo or items:
+            sig[a] = (lo, items)
+    return zero, sig
+
+
+def _place_chain(od: Sequence[Digit], s: int, e: int, used: dict[int, int]) -> list[Digit] | None:
+    """Where the values ``t * s`` (``0 <= t < e``, ``s > 0``) fall in the mixed radix of the digits
+    ``od`` (fastest first): the chain of composite digits, adding to ``used`` (digit position ->
+    sum of the largest values put there); None when they do not fall on whole sub-digits (a stride
+    that does not divide or is not divided by an extent)."""
+    m = len(od)
+    j = 0
+    while j < m and s >= od[j].extent and s % od[j].extent == 0:
+        s //= od[j].extent
+        j += 1
+    if j == m:
+        return None
+    big = od[j].extent
+    if s >= big:
+        return None
+    if (e - 1) * s < big:
+        used[j] = used.get(j, 0) + (e - 1) * s
+        return [Digit(e, od[j].stride * s, od[j].axis)]
+    if big % s:
+        return None
+    q = big // s
+    if e % q:
+        return None
+    chain = [Digit(q, od[j].stride * s, od[j].axis)]
+    used[j] = used.get(j, 0) + big - s
+    e //= q
+    j += 1
+    while e > 1:
+        if j == m:
+            return None
+        big = od[j].extent
+        if e <= big:
+            chain.append(Digit(e, od[j].stride, od[j].axis))
+            used[j] = used.get(j, 0) + e - 1
+            break
+        if e % big:
+            return None
+        if big > 1:
+            chain.append(od[j])
+            used[j] = used.get(j, 0) + big - 1
+        e //= big
+        j += 1
+    return chain
 
 
 class MixedRadixLayout:
@@ -275,33 +358,53 @@ class MixedRadixLayout:
                     if not isinstance(a, str) or not a or a in axes:
                         raise DimensionError(f"bad or repeated axis name {a!r} in out_dims")
                     axes.append(a)
+        self._setup(tuple(ds), reps, off, axes, given)
+
+    def _setup(
+        self, ds: tuple[tuple[str, tuple[Digit, ...]], ...], reps: tuple[Digit, ...], off: dict[str, int], axes: list[str], given: Mapping[str, int]
+    ) -> None:
+        """Store checked parts; axes: the given order, then first appearance; sizes not given are
+        inferred from the extreme images (no tabulation: the max of sums is the sum of maxes)."""
+        hi: dict[str, int] = {a: 0 for a in axes}
         for _, dl in ds:
             for d in dl:
-                if d.axis not in axes:
+                if d.axis not in hi:
+                    hi[d.axis] = 0
                     axes.append(d.axis)
+                if d.stride > 0:
+                    hi[d.axis] += d.stride * (d.extent - 1)
         for d in reps:
-            if d.axis not in axes:
+            if d.axis not in hi:
+                hi[d.axis] = 0
                 axes.append(d.axis)
-        for a in off:
-            if a not in axes:
+            if d.stride > 0:
+                hi[d.axis] += d.stride * (d.extent - 1)
+        for a, v in off.items():
+            if a not in hi:
+                hi[a] = 0
                 axes.append(a)
-        self._digits = tuple(ds)
+            hi[a] += v
+        self._digits = ds
         self._replicas = reps
         self._offset = off
         self._axes = tuple(axes)
-        # infer sizes from the extreme images (no tabulation: max of sums is the sum of maxes)
-        sizes: dict[str, int] = {}
-        for a in axes:
-            if a in given:
-                sizes[a] = given[a]
-                continue
-            hi = off.get(a, 0)
-            for d in itertools.chain((d for _, dl in ds for d in dl), reps):
-                if d.axis == a and d.stride > 0:
-                    hi += d.stride * (d.extent - 1)
-            sizes[a] = max(hi + 1, 1)
-        self._out_sizes = sizes
+        self._out_sizes = {a: given[a] if a in given else max(hi[a] + 1, 1) for a in axes}
         self._hash = None
+
+    @classmethod
+    def _make(
+        cls,
+        ds: Sequence[tuple[str, tuple[Digit, ...]]],
+        reps: tuple[Digit, ...],
+        off: dict[str, int],
+        axes: Sequence[str],
+        sizes: Mapping[str, int] | None = None,
+    ) -> MixedRadixLayout:
+        """Internal constructor from parts already checked (Digit tuples, int offsets, axis order,
+        optional axis sizes)."""
+        self = object.__new__(cls)
+        self._setup(tuple(ds), reps, off, list(axes), sizes or {})
+        return self
 
     # ------------------------------------------------------------------ properties
 
@@ -414,28 +517,47 @@ class MixedRadixLayout:
         if n > MAX_TABLE_SIZE:
             raise SizeError(f"table: the layout has {n} entries; at most {MAX_TABLE_SIZE} can be tabulated")
 
-    def table(self) -> np.ndarray:
-        """Base images of every input at once: int64 array ``(size, len(axes))`` (vectorized).
+    def _steps(self, digits: Sequence[Digit]) -> list[tuple[int, tuple[int, ...]]]:
+        """Digits as ``(extent, image vector)`` pairs for :func:`~linlayout.tabulate.tabulate`."""
+        col = {a: i for i, a in enumerate(self._axes)}
+        zero = [0] * len(self._axes)
+        out = []
+        for d in digits:
+            v = list(zero)
+            v[col[d.axis]] = d.stride
+            out.append((d.extent, tuple(v)))
+        return out
 
-        Row ``k`` is the flat input ``k``, first in-dim fastest, digits fastest first.
+    def table(self) -> np.ndarray:
+        """Base images of every input at once: array ``(size, len(axes))`` (vectorized).
+
+        Row ``k`` is the flat input ``k``, first in-dim fastest, digits fastest first.  The dtype is
+        the smallest integer type that holds every image (unsigned when none is negative; ``uint64``
+        up to ``2**64 - 1``); images beyond 64 bits come as Python ints in an object array, so the
+        table always agrees with :meth:`apply`.  Computed in place by doubling over the digits (see
+        :mod:`linlayout.tabulate`): peak memory is the output.
 
             >>> MixedRadixLayout({"x": [(2, 3, "m")], "y": [(2, 1, "laneid")]}).table().tolist()
             [[0, 0], [3, 0], [0, 1], [3, 1]]
+            >>> MixedRadixLayout({"x": [(4, 2**62, "m")]}).table().dtype
+            dtype('uint64')
         """
         self._check_table_size(self.size)
-        vals = _digit_values([d for _, dl in self._digits for d in dl], self._axes)
-        off = np.array([self._offset.get(a, 0) for a in self._axes], dtype=np.int64)
-        return vals + off[None, :]
+        return tabulate(self._steps([d for _, dl in self._digits for d in dl]), self._base())
+
+    def _base(self) -> tuple[int, ...]:
+        return tuple(self._offset.get(a, 0) for a in self._axes)
 
     def replica_table(self) -> np.ndarray:
-        """Offsets of every replica: int64 array ``(num_replicas, len(axes))`` (row 0 is all zero)."""
+        """Offsets of every replica: array ``(num_replicas, len(axes))`` (row 0 is all zero)."""
         self._check_table_size(self.num_replicas)
-        return _digit_values(self._replicas, self._axes)
+        return tabulate(self._steps(self._replicas), (0,) * len(self._axes))
 
     def full_table(self) -> np.ndarray:
-        """Every place of every input: int64 array ``(size, num_replicas, len(axes))``."""
+        """Every place of every input: array ``(size, num_replicas, len(axes))``."""
         self._check_table_size(self.size * self.num_replicas)
-        return self.table()[:, None, :] + self.replica_table()[None, :, :]
+        steps = self._steps(list(self._replicas) + [d for _, dl in self._digits for d in dl])
+        return tabulate(steps, self._base()).reshape(self.size, self.num_replicas, len(self._axes))
 
     def _unflatten(self, k: int) -> dict[str, int]:
         out = {}
@@ -467,7 +589,7 @@ class MixedRadixLayout:
         Raises:
             UnsupportedError: the table is not a mixed-radix map (e.g. a swizzle).
         """
-        table = np.asarray(table, dtype=np.int64)
+        table = _exact_ints(table)
         names = list(in_dims)
         sizes = [_as_int(in_dims[n], f"size of in-dim {n!r}") for n in names]
         total = _prod(sizes)
@@ -577,10 +699,25 @@ class MixedRadixLayout:
         """None when both layouts are the same map (base images and replica sets), else a
         :class:`Counterexample`.  Axes missing on one side count as 0 there.
 
+        Decided on the digits, never by enumerating points, in time linear in the number of digits:
+
+        * base images: per in-dim, the coalesced digit chains (stride-0 digits on no particular
+          axis) are equal exactly when the functions are (a coalesced chain is unique: the first
+          digit is the image of 1, its extent the first input where the images stop growing by
+          that step), so a difference gives the first input where they differ;
+        * replica sets (multisets of places): per axis, the generating polynomial of the set is
+          ``x**min * prod((1 - x**(e*|s|)) / (1 - x**|s|))`` times the multiplicity of stride-0
+          replica digits; since ``1 - x**n`` factors uniquely into cyclotomic polynomials, two
+          sets are equal exactly when their minima, multiplicities and the signed multisets
+          ``{e*|s|} - {|s|}`` agree.
+
             >>> a = MixedRadixLayout({"x": [(4, 1, "m")]})
             >>> b = MixedRadixLayout({"x": [(2, 1, "m"), (2, 3, "m")]})
             >>> print(a.equivalent(b))
             at {'x': 2}: {'m': 2} != {'m': 3} (base)
+            >>> c = MixedRadixLayout({"x": [(4, 1, "m")]}, replicas=[(3, 1, "w"), (2, 3, "w")])
+            >>> c.equivalent(MixedRadixLayout({"x": [(2, 1, "m"), (2, 2, "m")]}, replicas=[(2, 1, "w"), (3, 2, "w")])) is None
+            True
 
         Raises:
             DimensionError: the in-dims (names or sizes) differ.
@@ -590,20 +727,24 @@ class MixedRadixLayout:
         if self.in_dims != other.in_dims:
             raise DimensionError(f"equivalent: in-dims differ: {self.in_dims} vs {other.in_dims}")
         axes = list(self._axes) + [a for a in other._axes if a not in self._axes]
-        ta = _pad(self.table(), self._axes, axes)
-        tb = _pad(other.table(), other._axes, axes)
-        diff = np.any(ta != tb, axis=1)
-        if diff.any():
-            k = int(np.argmax(diff))
-            return Counterexample(
-                self._unflatten(k),
-                {a: int(ta[k, i]) for i, a in enumerate(axes)},
-                {a: int(tb[k, i]) for i, a in enumerate(axes)},
-            )
-        ra = sorted(map(tuple, _pad(self.replica_table(), self._axes, axes).tolist()))
-        rb = sorted(map(tuple, _pad(other.replica_table(), other._axes, axes).tolist()))
-        if ra != rb:
-            return Counterexample(self._unflatten(0), self.apply_all(), other.apply_all(), "replicas")
+        zero = {n: 0 for n in self.in_dims}
+
+        def images(point: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
+            pa, pb = self.apply(point), other.apply(point)
+            return {a: pa.get(a, 0) for a in axes}, {a: pb.get(a, 0) for a in axes}
+
+        if {a: v for a, v in self._offset.items() if v} != {a: v for a, v in other._offset.items() if v}:
+            return Counterexample(zero, *images(zero))
+        odig = dict(other._digits)
+        for n, dl in self._digits:
+            x = _first_difference(_chain_key(dl), _chain_key(odig[n]))
+            if x is not None:
+                point = {**zero, n: x}
+                return Counterexample(point, *images(point))
+        if _replica_signature(self._replicas) != _replica_signature(other._replicas):
+            if max(self.num_replicas, other.num_replicas) <= _MAX_LISTED_REPLICAS:
+                return Counterexample(zero, self.apply_all(), other.apply_all(), "replicas")
+            return Counterexample(zero, [str(d) for d in self._replicas], [str(d) for d in other._replicas], "replicas")
         return None
 
     def is_equivalent(self, other: MixedRadixLayout) -> bool:
@@ -613,18 +754,31 @@ class MixedRadixLayout:
     def compose(self, outer: MixedRadixLayout) -> MixedRadixLayout:
         """``outer(self(x))``: the axes of ``self`` are the in-dims of ``outer``.
 
-        Replicas of ``self`` are pushed through ``outer``; replicas of ``outer`` are kept.  The result
-        is refitted from the table, so it is exact or refused.
+        Replicas of ``self`` are pushed through ``outer``; replicas of ``outer`` are kept.
+
+        Computed on the digits, as CuTe composes shape:stride: each digit ``(e, s)`` of ``self`` on
+        axis ``a`` becomes the chain of ``outer``'s digits of in-dim ``a`` that ``t * s`` runs
+        through (``s`` divided through the extents below it, then ``e`` taken from the ones above).
+        That is exact when, on every axis, the values of the digits of ``self`` (and its offset)
+        never carry in ``outer``'s mixed radix (digit by digit, the largest values add up to less
+        than the extent), so that ``outer`` of a sum is the sum of the images.  The cases the
+        digits cannot decide -- a stride that does not divide (or is not divided by) an extent, or
+        two digits whose values carry -- fall back to evaluating every point (at most
+        ``MAX_ENUMERATION`` of them, inputs times replicas) and refitting; the result is exact or
+        refused.
 
             >>> inner = MixedRadixLayout({"x": [(4, 2, "i")]})
             >>> outer = MixedRadixLayout({"i": [(8, 3, "m")]})
             >>> inner.compose(outer).digits
             {'x': (Digit(extent=4, stride=6, axis='m'),)}
+            >>> MixedRadixLayout({"x": [(4, 56, "i"), (56, 1, "i")]}).compose(MixedRadixLayout({"i": [(7, 1, "r"), (32, 7, "c")]})).digits
+            {'x': (Digit(extent=4, stride=56, axis='c'), Digit(extent=7, stride=1, axis='r'), Digit(extent=8, stride=7, axis='c'))}
 
         Raises:
             DimensionError: an axis of ``self`` is not an in-dim of ``outer``, or an image falls
                 outside it.
-            UnsupportedError: the composite is not a mixed-radix map.
+            UnsupportedError: the composite is not a mixed-radix map, or the digits cannot decide
+                and the layout has more than ``MAX_ENUMERATION`` points.
         """
         if not isinstance(outer, MixedRadixLayout):
             outer = _as_general(outer)
@@ -632,42 +786,128 @@ class MixedRadixLayout:
         for a in self._axes:
             if a not in od:
                 raise DimensionError(f"compose: axis {a!r} of the inner layout is not an in-dim of the outer layout (in-dims: {list(od)})")
-        # inputs: self's in-dims, then a synthetic replica in-dim
-        full = self.full_table()  # (size, R, axes)
-        size, nrep = full.shape[0], full.shape[1]
+        ranges = self._ranges()
+        for a in self._axes:
+            lo, hi = ranges[a]
+            if lo < 0 or hi >= od[a]:
+                point = self._extreme_point(a, lo < 0)
+                raise DimensionError(
+                    f"compose: the inner layout sends input {point} (replica digits at their "
+                    f"{'lowest' if lo < 0 else 'highest'}) to {a}={lo if lo < 0 else hi}, outside the outer in-dim {a!r} of size {od[a]}"
+                )
+        res = self._compose_digits(outer, ranges)
+        return res if res is not None else self._compose_enumerated(outer)
+
+    def _ranges(self) -> dict[str, tuple[int, int]]:
+        """axis -> smallest and largest value over every input and replica."""
+        lo = {a: self._offset.get(a, 0) for a in self._axes}
+        hi = dict(lo)
+        for d in itertools.chain(*(dl for _, dl in self._digits), self._replicas):
+            if d.stride < 0:
+                lo[d.axis] += d.stride * (d.extent - 1)
+            else:
+                hi[d.axis] += d.stride * (d.extent - 1)
+        return {a: (lo[a], hi[a]) for a in self._axes}
+
+    def _axis_range(self, a: str) -> tuple[int, int]:
+        """Smallest and largest value on axis ``a`` over every input and replica."""
+        return self._ranges()[a]
+
+    def _extreme_point(self, a: str, lowest: bool) -> dict[str, int]:
+        """The input whose image on axis ``a`` is the smallest (``lowest``) or the largest."""
+        point = {}
+        for n, dl in self._digits:
+            x, place = 0, 1
+            for d in dl:
+                if d.axis == a and (d.stride < 0) == lowest and d.stride != 0:
+                    x += (d.extent - 1) * place
+                place *= d.extent
+            point[n] = x
+        return point
+
+    def _compose_digits(self, outer: MixedRadixLayout, ranges: Mapping[str, tuple[int, int]] | None = None) -> MixedRadixLayout | None:
+        """:meth:`compose` on the digits; None when the digit algebra cannot decide."""
+        if ranges is None:
+            ranges = self._ranges()
+        odig = dict(outer._digits)
+        zero_axis = outer._axes[0] if outer._axes else "m"
+        used: dict[str, dict[int, int]] = {a: {} for a in self._axes}
+        parts: list[tuple[str, tuple[Digit, ...]]] = []
+        for n, dl in itertools.chain(self._digits, ((None, self._replicas),)):
+            chain: list[Digit] = []
+            for d in dl:
+                e, s = d.extent, d.stride
+                if e == 1:
+                    continue
+                if s == 0:
+                    chain.append(Digit(e, 0, zero_axis))
+                    continue
+                placed = _place_chain(odig[d.axis], -s if s < 0 else s, e, used[d.axis])
+                if placed is None:
+                    return None
+                if s < 0:  # t*s == g(e-1-t) - g(e-1) reads the chain backwards
+                    placed = [Digit(c.extent, -c.stride, c.axis) for c in placed]
+                chain += placed
+            parts.append((n, chain))
+        reps = parts.pop()[1]
+        digits = [(n, _coalesce_digits(c)) for n, c in parts]
+        # carry check: per outer digit, the lowest image's digit plus every digit's largest value
+        off = dict(outer._offset)
+        for a in self._axes:
+            rest = ranges[a][0]
+            u = used[a]
+            for j, od in enumerate(odig[a]):
+                if rest % od.extent + u.get(j, 0) >= od.extent:
+                    return None
+                rest //= od.extent
+            v = self._offset.get(a, 0)  # the offset's image: outer's digits of it
+            for od in odig[a]:
+                if v % od.extent:
+                    off[od.axis] = off.get(od.axis, 0) + v % od.extent * od.stride
+                v //= od.extent
+        return MixedRadixLayout._make(
+            digits, _coalesce_digits(reps + list(outer._replicas)), {a: v for a, v in off.items() if v}, outer._axes
+        )
+
+    def _compose_enumerated(self, outer: MixedRadixLayout) -> MixedRadixLayout:
+        """:meth:`compose` by evaluating every point and refitting (the checked fallback)."""
+        od = outer.in_dims
+        n = self.size * self.num_replicas
+        if max(n, outer.size) > MAX_ENUMERATION:
+            raise UnsupportedError(
+                f"compose: the digits of {self} do not compose with {outer} (a stride does not divide an extent, "
+                f"or digit values carry), and enumerating {max(n, outer.size)} points exceeds the cap of {MAX_ENUMERATION}"
+            )
+        full = self.full_table().astype(np.int64)  # (size, R, axes): in range, checked by compose
+        nrep = full.shape[1]
         flat = full.transpose(1, 0, 2).reshape(-1, len(self._axes))  # replica slowest
-        cols = [self._axes.index(n) if n in self._axes else None for n in od]
-        outer_t = outer.table()
         idx = np.zeros(flat.shape[0], dtype=np.int64)
         mult = 1
-        for n, c in zip(od, cols):
-            if c is not None:
-                v = flat[:, c]
-                if (v < 0).any() or (v >= od[n]).any():
-                    bad = int(np.argmax((v < 0) | (v >= od[n])))
-                    raise DimensionError(
-                        f"compose: the inner layout sends input {self._unflatten(bad % size)} to {n}={int(v[bad])}, "
-                        f"outside the outer in-dim {n!r} of size {od[n]}"
-                    )
-                idx += v * mult
-            mult *= od[n]
-        res = outer_t[idx]
+        for name in od:
+            if name in self._axes:
+                idx += flat[:, self._axes.index(name)] * mult
+            mult *= od[name]
+        res = _exact_ints(outer.table())[idx]
         rep_name = "__replica__"
         while rep_name in self.in_dims:
             rep_name += "_"
         dims = {**self.in_dims, rep_name: nrep}
         fitted = MixedRadixLayout.from_table(dims, res, outer._axes)
         reps = list(fitted.digits[rep_name]) + list(outer._replicas)
-        return MixedRadixLayout(
-            [(n, fitted.digits[n]) for n in self.in_dims], reps, fitted.offset, [a for a in outer._axes]
-        )
+        return MixedRadixLayout([(n, fitted.digits[n]) for n in self.in_dims], reps, fitted.offset, list(outer._axes))
 
     def inverse(self, in_dim_names: Sequence[str] | None = None) -> MixedRadixLayout:
         """The inverse map from places to inputs, when the layout (with its replicas) covers the box
         ``[0, out_dims[a])`` of every axis exactly once; replica copies map to the same input.
 
         The result's in-dims are this layout's axes (sizes ``out_dims``), its axes this layout's
-        in-dims.
+        in-dims (or ``in_dim_names``).
+
+        Decided on the digits: the digits on an axis tile ``[0, n)`` exactly once if and only if,
+        sorted by ``|stride|``, each stride is the product of the extents below it (1 first) and
+        the extents multiply to ``n`` (the generating polynomial ``(1 - x**n) / (1 - x)`` factors
+        uniquely), with the lowest image at 0.  The inverse then reads the sorted chain: each
+        digit goes back to its place value in its in-dim (0 for a replica).
 
             >>> L = MixedRadixLayout({"x": [(2, 4, "m"), (4, 1, "m")]})
             >>> Li = L.inverse()
@@ -677,50 +917,74 @@ class MixedRadixLayout:
             [0, 1, 2, 3, 4, 5, 6, 7]
 
         Raises:
-            NotInvertibleError: some place is hit twice or never.
+            NotInvertibleError: some place is hit twice or never (the message names one).
         """
         axes = list(self._axes)
         sizes = [self._out_sizes[a] for a in axes]
         box = _prod(sizes)
-        n = self.size * self.num_replicas
+        in_sizes = [_prod(d.extent for d in dl) for _, dl in self._digits]
+        nrep = self.num_replicas
+        n = _prod(in_sizes) * nrep
         if box != n:
             raise NotInvertibleError(
-                f"inverse: the layout has {self.size} inputs x {self.num_replicas} replicas = {n} places, "
+                f"inverse: the layout has {n // nrep} inputs x {nrep} replicas = {n} places, "
                 f"but its output box {dict(zip(axes, sizes))} has {box}"
             )
-        full = self.full_table().reshape(-1, len(axes))
-        lin = np.zeros(full.shape[0], dtype=np.int64)
-        mult = 1
-        for i, s in enumerate(sizes):
-            v = full[:, i]
-            if (v < 0).any() or (v >= s).any():
-                raise NotInvertibleError(f"inverse: images on axis {axes[i]!r} leave [0, {s})")
-            lin += v * mult
-            mult *= s
-        inv = np.full(box, -1, dtype=np.int64)
-        src = np.repeat(np.arange(self.size, dtype=np.int64), self.num_replicas)
-        inv[lin] = src
-        counts = np.bincount(lin, minlength=box)
-        if (counts != 1).any():
-            k = int(np.argmax(counts != 1))
-            place = {}
-            for a, s in zip(axes, sizes):
-                place[a] = k % s
-                k //= s
-            raise NotInvertibleError(f"inverse: place {place} is reached {int(counts[np.argmax(counts != 1)])} times (must be exactly once)")
-        names = list(in_dim_names) if in_dim_names is not None else list(self.in_dims)
-        in_sizes = list(self.in_dims.values())
-        tab = np.zeros((box, len(in_sizes)), dtype=np.int64)
-        rest = inv.copy()
-        for i, s in enumerate(in_sizes):
-            tab[:, i] = rest % s
-            rest //= s
-        return MixedRadixLayout.from_table(dict(zip(axes, sizes)), tab, names, out_dims=dict(zip(names, in_sizes)))
+        names = list(in_dim_names) if in_dim_names is not None else [d for d, _ in self._digits]
+        if len(names) != len(self._digits) or len(set(names)) != len(names):
+            raise DimensionError(f"inverse: in_dim_names {names} must name the {len(self._digits)} in-dims {list(self.in_dims)} once each")
+        zero_axis = names[0] if names else "m"
+        # per axis: (|stride|, extent, target name or None for a replica, place value, negative?)
+        per_axis: dict[str, list[tuple[int, int, str | None, int, bool]]] = {a: [] for a in axes}
+        for (dim, dl), name in zip(self._digits, names):
+            place = 1
+            for k, d in enumerate(dl):
+                if d.extent > 1:
+                    if d.stride == 0:
+                        raise NotInvertibleError(f"inverse: digit {k} of in-dim {dim!r} ({d}) has stride 0, so its {d.extent} values share one place")
+                    per_axis[d.axis].append((abs(d.stride), d.extent, name, place, d.stride < 0))
+                place *= d.extent
+        for k, d in enumerate(self._replicas):
+            if d.extent > 1:
+                if d.stride == 0:
+                    raise NotInvertibleError(f"inverse: replica {k} ({d}) has stride 0, so its {d.extent} copies share one place")
+                per_axis[d.axis].append((abs(d.stride), d.extent, None, 0, d.stride < 0))
+        digits: list[tuple[str, list[Digit]]] = []
+        off: dict[str, int] = {}
+        ranges = self._ranges()
+        for a, size in zip(axes, sizes):
+            lo, hi = ranges[a]
+            if lo < 0 or hi >= size:
+                raise NotInvertibleError(f"inverse: images on axis {a!r} leave [0, {size}) (they span [{lo}, {hi}])")
+            if lo > 0:
+                raise NotInvertibleError(f"inverse: place {a}=0 is never reached (the lowest image is {lo})")
+            chain: list[Digit] = []
+            span = 1
+            for s, e, tgt, place, neg in sorted(per_axis[a], key=lambda t: (t[0], t[1])):
+                if s < span:
+                    raise NotInvertibleError(f"inverse: place {a}={s} is reached twice (by a digit of stride {s} and by the digits below it)")
+                if s > span:
+                    raise NotInvertibleError(f"inverse: place {a}={span} is never reached (the next stride on {a!r} is {s})")
+                if tgt is None:
+                    chain.append(Digit(e, 0, zero_axis))
+                elif neg:
+                    chain.append(Digit(e, -place, tgt))
+                    off[tgt] = off.get(tgt, 0) + (e - 1) * place
+                else:
+                    chain.append(Digit(e, place, tgt))
+                span *= e
+            if span != size:
+                raise NotInvertibleError(f"inverse: place {a}={span} is never reached (the digits on {a!r} cover [0, {span}))")
+            digits.append((a, _coalesce_digits(chain)))
+        out_sizes = dict(zip(names, in_sizes))
+        return MixedRadixLayout._make(digits, (), off, names, out_sizes)
 
     def complement(self, out_dims: Mapping[str, int] | None = None, in_dim: str = "rest") -> MixedRadixLayout:
         """A layout over ``in_dim`` that fills the places this layout (with replicas) leaves empty, so
         that (self, complement) together cover the box of ``out_dims`` once (CuTe's complement,
-        per axis).
+        per axis; offsets and stride-0 digits play no part).  Computed on the digits: per axis,
+        sorted by stride, each gap between the span of the digits below and the next stride becomes
+        a complement digit, and one more digit reaches the size (rounded up to a whole span).
 
             >>> L = MixedRadixLayout({"x": [(4, 2, "m")]})
             >>> L.complement({"m": 16}).digits
@@ -879,7 +1143,7 @@ class MixedRadixLayout:
                     parts.append((start, 1 << b))
                     start += 1 << b
             ranges.append(parts)
-        table = self.table()
+        table = _exact_ints(self.table())
         names = list(dims)
         sizes = list(dims.values())
         out: list[Pow2Piece] = []
@@ -927,11 +1191,12 @@ class MixedRadixLayout:
         return self
 
 
-def _pad(t: np.ndarray, have: Sequence[str], want: Sequence[str]) -> np.ndarray:
-    out = np.zeros((t.shape[0], len(want)), dtype=np.int64)
-    for i, a in enumerate(have):
-        out[:, list(want).index(a)] = t[:, i]
-    return out
+def _exact_ints(t: Any) -> np.ndarray:
+    """``t`` as int64, or as Python ints (object) when some value is outside int64."""
+    t = np.asarray(t)
+    if t.dtype == object or (t.dtype == np.uint64 and t.size and int(t.max()) > np.iinfo(np.int64).max):
+        return t.astype(object)
+    return t.astype(np.int64, copy=False)
 
 
 def _as_general(obj: Any) -> MixedRadixLayout:

@@ -32,6 +32,7 @@ import numpy as np
 
 from . import gf2
 from .linear_text import read_linear_text
+from .tabulate import smallest_dtype, tabulate
 from .errors import (
     BasisError,
     DimensionError,
@@ -51,8 +52,11 @@ OutDimsLike = Union[Mapping[str, int], Sequence[str], Sequence[tuple[str, int]]]
 
 #: Largest number of points ``table()`` will materialize (2**24 rows).
 MAX_TABLE_LOG2 = 24
-#: Input dims up to this many bits get a lookup table for ``apply``.
+#: Input dims up to this many bits get a lookup table for ``apply``...
 _APPLY_TABLE_LOG2 = 10
+#: ...built on this call of ``apply`` on one layout (before it, ``apply`` XORs bases: a table of
+#: 2**10 entries costs about as much as 50 such calls, so it is built only once it is likely to pay).
+_APPLY_TABLE_CALLS = 32
 #: Sizes are capped so that flat values stay within numpy's int64.
 MAX_TOTAL_LOG2 = 62
 
@@ -641,8 +645,8 @@ class LinearLayout:
         elif kwargs:
             inputs = {**inputs, **kwargs}
         tables = self._tables
-        if tables is None:
-            tables = self._build_apply_tables()
+        if tables.__class__ is not dict:  # the first calls: no tables yet (see _apply_untabled)
+            return self._apply_untabled(inputs, tables)
         flat = 0
         for name, val in inputs.items():
             entry = tables.get(name)
@@ -663,6 +667,33 @@ class LinearLayout:
         return {n: (flat >> sh) & m for n, sh, m in self._out_unpack}
 
     __call__ = apply
+
+    def _apply_untabled(self, inputs: Mapping[str, int], calls: int | None) -> dict[str, int]:
+        """:meth:`apply` before the lookup tables pay: XOR the bases of the set bits, and count the
+        calls (in ``_tables``) until the ``_APPLY_TABLE_CALLS``-th builds the tables."""
+        calls = (calls or 0) + 1
+        if calls >= _APPLY_TABLE_CALLS:
+            self._build_apply_tables()
+            return self.apply(inputs)
+        self._tables = calls
+        flat = 0
+        for name, val in inputs.items():
+            for n, f in self._ins:
+                if n == name:
+                    break
+            else:
+                raise DimensionError(f"apply: {name!r} is not an in-dim of this layout (in-dims: {', '.join(self.in_dim_names) or 'none'})")
+            if val.__class__ is not int:
+                val = _as_int(val, f"input {name!r}")
+            if not 0 <= val < 1 << len(f):
+                raise DimensionError(f"apply: input {name}={val} is out of range [0, {1 << len(f)})")
+            i = 0
+            while val:
+                if val & 1:
+                    flat ^= f[i]
+                val >>= 1
+                i += 1
+        return {n: (flat >> sh) & m for n, sh, m in self._out_unpack}
 
     def _build_apply_tables(self) -> dict[str, tuple[int, Any]]:
         tables = {}
@@ -687,33 +718,40 @@ class LinearLayout:
         return out
 
     def flat_table(self) -> np.ndarray:
-        """The flattened output of every flattened input, as a 1-D int64 array (vectorized).
+        """The flattened output of every flattened input, as a 1-D array of the smallest unsigned
+        dtype that holds the flat outputs (vectorized, see :meth:`table`).
 
             >>> LinearLayout({"lane": [[1], [3]]}, {"dim0": 4}).flat_table().tolist()
             [0, 1, 3, 2]
         """
-        n = self.total_in_size_log2
-        if n > MAX_TABLE_LOG2:
-            raise SizeError(f"table: the layout has 2**{n} inputs; at most 2**{MAX_TABLE_LOG2} can be tabulated")
-        t = np.zeros(1, dtype=np.int64)
-        for b in self._columns():
-            t = np.concatenate((t, t ^ np.int64(b)))
-        return t
+        self._check_table_size()
+        dt = smallest_dtype(0, (1 << self.total_out_size_log2) - 1)
+        return tabulate([(2, (b,)) for b in self._columns()], (0,), "xor", dt).reshape(-1)
 
     def table(self) -> np.ndarray:
-        """Outputs of every input at once: int64 array of shape ``(total_in_size, num_out_dims)``.
+        """Outputs of every input at once: an array of shape ``(total_in_size, num_out_dims)`` of
+        the smallest unsigned dtype that holds every out-dim's values (``uint8`` up to size 256).
 
         Row ``k`` holds the outputs of the flat input ``k``, whose lowest bits are the first in-dim.
+        Computed in place by XOR doubling over the bases (see :mod:`linlayout.tabulate`): one
+        numpy call per input bit, peak memory the output itself.
 
             >>> L = LinearLayout({"register": [[0, 1]], "lane": [[1, 0], [2, 0]]}, {"dim0": 4, "dim1": 2})
             >>> L.table()[:4].tolist()
             [[0, 0], [0, 1], [1, 0], [1, 1]]
+            >>> L.table().dtype
+            dtype('uint8')
         """
-        flat = self.flat_table()
-        out = np.empty((flat.shape[0], len(self._outs)), dtype=np.int64)
-        for k, (_, sh, m) in enumerate(self._out_unpack):
-            out[:, k] = (flat >> sh) & m
-        return out
+        self._check_table_size()
+        unpack = self._out_unpack
+        dt = smallest_dtype(0, max((m for _, _, m in unpack), default=0))
+        digits = [(2, tuple((b >> sh) & m for _, sh, m in unpack)) for b in self._columns()]
+        return tabulate(digits, (0,) * len(unpack), "xor", dt)
+
+    def _check_table_size(self) -> None:
+        n = self.total_in_size_log2
+        if n > MAX_TABLE_LOG2:
+            raise SizeError(f"table: the layout has 2**{n} inputs; at most 2**{MAX_TABLE_LOG2} can be tabulated")
 
     # ---------------------------------------------------------------------------- rank & kinds
 
@@ -1350,9 +1388,19 @@ class LinearLayout:
         return (self._ins, self._outs)
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, LinearLayout):
+        if other.__class__ is not LinearLayout and not isinstance(other, LinearLayout):
             return NotImplemented
-        return self._ins == other._ins and self._outs == other._outs
+        a, b = self._ins, other._ins
+        if a is not b:
+            if a != b:
+                return False
+            other._ins = a  # equal immutable tuples: share them, so the next comparison is `is`
+        a, b = self._outs, other._outs
+        if a is not b:
+            if a != b:
+                return False
+            other._outs = a
+        return True
 
     def __hash__(self) -> int:
         if self._hash is None:

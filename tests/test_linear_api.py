@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import linear_layouts
 
 from linlayout import (
     BasisError,
@@ -174,7 +177,8 @@ def test_table_is_vectorized_and_ordered():
     t = L.table()
     assert t.shape == (128, 1)
     assert t[:, 0].tolist() == list(range(128))
-    assert L.flat_table().dtype == np.int64
+    # the smallest unsigned dtype that holds the outputs (issue 19)
+    assert L.flat_table().dtype == np.uint8 and t.dtype == np.uint8
 
 
 def test_matrix_view():
@@ -266,3 +270,50 @@ def test_immutable_and_hashable():
     assert pickle.loads(pickle.dumps(a)) == a
     assert a != LinearLayout.identity_1d(4, "lane", "dim1")
     assert (a == 3) is False
+
+
+# ------------------------------------------------------------------ apply and == fast paths (issue 19)
+
+
+@settings(max_examples=80, deadline=None)
+@given(linear_layouts(max_bits=5), st.data())
+def test_apply_before_and_after_its_tables_agree_with_table(L, data):
+    from linlayout.linear import _APPLY_TABLE_CALLS
+
+    t = L.table()
+    names = list(L.in_dims)
+    flat = data.draw(st.lists(st.integers(0, L.total_in_size - 1), min_size=2 * _APPLY_TABLE_CALLS, max_size=2 * _APPLY_TABLE_CALLS))
+    fresh = LinearLayout._make_raw(L._ins, L._outs)
+    for k in flat:  # the first calls XOR bases, later ones read the lookup tables
+        point, rest = {}, k
+        for n in names:
+            point[n] = rest % L.in_dim_size(n)
+            rest //= L.in_dim_size(n)
+        assert list(fresh.apply(point).values()) == t[k].tolist()
+    assert isinstance(fresh._tables, dict)
+
+
+@pytest.mark.parametrize("calls", [0, 40])
+def test_apply_errors_are_the_same_on_both_paths(calls):
+    L = LinearLayout({"lane": [[1], [2]], "warp": [[4]]}, {"dim0": 8})
+    for _ in range(calls):
+        L.apply(lane=1)
+    with pytest.raises(DimensionError, match="'block' is not an in-dim"):
+        L.apply(block=0)
+    with pytest.raises(DimensionError, match=r"lane=4 is out of range \[0, 4\)"):
+        L.apply(lane=4)
+    with pytest.raises(DimensionError, match=r"lane=-1 is out of range"):
+        L.apply(lane=-1)
+    assert L.apply(lane=np.int64(3), warp=1) == {"dim0": 7}
+
+
+@settings(max_examples=80, deadline=None)
+@given(linear_layouts(), linear_layouts())
+def test_equality_shares_equal_tuples_without_changing_answers(A, B):
+    a2 = LinearLayout(A.bases, A.out_dims, require_surjective=False)
+    assert a2 == A and A == a2 and hash(a2) == hash(A)
+    assert a2._ins is A._ins  # the second comparison is an identity check
+    same = A._ins == B._ins and A._outs == B._outs
+    assert (A == B) == same and (B == A) == same and (A != B) == (not same)
+    assert A.bases == a2.bases and str(A) == str(a2)
+    assert (A == "not a layout") is False

@@ -30,6 +30,7 @@ from linlayout.contract import Kind
 from linlayout.errors import LayoutError, SizeError
 from linlayout.general import MixedRadixLayout
 from linlayout.linear import LinearLayout
+from linlayout.tabulate import tabulate
 
 from . import memory_map
 
@@ -354,10 +355,14 @@ class Layout:
         return _idx2crd(idx, self.shape)
 
     def table(self) -> np.ndarray:
-        """Offsets of every flat index ``0 .. size-1`` in one vectorized numpy pass (int64).
+        """Offsets of every flat index ``0 .. size-1``, vectorized: an outer sum of the modes
+        written in place (:func:`linlayout.tabulate.tabulate`), in the smallest integer dtype that
+        holds every offset (signed when a stride is negative; Python ints beyond 64 bits).
 
         >>> Layout((2, 3), (3, 1)).table().tolist()
         [0, 3, 1, 4, 2, 5]
+        >>> Layout((2, 3), (3, 1)).table().dtype
+        dtype('uint8')
         """
         n = self.size()
         if n > MAX_TABLE_SIZE:
@@ -425,18 +430,8 @@ def compact_like(shape: Any) -> Any:
 
 
 def _table(fs: tuple, fd: tuple, n: int) -> np.ndarray:
-    idx = np.arange(n, dtype=np.int64)
-    out = np.zeros(n, dtype=np.int64)
-    step = 1
-    last = len(fs) - 1
-    for k, (s, d) in enumerate(zip(fs, fd)):
-        if s != 1 and d != 0:
-            c = idx // step if step != 1 else idx
-            if k != last:
-                c = c % s
-            out += c * d
-        step *= s
-    return out
+    # within the domain the last mode stays below its extent, so every mode is a plain digit
+    return tabulate([(sh, (d,)) for sh, d in zip(fs, fd)], (0,)).reshape(n)
 
 
 def _crd2idx(coord: Any, shape: IntTuple, stride: IntTuple, where: str) -> int:

@@ -82,7 +82,7 @@ class ComposedLayout:
 
     def table(self) -> np.ndarray:
         """Offsets of every flat index, vectorized (int64)."""
-        t = self.inner.table() + self.offset
+        t = self.inner.table().astype(np.int64) + self.offset  # the inner table's dtype is the smallest that fits
         if isinstance(self.outer, Layout):
             return _eval_layout_at(self.outer, t)
         return self.outer(t)

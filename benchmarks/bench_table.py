@@ -1,0 +1,110 @@
+"""Whole-layout tables against numpy's write floor, measured in the same run.
+
+    python benchmarks/bench_table.py [--repeat N] [--max-log2 24]
+
+For each evaluator (``LinearLayout.table``, ``MixedRadixLayout.table``, CuTe ``Layout.table``) and
+each size from 2**20 to 2**24 points, prints our time, the write floor (``np.empty`` + ``fill`` of
+an array of the same dtype and shape, allocated fresh each time as ours is), their ratio, the peak
+memory over the output size (tracemalloc; numpy reports its buffers to it) and, per evaluator, the
+growth exponent of our time over the sizes (1.0 is linear).
+
+Targets (issue 19): time <= 2x the write floor at 2**20-2**24 points; peak memory <= 1.25x the
+output; linear growth.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import timeit
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from converters.cute import Layout  # noqa: E402
+from linlayout import LinearLayout  # noqa: E402
+from linlayout.general import MixedRadixLayout  # noqa: E402
+
+
+def linear(log2: int) -> LinearLayout:
+    """A register layout of a (2**a x 2**b) tile: registers, lanes, warps, blocks interleaved."""
+    a = log2 // 2
+    b = log2 - a
+    bits = [(0, 1 << i) for i in range(b)] + [(1 << i, 0) for i in range(a)]
+    order = bits[2:5] + bits[a:a + 5] + bits[:2] + bits[5:a] + bits[a + 5:]  # a scrambled order
+    ins = {"register": order[:8], "lane": order[8:13], "warp": order[13:15], "block": order[15:]}
+    return LinearLayout({n: [list(v) for v in vs] for n, vs in ins.items()}, {"dim0": 1 << a, "dim1": 1 << b})
+
+
+def mixed_radix(log2: int) -> MixedRadixLayout:
+    """A 224-column tensor-memory style placement with ~2**log2 points (non-power-of-two digits)."""
+    rows = max(1, (1 << log2) // 224)
+    return MixedRadixLayout({"c": [(7, 1, "col"), (32, 7, "col")], "r": [(rows, 1, "row")]}, offset={"col": 3})
+
+
+def cute(log2: int) -> Layout:
+    """A rank-6 CuTe layout of 2**log2 elements with permuted strides."""
+    shape = [1 << (log2 // 6 + (1 if k < log2 % 6 else 0)) for k in range(6)]
+    order = [3, 0, 5, 1, 4, 2]
+    stride = [0] * 6
+    acc = 1
+    for k in order:
+        stride[k] = acc
+        acc *= shape[k]
+    return Layout(tuple(shape), tuple(stride))
+
+
+def seconds(fn, repeat: int) -> float:
+    return min(timeit.repeat(fn, number=1, repeat=repeat))
+
+
+def peak_ratio(fn) -> float:
+    tracemalloc.start()
+    out = fn()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak / out.nbytes
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--max-log2", type=int, default=24)
+    args = ap.parse_args()
+    print(f"{'table':<22}{'points':>10}{'dtype':>8}{'MiB':>7}{'ours ms':>10}{'floor ms':>10}{'ratio':>7}{'peak/out':>10}")
+    for name, make in (("LinearLayout", linear), ("MixedRadixLayout", mixed_radix), ("cute Layout", cute)):
+        sizes, times, floors = [], [], []
+        for log2 in range(20, args.max_log2 + 1, 2):
+            lay = make(log2)
+            out = lay.table()
+
+            def floor(shape=out.shape, dtype=out.dtype):
+                a = np.empty(shape, dtype)
+                a.fill(1)
+                return a
+
+            ours = seconds(lay.table, args.repeat)
+            base = seconds(floor, args.repeat)
+            peak = peak_ratio(lay.table)
+            sizes.append(out.shape[0])
+            times.append(ours)
+            floors.append(base)
+            print(
+                f"{name:<22}{out.shape[0]:>10}{str(out.dtype):>8}{out.nbytes / 2**20:>7.1f}{ours * 1e3:>10.2f}"
+                f"{base * 1e3:>10.2f}{ours / base:>7.2f}{peak:>10.2f}"
+            )
+        if len(sizes) > 1:
+            logs = [math.log(s) for s in sizes]
+            slope = np.polyfit(logs, [math.log(t) for t in times], 1)[0]
+            floor_slope = np.polyfit(logs, [math.log(t) for t in floors], 1)[0]
+            print(f"{'':<22}growth exponent over the sizes: ours {slope:.2f}, the write floor's {floor_slope:.2f}")
+    print("targets: ratio <= 2 (time over numpy's write floor), peak/out <= 1.25")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
