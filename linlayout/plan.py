@@ -36,26 +36,41 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import gf2
-from .errors import DimensionError, LayoutError, SizeError
-from .generic_swizzle import SwizzleChoice, optimal_swizzle, remove_broadcast_registers
+from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
+from .generic_swizzle import (
+    SwizzleChoice,
+    optimal_swizzle,
+    optimal_swizzle_ldst,
+    remove_broadcast_registers,
+    side_bank_conflicts,
+)
 from .linear import LinearLayout, as_linear
 
 __all__ = [
     "KINDS",
     "HARDWARE_DIMS",
     "COST_WEIGHTS",
+    "MAX_REGISTERS_PER_THREAD",
+    "MAX_ELEMENTS",
     "Step",
     "Plan",
     "WarpDecomposition",
     "as_linear",
     "bitwidth_of",
     "minimal_conversion",
+    "shuffle_schedule",
     "warp_decomposition",
     "plan_conversion",
 ]
 
 KINDS = ("noop", "register", "warp_shuffle", "shared_memory", "cross_cta")
 HARDWARE_DIMS = ("register", "lane", "warp", "block")
+
+#: The largest layouts :func:`plan_conversion` accepts, checked before any work: registers per
+#: thread (a thread of a real kernel holds at most 255 32-bit registers; the planner and the
+#: simulator do work per register) and elements of the whole tensor.
+MAX_REGISTERS_PER_THREAD = 1 << 16
+MAX_ELEMENTS = 1 << 28
 
 #: Weights of the scalar ``Plan.cost`` (a per-thread estimate of issue slots): a shuffle, a
 #: select/byte-permute, one shared-memory store or load wavefront, a barrier, a cluster barrier.
@@ -109,6 +124,7 @@ def _normalize(L: LinearLayout, which: str) -> LinearLayout:
 def _pair(src: Any, dst: Any, shape: Sequence[int] | None) -> tuple[LinearLayout, LinearLayout]:
     a = _normalize(as_linear(src, shape), "src")
     b = _normalize(as_linear(dst, shape), "dst")
+    _check_hardware(a, b)
     if set(a.out_dim_names) != set(b.out_dim_names):
         raise DimensionError(
             f"src and dst must be layouts of the same tensor: src has dims ({', '.join(a.out_dim_names)}), "
@@ -126,6 +142,31 @@ def _pair(src: Any, dst: Any, shape: Sequence[int] | None) -> tuple[LinearLayout
         if not lay.is_surjective():
             raise LayoutError(f"{which} does not cover every element of the tensor; a distributed layout must be surjective")
     return a, b
+
+
+_HW_WORDS = {"lane": "lanes per warp", "warp": "warps per CTA", "block": "CTAs"}
+
+
+def _check_hardware(a: LinearLayout, b: LinearLayout) -> None:
+    """Refuse, before any work, pairs that do not run on the same hardware or are too large."""
+    for d, words in _HW_WORDS.items():
+        if a.in_dim_size(d) != b.in_dim_size(d):
+            raise SizeError(
+                f"src and dst must run on the same hardware: src has {a.in_dim_size(d)} {words} ('{d}'), "
+                f"dst has {b.in_dim_size(d)}; a conversion keeps the {words}"
+            )
+    for lay, which in ((a, "src"), (b, "dst")):
+        n = lay.in_dim_size("register")
+        if n > MAX_REGISTERS_PER_THREAD:
+            raise SizeError(
+                f"{which} holds {n} = 2**{n.bit_length() - 1} registers per thread; plan_conversion accepts at most "
+                f"{MAX_REGISTERS_PER_THREAD} (linlayout.plan.MAX_REGISTERS_PER_THREAD)"
+            )
+        if lay.total_out_size > MAX_ELEMENTS:
+            raise SizeError(
+                f"{which} is a tensor of 2**{lay.total_out_size_log2} elements; plan_conversion accepts at most "
+                f"2**{MAX_ELEMENTS.bit_length() - 1} (linlayout.plan.MAX_ELEMENTS)"
+            )
 
 
 def _can_fix(a: LinearLayout, b: LinearLayout, fixed: Sequence[str]) -> bool:
@@ -302,6 +343,147 @@ def warp_decomposition(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32)
     return WarpDecomposition(tuple(mixed), tuple(reg_perm), tuple(lane_perm), n_pack)
 
 
+def _within_warp_sources(a: LinearLayout, b: LinearLayout) -> dict[str, list[int]]:
+    """For every basis of every dst in-dim, the (register, lane) index of ``a`` in the *same* warp
+    and CTA that holds the element (packed: source register in the low bits, lane above); under
+    ``"kernel"``, the indices holding nothing new (adding one keeps the element: copies).
+
+    Linear: a destination thread at (warp w, block c) reads source index ``T(x)`` where x is its
+    (register, lane, warp, block) index; raises when some element is not held inside the warp.
+    """
+    cols = list(a.flat_bases("register")) + list(a.flat_bases("lane"))
+    basis = gf2.SpanBasis()
+    kernel = []
+    for j, v in enumerate(cols):
+        if not basis.insert(v):
+            kernel.append(basis.express(v) ^ (1 << j))  # another index holding the same element
+    out: dict[str, list[int]] = {"kernel": kernel}
+    for d in HARDWARE_DIMS:
+        own = a.flat_bases(d) if d in ("warp", "block") else ()
+        got = []
+        for i, v in enumerate(b.flat_bases(d)):
+            x = basis.express(v ^ (own[i] if own else 0))
+            if x is None:
+                raise LayoutError(f"the element of dst {d}={1 << i} is not held inside the same warp of src; no in-warp exchange exists")
+            got.append(x)
+        out[d] = got
+    return out
+
+
+def _xor_masked(vectors: Sequence[int], mask: int) -> int:
+    out = 0
+    for i, v in enumerate(vectors):
+        if mask >> i & 1:
+            out ^= v
+    return out
+
+
+def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -> LinearLayout:
+    """The lane exchange of an in-warp conversion, as a linear map (what each thread does per round).
+
+    In-dims ``pack`` and ``round`` (together: the rounds, one per non-broadcast destination
+    register; ``pack`` rounds share one 32-bit ``shfl`` because their source lanes are equal),
+    ``lane``, ``warp``, ``block`` (the receiving thread).  Out-dims: ``register`` (the destination
+    register filled), ``src_lane`` (the lane read: ``shfl.sync.idx`` source) and ``src_register``
+    (the register that lane offers).  A destination thread in round ``k`` fills register
+    ``k ^ G(lane)``; ``G`` is chosen so that each sending lane is asked for one register per round
+    and, where possible, so that whole rounds stay inside the thread (no shuffle: register moves).
+    Noop and register plans have schedules whose every round is local.
+
+        >>> s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+        >>> d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
+        >>> sch = shuffle_schedule(s, d)
+        >>> sch.in_dims["round"], sch(round=1, lane=0)   # round 1: lane 0 fills register 1 from lane 16's register 0
+        (2, {'register': 1, 'src_lane': 16, 'src_register': 0})
+    """
+    a = _normalize(src, "src")
+    b = _normalize(dst, "dst")
+    T = _within_warp_sources(a, b)
+    nrs = a.in_dim_size_log2("register")
+    nl = a.in_dim_size_log2("lane")
+    K = T["kernel"]
+    lane_K = [k >> nrs for k in K]
+
+    def with_copy(x: int, lane_target: int) -> int:
+        """``x`` moved to another copy of its element whose lane part differs by ``lane_target``."""
+        m = gf2.solve(lane_K, lane_target)
+        if m is None:
+            return x
+        for i, k in enumerate(K):
+            if m >> i & 1:
+                x ^= k
+        return x
+
+    rbits = [i for i, v in enumerate(b.flat_bases("register")) if v]
+    # prefer copies in the receiving lane: register, warp and block bases that move no lane
+    Tr = [with_copy(T["register"][i], T["register"][i] >> nrs) for i in rbits]
+    for d in ("warp", "block"):
+        T[d] = [with_copy(x, x >> nrs) for x in T[d]]
+    Tl = list(T["lane"])
+    lane_of = [c >> nrs for c in Tr]
+    for j in range(len(Tl)):
+        # a copy of lane j's element in a register of the receiving lane itself, when there is one
+        m = gf2.solve(lane_of + lane_K, (1 << j) ^ (Tl[j] >> nrs))
+        if m is not None:
+            Tl[j] ^= _xor_masked(K, m >> len(lane_of))
+
+    G: list[int] = []
+    exact = [gf2.solve(lane_of, (1 << j) ^ (Tl[j] >> nrs)) for j in range(len(Tl))]
+    if all(g is not None for g in exact):
+        G = [int(g) for g in exact]  # every lane reads from itself in the rounds that move no lane bit
+    else:
+        # each column may add another round's register (G) or a copy of the element (kernel);
+        # a sending lane must never be asked for two registers at once: the span of the chosen
+        # columns meets the register-only vectors (no lane part) only in 0
+        gens = Tr + K
+        chosen: list[int] = []
+        lim = min(len(gens), 12)
+        for j in range(len(Tl)):
+            cands = ([exact[j]] if exact[j] is not None else []) + list(range(1 << lim))
+            pick = None
+            for m in cands:
+                c = Tl[j] ^ _xor_masked(gens, m)
+                trial = chosen + [c]
+                if gf2.rank([x >> nrs for x in trial]) == gf2.rank(trial):
+                    pick = (m, c)
+                    break
+            if pick is None:
+                raise LayoutError(f"no conflict-free shuffle schedule found for lane bit {j}")
+            g = pick[0] & ((1 << len(Tr)) - 1)
+            Tl[j] = pick[1] ^ _xor_masked(Tr, g)
+            G.append(g)
+            chosen.append(pick[1])
+    n_pack_max = 0 if bitwidth >= 32 else (32 // max(bitwidth, 8)).bit_length() - 1
+    pack = [i for i, x in enumerate(lane_of) if x == 0][:n_pack_max]
+    rounds = [i for i in range(len(Tr)) if i not in pack]
+    nrd = b.in_dim_size_log2("register")
+
+    def vec(reg: int, srcx: int) -> list[int]:
+        return [reg, srcx >> nrs, srcx & ((1 << nrs) - 1)]
+
+    def reg_of(g: int) -> tuple[int, int]:
+        r = x = 0
+        for i in range(len(Tr)):
+            if g >> i & 1:
+                r ^= 1 << rbits[i]
+                x ^= Tr[i]
+        return r, x
+
+    lanes = []
+    for j, g in enumerate(G):
+        r, x = reg_of(g)
+        lanes.append(vec(r, x ^ Tl[j]))
+    bases = {
+        "pack": [vec(1 << rbits[i], Tr[i]) for i in pack],
+        "round": [vec(1 << rbits[i], Tr[i]) for i in rounds],
+        "lane": lanes,
+        "warp": [vec(0, x) for x in T["warp"]],
+        "block": [vec(0, x) for x in T["block"]],
+    }
+    outs = [("register", 1 << nrd), ("src_lane", 1 << nl), ("src_register", 1 << nrs)]
+    return LinearLayout(bases, outs, require_surjective=False)
+
+
 @dataclass(frozen=True)
 class Step:
     """One step of a plan: ``op`` (e.g. ``"shfl"``, ``"st.shared"``, ``"bar.sync"``), how many per
@@ -350,6 +532,7 @@ class Plan:
     reps: int = 0
     shared_layout: LinearLayout | None = field(default=None, repr=False)
     register_moves: int = 0
+    shuffle_schedule: LinearLayout | None = field(default=None, repr=False, compare=False)
 
     @property
     def is_zero_cost(self) -> bool:
@@ -434,6 +617,7 @@ class Plan:
             "register_moves": self.register_moves,
             "conversion": self.conversion.to_dict(),
             "shared_layout": self.shared_layout.to_dict() if self.shared_layout is not None else None,
+            "shuffle_schedule": self.shuffle_schedule.to_dict() if self.shuffle_schedule is not None else None,
             "src": self.src.to_dict(),
             "dst": self.dst.to_dict(),
         }
@@ -559,10 +743,11 @@ def plan_conversion(
                 steps.append(Step("select", sel - sel // 2, 32, "after the shuffles"))
             return Plan(
                 "warp_shuffle", a, b, conv, bits, tuple(steps), shuffles=shfl, shuffle_rounds=1,
-                mixed_transpositions=m, selects=sel,
+                mixed_transpositions=m, selects=sel, shuffle_schedule=shuffle_schedule(a, b, bits),
             )
         return _shared_plan("shared_memory", a, b, conv, bits, matrix_instructions)
     if "register" in names:
         moves = sum(1 for i in range(conv.in_dim_size("register")) if conv.apply({"register": i})["register"] != i)
-        return Plan("register", a, b, conv, bits, (Step("mov", 0, 0, f"{moves} registers renamed (free)"),), register_moves=moves)
-    return Plan("noop", a, b, conv, bits, ())
+        return Plan("register", a, b, conv, bits, (Step("mov", 0, 0, f"{moves} registers renamed (free)"),), register_moves=moves,
+                    shuffle_schedule=shuffle_schedule(a, b, bits))
+    return Plan("noop", a, b, conv, bits, (), shuffle_schedule=shuffle_schedule(a, b, bits))

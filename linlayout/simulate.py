@@ -1,0 +1,552 @@
+"""Execution: run a conversion :class:`~linlayout.plan.Plan` on a virtual CTA and check it.
+
+A plan is a claim; :func:`simulate` turns it into a proof (or a counterexample).  It lowers the
+plan to per-thread instructions from the plan's own data and nothing else — the exchange
+schedule of an in-warp plan (:func:`linlayout.plan.shuffle_schedule`: the destination register,
+source lane and source register of every thread in every round), the chosen shared layout of a
+round trip (vector / bank / segment offset bits and the repetitions), the store and load
+instructions and their vector widths — and executes them on a virtual CTA (or cluster):
+
+* every thread has a register file holding *element ids* (the flat tensor coordinate, first
+  out-dim in the lowest bits), filled from the source layout;
+* ``shfl.sync.idx``: in each round every thread reads one register from one lane of its warp;
+  a lane asked for two different registers in one round is an error; rounds whose every thread
+  reads itself are register moves, and rounds that share their source lanes are packed into one
+  32-bit shuffle (as the plan's ``pack`` bits say);
+* ``st.shared`` / ``ld.shared`` of ``v``-element vectors at the offsets the shared layout gives
+  (aligned, contiguous), ``stmatrix`` / ``ldmatrix`` (``.x1/.x2/.x4``, ``.trans``) with the
+  PTX fragment semantics (lane ``8i + r`` supplies the address of row ``r`` of matrix ``i``;
+  thread ``t`` holds row ``t // 4``, 32-bit word ``t % 4`` of each matrix, transposed for
+  ``.trans``), one round per repetition with barriers between them; a load must read what a
+  store of the same round wrote (no race, no stale data);
+* cross-CTA plans run the same way over one cluster-wide buffer (distributed shared memory).
+
+Every destination register of every thread must end up holding the element the destination
+layout puts there; the report gives the first wrong ``(thread, register)``, what it held and
+what it should, and the shared-memory wavefronts counted per instruction (32 banks of 4 bytes;
+a 64-/128-bit access is served in 2/4 phases of 16/8 lanes; a matrix instruction in one phase per
+8x16-byte matrix; a phase takes as many wavefronts as the most distinct words any bank holds).
+
+    >>> from linlayout import LinearLayout, plan_conversion
+    >>> src = LinearLayout({"register": [[0, 1]], "lane": [[0, 2], [0, 4], [0, 8], [0, 16], [0, 32]],
+    ...                     "warp": [[1, 0], [2, 0]]}, {"dim0": 4, "dim1": 64})
+    >>> dst = LinearLayout({"register": [[1, 0]], "lane": [[2, 0], [0, 1], [0, 2], [0, 4], [0, 8]],
+    ...                     "warp": [[0, 16], [0, 32]]}, {"dim0": 4, "dim1": 64})
+    >>> report = simulate(plan_conversion(src, dst))
+    >>> report.ok, report.kind, report.stores, report.loads
+    (True, 'shared_memory', 1, 2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+import numpy as np
+
+from .errors import LayoutError
+from .linear import LinearLayout
+from .plan import Plan, shuffle_schedule
+
+__all__ = ["Access", "MemOp", "Program", "SimulationReport", "lower", "run", "simulate"]
+
+_NUM_BANKS = 32
+_WORD_BYTES = 4
+
+
+@dataclass(frozen=True)
+class Access:
+    """One warp-wide shared-memory instruction of the program: its op, round, index within the
+    round, and the wavefronts counted (the most over all warps) against the ideal (one per
+    phase, i.e. conflict-free)."""
+
+    op: str
+    round: int
+    index: int
+    bits: int
+    wavefronts: int
+    ideal: int
+
+    @property
+    def excess(self) -> int:
+        """Extra wavefronts from bank conflicts."""
+        return self.wavefronts - self.ideal
+
+
+@dataclass
+class MemOp:
+    """The shared-memory accesses of one round on one side (``store`` or ``load``).
+
+    ``op`` is the instruction (``st.shared``, ``ld.shared``, ``stmatrix``, ``ldmatrix`` and their
+    ``.trans`` forms).  Arrays are indexed by thread (lane fastest, then warp, then block) and
+    instruction ``k``:
+
+    * vector ops: ``addr[t, k]`` the element offset of the vector, ``regs[t, k, v]`` the register
+      of vector element ``v``;
+    * matrix ops: ``addr[t, k]`` the offset this lane supplies (row ``lane % 8`` of matrix
+      ``lane // 8``), ``regs[t, k, i, v]`` the register of element ``v`` of the 32-bit word of
+      matrix ``i``.
+    """
+
+    op: str
+    addr: np.ndarray
+    regs: np.ndarray
+
+    @property
+    def matrix(self) -> bool:
+        return "matrix" in self.op
+
+    @property
+    def trans(self) -> bool:
+        return self.op.endswith(".trans")
+
+
+@dataclass
+class Program:
+    """A plan lowered to per-thread instructions (see :func:`lower`); mutable so that tests can
+    break it on purpose.
+
+    ``src_regs`` / ``dst_regs``: the element id each (thread, register) holds before / must hold
+    after.  In-warp plans: ``dst_reg``, ``src_lane``, ``src_reg`` of shape ``(threads, rounds,
+    pack)``.  Round trips: ``stores[r]`` / ``loads[r]`` per round ``r``, ``buffer`` elements.
+    """
+
+    kind: str
+    bitwidth: int
+    lanes: int
+    src_regs: np.ndarray
+    dst_regs: np.ndarray
+    dst_copy_of: np.ndarray
+    dst_reg: np.ndarray | None = None
+    src_lane: np.ndarray | None = None
+    src_reg: np.ndarray | None = None
+    stores: list[MemOp] = field(default_factory=list)
+    loads: list[MemOp] = field(default_factory=list)
+    buffer: int = 0
+
+
+@dataclass(frozen=True)
+class SimulationReport:
+    """What :func:`simulate` found.
+
+    ``ok``: every destination register of every thread holds the right element and nothing
+    illegal happened (``error`` says what did otherwise).  ``first_wrong``: the first wrong
+    ``(thread, register)`` as ``({'lane': .., 'warp': .., 'block': ..}, register)``; ``held`` /
+    ``expected``: the tensor coordinates it held and should hold (``None`` = never written).
+    Counts are per thread as executed; ``accesses`` the wavefronts per shared-memory instruction.
+    """
+
+    ok: bool
+    kind: str
+    error: str = ""
+    first_wrong: tuple[dict[str, int], int] | None = None
+    held: dict[str, int] | None = None
+    expected: dict[str, int] | None = None
+    shuffles: int = 0
+    register_rounds: int = 0
+    stores: int = 0
+    loads: int = 0
+    barriers: int = 0
+    rounds: int = 0
+    accesses: tuple[Access, ...] = ()
+    count_mismatches: tuple[str, ...] = ()
+
+    @property
+    def wavefronts(self) -> dict[str, int]:
+        """Total wavefronts per warp over all store / load instructions."""
+        out: dict[str, int] = {}
+        for a in self.accesses:
+            key = "store" if a.op.startswith("st") else "load"
+            out[key] = out.get(key, 0) + a.wavefronts
+        return out
+
+    @property
+    def excess_wavefronts(self) -> dict[str, int]:
+        """Extra wavefronts from bank conflicts over all store / load instructions."""
+        out = {"store": 0, "load": 0}
+        for a in self.accesses:
+            out["store" if a.op.startswith("st") else "load"] += a.excess
+        return out
+
+    def __str__(self) -> str:
+        if self.ok:
+            head = f"ok: every destination register holds its element ({self.kind})"
+        elif self.error:
+            head = f"FAILED ({self.kind}): {self.error}"
+        else:
+            head = f"FAILED ({self.kind}): thread {self.first_wrong[0]} register {self.first_wrong[1]} holds {self.held}, expected {self.expected}"
+        return f"{head}; {self.shuffles} shfl, {self.stores} stores, {self.loads} loads, {self.barriers} barriers per thread"
+
+
+# ------------------------------------------------------------------------------------ lowering
+
+
+def _threads_regs(L: LinearLayout) -> np.ndarray:
+    """Element id of every (thread, register): rows are threads (lane fastest), columns registers."""
+    return L.flat_table().reshape(-1, L.in_dim_size("register"))
+
+
+def _copy_of(L: LinearLayout) -> np.ndarray:
+    """For each register, the register it copies (broadcast bits cleared; itself if none)."""
+    zero = 0
+    for i, v in enumerate(L.flat_bases("register")):
+        if not v:
+            zero |= 1 << i
+    return np.arange(L.in_dim_size("register"), dtype=np.int64) & ~zero
+
+
+def _reg_bit_of(L: LinearLayout, vec: int) -> int | None:
+    for i, v in enumerate(L.flat_bases("register")):
+        if v == vec:
+            return i
+    return None
+
+
+def _side(plan: Plan, L: LinearLayout, instr: str, vector: int, off_of: np.ndarray, rep_of: np.ndarray,
+          reps: int, offset_bases: list[int], rep_bases: set[int]) -> list[MemOp]:
+    """The accesses of one side (the layout ``L``), one :class:`MemOp` per round."""
+    table = _threads_regs(L)
+    n_threads, n_reg = table.shape
+    eb = max(plan.bitwidth, 8) // 8
+    regs_flat = L.flat_bases("register")
+    live_bits = [i for i, v in enumerate(regs_flat) if v and v not in rep_bases]
+    matrix = "matrix" in instr
+    trans = instr.endswith(".trans")
+    if matrix:
+        epw = max(_WORD_BYTES // eb, 1)
+        nv = epw.bit_length() - 1
+    else:
+        nv = max(vector, 1).bit_length() - 1
+    vec_bits = []
+    for j in range(nv if not trans else 0):
+        i = _reg_bit_of(L, offset_bases[j]) if j < len(offset_bases) else None
+        if i is None:
+            raise LayoutError(f"{instr}: a {1 << nv}-element vector needs offset bit {j} to be a register of the layout, and it is not")
+        vec_bits.append(i)
+    rest = [i for i in live_bits if i not in vec_bits]
+    if trans:
+        if not rest:
+            raise LayoutError(f"{instr}: no register bit is left for the two halves of a 32-bit word")
+        vec_bits, rest = [rest[0]], rest[1:]
+    mat_bits = rest[:2] if matrix else []
+    inst_bits = [i for i in rest if i not in mat_bits]
+    rep_bits = [i for i, v in enumerate(regs_flat) if v and v in rep_bases]
+    n_vec, n_mat, n_inst = 1 << len(vec_bits), 1 << len(mat_bits), 1 << len(inst_bits)
+
+    def compose(bits: list[int], values: np.ndarray) -> np.ndarray:
+        out = np.zeros_like(values)
+        for k, b in enumerate(bits):
+            out |= ((values >> k) & 1) << b
+        return out
+
+    vec_part = compose(vec_bits, np.arange(n_vec, dtype=np.int64))
+    mat_part = compose(mat_bits, np.arange(n_mat, dtype=np.int64))
+    inst_part = compose(inst_bits, np.arange(n_inst, dtype=np.int64))
+    rep_part = compose(rep_bits, np.arange(1 << len(rep_bits), dtype=np.int64))
+    # registers of (rep value, instruction, matrix, vector element)
+    regs = (rep_part[:, None, None, None] | inst_part[None, :, None, None] | mat_part[None, None, :, None]
+            | vec_part[None, None, None, :])
+    lanes = plan.src.in_dim_size("lane")
+    thread = np.arange(n_threads, dtype=np.int64)
+    ops = []
+    # which repetition value each register-rep pattern belongs to: read it off thread 0's elements
+    # (rep bases are register bases, so a register's round is the same in every thread)
+    rep_round = rep_of[table[0, regs[:, 0, 0, 0]]]
+    for r in range(reps):
+        sel = np.nonzero(rep_round == r)[0]
+        if len(sel) != 1:
+            raise LayoutError(f"round {r}: {len(sel)} register groups map to it; the repetitions are not register bits of the layout")
+        rg = regs[sel[0]]  # (inst, mat, vec)
+        elems = table[:, rg]  # (threads, inst, mat, vec)
+        if not matrix:
+            addr = off_of[elems[:, :, 0, 0]]
+            ops.append(MemOp(instr, addr, np.broadcast_to(rg[None, :, 0, :], (n_threads,) + rg[:, 0, :].shape).copy()))
+            continue
+        # the offset lane L supplies: row L % 8 of matrix L // 8 starts at the element held by
+        # lane 4 * row (word 0) -- or, transposed, by lane row // 2 (half row % 2)
+        lane = thread % lanes
+        base = thread - lane
+        i_mat = lane // 8
+        row = lane % 8
+        i_mat = np.where(i_mat < n_mat, i_mat, 0)
+        if trans:
+            who = base + row // 2
+            v = (row % 2) if n_vec > 1 else np.zeros_like(row)
+        else:
+            who = base + 4 * row
+            v = np.zeros_like(row)
+        addr = np.empty((n_threads, rg.shape[0]), dtype=np.int64)
+        for k in range(rg.shape[0]):
+            addr[:, k] = off_of[table[who, rg[k][i_mat, v]]]
+        ops.append(MemOp(instr, addr, np.broadcast_to(rg[None], (n_threads,) + rg.shape).copy()))
+    return ops
+
+
+def lower(plan: Plan) -> Program:
+    """The per-thread program a plan describes (see the module docstring)."""
+    src, dst = plan.src, plan.dst
+    if dst.out_dim_names != src.out_dim_names:
+        dst = dst.transpose_outs(src.out_dim_names)
+    prog = Program(plan.kind, plan.bitwidth, src.in_dim_size("lane"), _threads_regs(src), _threads_regs(dst), _copy_of(dst))
+    if plan.kind in ("noop", "register", "warp_shuffle"):
+        sch = plan.shuffle_schedule if plan.shuffle_schedule is not None else shuffle_schedule(src, dst, plan.bitwidth)
+        n_threads = prog.src_regs.shape[0]
+        t = sch.table().reshape(n_threads, sch.in_dim_size("round"), sch.in_dim_size("pack"), 3)
+        prog.dst_reg, prog.src_lane, prog.src_reg = t[..., 0].copy(), t[..., 1].copy(), t[..., 2].copy()
+        return prog
+    lay = plan.shared_layout
+    if lay is None:
+        raise LayoutError(f"a {plan.kind} plan needs its shared layout to be simulated")
+    table = lay.flat_table()
+    n = src.total_out_size
+    if len(table) != n or len(np.unique(table)) != n:
+        raise LayoutError("the plan's shared layout is not a bijection between buffer offsets and tensor elements")
+    reps = lay.in_dim_size("reps")
+    per_round = n // reps
+    where = np.empty(n, dtype=np.int64)
+    where[table] = np.arange(n, dtype=np.int64)
+    off_of, rep_of = where % per_round, where // per_round
+    offset_bases = list(lay.flat_bases("vector")) + list(lay.flat_bases("bank")) + list(lay.flat_bases("segment"))
+    rep_bases = set(lay.flat_bases("reps"))
+    prog.buffer = per_round
+    prog.stores = _side(plan, src, plan.store_instr, plan.store_vector, off_of, rep_of, reps, offset_bases, rep_bases)
+    prog.loads = _side(plan, dst, plan.load_instr, plan.load_vector, off_of, rep_of, reps, offset_bases, rep_bases)
+    return prog
+
+
+# ----------------------------------------------------------------------------------- execution
+
+
+class _Failure(Exception):
+    pass
+
+
+def _matrix_cells(op: MemOp, lanes: int, eb: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For a matrix op: (thread, register, memory offset) of every element it moves."""
+    n_threads, n_inst = op.addr.shape
+    n_mat, n_vec = op.regs.shape[2], op.regs.shape[3]
+    epw = max(_WORD_BYTES // eb, 1)
+    thread = np.arange(n_threads, dtype=np.int64)
+    lane = thread % lanes
+    base = thread - lane
+    ts, rs, offs = [], [], []
+    for i in range(n_mat):
+        for v in range(n_vec):
+            if op.trans:
+                # thread t holds fragment (row t // 4, col 2 (t % 4) + v) = memory (row 2 (t % 4) + v, col t // 4)
+                mrow = 2 * (lane % 4) + v
+                col = lane // 4
+            else:
+                mrow = lane // 4
+                col = (lane % 4) * epw + v
+            supplier = base + 8 * i + mrow
+            off = op.addr[supplier, :] + col[:, None]
+            ts.append(np.broadcast_to(thread[:, None], off.shape))
+            rs.append(op.regs[:, :, i, v])
+            offs.append(off)
+    return np.stack(ts, -1), np.stack(rs, -1), np.stack(offs, -1)
+
+
+def _cells(op: MemOp, lanes: int, eb: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(thread, register, offset) arrays of shape (threads, instructions, elements)."""
+    if op.matrix:
+        return _matrix_cells(op, lanes, eb)
+    n_threads, n_inst = op.addr.shape
+    nvec = op.regs.shape[2]
+    thread = np.broadcast_to(np.arange(n_threads, dtype=np.int64)[:, None, None], op.regs.shape)
+    off = op.addr[:, :, None] + np.arange(nvec, dtype=np.int64)[None, None, :]
+    return thread, op.regs, off
+
+
+def _wavefronts(op: MemOp, lanes: int, eb: int, rnd: int, bits: int) -> list[Access]:
+    """Wavefronts of every instruction of ``op`` (the most over all warps)."""
+    n_threads, n_inst = op.addr.shape
+    warps = n_threads // lanes
+    if op.matrix:
+        # one phase per matrix: 8 rows of 16 bytes from the addresses lanes 8i..8i+7 supply
+        n_mat = op.regs.shape[2]
+        a = op.addr.reshape(warps, lanes, n_inst)[:, : 8 * n_mat, :]
+        words = (a * eb) // _WORD_BYTES
+        words = words[..., None] + np.arange(4, dtype=np.int64)
+        phase = np.broadcast_to((np.arange(8 * n_mat) // 8)[None, :, None, None], words.shape)
+        nph = n_mat
+        vec_bytes = 16
+    else:
+        nvec = op.regs.shape[2]
+        vec_bytes = nvec * eb
+        nw = max(vec_bytes // _WORD_BYTES, 1)
+        per_phase = lanes // nw if vec_bytes > _WORD_BYTES else lanes
+        a = op.addr.reshape(warps, lanes, n_inst)
+        words = (a * eb) // _WORD_BYTES
+        words = words[..., None] + np.arange(nw, dtype=np.int64)
+        phase = np.broadcast_to((np.arange(lanes) // per_phase)[None, :, None, None], words.shape)
+        nph = lanes // per_phase
+    inst = np.broadcast_to(np.arange(n_inst)[None, None, :, None], words.shape)
+    warp = np.broadcast_to(np.arange(warps)[:, None, None, None], words.shape)
+    group = (warp * n_inst + inst) * nph + phase
+    key = np.unique(group.astype(np.int64).ravel() * (1 << 34) + words.ravel())
+    g, w = key >> 34, key & ((1 << 34) - 1)
+    counts = np.bincount(g * _NUM_BANKS + (w % _NUM_BANKS), minlength=warps * n_inst * nph * _NUM_BANKS)
+    per_phase_wf = counts.reshape(warps, n_inst, nph, _NUM_BANKS).max(-1)
+    per_inst = per_phase_wf.sum(-1).max(0)
+    return [Access(op.op, rnd, k, vec_bytes * 8 if not op.matrix else 128 * op.regs.shape[2], int(per_inst[k]), nph) for k in range(n_inst)]
+
+
+def _run_exchange(prog: Program) -> tuple[np.ndarray, dict[str, int]]:
+    n_threads = prog.src_regs.shape[0]
+    lanes = prog.lanes
+    t = np.arange(n_threads, dtype=np.int64)[:, None, None]
+    lane = t % lanes
+    sender = t - lane + prog.src_lane
+    if np.any(prog.src_lane < 0) or np.any(prog.src_lane >= lanes):
+        raise _Failure("a shuffle reads a lane outside the warp")
+    n_rounds, n_pack = prog.dst_reg.shape[1], prog.dst_reg.shape[2]
+    rnd = np.broadcast_to(np.arange(n_rounds)[None, :, None], prog.dst_reg.shape)
+    pk = np.broadcast_to(np.arange(n_pack)[None, None, :], prog.dst_reg.shape)
+    moving = np.any(prog.src_lane != lane, axis=(0, 2))  # rounds that need a shuffle
+    # in a shuffle round each sending lane offers one register per pack slot (rounds where every
+    # thread reads itself are register moves and may read any register)
+    key = ((sender * n_rounds + rnd) * n_pack + pk).ravel()
+    live = np.broadcast_to(moving[None, :, None], prog.dst_reg.shape).ravel()
+    asked = np.full(n_threads * n_rounds * n_pack, -1, dtype=np.int64)
+    asked[key[live]] = prog.src_reg.ravel()[live]
+    bad = np.nonzero(live & (asked[key] != prog.src_reg.ravel()))[0]
+    if len(bad):
+        i = bad[0]
+        s = int(np.broadcast_to(sender, prog.src_reg.shape).ravel()[i])
+        raise _Failure(
+            f"round {int(rnd.ravel()[i])}: lane {s % lanes} of warp {s // lanes} is asked for registers "
+            f"{int(asked[key[i]])} and {int(prog.src_reg.ravel()[i])} at once (a shuffle sends one value)"
+        )
+    value = prog.src_regs[np.broadcast_to(sender, prog.src_reg.shape), prog.src_reg]
+    out = np.full(prog.dst_regs.shape, -1, dtype=np.int64)
+    hits = np.zeros(prog.dst_regs.shape, dtype=np.int64)
+    tt = np.broadcast_to(t, prog.dst_reg.shape)
+    np.add.at(hits, (tt.ravel(), prog.dst_reg.ravel()), 1)
+    if np.any(hits > 1):
+        th, r = np.argwhere(hits > 1)[0]
+        raise _Failure(f"thread {int(th)} register {int(r)} is written in two rounds")
+    out[tt.ravel(), prog.dst_reg.ravel()] = value.ravel()
+    words = max(prog.bitwidth // 32, 1)
+    return out, {"shuffles": int(moving.sum()) * words, "register_rounds": int((~moving).sum())}
+
+
+def _run_shared(prog: Program, accesses: list[Access]) -> tuple[np.ndarray, dict[str, int]]:
+    eb = max(prog.bitwidth, 8) // 8
+    mem = np.full(prog.buffer, -1, dtype=np.int64)
+    written = np.full(prog.buffer, -1, dtype=np.int64)
+    out = np.full(prog.dst_regs.shape, -1, dtype=np.int64)
+    barriers = stores = loads = 0
+    bits = prog.bitwidth
+    for r, (st, ld) in enumerate(zip(prog.stores, prog.loads)):
+        if r:
+            barriers += 1  # the previous round's loads finish before this round's stores
+        for op, what in ((st, "store"), (ld, "load")):
+            vec_elems = op.regs.shape[-1] * (op.regs.shape[2] if op.matrix else 1)
+            if not op.matrix and np.any(op.addr % vec_elems):
+                th, k = np.argwhere(op.addr % vec_elems)[0]
+                raise _Failure(f"round {r}: thread {int(th)} {what}s a {vec_elems}-element vector at offset {int(op.addr[th, k])}, not aligned")
+            if op.matrix and np.any((op.addr * eb) % 16):
+                th, k = np.argwhere((op.addr * eb) % 16)[0]
+                raise _Failure(f"round {r}: lane {int(th) % prog.lanes} supplies {op.op} row offset {int(op.addr[th, k])}, not 16-byte aligned")
+            th, rg, off = _cells(op, prog.lanes, eb)
+            if np.any(off < 0) or np.any(off >= prog.buffer):
+                raise _Failure(f"round {r}: a {what} reaches outside the {prog.buffer * eb}-byte buffer")
+            accesses.extend(_wavefronts(op, prog.lanes, eb, r, bits))
+            th, rg, off = th.ravel(), rg.ravel(), off.ravel()
+            if what == "store":
+                val = prog.src_regs[th, rg]
+                mem[off] = val
+                clash = np.nonzero(mem[off] != val)[0]
+                if len(clash):
+                    i = clash[0]
+                    raise _Failure(f"round {r}: two threads store different elements to offset {int(off[i])}")
+                written[off] = r
+                stores += op.addr.shape[1]
+                barriers += 1
+            else:
+                stale = np.nonzero(written[off] != r)[0]
+                if len(stale):
+                    i = stale[0]
+                    raise _Failure(f"round {r}: thread {int(th[i])} loads offset {int(off[i])}, which no store of this round wrote")
+                if np.any(out[th, rg] >= 0):
+                    raise _Failure(f"round {r}: a destination register is loaded twice")
+                out[th, rg] = mem[off]
+                loads += op.addr.shape[1]
+    return out, {"stores": stores, "loads": loads, "barriers": barriers, "rounds": len(prog.stores)}
+
+
+def _coords(L: LinearLayout, e: int) -> dict[str, int]:
+    out, s = {}, 0
+    for n in L.out_dim_names:
+        k = L.out_dim_size_log2(n)
+        out[n] = (e >> s) & ((1 << k) - 1)
+        s += k
+    return out
+
+
+def run(prog: Program, plan: Plan | None = None) -> SimulationReport:
+    """Execute a :class:`Program` and check every destination register (see :func:`simulate`)."""
+    accesses: list[Access] = []
+    counts: dict[str, int] = {}
+    try:
+        if prog.dst_reg is not None:
+            out, counts = _run_exchange(prog)
+        else:
+            out, counts = _run_shared(prog, accesses)
+    except _Failure as e:
+        return SimulationReport(False, prog.kind, error=str(e), accesses=tuple(accesses))
+    # registers that copy another one (broadcast) are register moves after the exchange
+    filled = out[:, prog.dst_copy_of]
+    own = prog.dst_copy_of == np.arange(len(prog.dst_copy_of))
+    stray = out[:, ~own] >= 0
+    wrong = np.argwhere(filled != prog.dst_regs)
+    report_counts = dict(counts)
+    mism = _mismatches(plan, report_counts) if plan is not None else ()
+    if np.any(stray):
+        th, r = np.argwhere(stray)[0]
+        return SimulationReport(False, prog.kind, error=f"thread {int(th)} writes register {int(np.nonzero(~own)[0][r])}, a broadcast copy", accesses=tuple(accesses), **report_counts)
+    if len(wrong):
+        th, r = (int(x) for x in wrong[0])
+        lanes = prog.lanes
+        warps = plan.src.in_dim_size("warp") if plan is not None else 1
+        thread = {"lane": th % lanes, "warp": (th // lanes) % warps, "block": th // (lanes * warps)}
+        L = plan.dst if plan is not None else None
+        held = int(filled[th, r])
+        exp = int(prog.dst_regs[th, r])
+        return SimulationReport(
+            False, prog.kind, first_wrong=(thread, r),
+            held=None if held < 0 else (_coords(L, held) if L is not None else {"flat": held}),
+            expected=_coords(L, exp) if L is not None else {"flat": exp},
+            accesses=tuple(accesses), count_mismatches=mism, **report_counts,
+        )
+    return SimulationReport(True, prog.kind, accesses=tuple(accesses), count_mismatches=mism, **report_counts)
+
+
+def _mismatches(plan: Plan, counts: dict[str, int]) -> tuple[str, ...]:
+    out = []
+    for name in ("shuffles", "stores", "loads", "barriers"):
+        if name in counts and counts[name] != getattr(plan, name):
+            out.append(f"{name}: plan says {getattr(plan, name)}, executed {counts[name]}")
+    return tuple(out)
+
+
+def simulate(plan: Plan) -> SimulationReport:
+    """Run ``plan`` on a virtual CTA and check that every destination register of every thread
+    ends up holding the element the destination layout puts there (see the module docstring).
+
+    A plan whose data cannot even be lowered (a vector the shared layout does not make
+    contiguous, repetitions that are not registers...) gives a failed report saying why.
+
+        >>> from linlayout import LinearLayout, plan_conversion
+        >>> s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+        >>> d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
+        >>> r = simulate(plan_conversion(s, d))
+        >>> r.ok, r.shuffles, r.register_rounds
+        (True, 1, 1)
+    """
+    if not isinstance(plan, Plan):
+        raise LayoutError(f"simulate expects a Plan (from plan_conversion), got {type(plan).__name__}")
+    try:
+        prog = lower(plan)
+    except LayoutError as e:
+        return SimulationReport(False, plan.kind, error=f"cannot lower the plan: {e}")
+    return run(prog, plan)
