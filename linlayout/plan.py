@@ -383,9 +383,11 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
 
     In-dims ``pack`` and ``round`` (together: the rounds, one per non-broadcast destination
     register; ``pack`` rounds share one 32-bit ``shfl`` because their source lanes are equal),
-    ``lane``, ``warp``, ``block`` (the receiving thread).  Out-dims: ``register`` (the destination
-    register filled), ``src_lane`` (the lane read: ``shfl.sync.idx`` source) and ``src_register``
-    (the register that lane offers).  A destination thread in round ``k`` fills register
+    ``extra`` (passes repeating every round, needed when two lanes must read one lane's two
+    registers at once), ``lane``, ``warp``, ``block`` (the receiving thread).  Out-dims:
+    ``register`` (the destination register filled), ``src_lane`` (the lane read:
+    ``shfl.sync.idx`` source), ``src_register`` (the register that lane offers) and ``discard``
+    (nonzero: the receiver drops this pass's value).  A destination thread in round ``k`` fills register
     ``k ^ G(lane)``; ``G`` is chosen so that each sending lane is asked for one register per round
     and, where possible, so that whole rounds stay inside the thread (no shuffle: register moves).
     Noop and register plans have schedules whose every round is local.
@@ -394,7 +396,7 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
         >>> d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
         >>> sch = shuffle_schedule(s, d)
         >>> sch.in_dims["round"], sch(round=1, lane=0)   # round 1: lane 0 fills register 1 from lane 16's register 0
-        (2, {'register': 1, 'src_lane': 16, 'src_register': 0})
+        (2, {'register': 1, 'src_lane': 16, 'src_register': 0, 'discard': 0})
     """
     a = _normalize(src, "src")
     b = _normalize(dst, "dst")
@@ -414,7 +416,8 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
                 x ^= k
         return x
 
-    rbits = [i for i, v in enumerate(b.flat_bases("register")) if v]
+    indep = gf2.SpanBasis()
+    rbits = [i for i, v in enumerate(b.flat_bases("register")) if indep.insert(v)]  # the rest copy these
     # prefer copies in the receiving lane: register, warp and block bases that move no lane
     Tr = [with_copy(T["register"][i], T["register"][i] >> nrs) for i in rbits]
     for d in ("warp", "block"):
@@ -428,6 +431,7 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
             Tl[j] ^= _xor_masked(K, m >> len(lane_of))
 
     G: list[int] = []
+    extra: list[tuple[int, int]] = []
     exact = [gf2.solve(lane_of, (1 << j) ^ (Tl[j] >> nrs)) for j in range(len(Tl))]
     if all(g is not None for g in exact):
         G = [int(g) for g in exact]  # every lane reads from itself in the rounds that move no lane bit
@@ -448,7 +452,13 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
                     pick = (m, c)
                     break
             if pick is None:
-                raise LayoutError(f"no conflict-free shuffle schedule found for lane bit {j}")
+                # no single pass serves lanes l and l ^ 2**j together: an extra pass each, the
+                # receivers keeping the pass whose index equals their lane bit j (a select)
+                extra.append((j, Tl[j]))
+                Tl[j] = 0
+                G.append(0)
+                chosen.append(0)
+                continue
             g = pick[0] & ((1 << len(Tr)) - 1)
             Tl[j] = pick[1] ^ _xor_masked(Tr, g)
             G.append(g)
@@ -458,8 +468,10 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
     rounds = [i for i in range(len(Tr)) if i not in pack]
     nrd = b.in_dim_size_log2("register")
 
-    def vec(reg: int, srcx: int) -> list[int]:
-        return [reg, srcx >> nrs, srcx & ((1 << nrs) - 1)]
+    def vec(reg: int, srcx: int, discard: int = 0) -> list[int]:
+        return [reg, srcx >> nrs, srcx & ((1 << nrs) - 1), discard]
+
+    keep_bit = {j: 1 << x for x, (j, _) in enumerate(extra)}
 
     def reg_of(g: int) -> tuple[int, int]:
         r = x = 0
@@ -472,15 +484,16 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
     lanes = []
     for j, g in enumerate(G):
         r, x = reg_of(g)
-        lanes.append(vec(r, x ^ Tl[j]))
+        lanes.append(vec(r, x ^ Tl[j], keep_bit.get(j, 0)))
     bases = {
         "pack": [vec(1 << rbits[i], Tr[i]) for i in pack],
         "round": [vec(1 << rbits[i], Tr[i]) for i in rounds],
+        "extra": [vec(0, col, 1 << x) for x, (_, col) in enumerate(extra)],
         "lane": lanes,
         "warp": [vec(0, x) for x in T["warp"]],
         "block": [vec(0, x) for x in T["block"]],
     }
-    outs = [("register", 1 << nrd), ("src_lane", 1 << nl), ("src_register", 1 << nrs)]
+    outs = [("register", 1 << nrd), ("src_lane", 1 << nl), ("src_register", 1 << nrs), ("discard", 1 << len(extra))]
     return LinearLayout(bases, outs, require_surjective=False)
 
 
@@ -623,15 +636,28 @@ class Plan:
         }
 
 
+def _independent_registers(L: LinearLayout) -> LinearLayout:
+    """``L`` without the registers that only repeat others: zero bases (broadcast) and bases in the
+    span of earlier registers (Triton removes both before a round trip: free register bits)."""
+    basis = gf2.SpanBasis()
+    keep = [list(vec) for v, vec in zip(L.flat_bases("register"), L.bases["register"]) if basis.insert(v)]
+    if len(keep) == L.in_dim_size_log2("register"):
+        return L
+    bases = {n: [list(x) for x in L.bases[n]] for n in L.in_dim_names}
+    bases["register"] = keep
+    return LinearLayout(bases, list(L.out_dims.items()), require_surjective=False)
+
+
 def _n_regs(L: LinearLayout) -> int:
-    return 1 << sum(1 for b in L.bases["register"] if any(b))
+    return 1 << L.in_dim_size_log2("register")
 
 
 def _side_vector(choice: SwizzleChoice, L: LinearLayout, instr: str, bitwidth: int) -> int:
     max_elems = max(128 // bitwidth, 1)
     n = _n_regs(L)
     if "matrix" in instr:
-        return min(max_elems, n)
+        # one .x4 (or .x2/.x1) covers registers of one round only: the repetitions are registers
+        return min(max_elems, max(n // choice.reps, 1))
     regs = {v for v in L.flat_bases("register") if v}
     k = 0
     for v in choice.offset_bases():
@@ -642,15 +668,20 @@ def _side_vector(choice: SwizzleChoice, L: LinearLayout, instr: str, bitwidth: i
     return 1 << k
 
 
-def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout, bitwidth: int, matrix: bool) -> Plan:
-    bw = max(bitwidth, 8)
+def _shared_sides(kind: str, a: LinearLayout, b: LinearLayout) -> tuple[LinearLayout, LinearLayout]:
     dims = ("register", "lane", "warp") if kind == "shared_memory" else HARDWARE_DIMS
     outs = list(a.out_dim_names)
     sa = a.sublayout(dims, outs) if kind == "shared_memory" else a
     sb = b.sublayout(dims, outs) if kind == "shared_memory" else b
-    choice = optimal_swizzle(sa, sb, bw, matrix_instructions=matrix and kind == "shared_memory")
-    sv = _side_vector(choice, remove_broadcast_registers(sa), choice.store_instr, bw)
-    lv = _side_vector(choice, remove_broadcast_registers(sb), choice.load_instr, bw)
+    return _independent_registers(sa), _independent_registers(sb)
+
+
+def _plan_from_choice(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout, bitwidth: int,
+                      choice: SwizzleChoice) -> Plan:
+    bw = max(bitwidth, 8)
+    sa, sb = _shared_sides(kind, a, b)
+    sv = _side_vector(choice, sa, choice.store_instr, bw)
+    lv = _side_vector(choice, sb, choice.load_instr, bw)
     stores = max(1, _n_regs(sa) // sv)
     loads = max(1, _n_regs(sb) // lv)
     reps = choice.reps
@@ -670,6 +701,110 @@ def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout
     )
 
 
+def _fewer_bytes(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> SwizzleChoice | None:
+    """The same swizzle with one more offset bit turned into a round (half the buffer), or None.
+
+    Only a bit that is a register on both sides can become a round (each thread stores and loads
+    its registers of one round at a time): a segment bit first, then a bank bit, then (narrower
+    vectors; never for matrix instructions, whose 32-bit words are fixed) a vector bit.  The
+    offset bits are then split again into vector | bank (one 128-byte line) | segment and the bank
+    conflicts of both sides recounted on the same access tiles.
+    """
+    both = set(sa.flat_bases("register")) & set(sb.flat_bases("register"))
+    lay = choice.layout
+    groups = {d: list(lay.flat_bases(d)) for d in ("vector", "bank", "segment", "reps")}
+    matrix = "matrix" in choice.store_instr or "matrix" in choice.load_instr
+    for d in ("segment", "bank") + (() if matrix else ("vector",)):
+        for v in reversed(groups[d]):
+            if v in both:
+                groups[d].remove(v)
+                groups["reps"].append(v)
+                break
+        else:
+            continue
+        break
+    else:
+        return None
+    offset = groups["vector"] + groups["bank"] + groups["segment"]
+    word = (1 << len(groups["vector"])) * choice.bitwidth
+    line = max((1024 // word).bit_length() - 1, 0) if word <= 1024 else 0
+    bank = offset[len(groups["vector"]):len(groups["vector"]) + line]
+    seg = offset[len(groups["vector"]) + line:]
+    outs = list(lay.out_dims.items())
+    new = LinearLayout({"vector": [_unflatten(v, outs) for v in groups["vector"]], "bank": [_unflatten(v, outs) for v in bank],
+                        "segment": [_unflatten(v, outs) for v in seg], "reps": [_unflatten(v, outs) for v in groups["reps"]]}, outs)
+    return SwizzleChoice(new, choice.store_instr, choice.load_instr, side_bank_conflicts(seg, choice.store_tile),
+                         side_bank_conflicts(seg, choice.load_tile), choice.store_tile, choice.load_tile, choice.bitwidth)
+
+
+def _repaired(choice: SwizzleChoice) -> SwizzleChoice:
+    """``choice`` with a bijective shared layout.
+
+    The generic swizzle can pick an XOR pair of lane vectors as a segment bit that is already in
+    the span of the vector bits (e.g. a destination lane vector (0, 3) next to vectors 1 and 2), so
+    the buffer would hold one element twice and miss another.  Dependent bits are dropped (reps
+    first, as the rounds they would add repeat an offset bit) and the offset is completed with unit
+    vectors as segment bits; the bank conflicts are recounted on the same access tiles.
+    """
+    lay = choice.layout
+    dim = lay.total_out_size_log2
+    if lay.total_in_size_log2 == dim and lay.is_surjective():
+        return choice
+    basis = gf2.SpanBasis()
+    groups: dict[str, list[int]] = {}
+    for d in ("vector", "bank", "segment", "reps"):
+        groups[d] = [v for v in lay.flat_bases(d) if basis.insert(v)]
+    groups["segment"] += [u for u in (1 << i for i in range(dim)) if basis.insert(u)]
+    outs = list(lay.out_dims.items())
+    new = LinearLayout({d: [_unflatten(v, outs) for v in groups[d]] for d in groups}, outs)
+    seg = groups["segment"]
+    return SwizzleChoice(new, choice.store_instr, choice.load_instr, side_bank_conflicts(seg, choice.store_tile),
+                         side_bank_conflicts(seg, choice.load_tile), choice.store_tile, choice.load_tile, choice.bitwidth)
+
+
+def _unflatten(v: int, outs: Sequence[tuple[str, int]]) -> list[int]:
+    out, at = [], 0
+    for _, size in outs:
+        k = size.bit_length() - 1
+        out.append((v >> at) & ((1 << k) - 1))
+        at += k
+    return out
+
+
+def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout, bitwidth: int, matrix: bool,
+                 max_bytes: int | None = None) -> Plan:
+    bw = max(bitwidth, 8)
+    sa, sb = _shared_sides(kind, a, b)
+    choice = _repaired(optimal_swizzle(sa, sb, bw, matrix_instructions=matrix and kind == "shared_memory"))
+    if max_bytes is None or choice.bytes <= max_bytes:
+        return _plan_from_choice(kind, a, b, conv, bitwidth, choice)
+    # over the budget: more rounds through a smaller buffer, from the best swizzle and from plain
+    # ld/st.shared, cheapest first
+    tried: list[SwizzleChoice] = []
+    starts = [choice]
+    if "matrix" in choice.store_instr or "matrix" in choice.load_instr:
+        starts.append(_repaired(optimal_swizzle_ldst(sa, sb, bw)))
+    fits = []
+    for c in starts:
+        cur: SwizzleChoice | None = c
+        while cur is not None:
+            tried.append(cur)
+            if cur.bytes <= max_bytes:
+                fits.append(_plan_from_choice(kind, a, b, conv, bitwidth, cur))
+                break
+            cur = _fewer_bytes(cur, sa, sb)
+    if fits:
+        return min(fits, key=lambda p: p.cost)
+    options = "; ".join(
+        f"{c.store_instr}/{c.load_instr} in {c.reps} round{'s' if c.reps != 1 else ''}: {c.bytes} bytes" for c in tried
+    )
+    raise UnsupportedError(
+        f"no {kind.replace('_', ' ')} plan fits max_shared_bytes={max_bytes}: the data crosses "
+        f"{'CTAs' if kind == 'cross_cta' else 'warps'}, so it must go through shared memory, and the smallest buffer is "
+        f"{min(c.bytes for c in tried)} bytes (a round can only be split along registers both layouts hold); alternatives: {options}"
+    )
+
+
 def plan_conversion(
     src: Any,
     dst: Any,
@@ -678,6 +813,7 @@ def plan_conversion(
     shape: Sequence[int] | None = None,
     matrix_instructions: bool = True,
     strategy: str = "best",
+    max_shared_bytes: int | None = None,
 ) -> Plan:
     """Plan the conversion of a tensor from distributed layout ``src`` to ``dst``.
 
@@ -711,13 +847,18 @@ def plan_conversion(
     bits = bitwidth_of(bitwidth)
     if strategy not in ("triton", "best"):
         raise LayoutError(f"strategy must be 'triton' or 'best', got {strategy!r}")
+    budget = None
+    if max_shared_bytes is not None:
+        if isinstance(max_shared_bytes, bool) or not isinstance(max_shared_bytes, int) or max_shared_bytes < 0:
+            raise LayoutError(f"max_shared_bytes must be a non-negative int (bytes of shared memory), got {max_shared_bytes!r}")
+        budget = max_shared_bytes
     a, b = _pair(src, dst, shape)
     conv = minimal_conversion(a, b, strategy=strategy)
     names = conv.in_dim_names
     if "block" in names:
-        return _shared_plan("cross_cta", a, b, conv, bits, matrix_instructions)
+        return _shared_plan("cross_cta", a, b, conv, bits, matrix_instructions, budget)
     if "warp" in names:
-        return _shared_plan("shared_memory", a, b, conv, bits, matrix_instructions)
+        return _shared_plan("shared_memory", a, b, conv, bits, matrix_instructions, budget)
     if "lane" in names:
         dec = warp_decomposition(a, b, 32)
         m = len(dec.mixed_transpositions)
@@ -745,7 +886,7 @@ def plan_conversion(
                 "warp_shuffle", a, b, conv, bits, tuple(steps), shuffles=shfl, shuffle_rounds=1,
                 mixed_transpositions=m, selects=sel, shuffle_schedule=shuffle_schedule(a, b, bits),
             )
-        return _shared_plan("shared_memory", a, b, conv, bits, matrix_instructions)
+        return _shared_plan("shared_memory", a, b, conv, bits, matrix_instructions, budget)
     if "register" in names:
         moves = sum(1 for i in range(conv.in_dim_size("register")) if conv.apply({"register": i})["register"] != i)
         return Plan("register", a, b, conv, bits, (Step("mov", 0, 0, f"{moves} registers renamed (free)"),), register_moves=moves,

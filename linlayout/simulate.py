@@ -39,9 +39,13 @@ a 64-/128-bit access is served in 2/4 phases of 16/8 lanes; a matrix instruction
 
 from __future__ import annotations
 
+import sys
+import types
 from dataclasses import dataclass, field
+
 import numpy as np
 
+from . import gf2
 from .errors import LayoutError
 from .linear import LinearLayout
 from .plan import Plan, shuffle_schedule
@@ -84,11 +88,16 @@ class MemOp:
     * matrix ops: ``addr[t, k]`` the offset this lane supplies (row ``lane % 8`` of matrix
       ``lane // 8``), ``regs[t, k, i, v]`` the register of element ``v`` of the 32-bit word of
       matrix ``i``.
+
+    ``active[t]`` (stores): whether thread ``t`` stores; threads holding only copies that an
+    earlier thread also holds (a free variable of the layout set in their index, as Triton's
+    redundant-thread predicate) are predicated off.  ``None``: every thread.
     """
 
     op: str
     addr: np.ndarray
     regs: np.ndarray
+    active: np.ndarray | None = None
 
     @property
     def matrix(self) -> bool:
@@ -105,8 +114,8 @@ class Program:
     break it on purpose.
 
     ``src_regs`` / ``dst_regs``: the element id each (thread, register) holds before / must hold
-    after.  In-warp plans: ``dst_reg``, ``src_lane``, ``src_reg`` of shape ``(threads, rounds,
-    pack)``.  Round trips: ``stores[r]`` / ``loads[r]`` per round ``r``, ``buffer`` elements.
+    after.  In-warp plans: ``dst_reg``, ``src_lane``, ``src_reg`` and ``keep`` (whether the
+    receiver keeps the value) of shape ``(threads, rounds, pack)``.  Round trips: ``stores[r]`` / ``loads[r]`` per round ``r``, ``buffer`` elements.
     """
 
     kind: str
@@ -118,6 +127,7 @@ class Program:
     dst_reg: np.ndarray | None = None
     src_lane: np.ndarray | None = None
     src_reg: np.ndarray | None = None
+    keep: np.ndarray | None = None
     stores: list[MemOp] = field(default_factory=list)
     loads: list[MemOp] = field(default_factory=list)
     buffer: int = 0
@@ -184,30 +194,36 @@ def _threads_regs(L: LinearLayout) -> np.ndarray:
     return L.flat_table().reshape(-1, L.in_dim_size("register"))
 
 
+def _register_copies(L: LinearLayout) -> tuple[list[int], np.ndarray]:
+    """The independent register bits, and for each register the register with only those bits
+    that holds the same element (itself when it is not a copy)."""
+    basis = gf2.SpanBasis()
+    indep: list[int] = []
+    r = np.arange(L.in_dim_size("register"), dtype=np.int64)
+    rep = r.copy()
+    for j, v in enumerate(L.flat_bases("register")):
+        if basis.insert(v):
+            indep.append(j)
+            continue
+        comb = basis.express(v)  # over insertion indices = register bits
+        flip = (1 << j) ^ comb
+        rep ^= ((r >> j) & 1) * flip
+    return indep, rep
+
+
 def _copy_of(L: LinearLayout) -> np.ndarray:
-    """For each register, the register it copies (broadcast bits cleared; itself if none)."""
-    zero = 0
-    for i, v in enumerate(L.flat_bases("register")):
-        if not v:
-            zero |= 1 << i
-    return np.arange(L.in_dim_size("register"), dtype=np.int64) & ~zero
-
-
-def _reg_bit_of(L: LinearLayout, vec: int) -> int | None:
-    for i, v in enumerate(L.flat_bases("register")):
-        if v == vec:
-            return i
-    return None
+    return _register_copies(L)[1]
 
 
 def _side(plan: Plan, L: LinearLayout, instr: str, vector: int, off_of: np.ndarray, rep_of: np.ndarray,
-          reps: int, offset_bases: list[int], rep_bases: set[int]) -> list[MemOp]:
+          reps: int, offset_bases: list[int], rep_bases: set[int], store: bool) -> list[MemOp]:
     """The accesses of one side (the layout ``L``), one :class:`MemOp` per round."""
     table = _threads_regs(L)
     n_threads, n_reg = table.shape
     eb = max(plan.bitwidth, 8) // 8
     regs_flat = L.flat_bases("register")
-    live_bits = [i for i, v in enumerate(regs_flat) if v and v not in rep_bases]
+    indep = _register_copies(L)[0]
+    live_bits = [i for i in indep if regs_flat[i] not in rep_bases]
     matrix = "matrix" in instr
     trans = instr.endswith(".trans")
     if matrix:
@@ -215,26 +231,34 @@ def _side(plan: Plan, L: LinearLayout, instr: str, vector: int, off_of: np.ndarr
         nv = epw.bit_length() - 1
     else:
         nv = max(vector, 1).bit_length() - 1
-    vec_bits = []
+    # registers are named by masks over register bits: a vector element may sit in an XOR
+    # combination of register bases (a register index whose element is the XOR of theirs)
+    span = gf2.SpanBasis()
+    for v in regs_flat:
+        span.insert(v)
+    vec_bits: list[int] = []
     for j in range(nv if not trans else 0):
-        i = _reg_bit_of(L, offset_bases[j]) if j < len(offset_bases) else None
-        if i is None:
-            raise LayoutError(f"{instr}: a {1 << nv}-element vector needs offset bit {j} to be a register of the layout, and it is not")
-        vec_bits.append(i)
-    rest = [i for i in live_bits if i not in vec_bits]
+        m = span.express(offset_bases[j]) if j < len(offset_bases) else None
+        if m is None:
+            raise LayoutError(f"{instr}: a {1 << nv}-element vector needs offset bit {j} to be held by registers of the layout, and it is not")
+        vec_bits.append(m)
+    used = gf2.SpanBasis()
+    for m in vec_bits:
+        used.insert(m)
+    rest = [1 << i for i in live_bits if used.insert(1 << i)]
     if trans:
         if not rest:
             raise LayoutError(f"{instr}: no register bit is left for the two halves of a 32-bit word")
         vec_bits, rest = [rest[0]], rest[1:]
     mat_bits = rest[:2] if matrix else []
-    inst_bits = [i for i in rest if i not in mat_bits]
-    rep_bits = [i for i, v in enumerate(regs_flat) if v and v in rep_bases]
+    inst_bits = [m for m in rest if m not in mat_bits]
+    rep_bits = [1 << i for i in indep if regs_flat[i] in rep_bases]
     n_vec, n_mat, n_inst = 1 << len(vec_bits), 1 << len(mat_bits), 1 << len(inst_bits)
 
-    def compose(bits: list[int], values: np.ndarray) -> np.ndarray:
+    def compose(masks: list[int], values: np.ndarray) -> np.ndarray:
         out = np.zeros_like(values)
-        for k, b in enumerate(bits):
-            out |= ((values >> k) & 1) << b
+        for k, m in enumerate(masks):
+            out ^= ((values >> k) & 1) * m
         return out
 
     vec_part = compose(vec_bits, np.arange(n_vec, dtype=np.int64))
@@ -246,19 +270,30 @@ def _side(plan: Plan, L: LinearLayout, instr: str, vector: int, off_of: np.ndarr
             | vec_part[None, None, None, :])
     lanes = plan.src.in_dim_size("lane")
     thread = np.arange(n_threads, dtype=np.int64)
+    free = L.free_variable_masks()
+    free_bits = 0
+    at = 0
+    for d in ("lane", "warp", "block"):
+        free_bits |= free.get(d, 0) << at
+        at += L.in_dim_size_log2(d)
+    active = (thread & free_bits) == 0 if store and free_bits and not matrix else None
+    all_regs = compose([1 << i for i in indep], np.arange(1 << len(indep), dtype=np.int64))
+    if not matrix:
+        return [_vector_op(instr, table, all_regs, off_of, rep_of, r, n_vec, active) for r in range(reps)]
     ops = []
-    # which repetition value each register-rep pattern belongs to: read it off thread 0's elements
-    # (rep bases are register bases, so a register's round is the same in every thread)
-    rep_round = rep_of[table[0, regs[:, 0, 0, 0]]]
+    # the round of each register group, per thread (rep bases are registers, but a lane or warp
+    # vector in their span makes a thread's registers meet the rounds in another order)
+    t_idx = thread[:, None]
+    rep_round = rep_of[table[t_idx, regs[None, :, 0, 0, 0]]]  # (threads, groups)
+    if np.any(np.sort(rep_round, axis=1) != np.arange(reps)[None, :]):
+        raise LayoutError("the repetitions of the shared layout are not register bits of the layout: a round would hold no register or two")
+    group_of = np.empty_like(rep_round)
+    np.put_along_axis(group_of, rep_round, np.broadcast_to(np.arange(reps)[None, :], rep_round.shape), axis=1)
     for r in range(reps):
-        sel = np.nonzero(rep_round == r)[0]
-        if len(sel) != 1:
-            raise LayoutError(f"round {r}: {len(sel)} register groups map to it; the repetitions are not register bits of the layout")
-        rg = regs[sel[0]]  # (inst, mat, vec)
-        elems = table[:, rg]  # (threads, inst, mat, vec)
+        rg = regs[group_of[:, r]]  # (threads, inst, mat, vec)
+        elems = np.take_along_axis(table[:, None, None, :], rg.reshape(n_threads, 1, 1, -1), axis=3).reshape(rg.shape)
         if not matrix:
-            addr = off_of[elems[:, :, 0, 0]]
-            ops.append(MemOp(instr, addr, np.broadcast_to(rg[None, :, 0, :], (n_threads,) + rg[:, 0, :].shape).copy()))
+            ops.append(_vector_op(instr, table, all_regs, off_of, rep_of, r, n_vec, active))
             continue
         # the offset lane L supplies: row L % 8 of matrix L // 8 starts at the element held by
         # lane 4 * row (word 0) -- or, transposed, by lane row // 2 (half row % 2)
@@ -273,11 +308,48 @@ def _side(plan: Plan, L: LinearLayout, instr: str, vector: int, off_of: np.ndarr
         else:
             who = base + 4 * row
             v = np.zeros_like(row)
-        addr = np.empty((n_threads, rg.shape[0]), dtype=np.int64)
-        for k in range(rg.shape[0]):
-            addr[:, k] = off_of[table[who, rg[k][i_mat, v]]]
-        ops.append(MemOp(instr, addr, np.broadcast_to(rg[None], (n_threads,) + rg.shape).copy()))
+        ew = elems[who]  # what the lane supplying each row holds
+        addr = off_of[ew[thread[:, None], np.arange(rg.shape[1])[None, :], i_mat[:, None], v[:, None]]]
+        regs_t = rg.copy()
+        if not trans and n_vec > 1:
+            # a word's elements sit at o ^ v: the row starts at the aligned word, and a thread whose
+            # word comes permuted renames its registers inside it (free, as for vectors)
+            addr &= ~(n_vec - 1)
+            low = off_of[elems[..., 0]] & (n_vec - 1)  # (threads, inst, mat)
+            slot_of = np.arange(n_vec, dtype=np.int64) ^ low[..., None]
+            regs_t = np.take_along_axis(regs_t, slot_of, axis=3)
+        ops.append(MemOp(instr, addr, regs_t, active))
     return ops
+
+
+def _vector_op(instr: str, table: np.ndarray, regs: np.ndarray, off_of: np.ndarray, rep_of: np.ndarray, rnd: int,
+               n_vec: int, active: np.ndarray | None) -> MemOp:
+    """Round ``rnd`` of ``ld/st.shared``: the registers the shared layout puts in this round, cut
+    into aligned ``n_vec``-element vectors; an instruction names the same registers in every
+    thread (SIMT), ordered by thread 0's offsets.  A thread whose offsets differ from thread 0's
+    inside a vector (an XOR of the low bits) takes the vector's registers in that order (a
+    renaming inside the thread)."""
+    elems = table[:, regs]
+    off = off_of[elems]
+    mine = np.nonzero(rep_of[elems[0]] == rnd)[0]
+    group = mine[np.argsort(off[0, mine], kind="stable")].reshape(-1, n_vec)  # (inst, vec) of thread 0
+    if np.any(rep_of[elems[:, group]] != rnd):
+        th = int(np.argwhere(np.any(rep_of[elems[:, group]] != rnd, axis=(1, 2)))[0][0])
+        raise LayoutError(f"round {rnd}: thread {th} holds elements of another round in the registers thread 0 stores now; "
+                          "the rounds would need lane-dependent register selection")
+    o = off[:, group]  # (threads, inst, vec)
+    low = o[:, :, 0] & (n_vec - 1)
+    base = o[:, :, 0] - low
+    slot = o - base[:, :, None]
+    if np.any(np.sort(slot, axis=2) != np.arange(n_vec)):
+        th = int(np.argwhere(np.any(np.sort(slot, axis=2) != np.arange(n_vec), axis=2))[0][0])
+        raise LayoutError(
+            f"{instr}: thread {th} has no aligned run of {n_vec} consecutive offsets in round {rnd}; the plan's "
+            f"{n_vec}-element vectors do not exist in this shared layout"
+        )
+    order = np.argsort(slot, axis=2)
+    reg_t = np.take_along_axis(np.broadcast_to(regs[group][None], o.shape), order, axis=2)
+    return MemOp(instr, base, reg_t, active)
 
 
 def lower(plan: Plan) -> Program:
@@ -289,8 +361,10 @@ def lower(plan: Plan) -> Program:
     if plan.kind in ("noop", "register", "warp_shuffle"):
         sch = plan.shuffle_schedule if plan.shuffle_schedule is not None else shuffle_schedule(src, dst, plan.bitwidth)
         n_threads = prog.src_regs.shape[0]
-        t = sch.table().reshape(n_threads, sch.in_dim_size("round"), sch.in_dim_size("pack"), 3)
+        rounds = sch.in_dim_size("round") * (sch.in_dim_size("extra") if sch.has_in_dim("extra") else 1)
+        t = sch.table().reshape(n_threads, rounds, sch.in_dim_size("pack"), -1)
         prog.dst_reg, prog.src_lane, prog.src_reg = t[..., 0].copy(), t[..., 1].copy(), t[..., 2].copy()
+        prog.keep = t[..., 3] == 0 if t.shape[-1] > 3 else np.ones(t.shape[:-1], dtype=bool)
         return prog
     lay = plan.shared_layout
     if lay is None:
@@ -307,8 +381,8 @@ def lower(plan: Plan) -> Program:
     offset_bases = list(lay.flat_bases("vector")) + list(lay.flat_bases("bank")) + list(lay.flat_bases("segment"))
     rep_bases = set(lay.flat_bases("reps"))
     prog.buffer = per_round
-    prog.stores = _side(plan, src, plan.store_instr, plan.store_vector, off_of, rep_of, reps, offset_bases, rep_bases)
-    prog.loads = _side(plan, dst, plan.load_instr, plan.load_vector, off_of, rep_of, reps, offset_bases, rep_bases)
+    prog.stores = _side(plan, src, plan.store_instr, plan.store_vector, off_of, rep_of, reps, offset_bases, rep_bases, True)
+    prog.loads = _side(plan, dst, plan.load_instr, plan.load_vector, off_of, rep_of, reps, offset_bases, rep_bases, False)
     return prog
 
 
@@ -353,6 +427,8 @@ def _cells(op: MemOp, lanes: int, eb: int) -> tuple[np.ndarray, np.ndarray, np.n
     nvec = op.regs.shape[2]
     thread = np.broadcast_to(np.arange(n_threads, dtype=np.int64)[:, None, None], op.regs.shape)
     off = op.addr[:, :, None] + np.arange(nvec, dtype=np.int64)[None, None, :]
+    if op.active is not None:
+        return thread[op.active], op.regs[op.active], off[op.active]
     return thread, op.regs, off
 
 
@@ -382,7 +458,10 @@ def _wavefronts(op: MemOp, lanes: int, eb: int, rnd: int, bits: int) -> list[Acc
     inst = np.broadcast_to(np.arange(n_inst)[None, None, :, None], words.shape)
     warp = np.broadcast_to(np.arange(warps)[:, None, None, None], words.shape)
     group = (warp * n_inst + inst) * nph + phase
-    key = np.unique(group.astype(np.int64).ravel() * (1 << 34) + words.ravel())
+    keys = group.astype(np.int64) * (1 << 34) + words
+    if op.active is not None and not op.matrix:
+        keys = keys[np.broadcast_to(op.active.reshape(warps, lanes)[:, :, None, None], keys.shape)]
+    key = np.unique(keys.ravel())
     g, w = key >> 34, key & ((1 << 34) - 1)
     counts = np.bincount(g * _NUM_BANKS + (w % _NUM_BANKS), minlength=warps * n_inst * nph * _NUM_BANKS)
     per_phase_wf = counts.reshape(warps, n_inst, nph, _NUM_BANKS).max(-1)
@@ -416,15 +495,17 @@ def _run_exchange(prog: Program) -> tuple[np.ndarray, dict[str, int]]:
             f"round {int(rnd.ravel()[i])}: lane {s % lanes} of warp {s // lanes} is asked for registers "
             f"{int(asked[key[i]])} and {int(prog.src_reg.ravel()[i])} at once (a shuffle sends one value)"
         )
-    value = prog.src_regs[np.broadcast_to(sender, prog.src_reg.shape), prog.src_reg]
+    keep = prog.keep if prog.keep is not None else np.ones(prog.dst_reg.shape, dtype=bool)
+    value = prog.src_regs[np.broadcast_to(sender, prog.src_reg.shape), prog.src_reg][keep]
     out = np.full(prog.dst_regs.shape, -1, dtype=np.int64)
     hits = np.zeros(prog.dst_regs.shape, dtype=np.int64)
-    tt = np.broadcast_to(t, prog.dst_reg.shape)
-    np.add.at(hits, (tt.ravel(), prog.dst_reg.ravel()), 1)
+    tt = np.broadcast_to(t, prog.dst_reg.shape)[keep]
+    dr = prog.dst_reg[keep]
+    np.add.at(hits, (tt, dr), 1)
     if np.any(hits > 1):
         th, r = np.argwhere(hits > 1)[0]
         raise _Failure(f"thread {int(th)} register {int(r)} is written in two rounds")
-    out[tt.ravel(), prog.dst_reg.ravel()] = value.ravel()
+    out[tt, dr] = value
     words = max(prog.bitwidth // 32, 1)
     return out, {"shuffles": int(moving.sum()) * words, "register_rounds": int((~moving).sum())}
 
@@ -441,8 +522,9 @@ def _run_shared(prog: Program, accesses: list[Access]) -> tuple[np.ndarray, dict
             barriers += 1  # the previous round's loads finish before this round's stores
         for op, what in ((st, "store"), (ld, "load")):
             vec_elems = op.regs.shape[-1] * (op.regs.shape[2] if op.matrix else 1)
-            if not op.matrix and np.any(op.addr % vec_elems):
-                th, k = np.argwhere(op.addr % vec_elems)[0]
+            on = op.active if op.active is not None else np.ones(op.addr.shape[0], dtype=bool)
+            if not op.matrix and np.any(op.addr[on] % vec_elems):
+                th, k = np.argwhere((op.addr % vec_elems != 0) & on[:, None])[0]
                 raise _Failure(f"round {r}: thread {int(th)} {what}s a {vec_elems}-element vector at offset {int(op.addr[th, k])}, not aligned")
             if op.matrix and np.any((op.addr * eb) % 16):
                 th, k = np.argwhere((op.addr * eb) % 16)[0]
@@ -550,3 +632,14 @@ def simulate(plan: Plan) -> SimulationReport:
     except LayoutError as e:
         return SimulationReport(False, plan.kind, error=f"cannot lower the plan: {e}")
     return run(prog, plan)
+
+
+class _CallableModule(types.ModuleType):
+    """``linlayout.simulate`` names both this module and its function: importing the submodule
+    makes the package attribute the module, so calling the module runs :func:`simulate`."""
+
+    def __call__(self, plan: Plan) -> SimulationReport:
+        return simulate(plan)
+
+
+sys.modules[__name__].__class__ = _CallableModule

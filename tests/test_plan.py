@@ -270,7 +270,7 @@ def test_register_permutation_is_zero_cost(L, rnd):
 @settings(max_examples=30)
 @given(distributed(), distributed())
 def test_plans_are_valid(a, b):
-    if a.out_dims != b.out_dims:
+    if a.out_dims != b.out_dims or a.in_dim_size("warp") != b.in_dim_size("warp"):
         with pytest.raises(LayoutError):
             plan_conversion(a, b)
         return
@@ -282,3 +282,66 @@ def test_plans_are_valid(a, b):
     # the data moves across at most the dims Triton's first choice keeps, and only hardware dims
     triton_dims = set(minimal_conversion(a, b, strategy="triton").in_dim_names)
     assert set(minimal_conversion(a, b).in_dim_names) <= triton_dims <= set(HARDWARE_DIMS)
+
+
+# ------------------------------------------------------------------- refusals and budgets
+
+
+@pytest.mark.parametrize("dim, words", [("warp", "warps per CTA"), ("lane", "lanes per warp"), ("block", "CTAs")])
+def test_refuses_different_hardware_naming_both_sides(dim, words):
+    base = {"register": [[1]], "lane": [[2], [4], [8], [16], [32]], "warp": [[64]], "block": [[128]]}
+    a = LinearLayout(base, {"dim0": 256})
+    other = dict(base)
+    other[dim] = base[dim][:-1]
+    other["register"] = [[1], base[dim][-1]]
+    b = LinearLayout(other, {"dim0": 256})
+    with pytest.raises(SizeError) as e:
+        plan_conversion(a, b)
+    n_a, n_b = a.in_dim_size(dim), b.in_dim_size(dim)
+    assert f"src has {n_a} {words}" in str(e.value) and f"dst has {n_b}" in str(e.value)
+
+
+def test_refuses_huge_sizes_before_any_work():
+    """2**40 rows of a blocked layout: refused from the register count alone (no table is built;
+    before this check the planner ran for more than 11 minutes)."""
+    a = blocked([1, 1], [1, 32], [1, 4], [1, 0], [1 << 40, 128])
+    with pytest.raises(SizeError, match="registers per thread"):
+        plan_conversion(a, a)
+    with pytest.raises(SizeError, match="registers per thread"):
+        plan_conversion(a, blocked([1, 1], [32, 1], [4, 1], [0, 1], [1 << 40, 128]))
+
+
+def _transpose_pair(n=64, spt=(2, 2)):
+    return (blocked(list(spt), [1, 32], [1, 4], [1, 0], [n, n]), blocked(list(spt), [32, 1], [4, 1], [0, 1], [n, n]))
+
+
+@pytest.mark.parametrize("spt", [(2, 2), (4, 4), (2, 8)])
+def test_max_shared_bytes_fits_with_more_rounds(spt):
+    from linlayout.simulate import simulate
+
+    a, b = _transpose_pair(64, spt)
+    full = plan_conversion(a, b, bitwidth=16)
+    assert full.kind == "shared_memory" and full.shared_bytes > 0
+    assert plan_conversion(a, b, bitwidth=16, max_shared_bytes=full.shared_bytes) == full
+    p = plan_conversion(a, b, bitwidth=16, max_shared_bytes=full.shared_bytes // 2)
+    assert p.shared_bytes <= full.shared_bytes // 2 and p.reps > full.reps
+    assert p.barriers == 2 * p.reps - 1
+    rep = simulate(p)  # the smaller plan still moves every element to its place
+    assert rep.ok and (rep.stores, rep.loads, rep.rounds) == (p.stores, p.loads, p.reps), rep
+
+
+def test_max_shared_bytes_refusal_lists_alternatives():
+    from linlayout.errors import UnsupportedError
+
+    a, b = _transpose_pair(64)
+    full = plan_conversion(a, b, bitwidth=16)
+    budget = full.shared_bytes // 4  # rounds can only split registers both layouts hold: not enough
+    with pytest.raises(UnsupportedError) as e:
+        plan_conversion(a, b, bitwidth=16, max_shared_bytes=budget)
+    msg = str(e.value)
+    assert f"max_shared_bytes={budget}" in msg and f"smallest buffer is {full.shared_bytes // 2} bytes" in msg
+    assert msg.count("bytes") >= 3 and "round" in msg  # each alternative with its bytes and rounds
+    with pytest.raises(LayoutError):
+        plan_conversion(a, b, max_shared_bytes=-1)
+    # a conversion that needs no shared memory fits any budget
+    assert plan_conversion(a, a, max_shared_bytes=0).kind == "noop"
