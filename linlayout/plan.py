@@ -187,6 +187,26 @@ def _can_fix(a: LinearLayout, b: LinearLayout, fixed: Sequence[str]) -> bool:
     return True
 
 
+def _triton_needs_shared_memory(a: LinearLayout, b: LinearLayout) -> bool:
+    """Whether Triton 3.9 lowers the conversion through shared memory although every warp (CTA)
+    already holds a copy of what it needs.
+
+    Its conversion map picks the source copy in warp (CTA) 0; where that maps a destination warp
+    or CTA bit into a source *register*, Triton stores and loads within each CTA (the local
+    replica: no cluster barrier, no remote load), as its ``convert_layout_loads_local_replica``
+    lowering test and rows 140, 200, 241, 308 and 340 of the cvt_ptx corpus show; where it maps
+    them into lanes only, Triton shuffles (rows 10, 32, 251, 318, 373).  An empirical rule from
+    those cases, not a reading of Triton's source.
+    """
+    comp = b.invert_and_compose(a)
+    if not comp.has_out_dim("register"):
+        return False
+    for d in ("warp", "block"):
+        if comp.has_in_dim(d) and any(comp.get_basis(d, i, "register") for i in range(comp.in_dim_size_log2(d))):
+            return True
+    return False
+
+
 def minimal_conversion(src: LinearLayout, dst: LinearLayout, *, strategy: str = "best") -> LinearLayout:
     """The conversion map restricted to the dims data must move across (Triton's ``minimalCvtLayout``).
 
@@ -822,10 +842,13 @@ def plan_conversion(
     dtype name.  ``matrix_instructions`` allows ``stmatrix``/``ldmatrix`` (sm_90).
     A lane conversion uses warp shuffles when Triton 3.9 does (its permutation of index bits has
     at most one register<->lane transposition), else shared memory.  ``strategy="triton"``
-    decides which dims data must cross as Triton 3.9 does; ``"best"`` (default) also notices when
-    the source already holds a copy of every element a thread needs in the same lane (or warp),
-    which can turn Triton's shuffles into a register permutation and its shared-memory round
-    trip into shuffles.
+    chooses the mechanism as Triton 3.9 does, including its shared-memory round trip where each
+    CTA or warp already holds a copy of what it needs (the local replica); ``"best"`` (default)
+    also notices those copies, and copies held in the same lane, which can turn Triton's
+    shuffles into a register permutation and its shared-memory round trip into shuffles.
+    ``max_shared_bytes`` caps the buffer of a round trip: the plan then takes more rounds
+    through a smaller buffer (narrower vectors if need be) or raises
+    :class:`~linlayout.errors.UnsupportedError` listing the alternatives and their bytes.
 
         >>> def blocked(spt, tpw, wpc, shape):   # a 2-D BlockedLayout with order [1, 0], built by hand
         ...     from linlayout import LinearLayout as LL
@@ -842,7 +865,10 @@ def plan_conversion(
 
     Raises:
         DimensionError: the layouts are of different tensors or are not distributed layouts.
-        SizeError: the tensors' sizes differ.
+        SizeError: the tensors' sizes differ, the layouts run on different numbers of lanes,
+            warps or CTAs, or are larger than :data:`MAX_REGISTERS_PER_THREAD` /
+            :data:`MAX_ELEMENTS` (checked before any work).
+        UnsupportedError: no round trip fits ``max_shared_bytes``.
     """
     bits = bitwidth_of(bitwidth)
     if strategy not in ("triton", "best"):
@@ -857,7 +883,7 @@ def plan_conversion(
     names = conv.in_dim_names
     if "block" in names:
         return _shared_plan("cross_cta", a, b, conv, bits, matrix_instructions, budget)
-    if "warp" in names:
+    if "warp" in names or (strategy == "triton" and _triton_needs_shared_memory(a, b)):
         return _shared_plan("shared_memory", a, b, conv, bits, matrix_instructions, budget)
     if "lane" in names:
         dec = warp_decomposition(a, b, 32)

@@ -131,6 +131,7 @@ class Program:
     stores: list[MemOp] = field(default_factory=list)
     loads: list[MemOp] = field(default_factory=list)
     buffer: int = 0
+    ctas: int = 1
 
 
 @dataclass(frozen=True)
@@ -274,7 +275,8 @@ def _side(plan: Plan, L: LinearLayout, instr: str, vector: int, off_of: np.ndarr
     free_bits = 0
     at = 0
     for d in ("lane", "warp", "block"):
-        free_bits |= free.get(d, 0) << at
+        if d != "block" or plan.kind == "cross_cta":  # each CTA fills its own buffer otherwise
+            free_bits |= free.get(d, 0) << at
         at += L.in_dim_size_log2(d)
     active = (thread & free_bits) == 0 if store and free_bits and not matrix else None
     all_regs = compose([1 << i for i in indep], np.arange(1 << len(indep), dtype=np.int64))
@@ -381,6 +383,7 @@ def lower(plan: Plan) -> Program:
     offset_bases = list(lay.flat_bases("vector")) + list(lay.flat_bases("bank")) + list(lay.flat_bases("segment"))
     rep_bases = set(lay.flat_bases("reps"))
     prog.buffer = per_round
+    prog.ctas = src.in_dim_size("block")
     prog.stores = _side(plan, src, plan.store_instr, plan.store_vector, off_of, rep_of, reps, offset_bases, rep_bases, True)
     prog.loads = _side(plan, dst, plan.load_instr, plan.load_vector, off_of, rep_of, reps, offset_bases, rep_bases, False)
     return prog
@@ -512,8 +515,11 @@ def _run_exchange(prog: Program) -> tuple[np.ndarray, dict[str, int]]:
 
 def _run_shared(prog: Program, accesses: list[Access]) -> tuple[np.ndarray, dict[str, int]]:
     eb = max(prog.bitwidth, 8) // 8
-    mem = np.full(prog.buffer, -1, dtype=np.int64)
-    written = np.full(prog.buffer, -1, dtype=np.int64)
+    own = prog.kind == "shared_memory"  # one buffer per CTA (else one for the cluster)
+    banks = prog.ctas if own else 1
+    per_cta = prog.src_regs.shape[0] // prog.ctas
+    mem = np.full(prog.buffer * banks, -1, dtype=np.int64)
+    written = np.full(prog.buffer * banks, -1, dtype=np.int64)
     out = np.full(prog.dst_regs.shape, -1, dtype=np.int64)
     barriers = stores = loads = 0
     bits = prog.bitwidth
@@ -534,6 +540,8 @@ def _run_shared(prog: Program, accesses: list[Access]) -> tuple[np.ndarray, dict
                 raise _Failure(f"round {r}: a {what} reaches outside the {prog.buffer * eb}-byte buffer")
             accesses.extend(_wavefronts(op, prog.lanes, eb, r, bits))
             th, rg, off = th.ravel(), rg.ravel(), off.ravel()
+            if own:
+                off = off + (th // per_cta) * prog.buffer
             if what == "store":
                 val = prog.src_regs[th, rg]
                 mem[off] = val
