@@ -791,11 +791,49 @@ def _unflatten(v: int, outs: Sequence[tuple[str, int]]) -> list[int]:
     return out
 
 
+def _matrix_rows_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> bool:
+    """Whether the lanes of each side land where its ``stmatrix``/``ldmatrix`` fragment needs them.
+
+    Without ``.trans``: lanes 0 and 1 step one 32-bit word, lanes 2-4 pick rows that start on
+    16-byte boundaries.  With ``.trans`` (16-bit): lanes 2-4 step one element, lanes 0 and 1 pick
+    rows.  A lane vector that mixes the two (e.g. lane 16 -> lane 1 ^ lane 4 of a layout holding
+    copies) leaves a row start inside a row: no matrix instruction can serve it.
+    """
+    lay = choice.layout
+    offset = list(lay.flat_bases("vector")) + list(lay.flat_bases("bank")) + list(lay.flat_bases("segment"))
+    basis = gf2.SpanBasis()
+    for v in offset + list(lay.flat_bases("reps")):
+        basis.insert(v)
+    n_off = len(offset)
+    eb = max(choice.bitwidth, 8) // 8
+    row = 16 // eb
+    epw = max(4 // eb, 1)
+    for L, instr in ((sa, choice.store_instr), (sb, choice.load_instr)):
+        if "matrix" not in instr:
+            continue
+        trans = instr.endswith(".trans")
+        for j, v in enumerate(L.flat_bases("lane")[:5]):
+            m = basis.express(v)
+            if m is None or m >> n_off:
+                return False
+            o = m & ((1 << n_off) - 1)
+            if v == 0:
+                continue
+            if (j >= 2) == trans:  # a step inside the 16-byte row
+                if o != ((1 << (j - 2)) if trans else epw << j):
+                    return False
+            elif o % row:  # the start of another row
+                return False
+    return True
+
+
 def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout, bitwidth: int, matrix: bool,
                  max_bytes: int | None = None) -> Plan:
     bw = max(bitwidth, 8)
     sa, sb = _shared_sides(kind, a, b)
     choice = _repaired(optimal_swizzle(sa, sb, bw, matrix_instructions=matrix and kind == "shared_memory"))
+    if not _matrix_rows_fit(choice, sa, sb):
+        choice = _repaired(optimal_swizzle(sa, sb, bw, matrix_instructions=False))
     if max_bytes is None or choice.bytes <= max_bytes:
         return _plan_from_choice(kind, a, b, conv, bitwidth, choice)
     # over the budget: more rounds through a smaller buffer, from the best swizzle and from plain
