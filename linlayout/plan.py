@@ -461,7 +461,7 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
         # columns meets the register-only vectors (no lane part) only in 0
         gens = Tr + K
         chosen: list[int] = []
-        lim = min(len(gens), 12)
+        lim = min(len(gens), 8)  # bounded search; an extra pass covers what it misses
         for j in range(len(Tl)):
             cands = ([exact[j]] if exact[j] is not None else []) + list(range(1 << lim))
             pick = None

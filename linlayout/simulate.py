@@ -355,7 +355,15 @@ def _vector_op(instr: str, table: np.ndarray, regs: np.ndarray, off_of: np.ndarr
 
 
 def lower(plan: Plan) -> Program:
-    """The per-thread program a plan describes (see the module docstring)."""
+    """The per-thread program a plan describes (see the module docstring).
+
+        >>> from linlayout import LinearLayout, plan_conversion
+        >>> s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+        >>> d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
+        >>> prog = lower(plan_conversion(s, d))
+        >>> prog.src_lane[0].tolist(), prog.dst_reg[0].tolist()   # lane 0: round 0 reads itself, round 1 lane 16
+        ([[0], [16]], [[0], [1]])
+    """
     src, dst = plan.src, plan.dst
     if dst.out_dim_names != src.out_dim_names:
         dst = dst.transpose_outs(src.out_dim_names)
@@ -574,7 +582,19 @@ def _coords(L: LinearLayout, e: int) -> dict[str, int]:
 
 
 def run(prog: Program, plan: Plan | None = None) -> SimulationReport:
-    """Execute a :class:`Program` and check every destination register (see :func:`simulate`)."""
+    """Execute a :class:`Program` and check every destination register (see :func:`simulate`);
+    with ``plan``, also compare the executed counts with the plan's and name coordinates.
+
+        >>> from linlayout import LinearLayout, plan_conversion
+        >>> s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+        >>> d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
+        >>> p = plan_conversion(s, d)
+        >>> prog = lower(p)
+        >>> prog.src_lane[0, 1, 0] = 17                      # lane 0 reads the wrong lane in round 1
+        >>> r = run(prog, p)
+        >>> r.ok, r.first_wrong, r.held, r.expected
+        (False, ({'lane': 0, 'warp': 0, 'block': 0}, 1), {'dim0': 34}, {'dim0': 32})
+    """
     accesses: list[Access] = []
     counts: dict[str, int] = {}
     try:
