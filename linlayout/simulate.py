@@ -218,7 +218,15 @@ def _copy_of(L: LinearLayout) -> np.ndarray:
 
 def _side(plan: Plan, L: LinearLayout, instr: str, vector: int, off_of: np.ndarray, rep_of: np.ndarray,
           reps: int, offset_bases: list[int], rep_bases: set[int], store: bool) -> list[MemOp]:
-    """The accesses of one side (the layout ``L``), one :class:`MemOp` per round."""
+    """The accesses of one side (the layout ``L``), one :class:`MemOp` per round.
+
+    ``ld/st.shared``: see :func:`_vector_op`.  Matrix instructions: the 32-bit word of each
+    matrix is the registers holding ``4 // bytes`` consecutive offsets (the plan's vector bits, as
+    register masks: a word may sit in XOR combinations of register bases); the next two register
+    bits pick the matrices of an ``.x4`` (``.x2``/``.x1`` when fewer are left); the rest count
+    instructions.  A thread whose word comes permuted (its offsets XOR the low bits) renames its
+    registers inside it.
+    """
     table = _threads_regs(L)
     n_threads, n_reg = table.shape
     eb = max(plan.bitwidth, 8) // 8
@@ -227,11 +235,23 @@ def _side(plan: Plan, L: LinearLayout, instr: str, vector: int, off_of: np.ndarr
     live_bits = [i for i in indep if regs_flat[i] not in rep_bases]
     matrix = "matrix" in instr
     trans = instr.endswith(".trans")
-    if matrix:
-        epw = max(_WORD_BYTES // eb, 1)
-        nv = epw.bit_length() - 1
-    else:
-        nv = max(vector, 1).bit_length() - 1
+    thread = np.arange(n_threads, dtype=np.int64)
+    free = L.free_variable_masks()
+    free_bits = 0
+    at = 0
+    for d in ("lane", "warp", "block"):
+        if d != "block" or plan.kind == "cross_cta":  # each CTA fills its own buffer otherwise
+            free_bits |= free.get(d, 0) << at
+        at += L.in_dim_size_log2(d)
+    active = (thread & free_bits) == 0 if store and free_bits and not matrix else None
+    if not matrix:
+        n_vec = max(vector, 1)
+        all_regs = np.zeros(1, dtype=np.int64)
+        for i in indep:
+            all_regs = np.concatenate((all_regs, all_regs ^ (1 << i)))
+        return [_vector_op(instr, table, np.sort(all_regs), off_of, rep_of, r, n_vec, active) for r in range(reps)]
+    epw = max(_WORD_BYTES // eb, 1)
+    nv = epw.bit_length() - 1
     # registers are named by masks over register bits: a vector element may sit in an XOR
     # combination of register bases (a register index whose element is the XOR of theirs)
     span = gf2.SpanBasis()
@@ -267,21 +287,9 @@ def _side(plan: Plan, L: LinearLayout, instr: str, vector: int, off_of: np.ndarr
     inst_part = compose(inst_bits, np.arange(n_inst, dtype=np.int64))
     rep_part = compose(rep_bits, np.arange(1 << len(rep_bits), dtype=np.int64))
     # registers of (rep value, instruction, matrix, vector element)
-    regs = (rep_part[:, None, None, None] | inst_part[None, :, None, None] | mat_part[None, None, :, None]
-            | vec_part[None, None, None, :])
+    regs = (rep_part[:, None, None, None] ^ inst_part[None, :, None, None] ^ mat_part[None, None, :, None]
+            ^ vec_part[None, None, None, :])
     lanes = plan.src.in_dim_size("lane")
-    thread = np.arange(n_threads, dtype=np.int64)
-    free = L.free_variable_masks()
-    free_bits = 0
-    at = 0
-    for d in ("lane", "warp", "block"):
-        if d != "block" or plan.kind == "cross_cta":  # each CTA fills its own buffer otherwise
-            free_bits |= free.get(d, 0) << at
-        at += L.in_dim_size_log2(d)
-    active = (thread & free_bits) == 0 if store and free_bits and not matrix else None
-    all_regs = compose([1 << i for i in indep], np.arange(1 << len(indep), dtype=np.int64))
-    if not matrix:
-        return [_vector_op(instr, table, all_regs, off_of, rep_of, r, n_vec, active) for r in range(reps)]
     ops = []
     # the round of each register group, per thread (rep bases are registers, but a lane or warp
     # vector in their span makes a thread's registers meet the rounds in another order)
@@ -294,9 +302,6 @@ def _side(plan: Plan, L: LinearLayout, instr: str, vector: int, off_of: np.ndarr
     for r in range(reps):
         rg = regs[group_of[:, r]]  # (threads, inst, mat, vec)
         elems = np.take_along_axis(table[:, None, None, :], rg.reshape(n_threads, 1, 1, -1), axis=3).reshape(rg.shape)
-        if not matrix:
-            ops.append(_vector_op(instr, table, all_regs, off_of, rep_of, r, n_vec, active))
-            continue
         # the offset lane L supplies: row L % 8 of matrix L // 8 starts at the element held by
         # lane 4 * row (word 0) -- or, transposed, by lane row // 2 (half row % 2)
         lane = thread % lanes
