@@ -60,7 +60,7 @@ _WORD_BYTES = 4
 class Access:
     """One warp-wide shared-memory instruction of the program: its op, round, index within the
     round, and the wavefronts counted (the most over all warps) against the ideal (one per
-    phase, i.e. conflict-free)."""
+    phase that has an active lane, i.e. conflict-free)."""
 
     op: str
     round: int
@@ -482,7 +482,9 @@ def _wavefronts(op: MemOp, lanes: int, eb: int, rnd: int, bits: int) -> list[Acc
     counts = np.bincount(g * _NUM_BANKS + (w % _NUM_BANKS), minlength=warps * n_inst * nph * _NUM_BANKS)
     per_phase_wf = counts.reshape(warps, n_inst, nph, _NUM_BANKS).max(-1)
     per_inst = per_phase_wf.sum(-1).max(0)
-    return [Access(op.op, rnd, k, vec_bytes * 8 if not op.matrix else 128 * op.regs.shape[2], int(per_inst[k]), nph) for k in range(n_inst)]
+    ideal = (per_phase_wf > 0).sum(-1).max(0)  # phases with an active lane: one wavefront each
+    return [Access(op.op, rnd, k, vec_bytes * 8 if not op.matrix else 128 * op.regs.shape[2], int(per_inst[k]), int(ideal[k]))
+            for k in range(n_inst)]
 
 
 def _run_exchange(prog: Program) -> tuple[np.ndarray, dict[str, int]]:

@@ -29,6 +29,11 @@ def blocked(spt, tpw, wpc, order, shape):
 # ------------------------------------------------------------------------------ the corpus
 
 
+def _counted_conflicts(rep, side):
+    """Excess wavefronts per phase of the worst instruction of one side."""
+    return max(-(-a.wavefronts // a.ideal) - 1 for a in rep.accesses if a.op.startswith(side))
+
+
 def _ptx_store_load(counts):
     return counts["st_shared"] + counts["stmatrix"], counts["ld_shared"] + counts["ldmatrix"]
 
@@ -36,9 +41,10 @@ def _ptx_store_load(counts):
 @pytest.mark.parametrize("strategy", ["triton", "best"])
 @pytest.mark.parametrize("matrix", [True, False])
 def test_every_cvt_ptx_plan_simulates(oracle, strategy, matrix):
-    """All 400 conversions of Triton 3.9's cvt_ptx corpus, planned as test_plan does, run correctly;
-    where our plan and Triton both use shared memory, the executed store/load instruction counts are
-    compared with Triton's PTX (reported, and held at least at the level measured)."""
+    """All 400 conversions of Triton 3.9's cvt_ptx corpus, planned as test_plan does, run correctly,
+    and every round trip takes the wavefronts its claimed bank conflicts say; where our plan and
+    Triton both use shared memory, the executed store/load instruction counts are compared with
+    Triton's PTX (reported, and held at least at the level measured)."""
     rows = oracle("triton-3.9/cvt_ptx.jsonl")
     kinds: dict[str, int] = {}
     same_st = same_ld = both_shared = 0
@@ -48,6 +54,10 @@ def test_every_cvt_ptx_plan_simulates(oracle, strategy, matrix):
         rep = simulate(p)
         assert rep.ok, f"row {i} ({p.kind}, {p.store_instr}/{p.load_instr}): {rep}"
         kinds[p.kind] = kinds.get(p.kind, 0) + 1
+        if p.kind == "shared_memory":
+            # the bank conflicts the plan claims are the wavefronts the accesses take
+            assert _counted_conflicts(rep, "st") == p.store_conflicts, (i, p.store_instr, rep.accesses[:2])
+            assert _counted_conflicts(rep, "ld") == p.load_conflicts, (i, p.load_instr)
         st_, ld_ = _ptx_store_load(r["ptx_counts"])
         if p.kind == "shared_memory" and (st_ or ld_) and matrix:
             both_shared += 1
