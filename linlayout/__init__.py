@@ -38,6 +38,8 @@ _LAZY = {
     "MultiStepPlan": "plan_graph",
     "cheapest_path": "plan_graph",
     "conversion_graph": "plan_graph",
+    "simulate": "simulate",
+    "SimulationReport": "simulate",
     "equivalent": "equiv",
     "Equivalence": "equiv",
 }
@@ -76,6 +78,8 @@ __all__ = [
     "MultiStepPlan",
     "cheapest_path",
     "conversion_graph",
+    "simulate",
+    "SimulationReport",
     "equivalent",
     "Equivalence",
     *errors.__all__,

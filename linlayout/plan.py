@@ -36,26 +36,43 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import gf2
-from .dtypes import element_bitwidth
-from .errors import DimensionError, LayoutError, SizeError
-from .generic_swizzle import SwizzleChoice, optimal_swizzle, remove_broadcast_registers
+from .banks import bank_conflicts
 from .contract import as_linear
+from .dtypes import element_bitwidth
+from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
+from .generic_swizzle import (
+    SwizzleChoice,
+    optimal_swizzle,
+    optimal_swizzle_ldst,
+    remove_broadcast_registers,
+    side_bank_conflicts,
+)
 from .linear import LinearLayout
+from .locality import stays_within
 
 __all__ = [
     "KINDS",
     "HARDWARE_DIMS",
     "COST_WEIGHTS",
+    "MAX_REGISTERS_PER_THREAD",
+    "MAX_ELEMENTS",
     "Step",
     "Plan",
     "WarpDecomposition",
     "minimal_conversion",
+    "shuffle_schedule",
     "warp_decomposition",
     "plan_conversion",
 ]
 
 KINDS = ("noop", "register", "warp_shuffle", "shared_memory", "cross_cta")
 HARDWARE_DIMS = ("register", "lane", "warp", "block")
+
+#: The largest layouts :func:`plan_conversion` accepts, checked before any work: registers per
+#: thread (a thread of a real kernel holds at most 255 32-bit registers; the planner and the
+#: simulator do work per register) and elements of the whole tensor.
+MAX_REGISTERS_PER_THREAD = 1 << 16
+MAX_ELEMENTS = 1 << 28
 
 #: Weights of the scalar ``Plan.cost`` (a per-thread estimate of issue slots): a shuffle, a
 #: select/byte-permute, one shared-memory store or load wavefront, a barrier, a cluster barrier.
@@ -83,6 +100,7 @@ def _normalize(L: LinearLayout, which: str) -> LinearLayout:
 def _pair(src: Any, dst: Any, shape: Sequence[int] | None) -> tuple[LinearLayout, LinearLayout]:
     a = _normalize(as_linear(src, shape), "src")
     b = _normalize(as_linear(dst, shape), "dst")
+    _check_hardware(a, b)
     if set(a.out_dim_names) != set(b.out_dim_names):
         raise DimensionError(
             f"src and dst must be layouts of the same tensor: src has dims ({', '.join(a.out_dim_names)}), "
@@ -102,22 +120,49 @@ def _pair(src: Any, dst: Any, shape: Sequence[int] | None) -> tuple[LinearLayout
     return a, b
 
 
-def _can_fix(a: LinearLayout, b: LinearLayout, fixed: Sequence[str]) -> bool:
-    """Whether a conversion can keep the dims ``fixed`` of every hardware index unchanged, moving
-    data only along the other dims (a src broadcast along a fixed dim lets any copy be used)."""
-    fast = [d for d in HARDWARE_DIMS if d not in fixed]
-    span = [v for d in fast for v in a.flat_bases(d)]
-    for d in HARDWARE_DIMS:
-        tb = b.flat_bases(d)
-        if d in fixed:
-            ta = a.flat_bases(d)
-            if len(ta) != len(tb):
-                return False
-            if any(not gf2.in_span(span, x ^ y) for x, y in zip(ta, tb)):
-                return False
-        elif any(not gf2.in_span(span, y) for y in tb):
-            return False
-    return True
+_HW_WORDS = {"lane": "lanes per warp", "warp": "warps per CTA", "block": "CTAs"}
+
+
+def _check_hardware(a: LinearLayout, b: LinearLayout) -> None:
+    """Refuse, before any work, pairs that do not run on the same hardware or are too large."""
+    for d, words in _HW_WORDS.items():
+        if a.in_dim_size(d) != b.in_dim_size(d):
+            raise SizeError(
+                f"src and dst must run on the same hardware: src has {a.in_dim_size(d)} {words} ('{d}'), "
+                f"dst has {b.in_dim_size(d)}; a conversion keeps the {words}"
+            )
+    for lay, which in ((a, "src"), (b, "dst")):
+        n = lay.in_dim_size("register")
+        if n > MAX_REGISTERS_PER_THREAD:
+            raise SizeError(
+                f"{which} holds {n} = 2**{n.bit_length() - 1} registers per thread; plan_conversion accepts at most "
+                f"{MAX_REGISTERS_PER_THREAD} (linlayout.plan.MAX_REGISTERS_PER_THREAD)"
+            )
+        if lay.total_out_size > MAX_ELEMENTS:
+            raise SizeError(
+                f"{which} is a tensor of 2**{lay.total_out_size_log2} elements; plan_conversion accepts at most "
+                f"2**{MAX_ELEMENTS.bit_length() - 1} (linlayout.plan.MAX_ELEMENTS)"
+            )
+
+
+def _triton_needs_shared_memory(a: LinearLayout, b: LinearLayout) -> bool:
+    """Whether Triton 3.9 lowers the conversion through shared memory although every warp (CTA)
+    already holds a copy of what it needs.
+
+    Its conversion map picks the source copy in warp (CTA) 0; where that maps a destination warp
+    or CTA bit into a source *register*, Triton stores and loads within each CTA (the local
+    replica: no cluster barrier, no remote load), as its ``convert_layout_loads_local_replica``
+    lowering test and rows 140, 200, 241, 308 and 340 of the cvt_ptx corpus show; where it maps
+    them into lanes only, Triton shuffles (rows 10, 32, 251, 318, 373).  An empirical rule from
+    those cases, not a reading of Triton's source.
+    """
+    comp = b.invert_and_compose(a)
+    if not comp.has_out_dim("register"):
+        return False
+    for d in ("warp", "block"):
+        if comp.has_in_dim(d) and any(comp.get_basis(d, i, "register") for i in range(comp.in_dim_size_log2(d))):
+            return True
+    return False
 
 
 def minimal_conversion(src: LinearLayout, dst: LinearLayout, *, strategy: str = "best") -> LinearLayout:
@@ -150,7 +195,7 @@ def minimal_conversion(src: LinearLayout, dst: LinearLayout, *, strategy: str = 
     for d in ("block", "warp", "lane", "register")[len(removed):]:
         if strategy == "triton" and d in ("lane", "register"):
             break
-        if not _can_fix(a, b, fixed + [d]):
+        if not stays_within(a, b, [h for h in HARDWARE_DIMS if h not in fixed + [d]]):
             break
         fixed.append(d)
     if len(fixed) == len(removed):
@@ -276,6 +321,160 @@ def warp_decomposition(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32)
     return WarpDecomposition(tuple(mixed), tuple(reg_perm), tuple(lane_perm), n_pack)
 
 
+def _within_warp_sources(a: LinearLayout, b: LinearLayout) -> dict[str, list[int]]:
+    """For every basis of every dst in-dim, the (register, lane) index of ``a`` in the *same* warp
+    and CTA that holds the element (packed: source register in the low bits, lane above); under
+    ``"kernel"``, the indices holding nothing new (adding one keeps the element: copies).
+
+    Linear: a destination thread at (warp w, block c) reads source index ``T(x)`` where x is its
+    (register, lane, warp, block) index; raises when some element is not held inside the warp.
+    """
+    cols = list(a.flat_bases("register")) + list(a.flat_bases("lane"))
+    basis = gf2.SpanBasis()
+    kernel = []
+    for j, v in enumerate(cols):
+        if not basis.insert(v):
+            kernel.append(basis.express(v) ^ (1 << j))  # another index holding the same element
+    out: dict[str, list[int]] = {"kernel": kernel}
+    for d in HARDWARE_DIMS:
+        own = a.flat_bases(d) if d in ("warp", "block") else ()
+        got = []
+        for i, v in enumerate(b.flat_bases(d)):
+            x = basis.express(v ^ (own[i] if own else 0))
+            if x is None:
+                raise LayoutError(f"the element of dst {d}={1 << i} is not held inside the same warp of src; no in-warp exchange exists")
+            got.append(x)
+        out[d] = got
+    return out
+
+
+def _xor_masked(vectors: Sequence[int], mask: int) -> int:
+    out = 0
+    for i, v in enumerate(vectors):
+        if mask >> i & 1:
+            out ^= v
+    return out
+
+
+def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -> LinearLayout:
+    """The lane exchange of an in-warp conversion, as a linear map (what each thread does per round).
+
+    In-dims ``pack`` and ``round`` (together: the rounds, one per non-broadcast destination
+    register; ``pack`` rounds share one 32-bit ``shfl`` because their source lanes are equal),
+    ``extra`` (passes repeating every round, needed when two lanes must read one lane's two
+    registers at once), ``lane``, ``warp``, ``block`` (the receiving thread).  Out-dims:
+    ``register`` (the destination register filled), ``src_lane`` (the lane read:
+    ``shfl.sync.idx`` source), ``src_register`` (the register that lane offers) and ``discard``
+    (nonzero: the receiver drops this pass's value).  A destination thread in round ``k`` fills register
+    ``k ^ G(lane)``; ``G`` is chosen so that each sending lane is asked for one register per round
+    and, where possible, so that whole rounds stay inside the thread (no shuffle: register moves).
+    Noop and register plans have schedules whose every round is local.
+
+        >>> s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+        >>> d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
+        >>> sch = shuffle_schedule(s, d)
+        >>> sch.in_dims["round"], sch(round=1, lane=0)   # round 1: lane 0 fills register 1 from lane 16's register 0
+        (2, {'register': 1, 'src_lane': 16, 'src_register': 0, 'discard': 0})
+    """
+    a = _normalize(src, "src")
+    b = _normalize(dst, "dst")
+    T = _within_warp_sources(a, b)
+    nrs = a.in_dim_size_log2("register")
+    nl = a.in_dim_size_log2("lane")
+    K = T["kernel"]
+    lane_K = [k >> nrs for k in K]
+
+    def with_copy(x: int, lane_target: int) -> int:
+        """``x`` moved to another copy of its element whose lane part differs by ``lane_target``."""
+        m = gf2.solve(lane_K, lane_target)
+        if m is None:
+            return x
+        for i, k in enumerate(K):
+            if m >> i & 1:
+                x ^= k
+        return x
+
+    indep = gf2.SpanBasis()
+    rbits = [i for i, v in enumerate(b.flat_bases("register")) if indep.insert(v)]  # the rest copy these
+    # prefer copies in the receiving lane: register, warp and block bases that move no lane
+    Tr = [with_copy(T["register"][i], T["register"][i] >> nrs) for i in rbits]
+    for d in ("warp", "block"):
+        T[d] = [with_copy(x, x >> nrs) for x in T[d]]
+    Tl = list(T["lane"])
+    lane_of = [c >> nrs for c in Tr]
+    for j in range(len(Tl)):
+        # a copy of lane j's element in a register of the receiving lane itself, when there is one
+        m = gf2.solve(lane_of + lane_K, (1 << j) ^ (Tl[j] >> nrs))
+        if m is not None:
+            Tl[j] ^= _xor_masked(K, m >> len(lane_of))
+
+    G: list[int] = []
+    extra: list[tuple[int, int]] = []
+    exact = [gf2.solve(lane_of, (1 << j) ^ (Tl[j] >> nrs)) for j in range(len(Tl))]
+    if all(g is not None for g in exact):
+        G = [int(g) for g in exact]  # every lane reads from itself in the rounds that move no lane bit
+    else:
+        # each column may add another round's register (G) or a copy of the element (kernel);
+        # a sending lane must never be asked for two registers at once: the span of the chosen
+        # columns meets the register-only vectors (no lane part) only in 0
+        gens = Tr + K
+        chosen: list[int] = []
+        lim = min(len(gens), 8)  # bounded search; an extra pass covers what it misses
+        for j in range(len(Tl)):
+            cands = ([exact[j]] if exact[j] is not None else []) + list(range(1 << lim))
+            pick = None
+            for m in cands:
+                c = Tl[j] ^ _xor_masked(gens, m)
+                trial = chosen + [c]
+                if gf2.rank([x >> nrs for x in trial]) == gf2.rank(trial):
+                    pick = (m, c)
+                    break
+            if pick is None:
+                # no single pass serves lanes l and l ^ 2**j together: an extra pass each, the
+                # receivers keeping the pass whose index equals their lane bit j (a select)
+                extra.append((j, Tl[j]))
+                Tl[j] = 0
+                G.append(0)
+                chosen.append(0)
+                continue
+            g = pick[0] & ((1 << len(Tr)) - 1)
+            Tl[j] = pick[1] ^ _xor_masked(Tr, g)
+            G.append(g)
+            chosen.append(pick[1])
+    n_pack_max = 0 if bitwidth >= 32 else (32 // max(bitwidth, 8)).bit_length() - 1
+    pack = [i for i, x in enumerate(lane_of) if x == 0][:n_pack_max]
+    rounds = [i for i in range(len(Tr)) if i not in pack]
+    nrd = b.in_dim_size_log2("register")
+
+    def vec(reg: int, srcx: int, discard: int = 0) -> list[int]:
+        return [reg, srcx >> nrs, srcx & ((1 << nrs) - 1), discard]
+
+    keep_bit = {j: 1 << x for x, (j, _) in enumerate(extra)}
+
+    def reg_of(g: int) -> tuple[int, int]:
+        r = x = 0
+        for i in range(len(Tr)):
+            if g >> i & 1:
+                r ^= 1 << rbits[i]
+                x ^= Tr[i]
+        return r, x
+
+    lanes = []
+    for j, g in enumerate(G):
+        r, x = reg_of(g)
+        lanes.append(vec(r, x ^ Tl[j], keep_bit.get(j, 0)))
+    bases = {
+        "pack": [vec(1 << rbits[i], Tr[i]) for i in pack],
+        "round": [vec(1 << rbits[i], Tr[i]) for i in rounds],
+        "extra": [vec(0, col, 1 << x) for x, (_, col) in enumerate(extra)],
+        "lane": lanes,
+        "warp": [vec(0, x) for x in T["warp"]],
+        "block": [vec(0, x) for x in T["block"]],
+    }
+    outs = [("register", 1 << nrd), ("src_lane", 1 << nl), ("src_register", 1 << nrs), ("discard", 1 << len(extra))]
+    return LinearLayout(bases, outs, require_surjective=False)
+
+
 @dataclass(frozen=True)
 class Step:
     """One step of a plan: ``op`` (e.g. ``"shfl"``, ``"st.shared"``, ``"bar.sync"``), how many per
@@ -324,6 +523,7 @@ class Plan:
     reps: int = 0
     shared_layout: LinearLayout | None = field(default=None, repr=False)
     register_moves: int = 0
+    shuffle_schedule: LinearLayout | None = field(default=None, repr=False, compare=False)
 
     @property
     def is_zero_cost(self) -> bool:
@@ -408,20 +608,34 @@ class Plan:
             "register_moves": self.register_moves,
             "conversion": self.conversion.to_dict(),
             "shared_layout": self.shared_layout.to_dict() if self.shared_layout is not None else None,
+            "shuffle_schedule": self.shuffle_schedule.to_dict() if self.shuffle_schedule is not None else None,
             "src": self.src.to_dict(),
             "dst": self.dst.to_dict(),
         }
 
 
+def _independent_registers(L: LinearLayout) -> LinearLayout:
+    """``L`` without the registers that only repeat others: zero bases (broadcast) and bases in the
+    span of earlier registers (Triton removes both before a round trip: free register bits)."""
+    basis = gf2.SpanBasis()
+    keep = [list(vec) for v, vec in zip(L.flat_bases("register"), L.bases["register"]) if basis.insert(v)]
+    if len(keep) == L.in_dim_size_log2("register"):
+        return L
+    bases = {n: [list(x) for x in L.bases[n]] for n in L.in_dim_names}
+    bases["register"] = keep
+    return LinearLayout(bases, list(L.out_dims.items()), require_surjective=False)
+
+
 def _n_regs(L: LinearLayout) -> int:
-    return 1 << sum(1 for b in L.bases["register"] if any(b))
+    return 1 << L.in_dim_size_log2("register")
 
 
 def _side_vector(choice: SwizzleChoice, L: LinearLayout, instr: str, bitwidth: int) -> int:
     max_elems = max(128 // bitwidth, 1)
     n = _n_regs(L)
     if "matrix" in instr:
-        return min(max_elems, n)
+        # one .x4 (or .x2/.x1) covers registers of one round only: the repetitions are registers
+        return min(max_elems, max(n // choice.reps, 1))
     regs = {v for v in L.flat_bases("register") if v}
     k = 0
     for v in choice.offset_bases():
@@ -432,15 +646,21 @@ def _side_vector(choice: SwizzleChoice, L: LinearLayout, instr: str, bitwidth: i
     return 1 << k
 
 
-def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout, bitwidth: int, matrix: bool) -> Plan:
-    bw = max(bitwidth, 8)
+def _shared_sides(kind: str, a: LinearLayout, b: LinearLayout) -> tuple[LinearLayout, LinearLayout]:
     dims = ("register", "lane", "warp") if kind == "shared_memory" else HARDWARE_DIMS
     outs = list(a.out_dim_names)
     sa = a.sublayout(dims, outs) if kind == "shared_memory" else a
     sb = b.sublayout(dims, outs) if kind == "shared_memory" else b
-    choice = optimal_swizzle(sa, sb, bw, matrix_instructions=matrix and kind == "shared_memory")
-    sv = _side_vector(choice, remove_broadcast_registers(sa), choice.store_instr, bw)
-    lv = _side_vector(choice, remove_broadcast_registers(sb), choice.load_instr, bw)
+    return _independent_registers(sa), _independent_registers(sb)
+
+
+def _plan_from_choice(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout, bitwidth: int,
+                      choice: SwizzleChoice) -> Plan:
+    bw = max(bitwidth, 8)
+    sa, sb = _shared_sides(kind, a, b)
+    choice = _counted_conflicts(choice, sa, sb)
+    sv = _side_vector(choice, sa, choice.store_instr, bw)
+    lv = _side_vector(choice, sb, choice.load_instr, bw)
     stores = max(1, _n_regs(sa) // sv)
     loads = max(1, _n_regs(sb) // lv)
     reps = choice.reps
@@ -460,6 +680,181 @@ def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout
     )
 
 
+def _counted_conflicts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> SwizzleChoice:
+    """``choice`` with the bank conflicts of its ``ld/st.shared`` sides counted by
+    :func:`linlayout.banks.bank_conflicts` (Triton's ``gl.bank_conflicts``) on the chosen buffer.
+
+    The swizzle search estimates them from access tiles, which misses conflicts between the
+    phases' lanes on 13 of the 244 plain ld/st sides of the cvt_ptx corpus (``simulate`` counts
+    the wavefronts and agrees with ``bank_conflicts`` on all of them).  Matrix sides keep the tile
+    estimate.
+    """
+    if "matrix" in choice.store_instr and "matrix" in choice.load_instr:
+        return choice
+    lay = choice.layout
+    offset = LinearLayout(
+        {"offset": [list(v) for d in ("vector", "bank", "segment", "reps") for v in lay.bases[d]]}, list(lay.out_dims.items())
+    )
+    outs = list(lay.out_dim_names)
+
+    def count(L: LinearLayout, instr: str, estimate: int) -> int:
+        if "matrix" in instr:
+            return estimate
+        dims = [d for d in ("register", "lane", "warp") if L.has_in_dim(d)]
+        try:
+            return bank_conflicts(L.sublayout(dims, outs), offset, choice.bitwidth)
+        except LayoutError:  # a side the bank model does not take: keep the estimate
+            return estimate
+
+    w = count(sa, choice.store_instr, choice.store_conflicts)
+    r = count(sb, choice.load_instr, choice.load_conflicts)
+    if (w, r) == (choice.store_conflicts, choice.load_conflicts):
+        return choice
+    return SwizzleChoice(lay, choice.store_instr, choice.load_instr, w, r, choice.store_tile, choice.load_tile, choice.bitwidth)
+
+
+def _fewer_bytes(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> SwizzleChoice | None:
+    """The same swizzle with one more offset bit turned into a round (half the buffer), or None.
+
+    Only a bit that is a register on both sides can become a round (each thread stores and loads
+    its registers of one round at a time): a segment bit first, then a bank bit, then (narrower
+    vectors; never for matrix instructions, whose 32-bit words are fixed) a vector bit.  The
+    offset bits are then split again into vector | bank (one 128-byte line) | segment and the bank
+    conflicts of both sides recounted on the same access tiles.
+    """
+    both = set(sa.flat_bases("register")) & set(sb.flat_bases("register"))
+    lay = choice.layout
+    groups = {d: list(lay.flat_bases(d)) for d in ("vector", "bank", "segment", "reps")}
+    matrix = "matrix" in choice.store_instr or "matrix" in choice.load_instr
+    for d in ("segment", "bank") + (() if matrix else ("vector",)):
+        for v in reversed(groups[d]):
+            if v in both:
+                groups[d].remove(v)
+                groups["reps"].append(v)
+                break
+        else:
+            continue
+        break
+    else:
+        return None
+    offset = groups["vector"] + groups["bank"] + groups["segment"]
+    word = (1 << len(groups["vector"])) * choice.bitwidth
+    line = max((1024 // word).bit_length() - 1, 0) if word <= 1024 else 0
+    bank = offset[len(groups["vector"]):len(groups["vector"]) + line]
+    seg = offset[len(groups["vector"]) + line:]
+    outs = list(lay.out_dims.items())
+    new = LinearLayout({"vector": [_unflatten(v, outs) for v in groups["vector"]], "bank": [_unflatten(v, outs) for v in bank],
+                        "segment": [_unflatten(v, outs) for v in seg], "reps": [_unflatten(v, outs) for v in groups["reps"]]}, outs)
+    return SwizzleChoice(new, choice.store_instr, choice.load_instr, side_bank_conflicts(seg, choice.store_tile),
+                         side_bank_conflicts(seg, choice.load_tile), choice.store_tile, choice.load_tile, choice.bitwidth)
+
+
+def _repaired(choice: SwizzleChoice) -> SwizzleChoice:
+    """``choice`` with a bijective shared layout.
+
+    The generic swizzle can pick an XOR pair of lane vectors as a segment bit that is already in
+    the span of the vector bits (e.g. a destination lane vector (0, 3) next to vectors 1 and 2), so
+    the buffer would hold one element twice and miss another.  Dependent bits are dropped (reps
+    first, as the rounds they would add repeat an offset bit) and the offset is completed with unit
+    vectors as segment bits; the bank conflicts are recounted on the same access tiles.
+    """
+    lay = choice.layout
+    dim = lay.total_out_size_log2
+    if lay.total_in_size_log2 == dim and lay.is_surjective():
+        return choice
+    basis = gf2.SpanBasis()
+    groups: dict[str, list[int]] = {}
+    for d in ("vector", "bank", "segment", "reps"):
+        groups[d] = [v for v in lay.flat_bases(d) if basis.insert(v)]
+    groups["segment"] += [u for u in (1 << i for i in range(dim)) if basis.insert(u)]
+    outs = list(lay.out_dims.items())
+    new = LinearLayout({d: [_unflatten(v, outs) for v in groups[d]] for d in groups}, outs)
+    seg = groups["segment"]
+    return SwizzleChoice(new, choice.store_instr, choice.load_instr, side_bank_conflicts(seg, choice.store_tile),
+                         side_bank_conflicts(seg, choice.load_tile), choice.store_tile, choice.load_tile, choice.bitwidth)
+
+
+def _unflatten(v: int, outs: Sequence[tuple[str, int]]) -> list[int]:
+    out, at = [], 0
+    for _, size in outs:
+        k = size.bit_length() - 1
+        out.append((v >> at) & ((1 << k) - 1))
+        at += k
+    return out
+
+
+def _matrix_rows_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> bool:
+    """Whether the lanes of each side land where its ``stmatrix``/``ldmatrix`` fragment needs them.
+
+    Without ``.trans``: lanes 0 and 1 step one 32-bit word, lanes 2-4 pick rows that start on
+    16-byte boundaries.  With ``.trans`` (16-bit): lanes 2-4 step one element, lanes 0 and 1 pick
+    rows.  A lane vector that mixes the two (e.g. lane 16 -> lane 1 ^ lane 4 of a layout holding
+    copies) leaves a row start inside a row: no matrix instruction can serve it.
+    """
+    lay = choice.layout
+    offset = list(lay.flat_bases("vector")) + list(lay.flat_bases("bank")) + list(lay.flat_bases("segment"))
+    basis = gf2.SpanBasis()
+    for v in offset + list(lay.flat_bases("reps")):
+        basis.insert(v)
+    n_off = len(offset)
+    eb = max(choice.bitwidth, 8) // 8
+    row = 16 // eb
+    epw = max(4 // eb, 1)
+    for L, instr in ((sa, choice.store_instr), (sb, choice.load_instr)):
+        if "matrix" not in instr:
+            continue
+        trans = instr.endswith(".trans")
+        for j, v in enumerate(L.flat_bases("lane")[:5]):
+            m = basis.express(v)
+            if m is None or m >> n_off:
+                return False
+            o = m & ((1 << n_off) - 1)
+            if v == 0:
+                continue
+            if (j >= 2) == trans:  # a step inside the 16-byte row
+                if o != ((1 << (j - 2)) if trans else epw << j):
+                    return False
+            elif o % row:  # the start of another row
+                return False
+    return True
+
+
+def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout, bitwidth: int, matrix: bool,
+                 max_bytes: int | None = None) -> Plan:
+    bw = max(bitwidth, 8)
+    sa, sb = _shared_sides(kind, a, b)
+    choice = _repaired(optimal_swizzle(sa, sb, bw, matrix_instructions=matrix and kind == "shared_memory"))
+    if not _matrix_rows_fit(choice, sa, sb):
+        choice = _repaired(optimal_swizzle(sa, sb, bw, matrix_instructions=False))
+    if max_bytes is None or choice.bytes <= max_bytes:
+        return _plan_from_choice(kind, a, b, conv, bitwidth, choice)
+    # over the budget: more rounds through a smaller buffer, from the best swizzle and from plain
+    # ld/st.shared, cheapest first
+    tried: list[SwizzleChoice] = []
+    starts = [choice]
+    if "matrix" in choice.store_instr or "matrix" in choice.load_instr:
+        starts.append(_repaired(optimal_swizzle_ldst(sa, sb, bw)))
+    fits = []
+    for c in starts:
+        cur: SwizzleChoice | None = c
+        while cur is not None:
+            tried.append(cur)
+            if cur.bytes <= max_bytes:
+                fits.append(_plan_from_choice(kind, a, b, conv, bitwidth, cur))
+                break
+            cur = _fewer_bytes(cur, sa, sb)
+    if fits:
+        return min(fits, key=lambda p: p.cost)
+    options = "; ".join(
+        f"{c.store_instr}/{c.load_instr} in {c.reps} round{'s' if c.reps != 1 else ''}: {c.bytes} bytes" for c in tried
+    )
+    raise UnsupportedError(
+        f"no {kind.replace('_', ' ')} plan fits max_shared_bytes={max_bytes}: the data crosses "
+        f"{'CTAs' if kind == 'cross_cta' else 'warps'}, so it must go through shared memory, and the smallest buffer is "
+        f"{min(c.bytes for c in tried)} bytes (a round can only be split along registers both layouts hold); alternatives: {options}"
+    )
+
+
 def plan_conversion(
     src: Any,
     dst: Any,
@@ -468,6 +863,7 @@ def plan_conversion(
     shape: Sequence[int] | None = None,
     matrix_instructions: bool = True,
     strategy: str = "best",
+    max_shared_bytes: int | None = None,
 ) -> Plan:
     """Plan the conversion of a tensor from distributed layout ``src`` to ``dst``.
 
@@ -476,10 +872,13 @@ def plan_conversion(
     dtype name.  ``matrix_instructions`` allows ``stmatrix``/``ldmatrix`` (sm_90).
     A lane conversion uses warp shuffles when Triton 3.9 does (its permutation of index bits has
     at most one register<->lane transposition), else shared memory.  ``strategy="triton"``
-    decides which dims data must cross as Triton 3.9 does; ``"best"`` (default) also notices when
-    the source already holds a copy of every element a thread needs in the same lane (or warp),
-    which can turn Triton's shuffles into a register permutation and its shared-memory round
-    trip into shuffles.
+    chooses the mechanism as Triton 3.9 does, including its shared-memory round trip where each
+    CTA or warp already holds a copy of what it needs (the local replica); ``"best"`` (default)
+    also notices those copies, and copies held in the same lane, which can turn Triton's
+    shuffles into a register permutation and its shared-memory round trip into shuffles.
+    ``max_shared_bytes`` caps the buffer of a round trip: the plan then takes more rounds
+    through a smaller buffer (narrower vectors if need be) or raises
+    :class:`~linlayout.errors.UnsupportedError` listing the alternatives and their bytes.
 
         >>> def blocked(spt, tpw, wpc, shape):   # a 2-D BlockedLayout with order [1, 0], built by hand
         ...     from linlayout import LinearLayout as LL
@@ -496,18 +895,26 @@ def plan_conversion(
 
     Raises:
         DimensionError: the layouts are of different tensors or are not distributed layouts.
-        SizeError: the tensors' sizes differ.
+        SizeError: the tensors' sizes differ, the layouts run on different numbers of lanes,
+            warps or CTAs, or are larger than :data:`MAX_REGISTERS_PER_THREAD` /
+            :data:`MAX_ELEMENTS` (checked before any work).
+        UnsupportedError: no round trip fits ``max_shared_bytes``.
     """
     bits = element_bitwidth(bitwidth)
     if strategy not in ("triton", "best"):
         raise LayoutError(f"strategy must be 'triton' or 'best', got {strategy!r}")
+    budget = None
+    if max_shared_bytes is not None:
+        if isinstance(max_shared_bytes, bool) or not isinstance(max_shared_bytes, int) or max_shared_bytes < 0:
+            raise LayoutError(f"max_shared_bytes must be a non-negative int (bytes of shared memory), got {max_shared_bytes!r}")
+        budget = max_shared_bytes
     a, b = _pair(src, dst, shape)
     conv = minimal_conversion(a, b, strategy=strategy)
     names = conv.in_dim_names
     if "block" in names:
-        return _shared_plan("cross_cta", a, b, conv, bits, matrix_instructions)
-    if "warp" in names:
-        return _shared_plan("shared_memory", a, b, conv, bits, matrix_instructions)
+        return _shared_plan("cross_cta", a, b, conv, bits, matrix_instructions, budget)
+    if "warp" in names or (strategy == "triton" and _triton_needs_shared_memory(a, b)):
+        return _shared_plan("shared_memory", a, b, conv, bits, matrix_instructions, budget)
     if "lane" in names:
         dec = warp_decomposition(a, b, 32)
         m = len(dec.mixed_transpositions)
@@ -533,10 +940,11 @@ def plan_conversion(
                 steps.append(Step("select", sel - sel // 2, 32, "after the shuffles"))
             return Plan(
                 "warp_shuffle", a, b, conv, bits, tuple(steps), shuffles=shfl, shuffle_rounds=1,
-                mixed_transpositions=m, selects=sel,
+                mixed_transpositions=m, selects=sel, shuffle_schedule=shuffle_schedule(a, b, bits),
             )
-        return _shared_plan("shared_memory", a, b, conv, bits, matrix_instructions)
+        return _shared_plan("shared_memory", a, b, conv, bits, matrix_instructions, budget)
     if "register" in names:
         moves = sum(1 for i in range(conv.in_dim_size("register")) if conv.apply({"register": i})["register"] != i)
-        return Plan("register", a, b, conv, bits, (Step("mov", 0, 0, f"{moves} registers renamed (free)"),), register_moves=moves)
-    return Plan("noop", a, b, conv, bits, ())
+        return Plan("register", a, b, conv, bits, (Step("mov", 0, 0, f"{moves} registers renamed (free)"),), register_moves=moves,
+                    shuffle_schedule=shuffle_schedule(a, b, bits))
+    return Plan("noop", a, b, conv, bits, (), shuffle_schedule=shuffle_schedule(a, b, bits))

@@ -1,0 +1,290 @@
+"""linlayout.simulate: every plan runs correctly on a virtual CTA; broken plans are caught."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import linlayout
+from linlayout import LayoutError, LinearLayout
+from linlayout.plan import plan_conversion
+from linlayout.simulate import SimulationReport, lower, run, simulate
+
+from converters.gluon import from_dict as _gluon_from_dict
+
+
+def gluon(d, shape):
+    return _gluon_from_dict(d).to_linear(list(shape))
+
+
+def blocked(spt, tpw, wpc, order, shape):
+    return gluon({"kind": "BlockedLayout", "size_per_thread": spt, "threads_per_warp": tpw, "warps_per_cta": wpc,
+                  "order": order, "cga_layout": []}, shape)
+
+
+# ------------------------------------------------------------------------------ the corpus
+
+
+def _counted_conflicts(rep, side):
+    """Excess wavefronts per phase of the worst instruction of one side."""
+    return max(-(-a.wavefronts // a.ideal) - 1 for a in rep.accesses if a.op.startswith(side))
+
+
+def _ptx_store_load(counts):
+    return counts["st_shared"] + counts["stmatrix"], counts["ld_shared"] + counts["ldmatrix"]
+
+
+@pytest.mark.parametrize("strategy", ["triton", "best"])
+@pytest.mark.parametrize("matrix", [True, False])
+def test_every_cvt_ptx_plan_simulates(oracle, strategy, matrix):
+    """All 400 conversions of Triton 3.9's cvt_ptx corpus, planned as test_plan does, run correctly,
+    and every round trip takes the wavefronts its claimed bank conflicts say; where our plan and
+    Triton both use shared memory, the executed store/load instruction counts are compared with
+    Triton's PTX (reported, and held at least at the level measured)."""
+    rows = oracle("triton-3.9/cvt_ptx.jsonl")
+    kinds: dict[str, int] = {}
+    same_st = same_ld = both_shared = 0
+    for i, r in enumerate(rows):
+        p = plan_conversion(gluon(r["src"], r["shape"]), gluon(r["dst"], r["shape"]), bitwidth=r["dtype"],
+                            strategy=strategy, matrix_instructions=matrix)
+        rep = simulate(p)
+        assert rep.ok, f"row {i} ({p.kind}, {p.store_instr}/{p.load_instr}): {rep}"
+        kinds[p.kind] = kinds.get(p.kind, 0) + 1
+        if p.kind == "shared_memory":
+            # the bank conflicts the plan claims are the wavefronts the accesses take
+            assert _counted_conflicts(rep, "st") == p.store_conflicts, (i, p.store_instr, rep.accesses[:2])
+            assert _counted_conflicts(rep, "ld") == p.load_conflicts, (i, p.load_instr)
+        st_, ld_ = _ptx_store_load(r["ptx_counts"])
+        if p.kind == "shared_memory" and (st_ or ld_) and matrix:
+            both_shared += 1
+            same_st += rep.stores == st_
+            same_ld += rep.loads == ld_
+            # what the plan says is what ran
+            assert (rep.stores, rep.loads, rep.barriers) == (p.stores, p.loads, p.barriers), i
+    assert sum(kinds.values()) == 400
+    if matrix:
+        print(f"\n[{strategy}] executed counts equal to Triton's PTX on {same_st}/{both_shared} rows (stores), "
+              f"{same_ld}/{both_shared} (loads)")
+        # measured on this corpus: 173/217 stores and 198/217 loads (strategy="triton")
+        assert same_ld >= 0.9 * both_shared and same_st >= 0.75 * both_shared
+
+
+def test_shuffle_counts_against_ptx(oracle):
+    """The executed shuffle schedule never needs more shuffles than Triton emitted; it finds
+    rounds already inside the thread (register moves) where the copies allow."""
+    rows = oracle("triton-3.9/cvt_ptx.jsonl")
+    fewer = equal = 0
+    for i, r in enumerate(rows):
+        if not r["ptx_counts"]["shfl"]:
+            continue
+        p = plan_conversion(gluon(r["src"], r["shape"]), gluon(r["dst"], r["shape"]), bitwidth=r["dtype"], strategy="triton")
+        if p.kind != "warp_shuffle":
+            continue
+        rep = simulate(p)
+        assert rep.ok and rep.shuffles <= r["ptx_counts"]["shfl"], (i, rep.shuffles, r["ptx_counts"])
+        equal += rep.shuffles == r["ptx_counts"]["shfl"]
+        fewer += rep.shuffles < r["ptx_counts"]["shfl"]
+    print(f"\nshuffles: executed == PTX on {equal} rows, fewer on {fewer}")
+    assert equal + fewer >= 100
+
+
+# ------------------------------------------------------------------------- random pairs
+
+
+@st.composite
+def same_hardware_pair(draw):
+    """Two random distributed layouts of one 2-D tensor on the same lanes, warps and CTAs: each
+    tensor bit on some hardware bit; every other basis an XOR combination of the bits of its own
+    dim (zero: broadcast; else copies: threads, warps, CTAs or registers repeating others).  A
+    lane basis in the span of register bases (two threads holding the same elements in different
+    registers) is left out: see test_lane_copy_in_other_registers."""
+    n_warp = draw(st.integers(0, 2))
+    n_block = draw(st.integers(0, 1))
+    hw = 5 + n_warp + n_block
+    total = draw(st.integers(max(1, hw - 3), hw + 4))
+    d0 = draw(st.integers(0, total))
+    outs = [("dim0", 1 << d0), ("dim1", 1 << (total - d0))]
+
+    def vec(x):
+        return [x & ((1 << d0) - 1), x >> d0]
+
+    def side():
+        n_reg = max(0, total - hw) + draw(st.integers(0, 1))
+        n = n_reg + hw
+        slots = draw(st.permutations(list(range(n))))[:total]  # these carry the unit vectors
+        bits = draw(st.permutations(list(range(total))))
+        sizes = [("register", n_reg), ("lane", 5), ("warp", n_warp), ("block", n_block)]
+        bases, at = {}, 0
+        for name, m in sizes:
+            flat = []
+            for k in range(at, at + m):
+                if k in slots:
+                    flat.append(1 << bits[slots.index(k)])
+                elif name == "register":  # a register repeating others (an XOR of their elements)
+                    own = [1 << bits[slots.index(q)] for q in range(at, at + m) if q in slots]
+                    mask = draw(st.integers(0, (1 << len(own)) - 1))
+                    flat.append(sum(v for i, v in enumerate(own) if mask >> i & 1))
+                else:  # a thread (warp, CTA) holding the same elements as another one: broadcast
+                    own = [1 << bits[slots.index(q)] for q in range(at, at + m) if q in slots]
+                    mask = draw(st.integers(0, (1 << len(own)) - 1))
+                    flat.append(sum(v for i, v in enumerate(own) if mask >> i & 1))
+            bases[name] = [vec(x) for x in flat]
+            at += m
+        return LinearLayout(bases, outs)
+
+    return side(), side()
+
+
+@settings(max_examples=int(__import__("os").environ.get("SIM_EXAMPLES", 150)), deadline=None)
+@given(same_hardware_pair(), st.sampled_from(["triton", "best"]), st.sampled_from([8, 16, 32, 64]), st.booleans())
+def test_random_pairs_simulate(pair, strategy, bits, matrix):
+    a, b = pair
+    p = plan_conversion(a, b, bitwidth=bits, strategy=strategy, matrix_instructions=matrix)
+    rep = simulate(p)
+    assert rep.ok, f"{p.kind} {p.store_instr}/{p.load_instr}: {rep}\nsrc={a.to_dict()}\ndst={b.to_dict()}"
+    if p.kind in ("shared_memory", "cross_cta"):
+        assert (rep.stores, rep.loads, rep.barriers) == (p.stores, p.loads, p.barriers)
+        assert rep.rounds == p.reps
+
+
+# --------------------------------------------------------------------------- broken plans
+
+
+def _lane_swap_plan():
+    s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+    d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
+    return plan_conversion(s, d)
+
+
+def test_wrong_shuffle_source_is_caught():
+    p = _lane_swap_plan()
+    assert p.kind == "warp_shuffle" and simulate(p).ok
+    sch = p.shuffle_schedule
+    bases = {n: [list(v) for v in sch.bases[n]] for n in sch.in_dim_names}
+    bases["lane"][0][1] ^= 4  # lane bit 0 now reads two lanes further than it should
+    broken = dataclasses.replace(p, shuffle_schedule=LinearLayout(bases, sch.out_dims, require_surjective=False))
+    rep = simulate(broken)
+    assert not rep.ok and rep.first_wrong is not None
+    thread, reg = rep.first_wrong
+    assert set(thread) == {"lane", "warp", "block"} and rep.held != rep.expected
+    # the report names a real wrong register: the destination layout puts `expected` there
+    want = p.dst.apply({"register": reg, **thread})
+    assert rep.expected == want
+
+
+def test_sender_asked_twice_is_caught():
+    p = _lane_swap_plan()
+    sch = p.shuffle_schedule
+    bases = {n: [list(v) for v in sch.bases[n]] for n in sch.in_dim_names}
+    bases["lane"][4] = [0, 0, 0, 0]  # lanes l and l ^ 16 read the same lane for different registers
+    rep = simulate(dataclasses.replace(p, shuffle_schedule=LinearLayout(bases, sch.out_dims, require_surjective=False)))
+    assert not rep.ok and ("asked for registers" in rep.error or rep.first_wrong is not None)
+
+
+def _round_trip_plan(bits=16, matrix=True):
+    a = blocked([1, 1], [1, 32], [1, 4], [1, 0], [64, 64])
+    b = blocked([1, 1], [32, 1], [4, 1], [0, 1], [64, 64])
+    return plan_conversion(a, b, bitwidth=bits, matrix_instructions=matrix)
+
+
+def test_wrong_shared_offset_is_caught():
+    p = _round_trip_plan(matrix=False)
+    prog = lower(p)
+    assert run(prog, p).ok
+    prog.loads[0].addr[37, 0] ^= 1  # thread 37 loads its first vector from the neighbouring offset
+    rep = run(prog, p)
+    assert not rep.ok
+    assert rep.first_wrong is not None and rep.first_wrong[0]["lane"] == 37 % 32 or "offset" in rep.error
+
+
+def test_store_to_wrong_offset_is_caught():
+    p = _round_trip_plan(matrix=False)
+    prog = lower(p)
+    prog.stores[0].addr[5, 0] = prog.stores[0].addr[6, 0]  # two threads store to one place
+    rep = run(prog, p)
+    assert not rep.ok and ("different elements" in rep.error or rep.first_wrong is not None)
+
+
+def test_wrong_shared_layout_is_caught():
+    """A shared layout whose lowest offset bit is not the plan's vector breaks vectorised access."""
+    p = _round_trip_plan(bits=32, matrix=False)
+    lay = p.shared_layout
+    vec = [list(v) for v in lay.bases["vector"]]
+    bank = [list(v) for v in lay.bases["bank"]]
+    if not vec:
+        pytest.skip("no vector to break")
+    bad = LinearLayout({"vector": bank[:1] + vec[1:], "bank": vec[:1] + bank[1:], "segment": [list(v) for v in lay.bases["segment"]],
+                        "reps": [list(v) for v in lay.bases["reps"]]}, lay.out_dims)
+    rep = simulate(dataclasses.replace(p, shared_layout=bad))
+    assert not rep.ok
+
+
+def test_ldmatrix_semantics_are_checked():
+    """A matrix load whose row addresses come from the wrong lanes delivers wrong elements."""
+    a = blocked([1, 8], [8, 4], [4, 1], [1, 0], [128, 128])
+    b = gluon({"kind": "NVMMADistributedLayout", "version": [2, 0], "warps_per_cta": [2, 2], "instr_shape": [16, 8]}, [128, 128])
+    p = plan_conversion(b, a, bitwidth=16)
+    if not p.uses_stmatrix and not p.uses_ldmatrix:
+        pytest.skip("no matrix instruction chosen")
+    prog = lower(p)
+    assert run(prog, p).ok
+    side = prog.stores if p.uses_stmatrix else prog.loads
+    side[0].addr[:, 0] = np.roll(side[0].addr[:, 0], 8)  # matrix i gets the rows of matrix i - 1
+    assert not run(prog, p).ok
+
+
+# ------------------------------------------------------------------------------ the report
+
+
+def test_report_counts_and_wavefronts():
+    p = _round_trip_plan(bits=32, matrix=False)
+    rep = simulate(p)
+    assert isinstance(rep, SimulationReport) and rep.ok and rep.error == "" and rep.first_wrong is None
+    assert rep.stores == p.stores and rep.loads == p.loads and rep.barriers == p.barriers == 2 * p.reps - 1
+    assert len(rep.accesses) == p.stores + p.loads  # one entry per instruction of the program
+    assert {a.op for a in rep.accesses} == {p.store_instr, p.load_instr}
+    # the swizzle is conflict-free: every instruction takes its ideal number of wavefronts
+    assert p.bank_conflicts == 0 and rep.excess_wavefronts == {"store": 0, "load": 0}
+    assert all(a.wavefronts == a.ideal >= 1 for a in rep.accesses)
+    assert "ok" in str(rep)
+
+
+def test_unswizzled_buffer_counts_conflicts():
+    """The same round trip through a plain row-major buffer: the column-wise side conflicts, and
+    the simulator counts the wavefronts (32 lanes on one bank: 32 wavefronts)."""
+    p = _round_trip_plan(bits=32, matrix=False)
+    outs = p.shared_layout.out_dims
+    n0, n1 = outs["dim0"].bit_length() - 1, outs["dim1"].bit_length() - 1
+    plain = LinearLayout({"vector": [], "bank": [[0, 1 << k] for k in range(5)],
+                          "segment": [[0, 1 << k] for k in range(5, n1)] + [[1 << k, 0] for k in range(n0)], "reps": []}, outs)
+    broken = dataclasses.replace(p, shared_layout=plain, store_vector=1, load_vector=1, reps=1, barriers=1,
+                                 stores=p.stores * p.store_vector, loads=p.loads * p.load_vector)
+    rep = simulate(broken)
+    assert rep.ok
+    assert max(a.wavefronts for a in rep.accesses) == 32
+
+
+def test_simulate_is_lazy_export_and_checks_type():
+    p = _lane_swap_plan()
+    assert linlayout.simulate(p) == simulate(p)  # the package's name works whichever was imported first
+    with pytest.raises(LayoutError):
+        simulate("not a plan")  # type: ignore[arg-type]
+
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "known planner bug found by simulate: when a lane vector lies in the span of register vectors "
+    "(a thread holds another thread's elements in other registers), optimal_swizzle can still pick "
+    "ldmatrix/stmatrix or vectors that need lane-dependent register selection; ~4% of fully random "
+    "bijective pairs, none of the cvt_ptx corpus"))
+def test_lane_copy_in_other_registers():
+    src = LinearLayout.from_dict({"bases": [["register", [[0, 1], [0, 28]]], ["lane", [[0, 16], [0, 2], [0, 32], [0, 8], [0, 4]]]],
+                                  "out_dims": [["dim0", 1], ["dim1", 64]]})
+    dst = LinearLayout.from_dict({"bases": [["register", [[0, 2], [0, 13]]], ["lane", [[0, 1], [0, 4], [0, 16], [0, 32], [0, 8]]]],
+                                  "out_dims": [["dim0", 1], ["dim1", 64]]})
+    p = plan_conversion(src, dst, bitwidth=32, strategy="triton")
+    assert simulate(p).ok, simulate(p)
