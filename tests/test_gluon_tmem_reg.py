@@ -1,4 +1,4 @@
-"""Register layouts of tensor-memory loads and stores (converters.gluon.tmem_reg) against Triton 3.9.
+"""Register layouts of tensor-memory loads and stores (converters.gluon.tmem.tmem_reg_layout) against Triton 3.9.
 
 The generated corpus triton-3.9-generated/tmem_reg.jsonl holds Triton's own answers
 (``_compute_tmem_reg_layout``, what Gluon's ``get_reg_layout`` calls): every accepted row must be

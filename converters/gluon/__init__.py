@@ -25,9 +25,7 @@ from .distributed import (
 )
 from .amd import AMDMFMALayout, AMDWMMALayout
 from .text import parse
-from .tmem import TensorMemoryLayout, TensorMemoryScalesLayout
-from .tmem_reg import TMEM_INSTR_VARIANTS, tmem_reg_layout, tmem_view_layout
-
+from .tmem import TMEM_INSTR_VARIANTS, TensorMemoryLayout, TensorMemoryScalesLayout, tmem_reg_layout, tmem_view_layout
 from .shared import NVMMASharedLayout, PaddedSharedLayout, SharedLinearLayout, SwizzledSharedLayout
 from .spell import canonical, simplest_spelling, spellings
 from .interop import from_triton, linear_from_triton, linear_to_triton, to_triton, triton_available

@@ -38,7 +38,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from linlayout.contract import Kind
-from linlayout.errors import LayoutError, ParseError
+from linlayout.errors import LayoutError
 from linlayout.linear import LinearLayout
 
 __all__ = [

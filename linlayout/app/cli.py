@@ -31,7 +31,7 @@ from typing import NoReturn
 from converters import registry
 from linlayout.errors import LayoutError
 
-from . import audit, commands
+from . import audit, commands, tour
 from .commands import parse_shape
 
 __all__ = ["main", "build_parser", "parse_shape"]
@@ -160,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     t = add("tour", "a short guided run on built-in examples from every area", "  linlayout tour\n")
     t.add_argument("--json", action="store_true", help="machine-readable JSON output")
-    t.set_defaults(fn=commands.cmd_tour)
+    t.set_defaults(fn=tour.cmd_tour)
     return p
 
 

@@ -21,7 +21,7 @@ from linlayout.plan import plan_conversion
 
 __all__ = [
     "parse_shape", "load_arg", "linear_of", "convert_text", "equivalence_answer", "plan_answer", "bases_text",
-    "swizzle_from_spec", "row_major_tile", "cmd_show", "cmd_convert", "cmd_equiv", "cmd_plan", "cmd_swizzle", "cmd_banks", "cmd_space", "cmd_tour", "json_default"]
+    "swizzle_from_spec", "row_major_tile", "cmd_show", "cmd_convert", "cmd_equiv", "cmd_plan", "cmd_swizzle", "cmd_banks", "cmd_space", "json_default"]
 
 
 def parse_shape(text: str | None) -> list[int] | None:
@@ -324,9 +324,3 @@ def cmd_space(args: argparse.Namespace) -> int:
     }
     emit(args, payload, s.summary())
     return 0
-
-
-def cmd_tour(args: argparse.Namespace) -> int:
-    from .tour import run_tour
-
-    return run_tour(json_output=args.json)

@@ -7,6 +7,7 @@ linear core, equivalence, planning, swizzles, CuTe, TIRx, tensor memory).
 
 from __future__ import annotations
 
+import argparse
 import json
 from typing import Any
 
@@ -24,7 +25,7 @@ from .commands import (
     swizzle_from_spec,
 )
 
-__all__ = ["tour_sections", "run_tour"]
+__all__ = ["tour_sections", "run_tour", "cmd_tour"]
 
 TOUR_BLOCKED = "BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])"
 TOUR_EQUIV = ("BlockedLayout([1], [32], [4], [0])", "SliceLayout(1, BlockedLayout([1, 1], [32, 1], [4, 1], [1, 0]))")
@@ -171,3 +172,8 @@ def run_tour(json_output: bool = False) -> int:
     if json_output:
         print(json.dumps(results, default=json_default))
     return 0
+
+
+def cmd_tour(args: argparse.Namespace) -> int:
+    """``linlayout tour``."""
+    return run_tour(json_output=args.json)
