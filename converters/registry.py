@@ -89,12 +89,15 @@ _LINEAR_TEXT = re.compile(r"(?m)^\s*-?\s*[A-Za-z_]\w*\s*=\s*\d+\s*->|where out d
 
 def _parse_linear(text: str) -> LinearLayout:
     t = text.strip()
-    if t.startswith("{"):
-        obj = _json(t)
-        if isinstance(obj, Mapping) and "layout" in obj and "bases" not in obj:
-            obj = obj["layout"]
-        return LinearLayout.from_dict(obj)
-    return LinearLayout.from_text(t)
+    return LinearLayout.from_dict(_json_layout(t, "bases")) if t.startswith("{") else LinearLayout.from_text(t)
+
+
+def _json_layout(t: str, key: str) -> Any:
+    """The JSON object of ``t``; a wrapper ``{"layout": {...}}`` without ``key`` is unwrapped."""
+    obj = _json(t)
+    if isinstance(obj, Mapping) and "layout" in obj and key not in obj:
+        obj = obj["layout"]
+    return obj
 
 
 def _json(t: str) -> Any:
@@ -115,12 +118,7 @@ def _parse_gluon(text: str) -> Any:
     from converters import gluon
 
     t = text.strip()
-    if t.startswith("{"):
-        d = _json(t)
-        if isinstance(d, Mapping) and "layout" in d and "kind" not in d:
-            d = d["layout"]
-        return gluon.from_dict(d)
-    return gluon.parse(t)
+    return gluon.from_dict(_json_layout(t, "kind")) if t.startswith("{") else gluon.parse(t)
 
 
 def _gluon_from_linear(L: LinearLayout) -> Any:

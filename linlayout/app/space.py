@@ -42,6 +42,7 @@ from linlayout.linear import LinearLayout
 from linlayout.locality import is_register_only, register_order_key
 from linlayout.plan import plan_conversion
 
+from . import spellings
 from .spellings import (
     Spelling,
     blocked_spellings,
@@ -57,13 +58,7 @@ from .spellings import (
 from .sweep import Progress, sweep
 
 __all__ = [
-    "blocked_spellings",
-    "slice_spellings",
-    "mma_spellings",
-    "dot_operand_spellings",
-    "swizzled_shared_spellings",
-    "format_spelling",
-    "spelling_to_linear",
+    *spellings.__all__,
     "sweep",
     "Progress",
     "LayoutClass",
