@@ -124,7 +124,7 @@ def test_tile_is_one_instruction_per_wavefront():
         (dict(version=2, transposed=False, warp_bases=[[1]], rank=1), [16], DimensionError, "rank must be 2 or 3"),
         (dict(version=2, transposed=False, warp_bases=[[2, 0]]), [64, 64], BasisError, "do not reach every tile"),
         (dict(version=2, transposed=False, warp_bases=[[1, 1]]), [64, 64], BasisError, "warp_bases"),
-        (dict(version=2, transposed=False, warp_bases=[], cga_layout=[[1, 0], [1, 0]]), [64, 64], BasisError, r"cga_layout\[1\].*repeats"),
+        (dict(version=2, transposed=False, warp_bases=[], cga_layout=[[1, 0], [1, 0]]), [64, 64], BasisError, r"cga_layout bases on dim 0 are \[1, 1\].*permutation"),
         (dict(version=2, transposed=False, warp_bases=[], cga_layout=[[2, 0]]), [64, 64], BasisError, "cga_layout"),
         (dict(version=2, transposed=False, warp_bases=[], cga_layout=[[3, 0]]), [64, 64], BasisError, "cga_layout"),
         (dict(version=2, transposed=False, warp_bases=[[1, 0]]), [48, 64], SizeError, "not a power of two"),

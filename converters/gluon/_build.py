@@ -9,19 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from typing import Any
-
-from linlayout.errors import BasisError, DimensionError, LayoutError, SizeError
+from linlayout.checks import is_pow2
+from linlayout.errors import BasisError, DimensionError, SizeError
 from linlayout.layout_utils import shrink_bases
 from linlayout.linear import LinearLayout
-
-
-def is_pow2(n: object) -> bool:
-    return isinstance(n, int) and not isinstance(n, bool) and n > 0 and n & (n - 1) == 0
-
-
-def log2(n: int) -> int:
-    return n.bit_length() - 1
 
 
 def check_shape(shape: Sequence[int], rank: int | None, who: str) -> list[int]:
@@ -48,37 +39,6 @@ def check_shape(shape: Sequence[int], rank: int | None, who: str) -> list[int]:
                 "power-of-two extents (Triton aborts on it; use the general-shape backend)"
             )
     return shp
-
-
-def check_cga(cga_layout: Any, rank: int | None, who: str) -> tuple[tuple[int, ...], ...]:
-    """Validate Gluon's ``cga_layout`` (block bases in CTA-tile units).
-
-    As Triton 3.9 requires, the non-zero bases must form a permutation matrix: each a power of two
-    on one dim, no repeats, and on every dim the powers 1, 2, 4, ... up to the largest.
-    """
-    if cga_layout is None:
-        return ()
-    try:
-        cga = tuple(tuple(int(v) for v in b) for b in cga_layout)
-    except (TypeError, ValueError):
-        raise LayoutError(f"{who}: cga_layout must be a list of bases (lists of ints), got {cga_layout!r}") from None
-    per_dim: dict[int, list[int]] = {}
-    for b in cga:
-        if rank is not None and len(b) != rank:
-            raise DimensionError(f"{who}: cga_layout basis {list(b)} must have {rank} entries")
-        nz = [(i, v) for i, v in enumerate(b) if v]
-        if not nz:
-            continue  # a broadcast CTA
-        if len(nz) != 1 or not is_pow2(nz[0][1]):
-            raise BasisError(f"{who}: cga_layout basis {list(b)} must be a power of two on one dim (a permutation matrix)")
-        per_dim.setdefault(nz[0][0], []).append(nz[0][1])
-    for i, vals in per_dim.items():
-        if sorted(vals) != [1 << k for k in range(len(vals))]:
-            raise BasisError(
-                f"{who}: cga_layout bases on dim {i} are {vals}; after removing broadcast bases the CGA "
-                "must be a permutation matrix (powers 1, 2, 4, ... each once), as Triton requires"
-            )
-    return cga
 
 
 def cga_split(cga: Sequence[Sequence[int]], shape: Sequence[int]) -> tuple[list[list[int]], list[int]]:

@@ -15,13 +15,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from linlayout import gf2
+from linlayout.checks import is_pow2
 from linlayout.errors import BasisError, DimensionError, LayoutError, UnsupportedError
 from linlayout.linear import LinearLayout
 
-from ._build import Builder, check_shape, is_pow2, pack
+from ._build import Builder, check_shape, pack
 from .base import cached_to_linear, format_value
-from .distributed import DistributedLayout, _set, as_int, bases_tuple, check_cga, int_tuple, matrix_order
-from .tmem import _as_bool
+from .distributed import DistributedLayout, matrix_order
+from .fields import as_bool, as_int, bases_tuple, check_cga, int_tuple, set_field
 
 __all__ = ["AMDMFMALayout", "AMDWMMALayout", "WMMA_INSTR_SHAPES"]
 
@@ -68,13 +69,13 @@ class AMDMFMALayout(DistributedLayout):
             raise LayoutError(f"{who}: element_bitwidth must be 32 or 64, got {eb}")
         tpw = None if self.tiles_per_warp is None else int_tuple(self.tiles_per_warp, who, "tiles_per_warp", length=rank, pow2=True)
         cga = bases_tuple(self.cga_layout, who, "cga_layout", rank)
-        check_cga(cga, who)
-        _set(self, "version", v)
-        _set(self, "instr_shape", instr)
-        _set(self, "transposed", _as_bool(self.transposed, who, "transposed"))
-        _set(self, "warps_per_cta", wpc)
-        _set(self, "tiles_per_warp", tpw)
-        _set(self, "cga_layout", cga)
+        check_cga(cga, len(cga[0]) if cga else None, who)
+        set_field(self, "version", v)
+        set_field(self, "instr_shape", instr)
+        set_field(self, "transposed", as_bool(self.transposed, who, "transposed"))
+        set_field(self, "warps_per_cta", wpc)
+        set_field(self, "tiles_per_warp", tpw)
+        set_field(self, "cga_layout", cga)
 
     @property
     def rank(self) -> int:
@@ -242,7 +243,7 @@ class AMDWMMALayout(DistributedLayout):
         v = as_int(self.version, who, "version")
         if not 1 <= v <= 3:
             raise LayoutError(f"{who}: version must be in 1..3 (1: RDNA3, 2: RDNA4, 3: gfx1250), got {v}")
-        transposed = _as_bool(self.transposed, who, "transposed")
+        transposed = as_bool(self.transposed, who, "transposed")
         rank = 2 if self.rank is None else as_int(self.rank, who, "rank")
         if rank not in (2, 3):
             raise DimensionError(f"{who}: rank must be 2 or 3, got {rank} (Triton aborts on other ranks)")
@@ -257,7 +258,7 @@ class AMDWMMALayout(DistributedLayout):
                         raise BasisError(
                             f"{who}: {name}[{i}] = {list(b)} has {len(b)} entries, expected {rank} (the rank){hint}"
                         )
-            _set(self, name, bases_tuple(vecs, who, name, rank))
+            set_field(self, name, bases_tuple(vecs, who, name, rank))
         if self.instr_shape is None:
             instr: tuple[int, ...] = (16, 16, 16)
         else:
@@ -276,25 +277,14 @@ class AMDWMMALayout(DistributedLayout):
                 f"{_span_sizes(tiles, rank)} they span; use distinct powers of two on one dim each"
             )
         self._check_cga(who)
-        _set(self, "version", v)
-        _set(self, "transposed", transposed)
-        _set(self, "instr_shape", instr)
-        _set(self, "rank", rank)
+        set_field(self, "version", v)
+        set_field(self, "transposed", transposed)
+        set_field(self, "instr_shape", instr)
+        set_field(self, "rank", rank)
 
     def _check_cga(self, who: str) -> None:
         cga = self.cga_layout
-        check_cga(cga, who)
-        seen: set[tuple[int, ...]] = set()
-        for i, b in enumerate(cga):
-            if any(b) and b in seen:
-                raise BasisError(f"{who}: cga_layout[{i}] = {list(b)} repeats an earlier basis; the CTA bases must be distinct")
-            seen.add(b)
-        sizes = _span_sizes(cga, len(cga[0])) if cga else []
-        if cga and not _reaches_all(cga, sizes):
-            raise BasisError(
-                f"{who}: cga_layout {[list(b) for b in cga]} leaves CTA positions of the extent {sizes} "
-                "unreached; the bases of each dim must be 1, 2, 4, ... (zero vectors allowed)"
-            )
+        check_cga(cga, len(cga[0]) if cga else None, who)
 
     @property
     def warp_size(self) -> int:

@@ -17,14 +17,17 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
+from linlayout.checks import is_pow2
 from linlayout.contract import Kind
 from linlayout.errors import BasisError, DimensionError, LayoutError, SizeError
 from linlayout.linear import LinearLayout
 
-from ._build import Builder, check_shape, is_pow2
+
+from ._build import Builder, check_shape
 from .base import GluonLayout, cached_to_linear
+from .fields import as_int, bases_tuple, check_cga, check_order, int_tuple, set_field
 
 __all__ = [
     "DistributedLayout",
@@ -37,60 +40,6 @@ __all__ = [
 #: The warp sizes of real hardware: 32 (NVIDIA) or 64 (AMD wavefronts).  Triton's layout
 #: conversions (and these) compute any power-of-two thread count; its own tests use 4.
 WARP_SIZES = (32, 64)
-
-
-# ============================================================================ validation helpers
-def as_int(v: Any, who: str, what: str) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise LayoutError(f"{who}: {what} must be an int, got {v!r}")
-    return v
-
-
-def int_tuple(v: Any, who: str, what: str, *, pow2: bool = False, length: int | None = None) -> tuple[int, ...]:
-    if isinstance(v, (str, bytes)) or not isinstance(v, Sequence):
-        raise LayoutError(f"{who}: {what} must be a list of ints, got {v!r}")
-    out = tuple(as_int(x, who, f"{what} entry") for x in v)
-    if length is not None and len(out) != length:
-        raise DimensionError(f"{who}: {what} has {len(out)} entries, expected {length} (the rank)")
-    if pow2:
-        for i, x in enumerate(out):
-            if not is_pow2(x):
-                raise SizeError(f"{who}: {what}[{i}] = {x} is not a power of two")
-    return out
-
-
-def bases_tuple(v: Any, who: str, what: str, rank: int | None) -> tuple[tuple[int, ...], ...]:
-    if v is None:
-        return ()
-    if isinstance(v, (str, bytes)) or not isinstance(v, Sequence):
-        raise BasisError(f"{who}: {what} must be a list of basis vectors, got {v!r}")
-    out = []
-    for i, b in enumerate(v):
-        t = int_tuple(b, who, f"{what}[{i}]")
-        if rank is not None and len(t) != rank:
-            raise BasisError(f"{who}: {what}[{i}] = {list(t)} has {len(t)} entries, expected {rank} (the rank)")
-        for x in t:
-            if x < 0:
-                raise BasisError(f"{who}: {what}[{i}] = {list(t)} has a negative entry")
-        out.append(t)
-    return tuple(out)
-
-
-def check_order(order: tuple[int, ...], rank: int, who: str) -> None:
-    if sorted(order) != list(range(rank)):
-        raise DimensionError(f"{who}: order {list(order)} is not a permutation of 0..{rank - 1}")
-
-
-def check_cga(cga: tuple[tuple[int, ...], ...], who: str) -> None:
-    """Each CGA basis is a power of two on one dim (or zero: a broadcast block)."""
-    for i, b in enumerate(cga):
-        nz = [x for x in b if x]
-        if len(nz) > 1 or (nz and not is_pow2(nz[0])):
-            raise BasisError(f"{who}: cga_layout[{i}] = {list(b)} must be zero or a power of two on one dim")
-
-
-def _set(obj: Any, name: str, value: Any) -> None:
-    object.__setattr__(obj, name, value)
 
 
 class DistributedLayout(GluonLayout):
@@ -158,12 +107,12 @@ class BlockedLayout(DistributedLayout):
         order = int_tuple(self.order, who, "order", length=rank)
         check_order(order, rank, who)
         cga = bases_tuple(self.cga_layout, who, "cga_layout", rank)
-        check_cga(cga, who)
-        _set(self, "size_per_thread", spt)
-        _set(self, "threads_per_warp", tpw)
-        _set(self, "warps_per_cta", wpc)
-        _set(self, "order", order)
-        _set(self, "cga_layout", cga)
+        check_cga(cga, rank, who)
+        set_field(self, "size_per_thread", spt)
+        set_field(self, "threads_per_warp", tpw)
+        set_field(self, "warps_per_cta", wpc)
+        set_field(self, "order", order)
+        set_field(self, "cga_layout", cga)
 
     @property
     def rank(self) -> int:
@@ -298,7 +247,7 @@ class DistributedLinearLayout(DistributedLayout):
             if vecs and rank is None:
                 rank = len(vecs[0])
                 vecs = bases_tuple(vecs, who, name, rank)
-            _set(self, name, vecs)
+            set_field(self, name, vecs)
         if rank is None:
             raise DimensionError(f"{who}: no bases and no shape; give shape= to fix the rank")
         if rank == 0:
@@ -315,7 +264,7 @@ class DistributedLinearLayout(DistributedLayout):
             for i, (x, s) in enumerate(zip(span, shp)):
                 if x > s:
                     raise BasisError(f"{who}: a basis reaches {x - 1} in dim {i}, beyond shape {list(shp)}")
-        _set(self, "shape", shp)
+        set_field(self, "shape", shp)
         lay = self.linear_layout()
         if not lay.is_surjective():
             raise BasisError(f"{who}: the bases do not reach every element of shape {list(shp)}")
@@ -458,11 +407,11 @@ class NVMMADistributedLayout(DistributedLayout):
             if math.prod(wpc) % 4:
                 raise SizeError(f"{who}: version 3 needs whole warpgroups: warps_per_cta {list(wpc)} is not a multiple of 4 warps")
         cga = bases_tuple(self.cga_layout, who, "cga_layout", rank)
-        check_cga(cga, who)
-        _set(self, "version", version)
-        _set(self, "warps_per_cta", wpc)
-        _set(self, "instr_shape", instr)
-        _set(self, "cga_layout", cga)
+        check_cga(cga, rank, who)
+        set_field(self, "version", version)
+        set_field(self, "warps_per_cta", wpc)
+        set_field(self, "instr_shape", instr)
+        set_field(self, "cga_layout", cga)
 
     @property
     def rank(self) -> int:

@@ -43,7 +43,8 @@ from linlayout.linear import LinearLayout
 if TYPE_CHECKING:
     from linlayout.general import MixedRadixLayout
 
-from ._build import cga_split, check_cga, check_shape, colex_shifts, pack
+from ._build import cga_split, check_shape, colex_shifts, pack
+from .fields import as_bool, check_cga
 from .base import GluonLayout as _GluonBase, cached_to_linear
 
 
@@ -262,14 +263,6 @@ def _freeze(v: Any) -> Any:
     return v
 
 
-def _as_bool(v: Any, what: str) -> bool:
-    if isinstance(v, bool):
-        return v
-    if isinstance(v, int) and v in (0, 1):
-        return bool(v)
-    raise LayoutError(f"{what} must be a bool, got {v!r}")
-
-
 # ============================================================================ NVMMA
 class NVMMASharedLayout(_SharedLayout):
     """Gluon's ``NVMMASharedLayout``: shared memory in the layout MMA (wgmma/tcgen05) and TMA use.
@@ -310,8 +303,8 @@ class NVMMASharedLayout(_SharedLayout):
         self.swizzle_byte_width = int(swizzle_byte_width)
         self.element_bitwidth = int(element_bitwidth)
         self.rank = rank
-        self.transposed = _as_bool(transposed, "transposed")
-        self.fp4_padded = _as_bool(fp4_padded, "fp4_padded")
+        self.transposed = as_bool(transposed, "NVMMASharedLayout", "transposed")
+        self.fp4_padded = as_bool(fp4_padded, "NVMMASharedLayout", "fp4_padded")
         self.cga_layout = check_cga(cga_layout, rank, "NVMMASharedLayout")
         if self.fp4_padded and (self.swizzle_byte_width != 128 or self.element_bitwidth != 8):
             raise UnsupportedError("NVMMASharedLayout: fp4_padded needs swizzle_byte_width=128 and element_bitwidth=8")

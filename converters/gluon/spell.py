@@ -35,7 +35,8 @@ from collections.abc import Iterator, Sequence
 from linlayout.errors import DimensionError, LayoutError
 from linlayout.linear import LinearLayout
 
-from ._build import log2
+from linlayout.checks import log2
+
 from .base import GluonLayout
 from .distributed import (
     BlockedLayout,

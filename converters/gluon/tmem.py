@@ -58,19 +58,14 @@ from linlayout.dtypes import element_bitwidth
 from linlayout.errors import LayoutError, SizeError, UnsupportedError
 from linlayout.linear import LinearLayout
 
-from ._build import cga_split, check_cga, check_shape, is_pow2, log2
+from linlayout.checks import is_pow2, log2
+
+from ._build import cga_split, check_shape
 from .base import GluonLayout, cached_to_linear
-from .distributed import DistributedLinearLayout, _set, as_int, int_tuple
+from .distributed import DistributedLinearLayout
+from .fields import as_bool, as_int, check_cga, int_tuple, set_field
 
 __all__ = ["TensorMemoryLayout", "TensorMemoryScalesLayout", "TMEM_INSTR_VARIANTS", "tmem_reg_layout", "tmem_view_layout"]
-
-
-def _as_bool(v: object, who: str, what: str) -> bool:
-    if isinstance(v, bool):
-        return v
-    if isinstance(v, int) and v in (0, 1):
-        return bool(v)
-    raise LayoutError(f"{who}: {what} must be a bool, got {v!r}")
 
 
 def check_alloc(shape: Sequence[int], alloc_shape: Sequence[int], who: str) -> list[int]:
@@ -185,14 +180,14 @@ class TensorMemoryLayout(_RegisterAccess, GluonLayout):
         if cs not in (1, 2, 4):
             raise SizeError(f"{who}: col_stride {cs} must be 1, 2 or 4 (1 packed; 32 / bitwidth for unpacked 16- or 8-bit)")
         cga = check_cga(self.cga_layout, 2, who)
-        _set(self, "block", block)
-        _set(self, "col_stride", cs)
-        _set(self, "cga_layout", cga)
-        _set(self, "two_ctas", _as_bool(self.two_ctas, who, "two_ctas"))
+        set_field(self, "block", block)
+        set_field(self, "col_stride", cs)
+        set_field(self, "cga_layout", cga)
+        set_field(self, "two_ctas", as_bool(self.two_ctas, who, "two_ctas"))
         if self.two_ctas and (not cga or cga[0] != (1, 0)):
             raise LayoutError(f"{who}: two_ctas needs a cga_layout whose first block basis is [1, 0] (the CTA pair "
                               f"splits M), got {[list(b) for b in cga]}")
-        _set(self, "fp4_padded", _as_bool(self.fp4_padded, who, "fp4_padded"))
+        set_field(self, "fp4_padded", as_bool(self.fp4_padded, who, "fp4_padded"))
         if self.fp4_padded and cs != 1:
             raise LayoutError(f"{who}: fp4_padded needs col_stride 1 (the padding is the unused half byte), got {cs}")
 
@@ -251,7 +246,7 @@ class TensorMemoryScalesLayout(_RegisterAccess, GluonLayout):
     cga_layout: Sequence[Sequence[int]] = field(default_factory=tuple)
 
     def __post_init__(self) -> None:
-        _set(self, "cga_layout", check_cga(self.cga_layout, 2, "TensorMemoryScalesLayout"))
+        set_field(self, "cga_layout", check_cga(self.cga_layout, 2, "TensorMemoryScalesLayout"))
 
     @property
     def rank(self) -> int:

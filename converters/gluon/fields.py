@@ -1,0 +1,110 @@
+"""Field checks shared by every Gluon layout class: integers, int lists, basis lists, orders,
+CGA bases, and setting a normalised field on a frozen value.
+
+Messages name the class (``who``) and the field (``what``), as Gluon's constructors would.
+
+    >>> int_tuple([1, 2], "BlockedLayout", "order")
+    (1, 2)
+    >>> check_cga([[0, 1], [0, 2]], 2, "BlockedLayout")
+    ((0, 1), (0, 2))
+    >>> check_cga([[0, 3]], 2, "BlockedLayout")
+    Traceback (most recent call last):
+    ...
+    linlayout.errors.BasisError: BlockedLayout: cga_layout basis [0, 3] must be a power of two on one dim (a permutation matrix)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from linlayout.checks import is_pow2
+from linlayout.errors import BasisError, DimensionError, LayoutError, SizeError
+
+__all__ = ["as_bool", "as_int", "int_tuple", "bases_tuple", "check_order", "check_cga", "set_field"]
+
+
+def as_int(v: Any, who: str, what: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise LayoutError(f"{who}: {what} must be an int, got {v!r}")
+    return v
+
+
+def int_tuple(v: Any, who: str, what: str, *, pow2: bool = False, length: int | None = None) -> tuple[int, ...]:
+    if isinstance(v, (str, bytes)) or not isinstance(v, Sequence):
+        raise LayoutError(f"{who}: {what} must be a list of ints, got {v!r}")
+    out = tuple(as_int(x, who, f"{what} entry") for x in v)
+    if length is not None and len(out) != length:
+        raise DimensionError(f"{who}: {what} has {len(out)} entries, expected {length} (the rank)")
+    if pow2:
+        for i, x in enumerate(out):
+            if not is_pow2(x):
+                raise SizeError(f"{who}: {what}[{i}] = {x} is not a power of two")
+    return out
+
+
+def bases_tuple(v: Any, who: str, what: str, rank: int | None) -> tuple[tuple[int, ...], ...]:
+    if v is None:
+        return ()
+    if isinstance(v, (str, bytes)) or not isinstance(v, Sequence):
+        raise BasisError(f"{who}: {what} must be a list of basis vectors, got {v!r}")
+    out = []
+    for i, b in enumerate(v):
+        t = int_tuple(b, who, f"{what}[{i}]")
+        if rank is not None and len(t) != rank:
+            raise BasisError(f"{who}: {what}[{i}] = {list(t)} has {len(t)} entries, expected {rank} (the rank)")
+        for x in t:
+            if x < 0:
+                raise BasisError(f"{who}: {what}[{i}] = {list(t)} has a negative entry")
+        out.append(t)
+    return tuple(out)
+
+
+def check_order(order: tuple[int, ...], rank: int, who: str) -> None:
+    if sorted(order) != list(range(rank)):
+        raise DimensionError(f"{who}: order {list(order)} is not a permutation of 0..{rank - 1}")
+
+
+def check_cga(cga_layout: Any, rank: int | None, who: str) -> tuple[tuple[int, ...], ...]:
+    """Validate Gluon's ``cga_layout`` (block bases in CTA-tile units).
+
+    As Triton 3.9 requires, the non-zero bases must form a permutation matrix: each a power of two
+    on one dim, no repeats, and on every dim the powers 1, 2, 4, ... up to the largest.
+    """
+    if cga_layout is None:
+        return ()
+    try:
+        cga = tuple(tuple(int(v) for v in b) for b in cga_layout)
+    except (TypeError, ValueError):
+        raise LayoutError(f"{who}: cga_layout must be a list of bases (lists of ints), got {cga_layout!r}") from None
+    per_dim: dict[int, list[int]] = {}
+    for b in cga:
+        if rank is not None and len(b) != rank:
+            raise DimensionError(f"{who}: cga_layout basis {list(b)} must have {rank} entries")
+        nz = [(i, v) for i, v in enumerate(b) if v]
+        if not nz:
+            continue  # a broadcast CTA
+        if len(nz) != 1 or not is_pow2(nz[0][1]):
+            raise BasisError(f"{who}: cga_layout basis {list(b)} must be a power of two on one dim (a permutation matrix)")
+        per_dim.setdefault(nz[0][0], []).append(nz[0][1])
+    for i, vals in per_dim.items():
+        if sorted(vals) != [1 << k for k in range(len(vals))]:
+            raise BasisError(
+                f"{who}: cga_layout bases on dim {i} are {vals}; after removing broadcast bases the CGA "
+                "must be a permutation matrix (powers 1, 2, 4, ... each once), as Triton requires"
+            )
+    return cga
+
+
+def as_bool(v: object, who: str, what: str) -> bool:
+    """A bool field (``0``/``1`` accepted, as Gluon's Python takes them)."""
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int) and v in (0, 1):
+        return bool(v)
+    raise LayoutError(f"{who}: {what} must be a bool, got {v!r}")
+
+
+def set_field(obj: Any, name: str, value: Any) -> None:
+    """Set a normalised field of a frozen dataclass value (in ``__post_init__`` only)."""
+    object.__setattr__(obj, name, value)
