@@ -110,6 +110,6 @@ def test_errors_are_not_remembered():
 
 def test_shared_layouts_are_immutable_values():
     s = gluon.parse("NVMMASharedLayout(128, 16)")
-    with pytest.raises(AttributeError, match="immutable"):
+    with pytest.raises(AttributeError, match="cannot assign to field"):  # frozen dataclasses, like the distributed ones
         s.swizzle_byte_width = 64
     assert hash(s) == hash(gluon.parse("NVMMASharedLayout(128, 16)"))

@@ -84,7 +84,7 @@ def test_dict_round_trip_and_equality():
         lay = shared_from_dict(r["layout"])
         assert shared_from_dict(lay.to_dict()) == lay
         assert hash(shared_from_dict(lay.to_dict())) == hash(lay)
-    with pytest.raises(LayoutError, match="unknown shared layout kind"):
+    with pytest.raises(LayoutError, match="BlockedLayout is not a shared layout"):
         shared_from_dict({"kind": "BlockedLayout"})
     with pytest.raises(LayoutError, match="unknown field"):
         shared_from_dict({"kind": "SwizzledSharedLayout", "vec": 1, "per_phase": 1, "max_phase": 1, "order": [0], "x": 1})

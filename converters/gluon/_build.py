@@ -7,9 +7,10 @@ out-dim sizes.  The finished layout is made with one ``LinearLayout`` constructi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 
-from linlayout.checks import is_pow2
+from linlayout.checks import is_pow2, log2
 from linlayout.errors import BasisError, DimensionError, SizeError
 from linlayout.layout_utils import shrink_bases
 from linlayout.linear import LinearLayout
@@ -235,3 +236,144 @@ class Builder:
             if k not in bases:
                 bases[k] = v
         return pack(bases, [(f"dim{d}", s) for d, s in enumerate(self.sizes)])
+
+
+# ============================================================================ shared layouts
+def dim_names(rank: int) -> list[str]:
+    """``dim0, ..., dim{rank-1}``."""
+    return [f"dim{i}" for i in range(rank)]
+
+
+def pack_bases(bases: Mapping[str, Sequence[Sequence[int]]], outs: Sequence[tuple[str, int]]) -> LinearLayout:
+    """A LinearLayout from bases as lists of vectors (checked by :func:`pack`)."""
+    return pack({k: [list(b) for b in v] for k, v in bases.items()}, list(outs))
+
+
+class SharedBuilder:
+    """A single-in-dim layout under construction: bases as lists over a fixed tuple of out dims.
+
+    Mirrors the handful of Triton helpers the shared conversions use: ``operator*`` by identity1D
+    (append bases on one out dim), ``ensureLayoutNotSmallerThan``, ``ensureLayoutNotLargerThan``,
+    ``reshapeLayout`` and ``transposeLinearLayout``.  ``sizes`` are the out-dim sizes, ``order`` is
+    the out-dim order of the Triton layout (it decides where ensure-not-smaller appends).
+    """
+
+    def __init__(self, names: Sequence[str]):
+        self.names = list(names)
+        self.sizes = {n: 1 for n in names}
+        self.order: list[str] = []  # out-dim order as Triton's layout would list it
+        self.bases: list[list[int]] = []
+
+    def _touch(self, name: str) -> None:
+        if name not in self.order:
+            self.order.append(name)
+
+    def mul_identity(self, size: int, out: str) -> None:
+        j = self.names.index(out)
+        self._touch(out)
+        cur = self.sizes[out]
+        for k in range(log2(size)):
+            b = [0] * len(self.names)
+            b[j] = cur << k
+            self.bases.append(b)
+        self.sizes[out] = cur * size
+
+    def ensure_not_smaller(self, shape: Mapping[str, int], order: Sequence[str] | None = None) -> None:
+        for n in order if order is not None else self.order:
+            want = shape[n]
+            if self.sizes[n] < want:
+                self.mul_identity(want // self.sizes[n], n)
+
+    def ensure_not_larger(self, shape: Mapping[str, int]) -> None:
+        for n in self.names:
+            want = shape[n]
+            if self.sizes[n] > want:
+                j = self.names.index(n)
+                for b in self.bases:
+                    if b[j] >= want:
+                        b[j] = 0
+                self.sizes[n] = want
+
+    def total(self) -> int:
+        return math.prod(self.sizes[n] for n in self.names)
+
+    def reshape(self, new_sizes: Sequence[int]) -> None:
+        """Row-major reshape of the out space (last dim fastest) to ``new_sizes`` on dim0..dimN-1."""
+        def shifts(sizes: Sequence[int]) -> list[int]:  # log2 of the row-major strides (all powers of two)
+            out, acc = [], 0
+            for n in reversed(sizes):
+                out.append(acc)
+                acc += log2(n)
+            return out[::-1]
+
+        old_shifts = shifts([self.sizes[n] for n in self.names])
+        split = list(zip(shifts(new_sizes), [n - 1 for n in new_sizes]))
+        names = dim_names(len(new_sizes))
+        nb = []
+        for b in self.bases:
+            flat = sum(v << sh for v, sh in zip(b, old_shifts))  # entries below their sizes: no carries
+            nb.append([(flat >> sh) & m for sh, m in split])
+        self.names = names
+        self.bases = nb
+        self.sizes = dict(zip(names, new_sizes))
+        self.order = list(names)
+
+    def transpose(self, order: Sequence[int]) -> None:
+        """Triton's ``transposeLinearLayout``: component i of a basis becomes old component order[i]."""
+        self.bases = [[b[i] for i in order] for b in self.bases]
+        old_sizes = [self.sizes[n] for n in self.names]
+        self.sizes = {n: old_sizes[i] for n, i in zip(self.names, order)}
+
+    def linear(self, out_order: Sequence[str]) -> list[list[int]]:
+        idx = [self.names.index(n) for n in out_order]
+        return [[b[i] for i in idx] for b in self.bases]
+
+
+def shape_per_cta(shape: Sequence[int], cga: Sequence[Sequence[int]], who: str) -> list[int]:
+    """Each CTA's part of ``shape`` under the CGA bases."""
+    if not cga:
+        return list(shape)
+    _, tiles = cga_split(cga, shape)
+    return [max(1, s // t) for s, t in zip(shape, tiles)]
+
+
+def powers(start: int, stop: int) -> list[int]:
+    """``start, 2 start, 4 start, ...`` below ``stop``: the bases identity1D appends to grow a dim."""
+    out = []
+    while start < stop:
+        out.append(start)
+        start *= 2
+    return out
+
+
+def finish_shared(offset: SharedBuilder, cga: Sequence[Sequence[int]], shape: Sequence[int]) -> LinearLayout:
+    """Triton's combineCtaCgaWithShape for a shared layout: cover the per-CTA shape, then add blocks."""
+    names = dim_names(len(shape))
+    per_cta = shape_per_cta(shape, cga, "shared layout")
+    want = dict(zip(names, per_cta))
+    offset.ensure_not_smaller(want)
+    offset.ensure_not_larger(want)
+    return pack_shared(offset.linear(names), per_cta, cga, shape)
+
+
+def pack_shared(offsets: Sequence[Sequence[int]], per_cta: Sequence[int], cga: Sequence[Sequence[int]],
+          shape: Sequence[int]) -> LinearLayout:
+    """The ``offset``/``block`` layout from offset bases (one entry per dim, each below the dim's
+    per-CTA size, so the dims' bit fields cannot overlap) and the CGA."""
+    shifts = colex_shifts(shape)
+    return pack_shared_flat([sum(v << k for v, k in zip(b, shifts)) for b in offsets], per_cta, cga, shape)
+
+
+def pack_shared_flat(flat_offset: list[int], per_cta: Sequence[int], cga: Sequence[Sequence[int]],
+               shape: Sequence[int]) -> LinearLayout:
+    """:func:`pack_shared` for offset bases already in flat form: adds the CGA's block bases."""
+    shifts = colex_shifts(shape)
+    flat_block = []
+    if cga:
+        cut, _ = cga_split(cga, shape)
+        for b in cut:
+            vals = [v * c for v, c in zip(b, per_cta)]
+            if any(v >= s for v, s in zip(vals, shape)):
+                raise BasisError(f"shared layout: CGA basis {list(b)} reaches {vals}, beyond the tensor {list(shape)}")
+            flat_block.append(sum(v << k for v, k in zip(vals, shifts)))
+    return LinearLayout.from_flat({"offset": flat_offset, "block": flat_block}, list(zip(dim_names(len(shape)), shape)))

@@ -23,11 +23,11 @@ cluster) to ``dim0``, ``dim1``, ... -- what ``gluon.language.to_linear_layout(la
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from linlayout.errors import (
-    BasisError,
     DimensionError,
     LayoutError,
     NotLinearError,
@@ -43,9 +43,9 @@ from linlayout.linear import LinearLayout
 if TYPE_CHECKING:
     from linlayout.general import MixedRadixLayout
 
-from ._build import cga_split, check_shape, colex_shifts, pack
-from .fields import as_bool, check_cga
-from .base import GluonLayout as _GluonBase, cached_to_linear
+from ._build import SharedBuilder, check_shape, colex_shifts, dim_names, finish_shared, pack_bases, pack_shared_flat, powers, shape_per_cta
+from .fields import as_bool, check_cga, set_field
+from .base import GluonLayout as _GluonBase, cached_to_linear, lookup
 
 
 __all__ = [
@@ -53,7 +53,6 @@ __all__ = [
     "SwizzledSharedLayout",
     "SharedLinearLayout",
     "PaddedSharedLayout",
-    "SHARED_LAYOUT_KINDS",
     "shared_from_dict",
 ]
 
@@ -61,209 +60,19 @@ __all__ = [
 _TMA_DIM_MAX = 256
 
 
-# ============================================================================ small helpers
-def _dims(rank: int) -> list[str]:
-    return [f"dim{i}" for i in range(rank)]
-
-
-def _layout(bases: Mapping[str, Sequence[Sequence[int]]], outs: Sequence[tuple[str, int]]) -> LinearLayout:
-    return pack({k: [list(b) for b in v] for k, v in bases.items()}, list(outs))
-
-
-class _Builder:
-    """A single-in-dim layout under construction: bases as lists over a fixed tuple of out dims.
-
-    Mirrors the handful of Triton helpers the shared conversions use: ``operator*`` by identity1D
-    (append bases on one out dim), ``ensureLayoutNotSmallerThan``, ``ensureLayoutNotLargerThan``,
-    ``reshapeLayout`` and ``transposeLinearLayout``.  ``sizes`` are the out-dim sizes, ``order`` is
-    the out-dim order of the Triton layout (it decides where ensure-not-smaller appends).
-    """
-
-    def __init__(self, names: Sequence[str]):
-        self.names = list(names)
-        self.sizes = {n: 1 for n in names}
-        self.order: list[str] = []  # out-dim order as Triton's layout would list it
-        self.bases: list[list[int]] = []
-
-    def _touch(self, name: str) -> None:
-        if name not in self.order:
-            self.order.append(name)
-
-    def mul_identity(self, size: int, out: str) -> None:
-        j = self.names.index(out)
-        self._touch(out)
-        cur = self.sizes[out]
-        for k in range(log2(size)):
-            b = [0] * len(self.names)
-            b[j] = cur << k
-            self.bases.append(b)
-        self.sizes[out] = cur * size
-
-    def ensure_not_smaller(self, shape: Mapping[str, int], order: Sequence[str] | None = None) -> None:
-        for n in order if order is not None else self.order:
-            want = shape[n]
-            if self.sizes[n] < want:
-                self.mul_identity(want // self.sizes[n], n)
-
-    def ensure_not_larger(self, shape: Mapping[str, int]) -> None:
-        for n in self.names:
-            want = shape[n]
-            if self.sizes[n] > want:
-                j = self.names.index(n)
-                for b in self.bases:
-                    if b[j] >= want:
-                        b[j] = 0
-                self.sizes[n] = want
-
-    def total(self) -> int:
-        return math.prod(self.sizes[n] for n in self.names)
-
-    def reshape(self, new_sizes: Sequence[int]) -> None:
-        """Row-major reshape of the out space (last dim fastest) to ``new_sizes`` on dim0..dimN-1."""
-        def shifts(sizes: Sequence[int]) -> list[int]:  # log2 of the row-major strides (all powers of two)
-            out, acc = [], 0
-            for n in reversed(sizes):
-                out.append(acc)
-                acc += log2(n)
-            return out[::-1]
-
-        old_shifts = shifts([self.sizes[n] for n in self.names])
-        split = list(zip(shifts(new_sizes), [n - 1 for n in new_sizes]))
-        names = _dims(len(new_sizes))
-        nb = []
-        for b in self.bases:
-            flat = sum(v << sh for v, sh in zip(b, old_shifts))  # entries below their sizes: no carries
-            nb.append([(flat >> sh) & m for sh, m in split])
-        self.names = names
-        self.bases = nb
-        self.sizes = dict(zip(names, new_sizes))
-        self.order = list(names)
-
-    def transpose(self, order: Sequence[int]) -> None:
-        """Triton's ``transposeLinearLayout``: component i of a basis becomes old component order[i]."""
-        self.bases = [[b[i] for i in order] for b in self.bases]
-        old_sizes = [self.sizes[n] for n in self.names]
-        self.sizes = {n: old_sizes[i] for n, i in zip(self.names, order)}
-
-    def linear(self, out_order: Sequence[str]) -> list[list[int]]:
-        idx = [self.names.index(n) for n in out_order]
-        return [[b[i] for i in idx] for b in self.bases]
-
-
-def _shape_per_cta(shape: Sequence[int], cga: Sequence[Sequence[int]], who: str) -> list[int]:
-    if not cga:
-        return list(shape)
-    _, tiles = cga_split(cga, shape)
-    return [max(1, s // t) for s, t in zip(shape, tiles)]
-
-
-def _powers(start: int, stop: int) -> list[int]:
-    """``start, 2 start, 4 start, ...`` below ``stop``: the bases identity1D appends to grow a dim."""
-    out = []
-    while start < stop:
-        out.append(start)
-        start *= 2
-    return out
-
-
-def _finish(offset: _Builder, cga: Sequence[Sequence[int]], shape: Sequence[int]) -> LinearLayout:
-    """Triton's combineCtaCgaWithShape for a shared layout: cover the per-CTA shape, then add blocks."""
-    names = _dims(len(shape))
-    per_cta = _shape_per_cta(shape, cga, "shared layout")
-    want = dict(zip(names, per_cta))
-    offset.ensure_not_smaller(want)
-    offset.ensure_not_larger(want)
-    return _pack(offset.linear(names), per_cta, cga, shape)
-
-
-def _pack(offsets: Sequence[Sequence[int]], per_cta: Sequence[int], cga: Sequence[Sequence[int]],
-          shape: Sequence[int]) -> LinearLayout:
-    """The ``offset``/``block`` layout from offset bases (one entry per dim, each below the dim's
-    per-CTA size, so the dims' bit fields cannot overlap) and the CGA."""
-    shifts = colex_shifts(shape)
-    return _pack_flat([sum(v << k for v, k in zip(b, shifts)) for b in offsets], per_cta, cga, shape)
-
-
-def _pack_flat(flat_offset: list[int], per_cta: Sequence[int], cga: Sequence[Sequence[int]],
-               shape: Sequence[int]) -> LinearLayout:
-    """:func:`_pack` for offset bases already in flat form: adds the CGA's block bases."""
-    shifts = colex_shifts(shape)
-    flat_block = []
-    if cga:
-        cut, _ = cga_split(cga, shape)
-        for b in cut:
-            vals = [v * c for v, c in zip(b, per_cta)]
-            if any(v >= s for v, s in zip(vals, shape)):
-                raise BasisError(f"shared layout: CGA basis {list(b)} reaches {vals}, beyond the tensor {list(shape)}")
-            flat_block.append(sum(v << k for v, k in zip(vals, shifts)))
-    return LinearLayout.from_flat({"offset": flat_offset, "block": flat_block}, list(zip(_dims(len(shape)), shape)))
-
-
 # ============================================================================ base class
 class _SharedLayout(_GluonBase):
-    """Common behaviour of the Gluon shared layouts: equality by fields, dict form, repr."""
+    """Base of the Gluon shared layouts (frozen dataclasses, like the distributed ones): in-dims
+    ``offset`` and ``block``."""
 
     kind: ClassVar[Kind] = Kind.SHARED
-    family: str = ""
-    _fields: tuple[str, ...] = ()
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        # a value, like the dataclass layouts: each field is set once, in __init__
-        if name in self.__dict__:
-            raise AttributeError(f"{type(self).__name__} is immutable: cannot change {name!r}")
-        object.__setattr__(self, name, value)
-
-    def _key(self) -> tuple:
-        key = self.__dict__.get("_key_cache")
-        if key is None:
-            key = (type(self).__name__, tuple(_freeze(getattr(self, f)) for f in self._fields))
-            self._key_cache = key
-        return key
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
-        return f"{type(self).__name__}({args})"
-
-    def to_dict(self) -> dict[str, Any]:
-        """The oracle/Gluon dict form: ``{"kind": <class name>, <field>: <value>, ...}``."""
-        d: dict[str, Any] = {"kind": type(self).__name__}
-        for f in self._fields:
-            v = getattr(self, f)
-            d[f] = [list(x) for x in v] if isinstance(v, tuple) and v and isinstance(v[0], tuple) else (
-                list(v) if isinstance(v, tuple) else v)
-        return d
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> _SharedLayout:
-        """Build from the dict form (``kind`` optional; unknown fields refused)."""
-        d = dict(d)
-        kind = d.pop("kind", cls.__name__)
-        if kind != cls.__name__:
-            raise LayoutError(f"{cls.__name__}.from_dict: got a dict of kind {kind!r}")
-        unknown = set(d) - set(cls._fields)
-        if unknown:
-            raise LayoutError(f"{cls.__name__}: unknown field(s) {sorted(unknown)}; expected {list(cls._fields)}")
-        return cls(**d)
 
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:  # pragma: no cover - abstract
         raise NotImplementedError
 
 
-def _freeze(v: Any) -> Any:
-    if isinstance(v, (list, tuple)):
-        return tuple(_freeze(x) for x in v)
-    return v
-
-
 # ============================================================================ NVMMA
+@dataclass(frozen=True, repr=False)
 class NVMMASharedLayout(_SharedLayout):
     """Gluon's ``NVMMASharedLayout``: shared memory in the layout MMA (wgmma/tcgen05) and TMA use.
 
@@ -283,29 +92,26 @@ class NVMMASharedLayout(_SharedLayout):
     """
 
     family = "NVMMASharedLayout"
-    _fields = ("swizzle_byte_width", "element_bitwidth", "rank", "transposed", "fp4_padded", "cga_layout")
+    swizzle_byte_width: int
+    element_bitwidth: int
+    rank: int = 2
+    transposed: bool = False
+    fp4_padded: bool = False
+    cga_layout: Sequence[Sequence[int]] = field(default_factory=tuple)
 
-    def __init__(
-        self,
-        swizzle_byte_width: int,
-        element_bitwidth: int,
-        rank: int = 2,
-        transposed: bool = False,
-        fp4_padded: bool = False,
-        cga_layout: Sequence[Sequence[int]] | None = None,
-    ):
+    def __post_init__(self) -> None:
+        swizzle_byte_width, element_bitwidth, rank = self.swizzle_byte_width, self.element_bitwidth, self.rank
         if swizzle_byte_width not in (0, 32, 64, 128) or isinstance(swizzle_byte_width, bool):
             raise SwizzleError(f"NVMMASharedLayout: swizzle_byte_width must be 0, 32, 64 or 128, got {swizzle_byte_width!r}")
         if element_bitwidth not in (8, 16, 32, 64) or isinstance(element_bitwidth, bool):
             raise SizeError(f"NVMMASharedLayout: element_bitwidth must be 8, 16, 32 or 64, got {element_bitwidth!r}")
         if not isinstance(rank, int) or isinstance(rank, bool) or rank < 1:
             raise DimensionError(f"NVMMASharedLayout: rank must be a positive int, got {rank!r}")
-        self.swizzle_byte_width = int(swizzle_byte_width)
-        self.element_bitwidth = int(element_bitwidth)
-        self.rank = rank
-        self.transposed = as_bool(transposed, "NVMMASharedLayout", "transposed")
-        self.fp4_padded = as_bool(fp4_padded, "NVMMASharedLayout", "fp4_padded")
-        self.cga_layout = check_cga(cga_layout, rank, "NVMMASharedLayout")
+        set_field(self, "swizzle_byte_width", int(swizzle_byte_width))
+        set_field(self, "element_bitwidth", int(element_bitwidth))
+        set_field(self, "transposed", as_bool(self.transposed, "NVMMASharedLayout", "transposed"))
+        set_field(self, "fp4_padded", as_bool(self.fp4_padded, "NVMMASharedLayout", "fp4_padded"))
+        set_field(self, "cga_layout", check_cga(self.cga_layout, rank, "NVMMASharedLayout"))
         if self.fp4_padded and (self.swizzle_byte_width != 128 or self.element_bitwidth != 8):
             raise UnsupportedError("NVMMASharedLayout: fp4_padded needs swizzle_byte_width=128 and element_bitwidth=8")
 
@@ -363,7 +169,7 @@ class NVMMASharedLayout(_SharedLayout):
         """
         shp = check_shape(shape, self.rank, self._who())
         rank = len(shp)
-        per_cta = _shape_per_cta(shp, self.cga_layout, self._who())
+        per_cta = shape_per_cta(shp, self.cga_layout, self._who())
         tma = self._tma_shape(per_cta)
         if self.swizzle_byte_width == 0:
             return self._unswizzled(shp, per_cta, tma)
@@ -390,7 +196,7 @@ class NVMMASharedLayout(_SharedLayout):
         tile += [(r, packed(vec * ((r // per_phase) % max_phase))) for r in (1, 2, 4)]
         # repeat the core matrix over the collapsed 2-D shape (rows first), then read the 2-D
         # offsets row-major as the TMA box (rotated when transposed)
-        tile += [(r, 0) for r in _powers(tile_rows, rows)] + [(0, c) for c in _powers(tile_cols // pack, cols)]
+        tile += [(r, 0) for r in powers(tile_rows, rows)] + [(0, c) for c in powers(tile_cols // pack, cols)]
         box = tma[1:] + tma[:1] if self.transposed else list(tma)
         fields = []  # (shift, mask) of each box component in the row-major 2-D offset
         acc = 0
@@ -416,8 +222,8 @@ class NVMMASharedLayout(_SharedLayout):
             flat.append(f)
         # then cover each CTA's shape (dims in order)
         for (_, p, k), size in zip(spec, sizes):
-            flat += [v << k for v in _powers(size, p)]
-        return _pack_flat(flat, per_cta, self.cga_layout, shp)
+            flat += [v << k for v in powers(size, p)]
+        return pack_shared_flat(flat, per_cta, self.cga_layout, shp)
 
     def _unswizzled(self, shp: list[int], per_cta: list[int], tma: list[int]) -> LinearLayout:
         # Triton 3.9, swizzle_byte_width == 0: identity over the TMA box, last dim fastest; for
@@ -425,8 +231,8 @@ class NVMMASharedLayout(_SharedLayout):
         # dim names rotate the other way -- reproduced as is (it only differs from a plain
         # transpose at rank >= 3).
         rank = len(shp)
-        names = _dims(rank)
-        b = _Builder(names)
+        names = dim_names(rank)
+        b = SharedBuilder(names)
         if self.transposed:
             sizes = tma[1:] + tma[:1]
             target = [names[(i - 1) % rank] for i in range(rank)]
@@ -443,7 +249,7 @@ class NVMMASharedLayout(_SharedLayout):
             b.sizes[target[i]] = cur * sizes[i]
         b.order = list(reversed(names))
         b.ensure_not_smaller(dict(zip(names, per_cta)))
-        return _finish(b, self.cga_layout, shp)
+        return finish_shared(b, self.cga_layout, shp)
 
     @staticmethod
     def get_default_for(
@@ -475,6 +281,7 @@ class NVMMASharedLayout(_SharedLayout):
 
 
 # ============================================================================ swizzled
+@dataclass(frozen=True, repr=False)
 class SwizzledSharedLayout(_SharedLayout):
     """Gluon's ``SwizzledSharedLayout(vec, per_phase, max_phase, order)``.
 
@@ -487,10 +294,15 @@ class SwizzledSharedLayout(_SharedLayout):
     """
 
     family = "SwizzledSharedLayout"
-    _fields = ("vec", "per_phase", "max_phase", "order", "cga_layout")
+    vec: int
+    per_phase: int
+    max_phase: int
+    order: Sequence[int]
+    cga_layout: Sequence[Sequence[int]] = field(default_factory=tuple)
 
-    def __init__(self, vec: int, per_phase: int, max_phase: int, order: Sequence[int], cga_layout: Sequence[Sequence[int]] | None = None):
-        for v, n in ((vec, "vec"), (per_phase, "per_phase"), (max_phase, "max_phase")):
+    def __post_init__(self) -> None:
+        order = self.order
+        for v, n in ((self.vec, "vec"), (self.per_phase, "per_phase"), (self.max_phase, "max_phase")):
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 raise SwizzleError(f"SwizzledSharedLayout: {n} must be a positive int, got {v!r}")
         try:
@@ -499,9 +311,8 @@ class SwizzledSharedLayout(_SharedLayout):
             raise DimensionError(f"SwizzledSharedLayout: order must be a permutation of 0..rank-1, got {order!r}") from None
         if sorted(order) != list(range(len(order))) or not order:
             raise DimensionError(f"SwizzledSharedLayout: order must be a permutation of 0..rank-1, got {list(order)}")
-        self.vec, self.per_phase, self.max_phase = vec, per_phase, max_phase
-        self.order = order
-        self.cga_layout = check_cga(cga_layout, len(order), "SwizzledSharedLayout")
+        set_field(self, "order", order)
+        set_field(self, "cga_layout", check_cga(self.cga_layout, len(order), "SwizzledSharedLayout"))
 
     @property
     def rank(self) -> int:
@@ -519,12 +330,12 @@ class SwizzledSharedLayout(_SharedLayout):
         who = f"SwizzledSharedLayout({self.vec}, {self.per_phase}, {self.max_phase}, {list(self.order)})"
         shp = check_shape(shape, self.rank, who)
         rank = len(shp)
-        names = _dims(rank)
-        per_cta = _shape_per_cta(shp, self.cga_layout, who)
-        b = _Builder(names)
+        names = dim_names(rank)
+        per_cta = shape_per_cta(shp, self.cga_layout, who)
+        b = SharedBuilder(names)
         if rank == 1:
             b.mul_identity(per_cta[0], "dim0")
-            return _finish(b, self.cga_layout, shp)
+            return finish_shared(b, self.cga_layout, shp)
         col, row = self.order[0], self.order[1]
         ncols, nrows = per_cta[col], per_cta[row]
         c = 1
@@ -544,10 +355,11 @@ class SwizzledSharedLayout(_SharedLayout):
         b.order = [names[row], names[col]]
         for i in range(2, rank):
             b.mul_identity(per_cta[self.order[i]], names[self.order[i]])
-        return _finish(b, self.cga_layout, shp)
+        return finish_shared(b, self.cga_layout, shp)
 
 
 # ============================================================================ explicit linear
+@dataclass(frozen=True, repr=False)
 class SharedLinearLayout(_SharedLayout):
     """Gluon's ``SharedLinearLayout(offset_bases, block_bases, alignment)``: the layout given outright.
 
@@ -557,12 +369,15 @@ class SharedLinearLayout(_SharedLayout):
     """
 
     family = "SharedLinearLayout"
-    _fields = ("offset_bases", "block_bases", "alignment")
+    offset_bases: Sequence[Sequence[int]]
+    block_bases: Sequence[Sequence[int]] = ()
+    alignment: int = 16
 
-    def __init__(self, offset_bases: Sequence[Sequence[int]], block_bases: Sequence[Sequence[int]] = (), alignment: int = 16):
+    def __post_init__(self) -> None:
+        alignment = self.alignment
         try:
-            ob = tuple(tuple(int(v) for v in b) for b in offset_bases)
-            bb = tuple(tuple(int(v) for v in b) for b in block_bases)
+            ob = tuple(tuple(int(v) for v in b) for b in self.offset_bases)
+            bb = tuple(tuple(int(v) for v in b) for b in self.block_bases)
         except (TypeError, ValueError):
             raise LayoutError("SharedLinearLayout: bases must be lists of ints") from None
         if not ob or not ob[0]:
@@ -575,7 +390,8 @@ class SharedLinearLayout(_SharedLayout):
                 raise LayoutError(f"SharedLinearLayout: basis {list(b)} has a negative entry")
         if not is_pow2(alignment):
             raise SizeError(f"SharedLinearLayout: alignment must be a positive power of two, got {alignment!r}")
-        self.offset_bases, self.block_bases, self.alignment = ob, bb, alignment
+        set_field(self, "offset_bases", ob)
+        set_field(self, "block_bases", bb)
 
     @property
     def rank(self) -> int:
@@ -593,7 +409,7 @@ class SharedLinearLayout(_SharedLayout):
         extra = set(layout.in_dim_names) - {"offset", "block"}
         if extra or not layout.has_in_dim("offset"):
             raise DimensionError(f"SharedLinearLayout needs in-dims offset (+ block), got {list(layout.in_dim_names)}")
-        names = _dims(layout.num_out_dims)
+        names = dim_names(layout.num_out_dims)
         L = layout.transpose_outs(names) if list(layout.out_dim_names) != names else layout
         bb = L.bases.get("block", ())
         return cls([list(b) for b in L.bases["offset"]], [list(b) for b in bb], alignment)
@@ -610,11 +426,12 @@ class SharedLinearLayout(_SharedLayout):
                     if any(a < b for a, b in zip(own, shp)) else
                     f"SharedLinearLayout spans shape {own}, larger than the tensor {shp}"
                 )
-        names = _dims(self.rank)
-        return _layout({"offset": self.offset_bases, "block": self.block_bases}, list(zip(names, own)))
+        names = dim_names(self.rank)
+        return pack_bases({"offset": self.offset_bases, "block": self.block_bases}, list(zip(names, own)))
 
 
 # ============================================================================ padded
+@dataclass(frozen=True, repr=False)
 class PaddedSharedLayout(_SharedLayout):
     """Gluon's ``PaddedSharedLayout``: a linear remap of offsets plus padding after every interval.
 
@@ -632,12 +449,14 @@ class PaddedSharedLayout(_SharedLayout):
     """
 
     family = "PaddedSharedLayout"
-    _fields = ("interval_padding_pairs", "offset_bases", "cga_layout", "shape")
+    interval_padding_pairs: Sequence[Sequence[int]]
+    offset_bases: Sequence[Sequence[int]]
+    cga_layout: Sequence[Sequence[int]]
+    shape: Sequence[int]
 
-    def __init__(self, interval_padding_pairs: Sequence[Sequence[int]], offset_bases: Sequence[Sequence[int]],
-                 cga_layout: Sequence[Sequence[int]], shape: Sequence[int]):
+    def __post_init__(self) -> None:
         try:
-            pairs = tuple((int(a), int(b)) for a, b in interval_padding_pairs)
+            pairs = tuple((int(a), int(b)) for a, b in self.interval_padding_pairs)
         except (TypeError, ValueError):
             raise LayoutError("PaddedSharedLayout: interval_padding_pairs must be [interval, padding] pairs") from None
         if not pairs:
@@ -647,15 +466,15 @@ class PaddedSharedLayout(_SharedLayout):
         for a, b in pairs:
             if not (is_pow2(a) and is_pow2(b)):
                 raise SizeError(f"PaddedSharedLayout: interval and padding must be powers of two, got [{a}, {b}]")
-        shp = check_shape(shape, None, "PaddedSharedLayout")
-        ob = tuple(tuple(int(v) for v in b) for b in offset_bases)
+        shp = check_shape(self.shape, None, "PaddedSharedLayout")
+        ob = tuple(tuple(int(v) for v in b) for b in self.offset_bases)
         for b in ob:
             if len(b) != len(shp):
                 raise DimensionError(f"PaddedSharedLayout: offset basis {list(b)} does not have {len(shp)} entries")
-        self.interval_padding_pairs = pairs
-        self.offset_bases = ob
-        self.cga_layout = check_cga(cga_layout, len(shp), "PaddedSharedLayout")
-        self.shape = tuple(shp)
+        set_field(self, "interval_padding_pairs", pairs)
+        set_field(self, "offset_bases", ob)
+        set_field(self, "cga_layout", check_cga(self.cga_layout, len(shp), "PaddedSharedLayout"))
+        set_field(self, "shape", tuple(shp))
 
     def physical_offset(self, offset: int) -> int:
         """The padded address (in elements) of logical offset ``offset``."""
@@ -663,8 +482,8 @@ class PaddedSharedLayout(_SharedLayout):
 
     def offset_layout(self) -> LinearLayout:
         """The GF(2) remap offset -> tensor coordinates, before padding."""
-        names = _dims(len(self.shape))
-        return _layout({"offset": self.offset_bases}, list(zip(names, self.shape)))
+        names = dim_names(len(self.shape))
+        return pack_bases({"offset": self.offset_bases}, list(zip(names, self.shape)))
 
     def to_linear(self, shape: Sequence[int] | None = None) -> LinearLayout:
         """Refused: padding is not linear over GF(2) (:class:`~linlayout.errors.NotLinearError`)."""
@@ -733,19 +552,15 @@ class PaddedSharedLayout(_SharedLayout):
         return out
 
 
-#: The shared layout classes by Gluon class name.
-SHARED_LAYOUT_KINDS: dict[str, type[_SharedLayout]] = {
-    c.__name__: c for c in (NVMMASharedLayout, SwizzledSharedLayout, SharedLinearLayout, PaddedSharedLayout)
-}
-
-
 def shared_from_dict(d: Mapping[str, Any]) -> _SharedLayout:
-    """A shared layout from its dict form (``{"kind": "NVMMASharedLayout", ...}``).
+    """A shared layout from its dict form (``{"kind": "NVMMASharedLayout", ...}``), through the one
+    registry of Gluon classes; a dict of another family is refused.
 
         >>> shared_from_dict({"kind": "SwizzledSharedLayout", "vec": 1, "per_phase": 1, "max_phase": 1, "order": [1, 0]})
-        SwizzledSharedLayout(vec=1, per_phase=1, max_phase=1, order=(1, 0), cga_layout=())
+        SwizzledSharedLayout(1, 1, 1, [1, 0])
     """
-    kind = d.get("kind")
-    if kind not in SHARED_LAYOUT_KINDS:
-        raise LayoutError(f"unknown shared layout kind {kind!r}; expected one of {sorted(SHARED_LAYOUT_KINDS)}")
-    return SHARED_LAYOUT_KINDS[kind].from_dict(d)
+    cls = lookup(d.get("kind")) if isinstance(d, Mapping) else None
+    if cls is None or not issubclass(cls, _SharedLayout):
+        got = d.get("kind") if isinstance(d, Mapping) else type(d).__name__
+        raise LayoutError(f"{got} is not a shared layout; expected one of NVMMASharedLayout, SwizzledSharedLayout, SharedLinearLayout, PaddedSharedLayout")
+    return cls.from_dict(d)
