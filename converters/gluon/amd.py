@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 
 from linlayout import gf2
 from linlayout.checks import is_pow2
-from linlayout.errors import BasisError, DimensionError, LayoutError, UnsupportedError
+from linlayout.errors import BasisError, DimensionError, LayoutError, SizeError, UnsupportedError
 from linlayout.linear import LinearLayout
 
 from ._build import Builder, check_shape, pack
 from .base import cached_to_linear, format_value
-from .distributed import DistributedLayout, matrix_order
+from .distributed import DistributedLayout, dot_operand_order, matrix_order
 from .fields import as_bool, as_int, bases_tuple, check_cga, int_tuple, set_field
 
 __all__ = ["AMDMFMALayout", "AMDWMMALayout", "WMMA_INSTR_SHAPES"]
@@ -84,6 +84,43 @@ class AMDMFMALayout(DistributedLayout):
     @property
     def warp_size(self) -> int:
         return 64
+
+    def check_dot_operand(self, operand_index: int, k_width: int, who: str) -> None:
+        if not is_pow2(k_width):
+            raise SizeError(f"{who}: k_width {k_width} must be a power of two for an MFMA parent")
+
+    def dot_operand_builder(self, operand_index: int, k_width: int, shape: list[int],
+                            cga: Sequence[Sequence[int]]) -> Builder:
+        """An MFMA operand (Triton 3.9's ``mfmaDotToLinearLayout``): ``k_width`` registers along K,
+        lanes along the non-K dim (the instruction's M or N) then K, repeated along K over the
+        whole tensor and along the non-K dim for ``tiles_per_warp``; warps as the parent's."""
+        p = self
+        rank = self.rank
+        op = operand_index
+        shp = shape
+        k_dim = rank - 1 if op == 0 else rank - 2
+        nonk_dim = rank - 2 if op == 0 else rank - 1
+        m, n = p.instr_shape[0], p.instr_shape[1]
+        nonk = m if op == 0 else n
+        kw = k_width
+        b = Builder(rank)
+        for d in dot_operand_order(op, rank):  # K first: the order the tensor is covered in
+            b.touch("register", d)
+        b.touch("lane")
+        b.identity("register", kw, k_dim)
+        b.identity("lane", nonk, nonk_dim)
+        b.identity("lane", 64 // nonk, k_dim)
+        k_tile = 64 // nonk * kw
+        if (m, n, op) in ((64, 4, 0), (4, 64, 1)):  # the 64x64 operand of a 64x4 / 4x64 MFMA
+            b.identity("register", 16, k_dim)
+            k_tile *= 16
+        if shp[k_dim] > k_tile:
+            b.identity("register", shp[k_dim] // k_tile, k_dim)
+        tpw = p.tiles_per_warp or (1,) * rank
+        b.identity("register", tpw[nonk_dim], nonk_dim)
+        b.identity_nd("warp", p.warps_per_cta, matrix_order(rank, True))
+        b.combine_cga(p.cga_layout, shp)
+        return b
 
     def _builder(self, shape: Sequence[int]) -> Builder:
         """As Triton 3.9: the output tile of one instruction (``height`` = 4 registers of 32-bit
@@ -333,6 +370,11 @@ class AMDWMMALayout(DistributedLayout):
         """The ``k_width`` values Triton 3.9 accepts for a dot operand of this layout, in words
         (v1: 8 or 16; v2: 4, 8 or 16; v3: any power of two)."""
         return {1: "8 or 16", 2: "4, 8 or 16"}.get(self.version, "a power of two")
+
+    def check_dot_operand(self, operand_index: int, k_width: int, who: str) -> None:
+        if not self.accepts_dot_k_width(k_width):
+            raise SizeError(f"{who}: k_width {k_width} is not accepted for a WMMA v{self.version} parent; "
+                            f"Triton 3.9 takes {self.dot_k_widths()}")
 
     def accepts_dot_k_width(self, k_width: int) -> bool:
         """Whether a dot operand of this layout may have ``k_width`` (Triton's verifier).

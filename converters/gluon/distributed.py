@@ -21,7 +21,7 @@ from typing import ClassVar
 
 from linlayout.checks import is_pow2
 from linlayout.contract import Kind
-from linlayout.errors import BasisError, DimensionError, LayoutError, SizeError
+from linlayout.errors import BasisError, DimensionError, LayoutError, SizeError, UnsupportedError
 from linlayout.linear import LinearLayout
 
 
@@ -59,6 +59,19 @@ class DistributedLayout(GluonLayout):
         """The layout over ``shape`` in Triton's builder steps, before packing; the families built
         that way define it, and :meth:`to_linear` packs it."""
         raise NotImplementedError(f"{type(self).__name__}.to_linear")
+
+    # A family that has dot operands (MMA, MFMA, WMMA, Blocked) overrides these two: the operand
+    # layout of each family lives beside the family.
+    def check_dot_operand(self, operand_index: int, k_width: int, who: str) -> None:
+        """Refuse a ``k_width`` (or operand) this parent's dot operands cannot have."""
+        raise UnsupportedError(f"{who}: parent must be an NVMMADistributedLayout, AMDMFMALayout, AMDWMMALayout "
+                               f"or BlockedLayout here, got {type(self).__name__}")
+
+    def dot_operand_builder(self, operand_index: int, k_width: int, shape: list[int],
+                            cga: Sequence[Sequence[int]]) -> Builder:
+        """The register layout of dot operand ``operand_index`` (0 = A, 1 = B) of this parent over
+        ``shape``, before packing (``cga``: the parent's CGA with the K dim zeroed)."""
+        raise NotImplementedError(f"{type(self).__name__}.dot_operand_builder")
 
     @cached_to_linear
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
@@ -142,6 +155,29 @@ class BlockedLayout(DistributedLayout):
         b.identity_nd("register", self.size_per_thread, self.order)
         b.identity_nd("lane", self.threads_per_warp, self.order)
         b.identity_nd("warp", self.warps_per_cta, self.order)
+        return b
+
+    def check_dot_operand(self, operand_index: int, k_width: int, who: str) -> None:
+        if k_width < 0:
+            raise SizeError(f"{who}: k_width {k_width} must not be negative")
+
+    def dot_operand_builder(self, operand_index: int, k_width: int, shape: list[int],
+                            cga: Sequence[Sequence[int]]) -> Builder:
+        """A dot operand of a blocked parent (FMA dots): each thread holds the whole K dim of its
+        elements; lanes and warps as the parent's, broadcast along K."""
+        rank = self.rank
+        k_dim = rank - 1 if operand_index == 0 else rank - 2
+        b = Builder(rank)
+        for d in self.order:
+            b.touch("register", d)
+        size = list(self.size_per_thread)
+        size[k_dim] = shape[k_dim]
+        b.identity_nd("register", size, self.order)
+        for in_dim, sizes in (("lane", self.threads_per_warp), ("warp", self.warps_per_cta)):
+            b.touch(in_dim)
+            for d in self.order:
+                (b.zeros if d == k_dim else b.identity)(in_dim, sizes[d], d)
+        b.combine_cga(cga, shape)
         return b
 
     def _builder(self, shape: Sequence[int]) -> Builder:
@@ -427,6 +463,34 @@ class NVMMADistributedLayout(DistributedLayout):
             return [self.instr_shape[0], self.instr_shape[1]]
         return list(self.instr_shape)
 
+    def check_dot_operand(self, operand_index: int, k_width: int, who: str) -> None:
+        if not is_pow2(k_width):
+            raise SizeError(f"{who}: k_width {k_width} must be a power of two for an MMA parent")
+        if self.is_hopper and operand_index == 1:
+            raise UnsupportedError(
+                f"{who}: operand B of a wgmma (version 3) parent lives in shared memory; only operand A has a register layout")
+
+    def dot_operand_builder(self, operand_index: int, k_width: int, shape: list[int],
+                            cga: Sequence[Sequence[int]]) -> Builder:
+        """An MMA operand (Triton 3.9's ``nvidiaDotToLinearLayout``): the ``mma.sync`` operand tile
+        with ``k_width`` registers along K, repeated over the tensor; warps as the parent's,
+        broadcast along K."""
+        rank = self.rank
+        k_dim = rank - 1 if operand_index == 0 else rank - 2
+        b = Builder(rank)
+        tile = [1] * rank
+        if operand_index == 0:
+            tile[rank - 2], tile[rank - 1] = 16, k_width * 8
+        else:
+            tile[rank - 2], tile[rank - 1] = k_width * 8, 8
+        order = dot_operand_order(operand_index, rank)
+        _mma_tile(b, tile, k_width, order, order)
+        b.touch("warp")
+        for d in matrix_order(rank, not self.is_hopper):
+            (b.zeros if d == k_dim else b.identity)("warp", self.warps_per_cta[d], d)
+        b.combine_cga(cga, shape)
+        return b
+
     def _builder(self, shape: Sequence[int]) -> Builder:
         shp = check_shape(shape, self.rank, "NVMMADistributedLayout")
         rank = self.rank
@@ -470,33 +534,14 @@ class DotOperandLayout(DistributedLayout):
     k_width: int
 
     def __post_init__(self) -> None:
-        from linlayout.errors import UnsupportedError
-
         who = "DotOperandLayout"
         op = as_int(self.operand_index, who, "operand_index")
         if op not in (0, 1):
             raise LayoutError(f"{who}: operand_index must be 0 (A) or 1 (B), got {op}")
         kw = as_int(self.k_width, who, "k_width")
-        p = self.parent
-        if isinstance(p, NVMMADistributedLayout):
-            if not is_pow2(kw):
-                raise SizeError(f"{who}: k_width {kw} must be a power of two for an MMA parent")
-            if p.is_hopper and op == 1:
-                raise UnsupportedError(
-                    f"{who}: operand B of a wgmma (version 3) parent lives in shared memory; only operand A has a register layout")
-        elif isinstance(p, BlockedLayout):
-            if kw < 0:
-                raise SizeError(f"{who}: k_width {kw} must not be negative")
-        elif p.family == "AMDMFMALayout":
-            if not is_pow2(kw):
-                raise SizeError(f"{who}: k_width {kw} must be a power of two for an MFMA parent")
-        elif p.family == "AMDWMMALayout":
-            if not p.accepts_dot_k_width(kw):  # type: ignore[attr-defined]
-                raise SizeError(f"{who}: k_width {kw} is not accepted for a WMMA v{p.version} parent; "  # type: ignore[attr-defined]
-                                f"Triton 3.9 takes {p.dot_k_widths()}")  # type: ignore[attr-defined]
-        else:
-            raise UnsupportedError(f"{who}: parent must be an NVMMADistributedLayout, AMDMFMALayout, AMDWMMALayout "
-                                   f"or BlockedLayout here, got {type(p).__name__}")
+        if not isinstance(self.parent, DistributedLayout):
+            raise UnsupportedError(f"{who}: parent must be a distributed layout, got {type(self.parent).__name__}")
+        self.parent.check_dot_operand(op, kw, who)
 
     @property
     def rank(self) -> int:
@@ -510,69 +555,4 @@ class DotOperandLayout(DistributedLayout):
 
     def _builder(self, shape: Sequence[int]) -> Builder:
         shp = check_shape(shape, self.rank, "DotOperandLayout")
-        rank = self.rank
-        k_dim = rank - 1 if self.operand_index == 0 else rank - 2
-        p = self.parent
-        if p.family == "AMDMFMALayout":
-            return self._mfma_builder(shp)
-        if p.family == "AMDWMMALayout":
-            return p.dot_operand_builder(self.operand_index, self.k_width, shp, self.cga_layout)  # type: ignore[attr-defined]
-        b = Builder(rank)
-        if isinstance(p, BlockedLayout):
-            rep = list(p.order)
-            for d in rep:
-                b.touch("register", d)
-            size = list(p.size_per_thread)
-            size[k_dim] = shp[k_dim]
-            b.identity_nd("register", size, p.order)
-            for in_dim, sizes in (("lane", p.threads_per_warp), ("warp", p.warps_per_cta)):
-                b.touch(in_dim)
-                for d in p.order:
-                    (b.zeros if d == k_dim else b.identity)(in_dim, sizes[d], d)
-        else:
-            assert isinstance(p, NVMMADistributedLayout)
-            kw = self.k_width
-            tile = [1] * rank
-            if self.operand_index == 0:
-                tile[rank - 2], tile[rank - 1] = 16, kw * 8
-            else:
-                tile[rank - 2], tile[rank - 1] = kw * 8, 8
-            order = dot_operand_order(self.operand_index, rank)
-            _mma_tile(b, tile, kw, order, order)
-            b.touch("warp")
-            wpc = p.warps_per_cta
-            for d in matrix_order(rank, not p.is_hopper):
-                (b.zeros if d == k_dim else b.identity)("warp", wpc[d], d)
-        b.combine_cga(self.cga_layout, shp)
-        return b
-
-    def _mfma_builder(self, shp: list[int]) -> Builder:
-        """An MFMA operand (Triton 3.9's ``mfmaDotToLinearLayout``): ``k_width`` registers along K,
-        lanes along the non-K dim (the instruction's M or N) then K, repeated along K over the
-        whole tensor and along the non-K dim for ``tiles_per_warp``; warps as the parent's."""
-        p = self.parent
-        rank = self.rank
-        op = self.operand_index
-        k_dim = rank - 1 if op == 0 else rank - 2
-        nonk_dim = rank - 2 if op == 0 else rank - 1
-        m, n = p.instr_shape[0], p.instr_shape[1]  # type: ignore[attr-defined]
-        nonk = m if op == 0 else n
-        kw = self.k_width
-        b = Builder(rank)
-        for d in dot_operand_order(op, rank):  # K first: the order the tensor is covered in
-            b.touch("register", d)
-        b.touch("lane")
-        b.identity("register", kw, k_dim)
-        b.identity("lane", nonk, nonk_dim)
-        b.identity("lane", 64 // nonk, k_dim)
-        k_tile = 64 // nonk * kw
-        if (m, n, op) in ((64, 4, 0), (4, 64, 1)):  # the 64x64 operand of a 64x4 / 4x64 MFMA
-            b.identity("register", 16, k_dim)
-            k_tile *= 16
-        if shp[k_dim] > k_tile:
-            b.identity("register", shp[k_dim] // k_tile, k_dim)
-        tpw = p.tiles_per_warp or (1,) * rank  # type: ignore[attr-defined]
-        b.identity("register", tpw[nonk_dim], nonk_dim)
-        b.identity_nd("warp", p.warps_per_cta, matrix_order(rank, True))  # type: ignore[attr-defined]
-        b.combine_cga(p.cga_layout, shp)  # type: ignore[attr-defined]
-        return b
+        return self.parent.dot_operand_builder(self.operand_index, self.k_width, shp, self.cga_layout)
