@@ -141,7 +141,7 @@ def equivalent(a: Any, b: Any, *, shape: Sequence[int] | None = None) -> Equival
     if ia != ib:
         return Equivalence("different", None, f"their inputs differ: {ia} vs {ib}", "general")
     try:
-        c = ga.equivalent(gb)
+        c = ga.counterexample(gb)
     except LayoutError as e:
         return Equivalence("different", None, str(e), "general")
     if c is None:

@@ -695,7 +695,7 @@ class MixedRadixLayout:
             self._hash = hash((self._digits, self._replicas, tuple(sorted((a, v) for a, v in self._offset.items() if v)), tuple(self.out_dims.items())))
         return self._hash
 
-    def equivalent(self, other: MixedRadixLayout) -> Counterexample | None:
+    def counterexample(self, other: MixedRadixLayout) -> Counterexample | None:
         """None when both layouts are the same map (base images and replica sets), else a
         :class:`Counterexample`.  Axes missing on one side count as 0 there.
 
@@ -713,10 +713,10 @@ class MixedRadixLayout:
 
             >>> a = MixedRadixLayout({"x": [(4, 1, "m")]})
             >>> b = MixedRadixLayout({"x": [(2, 1, "m"), (2, 3, "m")]})
-            >>> print(a.equivalent(b))
+            >>> print(a.counterexample(b))
             at {'x': 2}: {'m': 2} != {'m': 3} (base)
             >>> c = MixedRadixLayout({"x": [(4, 1, "m")]}, replicas=[(3, 1, "w"), (2, 3, "w")])
-            >>> c.equivalent(MixedRadixLayout({"x": [(2, 1, "m"), (2, 2, "m")]}, replicas=[(2, 1, "w"), (3, 2, "w")])) is None
+            >>> c.counterexample(MixedRadixLayout({"x": [(2, 1, "m"), (2, 2, "m")]}, replicas=[(2, 1, "w"), (3, 2, "w")])) is None
             True
 
         Raises:
@@ -749,7 +749,7 @@ class MixedRadixLayout:
 
     def is_equivalent(self, other: MixedRadixLayout) -> bool:
         """True when :meth:`equivalent` finds no counterexample."""
-        return self.equivalent(other) is None
+        return self.counterexample(other) is None
 
     def compose(self, outer: MixedRadixLayout) -> MixedRadixLayout:
         """``outer(self(x))``: the axes of ``self`` are the in-dims of ``outer``.
