@@ -896,7 +896,7 @@ class MixedRadixLayout:
         reps = list(fitted.digits[rep_name]) + list(outer._replicas)
         return MixedRadixLayout([(n, fitted.digits[n]) for n in self.in_dims], reps, fitted.offset, list(outer._axes))
 
-    def inverse(self, in_dim_names: Sequence[str] | None = None) -> MixedRadixLayout:
+    def invert(self, in_dim_names: Sequence[str] | None = None) -> MixedRadixLayout:
         """The inverse map from places to inputs, when the layout (with its replicas) covers the box
         ``[0, out_dims[a])`` of every axis exactly once; replica copies map to the same input.
 
@@ -910,7 +910,7 @@ class MixedRadixLayout:
         digit goes back to its place value in its in-dim (0 for a replica).
 
             >>> L = MixedRadixLayout({"x": [(2, 4, "m"), (4, 1, "m")]})
-            >>> Li = L.inverse()
+            >>> Li = L.invert()
             >>> Li.digits
             {'m': (Digit(extent=4, stride=2, axis='x'), Digit(extent=2, stride=1, axis='x'))}
             >>> [Li(m=L(x=k)["m"])["x"] for k in range(8)]

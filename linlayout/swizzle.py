@@ -133,10 +133,10 @@ class Swizzle:
             return x ^ (y >> self.shift)
         return x ^ (y << -self.shift)
 
-    def inverse(self) -> Swizzle:
+    def invert(self) -> Swizzle:
         """The inverse map: the swizzle itself (it is an involution).
 
-            >>> Swizzle(2, 4, 3).inverse() == Swizzle(2, 4, 3)
+            >>> Swizzle(2, 4, 3).invert() == Swizzle(2, 4, 3)
             True
         """
         return self

@@ -76,10 +76,10 @@ def test_replicas_become_an_in_dim():
 
 def test_inverse_complement_compose_examples():
     L = MixedRadixLayout({"x": [(2, 3, "m"), (3, 1, "m")]})
-    Li = L.inverse()
+    Li = L.invert()
     assert [Li(m=L(x=k)["m"])["x"] for k in range(6)] == list(range(6))
     with pytest.raises(NotInvertibleError):
-        MixedRadixLayout({"x": [(2, 2, "m")]}).inverse()
+        MixedRadixLayout({"x": [(2, 2, "m")]}).invert()
     C = MixedRadixLayout({"x": [(4, 2, "m")]}).complement({"m": 24})
     both = sorted(a + b for a in range(0, 8, 2) for b in C.table()[:, 0].tolist())
     assert both == list(range(24))
@@ -207,7 +207,7 @@ def test_inverse_of_a_permutation(extents, rnd):
         strides[k] = acc
         acc *= extents[k]
     L = MixedRadixLayout({"x": [(e, strides[k], "m") for k, e in enumerate(extents)]})
-    Li = L.inverse()
+    Li = L.invert()
     assert [Li(m=L(x=k)["m"])["x"] for k in range(n)] == list(range(n))
     assert L.compose(Li.rename_axes({"x": "y"})).is_equivalent(MixedRadixLayout({"x": [(n, 1, "y")]}))
 

@@ -195,7 +195,7 @@ def test_involution(sw):
     assert np.array_equal(sw(sw(xs)), xs)
     L = sw.to_linear()
     assert L.compose(L) == LinearLayout.identity_1d(L.in_dim_size("offset"), "offset", "offset")
-    assert sw.inverse() == sw
+    assert sw.invert() == sw
 
 
 @given(swizzles())

@@ -274,7 +274,7 @@ def to_general(x: Any, shape: Optional[Sequence[int]] = None) -> MixedRadixLayou
         raise _shape_error(x, sizes, list(shape))
     G = offset_general(x)
     try:
-        inv = G.inverse()
+        inv = G.invert()
     except NotInvertibleError as e:
         raise UnsupportedError(f"{x} has no offset -> coordinate form: {e}") from None
     return inv
