@@ -1,4 +1,4 @@
-"""converters.gluon base: registry, dict and text forms, layout_utils against the builder."""
+"""converters.gluon base: registry, dict and text forms."""
 
 from __future__ import annotations
 
@@ -9,9 +9,7 @@ import pytest
 
 from converters import gluon
 from converters.gluon import BlockedLayout, GluonLayout, SliceLayout, from_dict, parse, registry
-from linlayout import LinearLayout
 from linlayout.errors import LayoutError, ParseError, SizeError
-from linlayout.layout_utils import combine_cta_cga_with_shape, identity_standard_nd
 
 ORACLE = Path(__file__).parent / "oracles" / "triton-3.9" / "gluon_ll.jsonl"
 
@@ -68,21 +66,6 @@ def test_from_dict_errors():
                    "warps_per_cta": [4], "order": [0], "bogus": 1})
     with pytest.raises(LayoutError):
         from_dict([1, 2])
-
-
-def test_layout_utils_combine_matches_blocked_oracle():
-    rows = [json.loads(line) for line in ORACLE.open()]
-    rows = [r for r in rows if r["layout"]["kind"] == "BlockedLayout"][:60]
-    for r in rows:
-        lay = r["layout"]
-        order = lay["order"]
-        cta = (identity_standard_nd("register", lay["size_per_thread"], order)
-               * identity_standard_nd("lane", lay["threads_per_warp"], order)
-               * identity_standard_nd("warp", lay["warps_per_cta"], order))
-        got = combine_cta_cga_with_shape(cta, lay["cga_layout"], r["shape"], broadcast_registers=False)
-        exp = LinearLayout.from_dict({"bases": list(r["linear"].items()),
-                                      "out_dims": [[f"dim{i}", s] for i, s in enumerate(r["shape"])]})
-        assert got.bases == exp.bases, r
 
 
 # ------------------------------------------------------------------------------ remembered answers

@@ -11,9 +11,40 @@ import math
 from collections.abc import Mapping, Sequence
 
 from linlayout.checks import is_pow2, log2
-from linlayout.errors import BasisError, DimensionError, SizeError
-from linlayout.layout_utils import shrink_bases
+from linlayout.errors import BasisError, DimensionError, LayoutError, SizeError
 from linlayout.linear import LinearLayout
+
+
+def shrink_bases(
+    bases: dict[str, list[list[int]]], j: int, actual: int, desired: int,
+    broadcast_registers: bool = True, dropped: set[int] | None = None,
+) -> None:
+    """Triton's ``ensureLayoutNotLargerThan`` for one out-dim, in place on basis vectors.
+
+    Component ``j`` of the largest bases (over all in-dims, largest value first) is zeroed until
+    the out-dim of size ``actual`` is no larger than ``desired``; with ``broadcast_registers=False``
+    the indices of ``register`` bases that would be zeroed go into ``dropped`` instead.
+
+        >>> b = {"register": [[1], [2]], "lane": [[4], [8]]}
+        >>> shrink_bases(b, 0, 16, 4); b
+        {'register': [[1], [2]], 'lane': [[0], [0]]}
+        >>> gone = set(); shrink_bases(b, 0, 4, 2, broadcast_registers=False, dropped=gone); gone
+        {1}
+    """
+    cands = sorted(
+        ((v[j], in_dim, i) for in_dim, vecs in bases.items() for i, v in enumerate(vecs) if v[j]),
+        key=lambda c: -c[0],
+    )
+    for _, in_dim, i in cands:
+        if actual <= desired:
+            break
+        if not broadcast_registers and in_dim == "register":
+            if dropped is None:
+                raise LayoutError("shrink_bases: broadcast_registers=False needs a 'dropped' set")
+            dropped.add(i)
+        else:
+            bases[in_dim][i][j] = 0
+        actual >>= 1
 
 
 def check_shape(shape: Sequence[int], rank: int | None, who: str) -> list[int]:
