@@ -73,8 +73,8 @@ def _pow2_or_zero(b: int) -> bool:
 def _layout_from_bases(names: Sequence[str], per_dim: Sequence[Sequence[int]]) -> Optional[Layout]:
     """Layout with one top mode per in-dim when every basis is 0 or a distinct power of two."""
     seen = 0
-    modes_s = []
-    modes_d = []
+    modes_s: list[Any] = []
+    modes_d: list[Any] = []
     for bases in per_dim:
         rs: list = []
         rd: list = []

@@ -149,7 +149,6 @@ def offset_map(
     >>> offset_map(parse("(2,4):(4,1)"), flat=True).bases
     {'index': ((4,), (1,), (2,))}
     """
-    swz: Optional[Swizzle] = None
     L, swz, offset = _parts(x, "offset_map")
     if swz is not None and not hasattr(swz, "is_identity"):
         raise UnsupportedError(f"offset_map: only a Swizzle is supported as the outer part of {x}")

@@ -108,7 +108,7 @@ def register(cls: type) -> type:
     return cls
 
 
-def lookup(kind: str) -> type:
+def lookup(kind: str) -> type[GluonLayout]:
     """The registered class named ``kind``; :class:`LayoutError` naming the known kinds if none.
 
         >>> lookup("NoSuchLayout")

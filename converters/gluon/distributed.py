@@ -236,7 +236,7 @@ class SliceLayout(DistributedLayout):
             parent = self.parent.to_linear(pshape)
             # The sliced out-dim has size 1 (no bits), so the parent's flat bases are already the
             # projection; only the register bases that became zero go.
-            flat = {n: parent.flat_bases(n) for n in parent.in_dim_names}
+            flat = {n: list(parent.flat_bases(n)) for n in parent.in_dim_names}
             if "register" in flat:
                 flat["register"] = [f for f in flat["register"] if f]
             return LinearLayout.from_flat(flat, [(f"dim{j}", s) for j, s in enumerate(shp)])
