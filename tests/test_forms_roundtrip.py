@@ -74,7 +74,25 @@ def _tilus_cases() -> list[tuple[str, object, list[int]]]:
     return [("tilus", x, list(x.shape)) for x in ls]
 
 
-CASES = _gluon_cases() + _cute_cases() + _tile_cases() + _tilus_cases()
+def _mlir_cases(n: int = 24) -> list[tuple[str, object, list[int]]]:
+    """Tensor and memdesc types of real kernels (their shape comes with them), one per layout family."""
+    out, seen = [], set()
+    for r in _rows("triton-3.9-ir/layouts.jsonl"):
+        head = r["type"].split("#", 1)[-1].split("<", 1)[0]
+        if head in seen or "linear" not in r or r["type"].startswith("!ttg.memdesc") and "x" not in r["type"]:
+            continue
+        try:
+            t = registry.parse(r["type"], "mlir")
+        except LayoutError:
+            continue
+        seen.add(head)
+        out.append(("mlir", t, list(t.shape)))
+        if len(out) >= n:
+            break
+    return out
+
+
+CASES = _gluon_cases() + _cute_cases() + _tile_cases() + _tilus_cases() + _mlir_cases()
 
 
 def _id(case: tuple) -> str:
@@ -121,7 +139,7 @@ def test_every_form_pair_keeps_the_meaning(case):
 
 
 def test_the_corpus_covers_every_form_and_kind():
-    assert {c[0] for c in CASES} == {"gluon", "cute", "tile", "tilus"}
+    assert {c[0] for c in CASES} == {"gluon", "cute", "tile", "tilus", "mlir"}
     assert {kind_of(c[1]).value for c in CASES} >= {"distributed", "shared", "tensor_memory", "memory"}
     fams = {type(c[1]).__name__ for c in CASES if c[0] == "gluon"}
     assert {"BlockedLayout", "SliceLayout", "NVMMADistributedLayout", "DotOperandLayout", "NVMMASharedLayout",
