@@ -12,6 +12,7 @@
   :func:`from_offset_map`)
 * :mod:`.tv` — :class:`TVLayout` (thread-value layouts over a tile: CuTe's distributed layouts)
   and their distributed linear form
+* :mod:`.interop` — pycute objects in and out (``from_pycute``, ``to_pycute``; pycute optional)
 * :mod:`.atoms` — the MMA and copy atoms by CUTLASS name (``mma_atom``, ``copy_atom``, ``atoms``)
 
 A CuTe ``Layout`` is a memory map (kind ``memory``): coordinates -> offset.
@@ -30,6 +31,7 @@ from .algebra import *  # noqa: F403 (the algebra's public names, listed in alge
 from .atoms import CopyAtom, MMAAtom, atoms, copy_atom, mma_atom, smem_atom
 from .bridge import from_linear, from_offset_map
 from .memory_map import is_linear, offset_general, offset_map, to_general, to_linear
+from .interop import from_pycute, pycute_available, to_pycute
 from .descriptor import Basis, Descriptor, format_descriptor, normalize_descriptor, parse_descriptor
 from .layout import Layout, make_layout
 from .swizzle import ComposedLayout, Swizzle
@@ -59,6 +61,9 @@ __all__ = [
     "is_linear",
     "from_linear",
     "from_offset_map",
+    "from_pycute",
+    "to_pycute",
+    "pycute_available",
     "TVLayout",
     "parse_tv",
     "make_layout_tv",
