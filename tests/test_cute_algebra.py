@@ -344,3 +344,23 @@ def test_composed_layouts_divide_and_invert(sw, A, t):
         return
     assert [C(R(i)) for i in range(R.size())] == list(range(R.size()))
     assert [Li(C(i)) for i in range(C.size())] == list(range(C.size()))
+
+
+@FAST
+@given(st.sampled_from([(4, 8), (8, 8), (2, 16), (16, 4)]), compact_layouts(ext=POW2))
+def test_identity_layouts_compose_and_divide(shape, B):
+    """Basis-stride (E<i>) layouts: CuTe's identity layout composed with a tiler gives the tiler's
+    coordinates, and zipped_divide partitions every coordinate exactly once."""
+    from converters.cute.layout import E
+
+    I = Layout(shape, (E(1, 0), E(1, 1)))
+    assume(B.cosize() <= I.size())
+    C = composition(I, B)
+
+    def pad(c):  # a basis layout's coordinate has as many entries as its largest index needs
+        return tuple(c) + (0,) * (2 - len(c))
+
+    assert [pad(C(i)) for i in range(B.size())] == [I(B(i)) for i in range(B.size())]
+    D = zipped_divide(I, (2, 2))
+    coords = [D(i) for i in range(D.size())]
+    assert sorted(coords) == sorted(I(i) for i in range(I.size()))

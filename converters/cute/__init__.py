@@ -2,9 +2,11 @@
 
 * :mod:`.layout` — :class:`Layout` (nested shape:stride), evaluation, ``size``/``cosize``/...
 * :mod:`.swizzle` — :class:`Swizzle` ``<B, M, S>`` and :class:`ComposedLayout` (swizzle o offset o layout)
-* :mod:`.text` — parse and print CuTe notation (``(4,8):(8,1)``, ``S<3,4,3> o 0 o ...``)
+* :mod:`.text` — parse and print CuTe notation (``(4,8):(8,1)``, ``S<3,4,3> o 0 o ...``, the
+  C++ print forms ``(_4,_8):(_8,_1)``, basis strides ``(4,8):(1@0,1@1)``)
 * :mod:`.descriptor` — the basis descriptor grammar (``(1@0, 8@1)``, ``(1/2@0, 4@1)``, ...)
-* :mod:`.algebra` — coalesce, composition, complement, inverses, divides and products
+* :mod:`.algebra` — coalesce, composition, complement, inverses, divides and products, as CuTe
+  C++ computes them (checked row by row against C++ compiled on the CPU: tests/oracles/cute-cpp)
 * :mod:`.bridge` — to and from :class:`linlayout.LinearLayout` (exactly when GF(2)-linear) and
   the general mixed-radix backend
 
@@ -19,12 +21,13 @@ from . import algebra
 from .algebra import *  # noqa: F403 (the algebra's public names, listed in algebra.__all__)
 from .bridge import from_linear, to_general, to_linear
 from .descriptor import Basis, Descriptor, format_descriptor, normalize_descriptor, parse_descriptor
-from .layout import Layout, make_layout
+from .layout import E, Layout, make_layout
 from .swizzle import ComposedLayout, Swizzle
 from .text import format_layout, parse, parse_int_tuple, parse_layout, parse_swizzle
 
 __all__ = [
     "Layout",
+    "E",
     "make_layout",
     "Swizzle",
     "ComposedLayout",

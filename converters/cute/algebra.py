@@ -1,24 +1,29 @@
-"""The CuTe layout algebra as free functions, with CuTe C++'s legality conditions checked.
+"""The CuTe layout algebra as free functions, computed as CuTe C++ computes it.
 
-Semantics follow CuTe C++ (``include/cute/layout.hpp``) with every extent and stride static, so
-the conditions C++ checks at compile time (``static_assert``) are checked here and raise a
+CuTe C++ (``include/cute/layout.hpp``, ``layout_composed.hpp``, ``swizzle_layout.hpp``,
+``int_tuple.hpp``) is the reference, also where pycute differs (each such difference is named in
+the function's docstring and shown by a row of the C++ golden corpus, tests/oracles/cute-cpp,
+printed by CuTe C++ compiled on the CPU).  Every extent and stride is taken as static, so the
+conditions C++ checks at compile time (``static_assert``) are checked here and raise a
 :class:`~linlayout.errors.LayoutError` subclass naming the condition:
 
-* composition: the *stride divisibility condition* (each extent of the coalesced outer layout, but
-  the last, divides or is divided by the remaining inner stride) and the *shape divisibility
-  condition* (likewise for the remaining inner extent);
-* complement: the layout must be injective on its non-zero-stride modes (no mode starts inside
-  the span of a smaller one);
+* composition: C++'s *stride divisibility condition* (``rest_stride % shape == 0 or
+  rest_stride < shape``) and *shape divisibility condition* (``rest_shape % min(next_shape,
+  rest_shape) == 0``);
+* complement: "Non-injective Layout detected in complement";
+* left_inverse: the "left inverse divisibility condition";
 * tile_to_shape: the block shape must divide the target shape.
 
-``check=False`` gives CuTe C++'s behaviour with run-time (dynamic) integers instead, which is
-what pycute computes: the shape divisibility condition and complement's injectivity check are
-waived (C++: "Waive dynamic assertion"), so a composition may come out smaller than its inner
-layout and a complement may get an extent 0.  The stride divisibility condition is always checked
-(pycute asserts it too).
+``check=False`` gives CuTe C++'s behaviour with run-time (dynamic) integers instead: the
+divisibility assertions are waived ("DEBUG assert can cause extra registers"), so a composition
+may come out smaller than its inner layout and a complement may get an extent 0.  ``exact=True``
+refuses the compositions C++ accepts whose answer is not ``c -> A(B(c))``, and ``strict=True``
+also demands ``cosize(inner) <= size(outer)`` (verifier's options).
 
-CuTe lets a layout run past its size along its last mode; composition follows it.  The stricter
-rule ``cosize(inner) <= size(outer)`` is available with ``strict=True`` (a verifier's option).
+CuTe lets a layout run past its size along its last mode; composition follows it (an extent-1
+last mode extends in stride 0, as C++'s ``coalesce_x``).  Swizzled :class:`ComposedLayout` values
+go through composition, inverses, divides and products as in C++ (the swizzle stays outside), and
+layouts with basis strides ``E<i>`` (identity layouts) compose and divide as C++'s ScaledBasis.
 
     >>> from converters.cute import Layout, composition, complement, logical_divide, coalesce
     >>> composition(Layout(8, 2), Layout(4, 1))

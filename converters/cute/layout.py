@@ -79,6 +79,15 @@ class E:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, E) and self.value == other.value and self.index == other.index
 
+    def _no_offset(self, *_: Any) -> Any:
+        raise LayoutError(
+            f"the basis stride {self} is not an offset: a layout with basis (v@i) strides maps to coordinates "
+            f"(use Layout.coord_table() or compose it), so this operation, which needs integer strides, does not apply"
+        )
+
+    __lt__ = __le__ = __gt__ = __ge__ = __abs__ = __add__ = __radd__ = __sub__ = __rsub__ = __neg__ = _no_offset
+    __floordiv__ = __mod__ = __lshift__ = _no_offset
+
     def __hash__(self) -> int:
         return hash(("E", self.value, self.index))
 
@@ -598,8 +607,11 @@ def make_layout(*layouts: Layout) -> Layout:
     >>> make_layout(Layout(4, 1), Layout((2, 3), (4, 8)))
     Layout((4,(2,3)):(1,(4,8)))
     """
+    fs: list = []
+    fd: list = []
     for x in layouts:
         if not isinstance(x, Layout):
             raise LayoutError(f"make_layout expects layouts, got {type(x).__name__} {x!r}")
-    return Layout._new(tuple(x.shape for x in layouts), tuple(x.stride for x in layouts),
-                       tuple(v for x in layouts for v in x._fs), tuple(v for x in layouts for v in x._fd))
+        fs += x._fs
+        fd += x._fd
+    return Layout._new(tuple([x.shape for x in layouts]), tuple([x.stride for x in layouts]), tuple(fs), tuple(fd))
