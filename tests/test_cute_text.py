@@ -243,3 +243,15 @@ def test_basis_descriptor_layouts():
         I.cosize()
     with pytest.raises(LayoutError, match="basis"):
         ComposedLayout(Swizzle(1, 0, 1), 0, I)
+
+
+def test_descriptor_becomes_a_basis_layout():
+    from converters.cute import basis_layout
+
+    L = basis_layout(((2, 2), 3), "((1@0, 8@1), 1@2)")
+    assert L == parse("((2,2),3):((1@0,8@1),1@2)") and L.is_basis()
+    assert L(((1, 1), 2)) == (1, 8, 2)
+    with pytest.raises(BasisError, match="integer v"):
+        basis_layout((2, 8), "(1/2@0, 4@1)")
+    with pytest.raises(BasisError, match="mixes"):
+        basis_layout((2, 8), "(1@0, 4)")

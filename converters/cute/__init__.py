@@ -20,7 +20,7 @@
 from . import algebra
 from .algebra import *  # noqa: F403 (the algebra's public names, listed in algebra.__all__)
 from .bridge import from_linear, to_general, to_linear
-from .descriptor import Basis, Descriptor, format_descriptor, normalize_descriptor, parse_descriptor
+from .descriptor import Basis, Descriptor, basis_layout, format_descriptor, normalize_descriptor, parse_descriptor
 from .layout import E, Layout, make_layout
 from .swizzle import ComposedLayout, Swizzle
 from .text import format_layout, parse, parse_int_tuple, parse_layout, parse_swizzle
@@ -41,6 +41,7 @@ __all__ = [
     "parse_descriptor",
     "format_descriptor",
     "normalize_descriptor",
+    "basis_layout",
     "to_linear",
     "from_linear",
     "to_general",
