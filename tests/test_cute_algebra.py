@@ -364,3 +364,27 @@ def test_identity_layouts_compose_and_divide(shape, B):
     D = zipped_divide(I, (2, 2))
     coords = [D(i) for i in range(D.size())]
     assert sorted(coords) == sorted(I(i) for i in range(I.size()))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(any_layouts(), st.integers(1, 12), st.integers(0, 12), st.booleans())
+def test_exact_composition_is_pointwise(A, s, d, exact):
+    """With exact=True an accepted composition is c -> A(B(c)) for every c < size(B), A read
+    past its size as C++ does (coalesce_x: along its last mode, an extent-1 last mode in stride 0;
+    negative inner strides read A at negative indices, C++'s answers for them are in the C++ corpus).
+    Without it (C++'s own conditions) the only misses are the ones exact=True refuses."""
+    from converters.cute.algebra import _coalesce_x
+
+    B = Layout(s, d)
+    cs, cd = _coalesce_x(A.flat_shape(), A.flat_stride())
+    Ax = Layout(tuple(cs), tuple(cd))
+    try:
+        R = composition(A, B, exact=exact)
+    except LayoutError:
+        return
+    ok = [R(i) for i in range(s)] == [Ax(B(i)) for i in range(s)]
+    if exact:
+        assert ok
+    elif not ok:
+        with pytest.raises(CompositionError, match="not exact"):
+            composition(A, B, exact=True)

@@ -470,7 +470,9 @@ def complement(layout: Layout, cotarget: Optional[IntTuple] = None, *, check: bo
     """The layout of the offsets ``layout`` leaves out, up to ``cotarget`` (CuTe ``complement``).
 
     ``cotarget`` (an int or a shape, default ``cosize(filter(layout))``) is the codomain size to
-    cover.  The modes (non-zero strides, non-negative) must not interleave: each mode must start
+    cover; a shape is divided mode by mode as C++'s ``ceil_div`` does (so it may cover more than
+    its size; pycute only takes ints).  A :class:`ComposedLayout` gives the complement of its
+    inner layout (C++).  The modes (non-zero strides, non-negative) must not interleave: each mode must start
     at or past the span of the smaller-stride ones (CuTe's "Non-injective Layout detected in
     complement"); ``check=False`` waives it as C++ does at run time (an extent 0 results).
 
@@ -584,8 +586,11 @@ def right_inverse(layout: Any) -> Any:
 
     CuTe C++ (``layout.hpp``) is the reference: coalesce, then follow the strides up from 1 in
     stride order (a stride equal to the running product extends ``R``); negative strides never
-    match, so ``right_inverse((2,3):(-1,1048576))`` is ``1:0`` (the trivial right inverse).  A
-    swizzled ``Sw o 0 o L`` gives ``right_inverse(L) o Sw``.
+    match, so ``right_inverse((2,3):(-1,1048576))`` is ``1:0`` (the trivial right inverse).
+    pycute sorts the uncoalesced modes instead and can stop earlier (``((2,8),4):((1,2),2)``:
+    C++ ``16:1``, pycute ``(2,4):(1,16)``).  A swizzled ``Sw o 0 o L`` gives
+    ``right_inverse(L) o Sw`` (the swizzle moved through ``right_inverse(L)``, refused where that
+    is not exact).
 
     >>> right_inverse(Layout((4, 8), (8, 1)))
     Layout((8,4):(4,1))
