@@ -19,7 +19,7 @@ import pathlib
 
 from converters.cute import algebra as A
 from converters.cute.layout import Layout, flatten
-from converters.cute.text import _Parser, parse
+from converters.cute.text import _Parser, parse, parse_int_tuple
 from linlayout.errors import LayoutError
 
 CPP_ORACLE = pathlib.Path(__file__).parent / "oracles" / "cute-cpp" / "algebra.jsonl"
@@ -27,6 +27,8 @@ ROWS = [json.loads(line) for line in CPP_ORACLE.read_text().splitlines() if line
 
 
 def _args(row):
+    if row["op"] == "tile_to_shape":  # a layout, then a target shape and an order (int-tuples)
+        return [parse(row["args"][0]), *(parse_int_tuple(a) for a in row["args"][1:])]
     return [a if isinstance(a, int) else parse(a) for a in row["args"]]
 
 
@@ -56,8 +58,12 @@ def _negative_left_inverse(row) -> bool:
 
 def test_corpus_covers_the_algebra():
     ops = collections.Counter(r["op"] for r in ROWS)
-    for op in ("composition", "left_inverse", "right_inverse", "complement", "logical_divide"):
+    for op in ("composition", "left_inverse", "right_inverse", "complement", "logical_divide", "blocked_product", "raked_product"):
         assert ops[op] >= 40, ops
+    assert ops["tile_to_shape"] >= 5
+    swizzled = collections.Counter(r["op"] for r in ROWS if r.get("result", "").startswith("Sw<"))
+    for op in ("composition", "logical_divide", "logical_product", "blocked_product", "tile_to_shape", "right_inverse"):
+        assert swizzled[op] >= 1, swizzled
     assert sum("error" in r for r in ROWS) >= 30
     assert any("Sw<" in r.get("result", "") for r in ROWS)
 

@@ -734,6 +734,12 @@ def _hier_unzip(split: Any, A: Layout, B: Tiler, check: bool) -> Layout:
     return split(A, B, check=check)
 
 
+def _unpack(L: Layout) -> list:
+    """The modes C++'s ``result(_, repeat<R>(_))`` spreads: the top-level modes of ``L``, or ``L``
+    itself when its rank is 1 (``repeat<1>(_)`` is ``_``, so a 1-tuple mode such as ``(7)`` stays)."""
+    return list(L.modes()) if len(L) > 1 else [L]
+
+
 @_through_composed
 def zipped_divide(A: Layout, B: Tiler, *, check: bool = True) -> Layout:
     """``logical_divide`` with the tile modes gathered first: ``((tile...), (rest...))``.
@@ -752,7 +758,7 @@ def tiled_divide(A: Layout, B: Tiler, *, check: bool = True) -> Layout:
     Layout(((2,4),4,2):((8,1),16,4))
     """
     r = zipped_divide(A, B, check=check)
-    return make_layout(r[0], *r[1].modes())
+    return make_layout(r[0], *_unpack(r[1]))
 
 
 @_through_composed
@@ -763,7 +769,7 @@ def flat_divide(A: Layout, B: Tiler, *, check: bool = True) -> Layout:
     Layout((2,4,4,2):(8,1,16,4))
     """
     r = zipped_divide(A, B, check=check)
-    return make_layout(*r[0].modes(), *r[1].modes())
+    return make_layout(*_unpack(r[0]), *_unpack(r[1]))
 
 
 # --------------------------------------------------------------------------- products
@@ -804,14 +810,14 @@ def tiled_product(A: Layout, B: Tiler, *, check: bool = True) -> Layout:
     Layout(((2,2),2,(2,2)):((1,2),2,(1,4)))
     """
     r = zipped_product(A, B, check=check)
-    return make_layout(r[0], *r[1].modes())
+    return make_layout(r[0], *_unpack(r[1]))
 
 
 @_through_composed
 def flat_product(A: Layout, B: Tiler, *, check: bool = True) -> Layout:
     """``zipped_product`` with both modes unpacked."""
     r = zipped_product(A, B, check=check)
-    return make_layout(*r[0].modes(), *r[1].modes())
+    return make_layout(*_unpack(r[0]), *_unpack(r[1]))
 
 
 def _append_to_rank(L: Layout, r: int) -> Layout:
@@ -833,13 +839,16 @@ def _rank_product(block: Layout, tiler: Layout, raked: bool) -> Layout:
     a = _append_to_rank(block, r)
     b = _append_to_rank(tiler, r)
     res = make_layout(a, composition(complement(a, a.size() * b.cosize()), b))
-    z = _zip2(res[1], res[0]) if raked else _zip2(res[0], res[1])
-    return coalesce(z, (1,) * r)
+    # current CuTe C++ zips the two modes and stops (older CuTe and pycute coalesced each mode)
+    return _zip2(res[1], res[0]) if raked else _zip2(res[0], res[1])
 
 
 @_through_composed
 def blocked_product(block: Layout, tiler: Layout) -> Layout:
     """Each element of ``tiler`` becomes a copy of ``block``; rank ``max(rank(block), rank(tiler))``.
+
+    ``zip(logical_product(block, tiler))`` with both padded to the same rank, as CuTe C++ (which no
+    longer coalesces the modes, unlike pycute); a :class:`ComposedLayout` keeps its swizzle outside.
 
     >>> blocked_product(Layout((2, 2), (1, 2)), Layout((2, 3), (1, 2)))
     Layout(((2,2),(2,3)):((1,4),(2,8)))
@@ -888,7 +897,10 @@ def tile_to_shape(block: Layout, trg_shape: IntTuple, order: Optional[IntTuple] 
     >>> tile_to_shape(Layout((2, 2), (1, 2)), (4, 6))
     Layout(((2,2),(2,3)):((1,4),(2,8)))
     >>> tile_to_shape(Layout((2, 2), (1, 2)), (4, 6), (1, 0))
-    Layout(((2,2),6):((1,12),2))
+    Layout(((2,2),(2,3)):((1,12),(2,4)))
+
+    As current CuTe C++, the result is ``blocked_product(block, make_ordered_layout(...))`` as it
+    stands (older CuTe and pycute coalesced each mode: ``((2,2),6):((1,12),2)`` above).
     """
     block = _as_layout(block, "tile_to_shape")
     _int_tuple(trg_shape, "tile_to_shape")
@@ -909,4 +921,4 @@ def tile_to_shape(block: Layout, trg_shape: IntTuple, order: Optional[IntTuple] 
             )
     pshape = tuple(t // b for t, b in zip(tgt, bshape))
     ordered = make_ordered_layout(pshape, order if order is None or isinstance(order, tuple) else (order,))
-    return coalesce(blocked_product(padded, ordered), pshape)
+    return blocked_product(padded, ordered)

@@ -42,6 +42,7 @@ from linlayout.errors import LayoutError  # noqa: E402
 HERE = pathlib.Path(__file__).resolve().parent
 PYCUTE = HERE.parent / "pycute" / "algebra.jsonl"
 OPS = ("composition", "complement", "logical_divide", "zipped_divide", "right_inverse", "left_inverse", "logical_product")
+PRODUCTS = ("blocked_product", "raked_product", "zipped_product", "tiled_product")
 
 
 def cpp_tuple(t) -> str:
@@ -59,12 +60,14 @@ def cpp_arg(x) -> str:
         return f"Swizzle<{x.bits},{x.base},{x.shift}>{{}}"
     if isinstance(x, ComposedLayout):
         return f"composition({cpp_arg(x.outer)},Int<{x.offset}>{{}},{cpp_arg(x.inner)})"
-    if isinstance(x, int):
-        return f"Int<{x}>{{}}"
+    if isinstance(x, (int, tuple)):
+        return cpp_tuple(x)
     raise TypeError(x)
 
 
 def arg_text(x) -> object:
+    if isinstance(x, tuple):  # a shape or an order (tile_to_shape), read back with parse_int_tuple
+        return "(" + ",".join(str(arg_text(v)) for v in x) + ")"
     return x if isinstance(x, int) else str(x)
 
 
@@ -137,6 +140,23 @@ def cases() -> list[tuple[str, list]]:
     for b in ("(2,4):(1@0,2@1)", "(4,8):(1@1,1@0)", "(2,2):(4@0,0)", "(3,2):(1@0,4@1)"):
         add("composition", P("(8,16):(16,1)"), P(b))
         add("composition", P("((2,4),16):((1,32),2)"), P(b))
+    # products (C++ zips without coalescing), on the pycute product rows' arguments
+    rows = [json.loads(line) for line in PYCUTE.read_text().splitlines()]
+    for row in random.Random(5).sample([r for r in rows if r["op"] == "logical_product"], 40):
+        a, b = (read_arg(x) for x in row["args"])
+        for op in PRODUCTS:
+            add(op, a, b)
+    for block, shape, order in (("(2,2):(1,2)", (4, 6), None), ("(2,2):(1,2)", (4, 6), (1, 0)),
+                                ("(8,8):(8,1)", (64, 32), None), ("(4,(2,2)):(2,(1,8))", (8, 16, 2), (2, 0, 1))):
+        add("tile_to_shape", P(block), shape, *([order] if order else []))
+    # swizzled composed layouts through products, divides, coalesce and tile_to_shape
+    for sw in (Swizzle(3, 4, 3), Swizzle(2, 4, 3), Swizzle(1, 0, 1)):
+        C = ComposedLayout(sw, 0, P("(8,64):(64,1)"))
+        for t in ("(2,3):(1,2)", "4:1", "(2,2):(2,1)"):
+            for op in ("logical_product", *PRODUCTS, "zipped_divide", "tiled_divide", "flat_divide"):
+                add(op, C, P(t))
+        add("coalesce", C)
+        add("tile_to_shape", C, (32, 128))
     # swizzled composed layouts
     for sw in (Swizzle(3, 4, 3), Swizzle(2, 4, 3), Swizzle(3, 3, 3), Swizzle(1, 0, 1)):
         C = ComposedLayout(sw, 0, P("(8,64):(64,1)"))
