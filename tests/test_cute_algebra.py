@@ -388,3 +388,18 @@ def test_exact_composition_is_pointwise(A, s, d, exact):
     elif not ok:
         with pytest.raises(CompositionError, match="not exact"):
             composition(A, B, exact=True)
+
+
+@FAST
+@given(SWIZZLES, compact_layouts(ext=POW2, max_rank=2), st.sampled_from(["64:1", "(8,8):(1,8)", "1024:1", "(16,64):(64,1)"]))
+def test_product_with_a_swizzled_tiler(sw, A, inner):
+    """logical_product(A, Sw o 0 o L) as C++ (a new swizzle over the product), checked pointwise
+    against (a, b) -> A(a) + C(Sw(L(b))); refused (a LayoutError) where C++'s swizzle is wrong."""
+    T = ComposedLayout(sw, 0, P(inner))
+    try:
+        R = logical_product(A, T)
+    except LayoutError:
+        return
+    C = complement(A, A.size() * T.inner.cosize())
+    want = [A(i) + C(T(j)) for j in range(T.size()) for i in range(A.size())]
+    assert [R(k) for k in range(R.size())] == want

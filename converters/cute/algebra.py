@@ -398,7 +398,7 @@ def _compose_with_composed(A: Layout, B: Any, strict: bool, check: bool, exact: 
                 f"{where}: C++ moves the swizzle through the layout as {sw} o {A}, but that is not A o Sw: "
                 f"at {i} A(Sw({i})) = {int(lhs[i])} while Sw'(A({i})) = {int(rhs[i])}"
             )
-        return ComposedLayout(sw, 0, A)
+        return A if sw.bits == 0 else ComposedLayout(sw, 0, A)  # C++ drops an identity Swizzle<0,M,S>
     if B.offset != 0:
         raise CompositionError(f"composition({A}, {B}): the composed inner layout must have offset 0 (C++: 'Require offset == 0.')")
     first = composition(A, B.outer, strict=strict, check=check, exact=exact)
@@ -788,8 +788,41 @@ def logical_product(A: Layout, B: Tiler, *, check: bool = True) -> Layout:
         raise LayoutError(f"logical_product: expected a Layout as the block, got {A!r}")
     if B is None or isinstance(B, tuple):
         return _by_mode(logical_product, A, B, check)
+    if isinstance(B, ComposedLayout):
+        return _product_with_swizzled(A, B, check)
     B = _as_layout(B, "logical_product")
     return make_layout(A, composition(complement(A, A.size() * B.cosize(), check=check), B, check=check))
+
+
+def _product_with_swizzled(A: Layout, T: ComposedLayout, check: bool) -> ComposedLayout:
+    """``logical_product(A, Sw o 0 o L)`` as C++ ``swizzle_layout.hpp``: the product with ``L``,
+    under a new swizzle found by projecting ``L`` onto the swizzle's bit fields and carrying the
+    active bits through the product.  C++ takes the result on trust; here it is checked to be
+    ``(a, b) -> A(a) + C(Sw(L(b)))`` (``C`` the complement of ``A``), and refused otherwise."""
+    sw = T.outer
+    where = f"logical_product({A}, {T})"
+    if not isinstance(sw, Swizzle) or T.offset != 0:
+        raise UnsupportedError(f"{where}: only a swizzle with offset 0 is supported (C++: 'Require Swizzle offset == 0.')")
+    L = T.inner
+    new = logical_product(A, L, check=check)
+    B, M, S = sw.bits, sw.base, abs(sw.shift)
+    proj = Layout._new((1 << M, 1 << B, 1 << (S - B), 1 << B, 1), (0, 1 << M, 0, 1 << (M + S), 0))
+    only_zy = composition(proj, L, check=check)
+    active = only_zy(only_zy.size() - 1)
+    act_z, act_y = active & sw.zzz_mask, active & sw.yyy_mask
+    new_sw = _make_swizzle(new((0, L(act_y))), new((0, L(act_z))), where)
+    C = complement(A, A.size() * L.cosize(), check=check)
+    a = A.table()
+    c_of = _eval_layout_at(C, sw(L.table()))
+    want = (a[:, None] + c_of[None, :]).ravel(order="F")
+    got = new_sw(new.table())
+    bad = np.flatnonzero(got != want)
+    if bad.size:
+        i = int(bad[0])
+        raise CompositionError(
+            f"{where}: C++'s answer {new_sw} o 0 o {new} is not the product at {i}: {int(got[i])} != {int(want[i])}"
+        )
+    return new if new_sw.bits == 0 else ComposedLayout(new_sw, 0, new)
 
 
 @_through_composed

@@ -157,6 +157,11 @@ def cases() -> list[tuple[str, list]]:
                 add(op, C, P(t))
         add("coalesce", C)
         add("tile_to_shape", C, (32, 128))
+    # a layout times a swizzled tiler (C++ derives a new swizzle for the product)
+    for sw in (Swizzle(1, 0, 1), Swizzle(2, 0, 2), Swizzle(3, 4, 3), Swizzle(2, 1, 3)):
+        for inner in ("4:1", "64:1", "1024:1", "(8,8):(1,8)", "(16,64):(64,1)"):
+            for block in ("1:0", "2:1", "(2,2):(1,2)", "4:1"):
+                add("logical_product", P(block), ComposedLayout(sw, 0, P(inner)))
     # swizzled composed layouts
     for sw in (Swizzle(3, 4, 3), Swizzle(2, 4, 3), Swizzle(3, 3, 3), Swizzle(1, 0, 1)):
         C = ComposedLayout(sw, 0, P("(8,64):(64,1)"))
