@@ -178,3 +178,80 @@ def test_descriptor_print_parse_roundtrip(text):
     d = parse_descriptor(text)
     assert parse_descriptor(format_descriptor(d)) == d
     assert format_descriptor(parse_descriptor(format_descriptor(d))) == format_descriptor(d)
+
+
+# ----------------------------------------------------------------------------- every form round-trips
+from converters.cute.layout import E, unflatten  # noqa: E402
+
+SHAPES = st.recursive(st.integers(1, 9), lambda inner: st.lists(inner, min_size=1, max_size=3).map(tuple), max_leaves=8)
+
+
+@st.composite
+def any_layout(draw, basis=None):
+    shape = draw(SHAPES)
+    n = len(Layout(shape).flat_shape())
+    if basis is None:
+        basis = draw(st.booleans())
+    if basis:
+        leaf = st.one_of(st.just(0), st.builds(E, st.integers(-20, 20), st.integers(0, 3)))
+    else:
+        leaf = st.integers(-50, 50)
+    return Layout(shape, unflatten([draw(leaf) for _ in range(n)], shape))
+
+
+SWZ = st.builds(lambda b, m, extra, neg: Swizzle(b, m, -(b + extra) if neg else b + extra),
+                st.integers(0, 3), st.integers(0, 4), st.integers(0, 3), st.booleans())
+
+
+@st.composite
+def any_form(draw):
+    kind = draw(st.sampled_from(["layout", "basis", "swizzle", "composed", "composed_layout"]))
+    if kind == "layout":
+        return draw(any_layout(basis=False))
+    if kind == "basis":
+        return draw(any_layout(basis=True))
+    if kind == "swizzle":
+        return draw(SWZ)
+    outer = draw(SWZ) if kind == "composed" else draw(any_layout(basis=False))
+    return ComposedLayout(outer, draw(st.integers(-40, 40)), draw(any_layout(basis=False)))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(any_form())
+def test_parse_str_roundtrip_every_form(x):
+    """parse(str(x)) == x, and CuTe C++'s print form (``(_4,_8):(_1@0,_8@1)``, ``Sw<3,4,3> o _0 o
+    ...``) reads back to the same value."""
+    assert parse(str(x)) == x
+    assert parse(format_layout(x, cpp=True)) == x
+    assert str(parse(str(x))) == str(x)
+
+
+def test_basis_descriptor_layouts():
+    I = parse("(4,8):(1@0,1@1)")
+    assert I.is_basis() and I == Layout((4, 8), (E(1, 0), E(1, 1)))
+    assert I(5) == (1, 1) and I((3, 7)) == (3, 7)
+    assert parse("(_4,_8):(_1@0,_8@1)") == parse("( 4 , 8 ) : ( 1@0 , 8@1 )")
+    assert parse("(2,4):(0,2@1)")(7) == (0, 6)
+    assert parse("(4,8):(1@1,1@0)").coord_table()[:5].tolist() == [[0, 0], [0, 1], [0, 2], [0, 3], [1, 0]]
+    with pytest.raises(ParseError, match="has no shape"):
+        parse("(1@0, 8@1)")
+    with pytest.raises(ParseError, match="mixes integer and basis"):
+        parse("(4,8):(1@0,8)")
+    with pytest.raises(ParseError, match="multi-level"):
+        parse("(4,8):(1@0@1,8@1)")
+    with pytest.raises(LayoutError, match="basis"):
+        I.cosize()
+    with pytest.raises(LayoutError, match="basis"):
+        ComposedLayout(Swizzle(1, 0, 1), 0, I)
+
+
+def test_descriptor_becomes_a_basis_layout():
+    from converters.cute import basis_layout
+
+    L = basis_layout(((2, 2), 3), "((1@0, 8@1), 1@2)")
+    assert L == parse("((2,2),3):((1@0,8@1),1@2)") and L.is_basis()
+    assert L(((1, 1), 2)) == (1, 8, 2)
+    with pytest.raises(BasisError, match="integer v"):
+        basis_layout((2, 8), "(1/2@0, 4@1)")
+    with pytest.raises(BasisError, match="mixes"):
+        basis_layout((2, 8), "(1@0, 4)")

@@ -2,9 +2,11 @@
 
 * :mod:`.layout` — :class:`Layout` (nested shape:stride), evaluation, ``size``/``cosize``/...
 * :mod:`.swizzle` — :class:`Swizzle` ``<B, M, S>`` and :class:`ComposedLayout` (swizzle o offset o layout)
-* :mod:`.text` — parse and print CuTe notation (``(4,8):(8,1)``, ``S<3,4,3> o 0 o ...``)
+* :mod:`.text` — parse and print CuTe notation (``(4,8):(8,1)``, ``S<3,4,3> o 0 o ...``, the
+  C++ print forms ``(_4,_8):(_8,_1)``, basis strides ``(4,8):(1@0,1@1)``)
 * :mod:`.descriptor` — the basis descriptor grammar (``(1@0, 8@1)``, ``(1/2@0, 4@1)``, ...)
-* :mod:`.algebra` — coalesce, composition, complement, inverses, divides and products
+* :mod:`.algebra` — coalesce, composition, complement, inverses, divides and products, as CuTe
+  C++ computes them (checked row by row against C++ compiled on the CPU: tests/oracles/cute-cpp)
 * :mod:`.memory_map` — a CuTe layout as a memory map: its linear form ``offset -> dim0, dim1, ...``
   (the contract's direction, :func:`to_linear`) and CuTe's own coordinate -> offset map
   (:func:`offset_map`), over GF(2) or mixed-radix
@@ -32,8 +34,8 @@ from .atoms import CopyAtom, MMAAtom, atoms, copy_atom, mma_atom, smem_atom
 from .bridge import from_linear, from_offset_map
 from .memory_map import is_linear, offset_general, offset_map, to_general, to_linear
 from .interop import from_pycute, pycute_available, to_pycute
-from .descriptor import Basis, Descriptor, format_descriptor, normalize_descriptor, parse_descriptor
-from .layout import Layout, make_layout
+from .descriptor import Basis, Descriptor, basis_layout, format_descriptor, normalize_descriptor, parse_descriptor
+from .layout import E, Layout, make_layout
 from .swizzle import ComposedLayout, Swizzle
 from .read import parse
 from .text import format_layout, parse_int_tuple, parse_layout, parse_swizzle
@@ -41,6 +43,7 @@ from .tv import TVLayout, make_layout_tv, parse_tv, to_tv
 
 __all__ = [
     "Layout",
+    "E",
     "make_layout",
     "Swizzle",
     "ComposedLayout",
@@ -54,6 +57,7 @@ __all__ = [
     "parse_descriptor",
     "format_descriptor",
     "normalize_descriptor",
+    "basis_layout",
     "to_linear",
     "to_general",
     "offset_map",

@@ -38,10 +38,10 @@ from typing import Any, Optional, Union
 
 from linlayout.errors import BasisError, LayoutError, ParseError
 
-from .layout import MAX_DEPTH, MAX_INT, IntTuple, Layout, _fmt, compact_col_major
+from .layout import MAX_DEPTH, MAX_INT, E, IntTuple, Layout, _fmt, compact_col_major
 from .text import _Parser
 
-__all__ = ["Basis", "Descriptor", "parse_descriptor", "format_descriptor", "normalize_descriptor"]
+__all__ = ["Basis", "Descriptor", "parse_descriptor", "format_descriptor", "normalize_descriptor", "basis_layout"]
 
 
 class Basis:
@@ -294,3 +294,34 @@ def normalize_descriptor(shape: IntTuple, desc: Union[Descriptor, str], codomain
         return next(it)
 
     return Layout(shape, rebuild(shape))
+
+
+def basis_layout(shape: IntTuple, desc: Union[Descriptor, str]) -> Layout:
+    """The layout ``shape : desc`` with CuTe's scaled-basis strides (``v@i`` -> ``E<i> * v``),
+    mapping to coordinates; the same as ``parse("shape:desc")``.  Only integral coefficients and
+    single indices have a C++ ``ScaledBasis`` spelling here (use :func:`normalize_descriptor`
+    with a codomain for fractions and index paths).
+
+    >>> basis_layout((4, 8), "(1@0, 1@1)")
+    Layout((4,8):(1@0,1@1))
+    >>> basis_layout((4, 8), "(1@0, 1@1)")((3, 2))
+    (3, 2)
+    """
+    if isinstance(desc, str):
+        desc = parse_descriptor(desc)
+    if not isinstance(desc, Descriptor):
+        raise LayoutError(f"basis_layout expects a Descriptor or text, got {desc!r}")
+
+    def conv(t: Any, where: str) -> Any:
+        if isinstance(t, tuple):
+            return tuple(conv(x, f"{where}[{i}]") for i, x in enumerate(t))
+        if t.den != 1 or len(t.index) > 1:
+            raise BasisError(f"descriptor leaf {where or '[0]'} = {t}: only v@i with an integer v is a CuTe basis stride")
+        return E(t.num, t.index[0]) if t.index else t.num
+
+    try:
+        return Layout(shape, conv(desc.tree, ""))
+    except BasisError:
+        raise
+    except LayoutError as e:
+        raise BasisError(f"basis_layout: {e}") from None

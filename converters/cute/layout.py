@@ -36,6 +36,7 @@ from . import memory_map
 
 __all__ = [
     "IntTuple",
+    "E",
     "Layout",
     "make_layout",
     "flatten",
@@ -55,6 +56,53 @@ MAX_INT = (1 << 62) - 1
 MAX_DEPTH = 64
 #: Largest size that vectorized evaluation will materialize.
 MAX_TABLE_SIZE = 1 << 26
+
+
+class E:
+    """CuTe's scaled basis stride ``v@i`` (C++ ``ScaledBasis<int, i>``, ``E<i>{} * v``): moving
+    one step along a mode with this stride adds ``v`` to coordinate ``i`` of a multi-dimensional
+    codomain (CuTe prints it ``_v@i``).  A layout with basis strides maps to coordinates, not
+    offsets, e.g. the identity layout ``(4,8):(1@0,1@1)``.
+
+    >>> E(1, 0) * 3, 2 * E(4, 1), E(1, 0) * 3 == E(3, 0)
+    (E(3@0), E(8@1), True)
+    """
+
+    __slots__ = ("value", "index")
+
+    def __init__(self, value: int, index: int):
+        if not is_int(value) or not is_int(index) or index < 0 or abs(value) > MAX_INT or index > MAX_DEPTH:
+            raise LayoutError(f"a basis stride is v@i with an int v (|v| <= {MAX_INT}) and 0 <= i <= {MAX_DEPTH}, got {value!r}@{index!r}")
+        self.value = value
+        self.index = index
+
+    def __mul__(self, k: Any) -> "E":
+        if is_int(k):
+            return E(self.value * k, self.index)
+        return NotImplemented
+
+    __rmul__ = __mul__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, E) and self.value == other.value and self.index == other.index
+
+    def _no_offset(self, *_: Any) -> Any:
+        raise LayoutError(
+            f"the basis stride {self} is not an offset: a layout with basis (v@i) strides maps to coordinates "
+            f"(use Layout.coord_table() or compose it), so this operation, which needs integer strides, does not apply"
+        )
+
+    __lt__ = __le__ = __gt__ = __ge__ = __abs__ = __add__ = __radd__ = __sub__ = __rsub__ = __neg__ = _no_offset
+    __floordiv__ = __mod__ = __lshift__ = _no_offset
+
+    def __hash__(self) -> int:
+        return hash(("E", self.value, self.index))
+
+    def __str__(self) -> str:
+        return f"{self.value}@{self.index}"
+
+    def __repr__(self) -> str:
+        return f"E({self})"
 
 
 def is_int(x: Any) -> bool:
@@ -83,7 +131,7 @@ def flatten(t: IntTuple) -> tuple:
     >>> flatten(5)
     (5,)
     """
-    if type(t) is int:
+    if type(t) is not tuple:
         return (t,)
     for x in t:
         if type(x) is not int:
@@ -175,7 +223,7 @@ def _check_tree(shape: Any, stride: Any, where: str, depth: int) -> None:
         return
     if not is_int(shape):
         raise LayoutError(f"shape at {where} must be an int or a tuple, got {type(shape).__name__} {shape!r}")
-    if not is_int(stride):
+    if not is_int(stride) and not isinstance(stride, E):
         if isinstance(stride, tuple):
             raise LayoutError(
                 f"shape and stride are not congruent at {where}: shape {_fmt(shape)} vs stride {_fmt(stride)}"
@@ -183,7 +231,7 @@ def _check_tree(shape: Any, stride: Any, where: str, depth: int) -> None:
         raise LayoutError(f"stride at {where} must be an int, got {type(stride).__name__} {stride!r}")
     if shape < 0:
         raise SizeError(f"extent at {where} must be >= 0, got {shape}")
-    if shape > MAX_INT or abs(stride) > MAX_INT:
+    if shape > MAX_INT or (is_int(stride) and abs(stride) > MAX_INT):
         raise SizeError(f"extent or stride at {where} exceeds the bound {MAX_INT}: {shape}:{stride}")
 
 
@@ -220,7 +268,7 @@ class Layout:
     ((2, 2), 3)
     """
 
-    __slots__ = ("shape", "stride", "_fs", "_fd", "_hash")
+    __slots__ = ("shape", "stride", "_fs", "_fd", "_hash", "_basis")
 
     shape: IntTuple
     stride: IntTuple
@@ -238,6 +286,7 @@ class Layout:
         self._fs = flatten(shape)
         self._fd = flatten(stride)
         self._hash = None
+        self._basis = _basis_of(self._fd, self)
 
     @classmethod
     def _new(cls, shape: IntTuple, stride: IntTuple, fs: tuple | None = None, fd: tuple | None = None) -> "Layout":
@@ -248,6 +297,11 @@ class Layout:
         self._fs = flatten(shape) if fs is None else fs
         self._fd = flatten(stride) if fd is None else fd
         self._hash = None
+        self._basis = None
+        for d in self._fd:
+            if type(d) is E:
+                self._basis = _basis_of(self._fd, self)
+                break
         return self
 
     # ----------------------------------------------------------------- structure
@@ -315,9 +369,22 @@ class Layout:
         >>> Layout((4, 8), (8, 1)).cosize(), Layout(4, 0).cosize()
         (32, 1)
         """
+        self._need_offsets("cosize")
         if 0 in self._fs:
             return 0
         return sum((s - 1) * abs(d) for s, d in zip(self._fs, self._fd)) + 1
+
+    def is_basis(self) -> bool:
+        """True when the strides are scaled bases ``v@i`` (the layout maps to coordinates).
+
+        >>> Layout((4, 8), (E(1, 0), E(1, 1))).is_basis(), Layout(4).is_basis()
+        (True, False)
+        """
+        return self._basis is not None
+
+    def _need_offsets(self, what: str) -> None:
+        if self._basis is not None:
+            raise LayoutError(f"{what}: {self} has basis strides (it maps to coordinates, not offsets)")
 
     # ----------------------------------------------------------------- evaluation
     def __call__(self, *args: Any) -> int:
@@ -342,17 +409,28 @@ class Layout:
         >>> L.crd2idx(((1, 1), 2)), L.crd2idx((3, 2)), L.crd2idx(11)
         (42, 42, 42)
         """
+        if self._basis is not None:
+            leaves = flatten(_idx2crd_tree(coord, self.shape, "coordinate"))
+            out = [0] * self._basis
+            for c, d in zip(leaves, self._fd):
+                if type(d) is E:
+                    out[d.index] += c * d.value
+            return tuple(out)
         return _crd2idx(coord, self.shape, self.stride, "coordinate")
 
-    def idx2crd(self, idx: int) -> IntTuple:
-        """Natural coordinate (congruent with the shape) of a flat index, colexicographically.
+    def idx2crd(self, idx: IntTuple) -> IntTuple:
+        """Natural coordinate (congruent with the shape) of a flat index or of a coordinate.
+
+        As C++ ``idx2crd(idx, shape)``: an int is split colexicographically over the shape it
+        meets (the last mode unreduced); a tuple goes mode by mode, so a partly flat coordinate
+        such as ``(3, 2)`` for the shape ``((2, 2), 3)`` becomes ``((1, 1), 2)``.
 
         >>> Layout(((2, 2), 3)).idx2crd(7)
         ((1, 1), 1)
+        >>> Layout(((2, 2), 3)).idx2crd((3, 2))
+        ((1, 1), 2)
         """
-        if not is_int(idx):
-            raise LayoutError(f"index must be an int, got {idx!r}")
-        return _idx2crd(idx, self.shape)
+        return _idx2crd_tree(idx, self.shape, "index")
 
     def table(self) -> np.ndarray:
         """Offsets of every flat index ``0 .. size-1``, vectorized: an outer sum of the modes
@@ -367,7 +445,26 @@ class Layout:
         n = self.size()
         if n > MAX_TABLE_SIZE:
             raise SizeError(f"layout of size {n} is too large to tabulate (limit {MAX_TABLE_SIZE})")
+        if self._basis is not None:
+            return self.coord_table()
         return _table(self._fs, self._fd, n)
+
+    def coord_table(self) -> np.ndarray:
+        """For basis strides: the coordinates of every flat index, an ``(size, k)`` int64 array
+        (``k`` = one more than the largest basis index); integer strides give ``(size, 1)``.
+
+        >>> Layout((2, 2), (E(1, 1), E(1, 0))).coord_table().tolist()
+        [[0, 0], [0, 1], [1, 0], [1, 1]]
+        """
+        n = self.size()
+        if n > MAX_TABLE_SIZE:
+            raise SizeError(f"layout of size {n} is too large to tabulate (limit {MAX_TABLE_SIZE})")
+        k = self._basis if self._basis is not None else 1
+        cols = []
+        for i in range(k):
+            fd = tuple(d.value if type(d) is E and d.index == i else (d if i == 0 and type(d) is not E else 0) for d in self._fd)
+            cols.append(_table(self._fs, fd, n))
+        return np.stack(cols, axis=1)
 
     # ----------------------------------------------------------------- comparison, text
     def __eq__(self, other: object) -> bool:
@@ -422,6 +519,24 @@ class Layout:
         return memory_map.offset_map(self, **kwargs)
 
 
+def _basis_of(fd: tuple, layout: Any) -> Optional[int]:
+    """``None`` for integer strides; for basis strides the codomain rank (largest index + 1).
+    Non-zero integer strides cannot mix with basis strides (C++ cannot add them either)."""
+    k = -1
+    mixed = False
+    for d in fd:
+        if type(d) is E:
+            if d.index > k:
+                k = d.index
+        elif d != 0:
+            mixed = True
+    if k < 0:
+        return None
+    if mixed:
+        raise LayoutError(f"layout {_fmt(layout.shape)}:{_fmt(layout.stride)} mixes integer and basis (v@i) strides")
+    return k + 1
+
+
 def compact_like(shape: Any) -> Any:
     """Placeholder strides (all 0) congruent with ``shape`` for validation before strides exist."""
     if isinstance(shape, tuple):
@@ -445,6 +560,7 @@ def _crd2idx(coord: Any, shape: IntTuple, stride: IntTuple, where: str) -> int:
         # integral coordinate into a tuple shape: colexicographic split, last mode unreduced
         fs = flatten(shape)
         fd = flatten(stride)
+        _zero_extent(fs, str(coord))
         r = 0
         c = coord
         last = len(fs) - 1
@@ -459,8 +575,24 @@ def _crd2idx(coord: Any, shape: IntTuple, stride: IntTuple, where: str) -> int:
     return coord * stride
 
 
+def _idx2crd_tree(idx: Any, shape: IntTuple, where: str) -> IntTuple:
+    if isinstance(idx, tuple):
+        if not isinstance(shape, tuple) or len(idx) != len(shape):
+            raise LayoutError(f"{where} {_fmt(idx)} is not congruent with the shape {_fmt(shape)}")
+        return tuple(_idx2crd_tree(i, s, f"{where}[{k}]") for k, (i, s) in enumerate(zip(idx, shape)))
+    if not is_int(idx):
+        raise LayoutError(f"{where} must be an int or a tuple, got {idx!r}")
+    return _idx2crd(idx, shape)
+
+
+def _zero_extent(fs: tuple, what: str) -> None:
+    if 0 in fs[:-1]:
+        raise SizeError(f"cannot split the index {what} over the shape {_fmt(fs)}: it has an extent-0 mode before the last")
+
+
 def _idx2crd(idx: int, shape: IntTuple) -> IntTuple:
     fs = flatten(shape)
+    _zero_extent(fs, str(idx))
     out = []
     c = idx
     last = len(fs) - 1
@@ -481,8 +613,11 @@ def make_layout(*layouts: Layout) -> Layout:
     >>> make_layout(Layout(4, 1), Layout((2, 3), (4, 8)))
     Layout((4,(2,3)):(1,(4,8)))
     """
+    fs: list = []
+    fd: list = []
     for x in layouts:
         if not isinstance(x, Layout):
             raise LayoutError(f"make_layout expects layouts, got {type(x).__name__} {x!r}")
-    return Layout._new(tuple(x.shape for x in layouts), tuple(x.stride for x in layouts),
-                       tuple(v for x in layouts for v in x._fs), tuple(v for x in layouts for v in x._fd))
+        fs += x._fs
+        fd += x._fd
+    return Layout._new(tuple([x.shape for x in layouts]), tuple([x.stride for x in layouts]), tuple(fs), tuple(fd))

@@ -52,6 +52,8 @@ class ComposedLayout:
             raise LayoutError(f"ComposedLayout outer must be a Swizzle or a Layout, got {outer!r}")
         if not isinstance(inner, Layout):
             raise LayoutError(f"ComposedLayout inner must be a Layout, got {inner!r}")
+        if inner.is_basis() or (isinstance(outer, Layout) and outer.is_basis()):
+            raise LayoutError(f"ComposedLayout needs offsets, but {inner if inner.is_basis() else outer} has basis (v@i) strides")
         if not is_int(offset) or abs(offset) > MAX_INT:
             raise LayoutError(f"ComposedLayout offset must be an int of magnitude <= {MAX_INT}, got {offset!r}")
         self.outer = outer

@@ -4,6 +4,10 @@ Accepted forms (whitespace is free between tokens):
 
 * layouts ``(4,8):(8,1)``, nested ``((2,2),3):((24,2),8)``, integral ``8:2``, the C++ print form
   ``(_4,_8):(_8,_1)``, and a bare shape ``(4,8)`` (compact column-major strides);
+* the basis-descriptor grammar as strides: ``(4,8):(1@0,8@1)`` (C++ prints ``(_4,_8):(_1@0,_8@1)``)
+  is a layout with CuTe's scaled-basis strides ``E<i> * v`` (:class:`~converters.cute.layout.E`),
+  which maps to coordinates; a descriptor alone, e.g. ``(1@0, 8@1)``, has no shape and is refused
+  with a message saying so (:func:`~converters.cute.descriptor.normalize_descriptor` takes one);
 * swizzles ``S<3,4,3>``, ``Sw<3,4,3>``, ``Swizzle<3,4,3>``, ``SW_3_4_3`` (negative shifts too:
   ``S<2,0,-2>``);
 * composed layouts ``S<3,4,3> o 0 o (8,64):(64,1)`` (also without the offset:
@@ -29,7 +33,7 @@ from typing import Any, Union
 
 from linlayout.errors import LayoutError, ParseError
 
-from .layout import MAX_DEPTH, MAX_INT, IntTuple, Layout
+from .layout import MAX_DEPTH, MAX_INT, E, IntTuple, Layout
 from .swizzle import ComposedLayout, Swizzle
 
 __all__ = [
@@ -112,10 +116,22 @@ class _Parser:
         return -v if neg else v
 
     # ------------------------------------------------------------------ grammar
-    def int_tuple(self, depth: int = 0) -> IntTuple:
-        """int_tuple := integer | '(' [int_tuple (',' int_tuple)*] ')'"""
+    def int_tuple(self, depth: int = 0, basis: bool = False) -> Any:
+        """int_tuple := leaf | '(' [int_tuple (',' int_tuple)*] ')';  leaf := integer, or with
+        ``basis`` (a stride) also ``integer '@' index`` (CuTe's scaled basis ``E<index> * v``)."""
         if self.peek() != "(":
-            return self.integer(what="an integer or '('")
+            v = self.integer(what="an integer or '('")
+            if basis and self.peek() == "@":
+                self.pos += 1
+                p = self.pos
+                i = self.integer(allow_underscore=False, what="a codomain index after '@'")
+                if self.peek() == "@":
+                    raise ParseError("multi-level basis strides (v@i@j) are not supported in a layout", self.text, self.pos)
+                try:
+                    return E(v, i)
+                except LayoutError as e:
+                    raise ParseError(str(e), self.text, p) from None
+            return v
         if depth >= MAX_DEPTH:
             raise ParseError(f"nesting deeper than {MAX_DEPTH} levels", self.text, self.pos)
         self.pos += 1
@@ -124,7 +140,7 @@ class _Parser:
             self.pos += 1
             return ()
         while True:
-            items.append(self.int_tuple(depth + 1))
+            items.append(self.int_tuple(depth + 1, basis))
             c = self.peek()
             if c == ",":
                 self.pos += 1
@@ -138,13 +154,19 @@ class _Parser:
         start = self.pos
         self.ws()
         start = self.pos
-        shape = self.int_tuple()
+        shape = self.int_tuple(basis=True)
+        if _has_basis(shape):
+            if self.peek() == ":":
+                raise ParseError("a shape cannot hold basis (v@i) entries; they are strides", self.text, start)
+            raise ParseError(
+                "a basis descriptor is a stride and has no shape: write the layout as shape:descriptor, "
+                "e.g. (4,8):(1@0,8@1)", self.text, start)
         if self.peek() == ":":
             self.pos += 1
             stride_pos = self.pos
             self.ws()
             stride_pos = self.pos
-            stride = self.int_tuple()
+            stride = self.int_tuple(basis=True)
         else:
             stride, stride_pos = None, start
         try:
@@ -219,6 +241,12 @@ class _Parser:
         if self.separator_o():
             raise self.error("end of text (only 'outer o offset o inner' is supported)", self.pos - 1)
         return ComposedLayout(outer, offset, inner)
+
+
+def _has_basis(t: Any) -> bool:
+    if isinstance(t, tuple):
+        return any(_has_basis(x) for x in t)
+    return isinstance(t, E)
 
 
 def _finish(p: _Parser, value: Any) -> Any:

@@ -1,0 +1,259 @@
+"""Generate the CuTe C++ golden corpus (algebra.jsonl) by compiling CuTe on the host CPU.
+
+    python tests/oracles/cute-cpp/generate.py --cutlass /tmp/cutlass/include \
+        --cuda /usr/local/cuda-13.0/include [--out tests/oracles/cute-cpp/algebra.jsonl]
+
+Every case is written as a C++ expression over *static* CuTe integers (``Int<N>``), so C++'s
+compile-time checks (``static_assert``: "Stride Divisibility Condition", "Shape Divisibility
+Condition", "Left inverse divisibility condition", ...) apply exactly as in a kernel.  The cases
+C++ accepts go into one program that prints each result with ``cute::print``; each case expected
+to be refused is compiled alone (``-fsyntax-only``, ``--jobs`` at a time) and its first ``static assertion failed``
+message is recorded as the row's ``error``.  Only this script is committed, never CUTLASS code.
+
+Cases: the issue's examples, the first arguments of every row of the pycute corpus
+(``tests/oracles/pycute/algebra.jsonl``) for composition / complement / logical_divide /
+right_inverse (and left_inverse on the same layouts), plus seeded random layouts with negative
+strides, extent-1 modes and swizzled composed layouts.  Which cases go where is decided by
+linlayout's own algebra (the prediction under test): a wrong prediction shows up as a failed
+compile of the accepted program or a successful compile of a refused case, and is reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT))
+
+from converters.cute import algebra as A  # noqa: E402
+from converters.cute.layout import E, Layout  # noqa: E402
+from converters.cute.swizzle import ComposedLayout, Swizzle  # noqa: E402
+from converters.cute.text import parse, parse_layout  # noqa: E402
+from linlayout.errors import LayoutError  # noqa: E402
+
+HERE = pathlib.Path(__file__).resolve().parent
+PYCUTE = HERE.parent / "pycute" / "algebra.jsonl"
+OPS = ("composition", "complement", "logical_divide", "zipped_divide", "right_inverse", "left_inverse", "logical_product")
+PRODUCTS = ("blocked_product", "raked_product", "zipped_product", "tiled_product")
+
+
+def cpp_tuple(t) -> str:
+    if isinstance(t, tuple):
+        return "cute::make_tuple(" + ",".join(cpp_tuple(x) for x in t) + ")"
+    if isinstance(t, E):
+        return f"(E<{t.index}>{{}} * Int<{t.value}>{{}})"
+    return f"Int<{t}>{{}}"
+
+
+def cpp_arg(x) -> str:
+    if isinstance(x, Layout):
+        return f"make_layout({cpp_tuple(x.shape)},{cpp_tuple(x.stride)})"
+    if isinstance(x, Swizzle):
+        return f"Swizzle<{x.bits},{x.base},{x.shift}>{{}}"
+    if isinstance(x, ComposedLayout):
+        return f"composition({cpp_arg(x.outer)},Int<{x.offset}>{{}},{cpp_arg(x.inner)})"
+    if isinstance(x, (int, tuple)):
+        return cpp_tuple(x)
+    raise TypeError(x)
+
+
+def arg_text(x) -> object:
+    if isinstance(x, tuple):  # a shape or an order (tile_to_shape), read back with parse_int_tuple
+        return "(" + ",".join(str(arg_text(v)) for v in x) + ")"
+    return x if isinstance(x, int) else str(x)
+
+
+def read_arg(x):
+    return x if isinstance(x, int) else parse(x)
+
+
+def cases() -> list[tuple[str, list]]:
+    out: list[tuple[str, list]] = []
+    seen = set()
+
+    def add(op: str, *args) -> None:
+        key = (op, tuple(arg_text(a) for a in args))
+        if key not in seen:
+            seen.add(key)
+            out.append((op, list(args)))
+
+    P = parse_layout
+    # the issue's cases
+    add("composition", P("(4,6,8,10):(2,3,5,7)"), P("6:12"))
+    add("composition", P("(8,8):(8,1)"), P("3:3"))
+    add("composition", P("(5,3):(1,7)"), P("4:1"))
+    add("composition", P("(4,3,1):(3,1,0)"), P("24:1"))
+    add("composition", P("(4,3,1):(3,1,0)"), P("(24):(1)"))
+    add("composition", P("1:1"), P("4:1"))
+    add("composition", P("(4,4):(1,5)"), P("4:3"))
+    add("composition", P("(4,4):(1,5)"), P("2:3"))
+    for t in ("(4,2):(1,5)", "(128,160):(65536,1)", "(2,3):(-1,1048576)", "(2,4):(1,1)", "(4,8):(8,1)", "4:2"):
+        add("left_inverse", P(t))
+        add("right_inverse", P(t))
+    # the pycute corpus' arguments
+    for line in PYCUTE.read_text().splitlines():
+        row = json.loads(line)
+        if row["op"] not in OPS:
+            continue
+        args = [read_arg(a) for a in row["args"]]
+        add(row["op"], *args)
+        if row["op"] == "right_inverse":
+            add("left_inverse", *args)
+    # seeded random layouts: negative strides, extent-1 modes, inverses of injective layouts
+    rng = random.Random(14)
+    for _ in range(60):
+        r = rng.randint(1, 3)
+        shape = tuple(rng.choice([1, 2, 3, 4, 8]) for _ in range(r))
+        stride = tuple(rng.choice([-4, -2, -1, 0, 1, 2, 3, 4, 8, 16]) for _ in range(r))
+        L = Layout(shape, stride)
+        add("composition", L, Layout(rng.choice([2, 4, 6]), rng.choice([-3, -2, -1, 1, 2, 3])))
+        add("composition", Layout((4, 8), (8, 1)), L)
+        add("right_inverse", L)
+    for _ in range(60):
+        # injective: a permutation of compact modes with gaps
+        r = rng.randint(1, 3)
+        shape = [rng.choice([2, 3, 4, 5, 8]) for _ in range(r)]
+        order = list(range(r))
+        rng.shuffle(order)
+        stride = [0] * r
+        cur = rng.choice([1, 2, 3])
+        for i in order:
+            stride[i] = cur
+            cur *= shape[i] * rng.choice([1, 1, 2, 3])
+        add("left_inverse", Layout(tuple(shape), tuple(stride)))
+    # basis (E<i>) strides: identity layouts composed and divided, basis-strided inner layouts
+    for shape in ((8, 16), (4, 6), (2, 8, 4)):
+        ident = Layout(shape, tuple(E(1, i) for i in range(len(shape))))
+        for b in ("(4,2):(2,16)", "8:1", "(2,4):(1,8)", "(4,4):(4,1)", "6:2", "(3,2):(1,3)"):
+            add("composition", ident, P(b))
+        for t in ("2:1", "4:2", "(2,2):(1,8)"):
+            add("logical_divide", ident, P(t))
+            add("zipped_divide", ident, P(t))
+    for b in ("(2,4):(1@0,2@1)", "(4,8):(1@1,1@0)", "(2,2):(4@0,0)", "(3,2):(1@0,4@1)"):
+        add("composition", P("(8,16):(16,1)"), P(b))
+        add("composition", P("((2,4),16):((1,32),2)"), P(b))
+    # products (C++ zips without coalescing), on the pycute product rows' arguments
+    rows = [json.loads(line) for line in PYCUTE.read_text().splitlines()]
+    for row in random.Random(5).sample([r for r in rows if r["op"] == "logical_product"], 40):
+        a, b = (read_arg(x) for x in row["args"])
+        for op in PRODUCTS:
+            add(op, a, b)
+    for block, shape, order in (("(2,2):(1,2)", (4, 6), None), ("(2,2):(1,2)", (4, 6), (1, 0)),
+                                ("(8,8):(8,1)", (64, 32), None), ("(4,(2,2)):(2,(1,8))", (8, 16, 2), (2, 0, 1))):
+        add("tile_to_shape", P(block), shape, *([order] if order else []))
+    # swizzled composed layouts through products, divides, coalesce and tile_to_shape
+    for sw in (Swizzle(3, 4, 3), Swizzle(2, 4, 3), Swizzle(1, 0, 1)):
+        C = ComposedLayout(sw, 0, P("(8,64):(64,1)"))
+        for t in ("(2,3):(1,2)", "4:1", "(2,2):(2,1)"):
+            for op in ("logical_product", *PRODUCTS, "zipped_divide", "tiled_divide", "flat_divide"):
+                add(op, C, P(t))
+        add("coalesce", C)
+        add("tile_to_shape", C, (32, 128))
+    # a layout times a swizzled tiler (C++ derives a new swizzle for the product)
+    for sw in (Swizzle(1, 0, 1), Swizzle(2, 0, 2), Swizzle(3, 4, 3), Swizzle(2, 1, 3)):
+        for inner in ("4:1", "64:1", "1024:1", "(8,8):(1,8)", "(16,64):(64,1)"):
+            for block in ("1:0", "2:1", "(2,2):(1,2)", "4:1"):
+                add("logical_product", P(block), ComposedLayout(sw, 0, P(inner)))
+    # swizzled composed layouts
+    for sw in (Swizzle(3, 4, 3), Swizzle(2, 4, 3), Swizzle(3, 3, 3), Swizzle(1, 0, 1)):
+        C = ComposedLayout(sw, 0, P("(8,64):(64,1)"))
+        add("composition", C, P("(8,8):(1,8)"))
+        add("composition", C, P("(4,16):(2,1)"))
+        add("logical_divide", C, P("(2,4):(1,2)"))
+        add("right_inverse", C)
+        add("left_inverse", C)
+        add("composition", P("(8,64):(64,1)"), ComposedLayout(sw, 0, P("512:1")))
+    return out
+
+
+def predict(op: str, args: list):
+    try:
+        return getattr(A, op)(*args), None
+    except LayoutError as e:
+        return None, str(e)
+
+
+HEADER = """#include <cute/layout.hpp>
+#include <cute/swizzle_layout.hpp>
+#include <cstdio>
+using namespace cute;
+"""
+
+
+def expr(op: str, args: list) -> str:
+    return f"{op}(" + ",".join(cpp_arg(a) for a in args) + ")"
+
+
+def compile_run(src: str, inc: list[str], run: bool) -> tuple[int, str]:
+    with tempfile.TemporaryDirectory() as d:
+        c = pathlib.Path(d) / "gen.cpp"
+        c.write_text(src)
+        exe = pathlib.Path(d) / "gen"
+        cmd = ["g++", "-std=c++17", "-O0", *[f"-I{i}" for i in inc], str(c)]
+        cmd += ["-o", str(exe)] if run else ["-fsyntax-only"]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0 or not run:
+            return p.returncode, p.stderr
+        q = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
+        return 0, q.stdout
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cutlass", required=True, help="CUTLASS include directory")
+    ap.add_argument("--cuda", required=True, help="CUDA toolkit include directory (cuda_runtime_api.h, cccl/)")
+    ap.add_argument("--out", default=str(HERE / "algebra.jsonl"))
+    ap.add_argument("--jobs", type=int, default=2, help="parallel compiles of the refused cases")
+    args = ap.parse_args()
+    inc = [args.cutlass, args.cuda, args.cuda + "/cccl"]
+    accepted, refused = [], []
+    for op, a in cases():
+        res, err = predict(op, a)
+        (accepted if err is None else refused).append((op, a))
+    body = []
+    for k, (op, a) in enumerate(accepted):
+        body.append(f'  printf("%d\\t", {k}); print({expr(op, a)}); printf("\\n");')
+    src = HEADER + "int main() {\n" + "\n".join(body) + "\n}\n"
+    rc, out = compile_run(src, inc, run=True)
+    if rc != 0:
+        sys.exit("the accepted program did not compile (a wrong prediction):\n" + out[-4000:])
+    rows = []
+    for line in out.splitlines():
+        k, text = line.split("\t", 1)
+        op, a = accepted[int(k)]
+        rows.append({"op": op, "args": [arg_text(x) for x in a], "result": text})
+    def refusal(case):
+        op, a = case
+        src = HEADER + "int main() {\n  print(" + expr(op, a) + ");\n}\n"
+        return case, compile_run(src, inc, run=False)
+
+    surprises = []
+    with ThreadPoolExecutor(args.jobs) as pool:
+        for (op, a), (rc, err) in pool.map(refusal, refused):
+            if rc == 0:
+                print(f"prediction wrong: C++ accepts {op}{tuple(map(str, a))}", file=sys.stderr)
+                surprises.append((op, a))
+                continue
+            m = re.search(r"static assertion failed: ([^\n]*)", err) or re.search(r"error: ([^\n]*)", err)
+            rows.append({"op": op, "args": [arg_text(x) for x in a], "error": m.group(1).strip() if m else "compile error"})
+    if surprises:  # C++ answers what we refuse: record its answer (the tests say why we differ)
+        body = [f'  printf("%d\\t", {k}); print({expr(op, a)}); printf("\\n");' for k, (op, a) in enumerate(surprises)]
+        rc, out = compile_run(HEADER + "int main() {\n" + "\n".join(body) + "\n}\n", inc, run=True)
+        for line in out.splitlines() if rc == 0 else []:
+            k, text = line.split("\t", 1)
+            op, a = surprises[int(k)]
+            rows.append({"op": op, "args": [arg_text(x) for x in a], "result": text})
+    pathlib.Path(args.out).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    print(f"{len(rows)} rows ({len(accepted)} accepted, {len(rows) - len(accepted)} refusals) -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()
