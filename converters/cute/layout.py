@@ -21,15 +21,11 @@ A 1-tuple shape ``(4,)`` is kept apart from the integer ``4`` (CuTe prints them 
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
 from typing import Any, Iterator, Optional, Union
 
 import numpy as np
 
-from linlayout.contract import Kind
 from linlayout.errors import LayoutError, SizeError
-from linlayout.general import MixedRadixLayout
-from linlayout.linear import LinearLayout
 from linlayout.tabulate import tabulate
 
 from . import memory_map
@@ -253,7 +249,7 @@ def _fmt(t: Any, cpp: bool = False) -> str:
     return f"_{t}" if cpp else str(t)
 
 
-class Layout:
+class Layout(memory_map.MemoryMap):
     """A CuTe layout: a shape tree and a congruent stride tree.
 
     ``stride`` defaults to the compact column-major strides of ``shape``.  Lists are accepted and
@@ -501,22 +497,6 @@ class Layout:
         return self.size() == other.size() and bool(np.array_equal(self.table(), other.table()))
 
     # ----------------------------------------------------------------- bridges
-    @property
-    def kind(self) -> Kind:
-        """A CuTe layout is a memory map, coordinates -> offset (:class:`~linlayout.contract.Kind`)."""
-        return Kind.MEMORY
-
-    def to_linear(self, shape: Optional[Sequence[int]] = None) -> LinearLayout:
-        """The linear form, ``offset -> dim0, dim1, ...``; see :func:`converters.cute.memory_map.to_linear`."""
-        return memory_map.to_linear(self, shape)
-
-    def to_general(self, shape: Optional[Sequence[int]] = None) -> MixedRadixLayout:
-        """The mixed-radix linear form; see :func:`converters.cute.memory_map.to_general`."""
-        return memory_map.to_general(self, shape)
-
-    def offset_map(self, **kwargs: Any) -> LinearLayout:
-        """The coordinate -> offset map (CuTe's direction); see :func:`converters.cute.memory_map.offset_map`."""
-        return memory_map.offset_map(self, **kwargs)
 
 
 def _basis_of(fd: tuple, layout: Any) -> Optional[int]:

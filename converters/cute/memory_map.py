@@ -39,11 +39,37 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Optional
 
+from linlayout.contract import Kind
 from linlayout.errors import LayoutError, NotInvertibleError, NotLinearError, SizeError, UnsupportedError
 from linlayout.general import MixedRadixLayout
 from linlayout.linear import LinearLayout
 
-__all__ = ["offset_map", "offset_general", "to_linear", "to_general", "is_linear"]
+__all__ = ["MemoryMap", "offset_map", "offset_general", "to_linear", "to_general", "is_linear"]
+
+
+class MemoryMap:
+    """The contract's methods of a CuTe memory layout (``Layout`` and ``ComposedLayout`` derive
+    from it): its kind, its linear forms, and CuTe's own coordinate -> offset map."""
+
+    __slots__ = ()
+
+    @property
+    def kind(self) -> Kind:
+        """A CuTe layout is a memory map, coordinates -> offset (:class:`~linlayout.contract.Kind`)."""
+        return Kind.MEMORY
+
+    def to_linear(self, shape: Optional[Sequence[int]] = None) -> LinearLayout:
+        """The linear form, ``offset -> dim0, dim1, ...``; see :func:`converters.cute.to_linear`."""
+        return to_linear(self, shape)
+
+    def to_general(self, shape: Optional[Sequence[int]] = None) -> MixedRadixLayout:
+        """The mixed-radix linear form; see :func:`converters.cute.to_general`."""
+        return to_general(self, shape)
+
+    def offset_map(self, **kwargs: Any) -> LinearLayout:
+        """The coordinate -> offset map (CuTe's direction); see :func:`converters.cute.offset_map`."""
+        return offset_map(self, **kwargs)
+
 
 
 def _parts(x: Any, who: str) -> tuple[Any, Any, int]:

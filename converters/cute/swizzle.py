@@ -14,15 +14,11 @@ spelling): it XORs the ``B`` bits found ``S`` positions above bit ``M`` into the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Optional, Union
+from typing import Any, Union
 
 import numpy as np
 
-from linlayout.contract import Kind
 from linlayout.errors import LayoutError
-from linlayout.general import MixedRadixLayout
-from linlayout.linear import LinearLayout
 
 from linlayout.swizzle import Swizzle
 
@@ -34,7 +30,7 @@ __all__ = ["Swizzle", "ComposedLayout"]
 Outer = Union[Swizzle, Layout]
 
 
-class ComposedLayout:
+class ComposedLayout(memory_map.MemoryMap):
     """``outer o offset o inner``: ``c -> outer(offset + inner(c))`` (CuTe ``ComposedLayout``).
 
     ``outer`` is usually a :class:`Swizzle`; a :class:`Layout` is accepted too (evaluated at the
@@ -115,22 +111,6 @@ class ComposedLayout:
         """True when both have the same size and agree on every flat index."""
         return self.size() == other.size() and bool(np.array_equal(self.table(), other.table()))
 
-    @property
-    def kind(self) -> Kind:
-        """A CuTe layout is a memory map, coordinates -> offset (:class:`~linlayout.contract.Kind`)."""
-        return Kind.MEMORY
-
-    def to_linear(self, shape: Optional[Sequence[int]] = None) -> LinearLayout:
-        """The linear form, ``offset -> dim0, dim1, ...``; see :func:`converters.cute.memory_map.to_linear`."""
-        return memory_map.to_linear(self, shape)
-
-    def to_general(self, shape: Optional[Sequence[int]] = None) -> MixedRadixLayout:
-        """The mixed-radix linear form; see :func:`converters.cute.memory_map.to_general`."""
-        return memory_map.to_general(self, shape)
-
-    def offset_map(self, **kwargs: Any) -> LinearLayout:
-        """The coordinate -> offset map (CuTe's direction); see :func:`converters.cute.memory_map.offset_map`."""
-        return memory_map.offset_map(self, **kwargs)
 
 
 def _eval_layout_at(L: Layout, idx: np.ndarray) -> np.ndarray:
