@@ -581,6 +581,20 @@ def _composed_inverse(layout: ComposedLayout, inv: Callable[[Any], Any], name: s
     return composition(inv(layout.inner), layout.outer)
 
 
+def _inverse_of_other(layout: Any, inverse: Any, who: str) -> Any:
+    """What both inverses do with anything but a plain Layout: ``None`` stays, an integer (a
+    stride) negates, a swizzle is its own inverse, a composed layout inverts part by part."""
+    if layout is None:
+        return None
+    if is_int(layout):
+        return -layout
+    if isinstance(layout, Swizzle):
+        return layout
+    if isinstance(layout, ComposedLayout):
+        return _composed_inverse(layout, inverse, who)
+    raise LayoutError(f"{who} expects a Layout, got {layout!r}")
+
+
 def right_inverse(layout: Any) -> Any:
     """A layout ``R`` with ``layout(R(i)) == i`` for ``i < size(R)``, as CuTe C++ builds it.
 
@@ -599,16 +613,8 @@ def right_inverse(layout: Any) -> Any:
     >>> right_inverse(Layout(4, 2))
     Layout(1:0)
     """
-    if layout is None:
-        return None
-    if is_int(layout):
-        return -layout
-    if isinstance(layout, Swizzle):
-        return layout
-    if isinstance(layout, ComposedLayout):
-        return _composed_inverse(layout, right_inverse, "right_inverse")
     if not isinstance(layout, Layout):
-        raise LayoutError(f"right_inverse expects a Layout, got {layout!r}")
+        return _inverse_of_other(layout, right_inverse, "right_inverse")
     layout._need_offsets("right_inverse")
     cs, cd, pre, order = _sorted_modes(layout)
     rs: list = []
@@ -641,16 +647,8 @@ def left_inverse(layout: Any) -> Any:
     >>> left_inverse(Layout(4, 2))
     Layout((2,4):(0,1))
     """
-    if layout is None:
-        return None
-    if is_int(layout):
-        return -layout
-    if isinstance(layout, Swizzle):
-        return layout
-    if isinstance(layout, ComposedLayout):
-        return _composed_inverse(layout, left_inverse, "left_inverse")
     if not isinstance(layout, Layout):
-        raise LayoutError(f"left_inverse expects a Layout, got {layout!r}")
+        return _inverse_of_other(layout, left_inverse, "left_inverse")
     layout._need_offsets("left_inverse")
     cs, cd, pre, order = _sorted_modes(layout)
     if cd[order[0]] < 0:
