@@ -21,7 +21,7 @@ import pathlib
 
 from converters.cute import algebra as A
 from converters.cute.layout import Layout, flatten
-from converters.cute.text import _Parser, parse, parse_int_tuple
+from converters.cute.text import TextParser, parse, parse_int_tuple
 from linlayout.errors import LayoutError
 
 CPP_ORACLE = pathlib.Path(__file__).parent / "oracles" / "cute-cpp" / "algebra.jsonl"
@@ -38,7 +38,7 @@ def _not_a_left_inverse(row) -> bool:
     """C++'s answer R for left_inverse(L) has a negative extent (no layout at all) or fails
     R(L(i)) == i somewhere."""
     (L,) = _args(row)
-    p = _Parser(row["result"])
+    p = TextParser(row["result"])
     if any(x < 0 for x in flatten(p.int_tuple())):
         return True
     R = parse(row["result"])

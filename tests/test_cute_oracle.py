@@ -29,7 +29,7 @@ import pytest
 
 from converters.cute import algebra as A
 from converters.cute.layout import Layout, _table, flatten, product
-from converters.cute.text import _Parser, parse, parse_layout
+from converters.cute.text import TextParser, parse, parse_layout
 from linlayout.errors import LayoutError
 
 ORACLE = pathlib.Path(__file__).parent / "oracles" / "pycute" / "algebra.jsonl"
@@ -45,7 +45,7 @@ _CHECKED_OPS = {"composition", "complement", "logical_divide", "logical_product"
 
 def _parse_loose(text: str) -> tuple:
     """Shape and stride trees of an oracle result (pycute may print extents 0)."""
-    p = _Parser(text)
+    p = TextParser(text)
     s = p.int_tuple()
     p.expect(":")
     d = p.int_tuple()
@@ -183,10 +183,10 @@ def test_live_pycute_agrees():
         return pycute.Layout(L.shape, L.stride)
 
     def same(p, ours: Layout) -> bool:
-        s, d = _parse_loose(f"{_fmt(p.shape)}:{_fmt(p.stride)}")
+        s, d = _parse_loose(f"{format_int_tuple(p.shape)}:{format_int_tuple(p.stride)}")
         return _profile(s) == _profile(ours.shape) and np.array_equal(_tab(s, d), ours.table())
 
-    from converters.cute.layout import _fmt
+    from converters.cute.layout import format_int_tuple
 
     cases = [
         ("composition", "(8,2,4):(16,1,64)", "(16,8):(8,1)"),

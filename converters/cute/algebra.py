@@ -46,8 +46,8 @@ import numpy as np
 
 from linlayout.errors import LayoutError, NotInjectiveError, SizeError, UnsupportedError
 
-from .layout import E, IntTuple, Layout, _fmt, flatten, is_int, make_layout, product
-from .swizzle import ComposedLayout, Swizzle, _eval_layout_at
+from .layout import E, IntTuple, Layout, format_int_tuple, flatten, is_int, make_layout, product
+from .swizzle import ComposedLayout, Swizzle, evaluate_at
 
 __all__ = [
     "CompositionError",
@@ -174,7 +174,7 @@ def _per_mode(fn: Callable[[Layout, IntTuple], Layout], layout: Layout, profile:
     profile are kept as they are)."""
     r = len(layout)
     if len(profile) > r:
-        raise LayoutError(f"{fn.__name__}: profile {_fmt(profile)} has more modes than the rank-{r} layout {layout}")
+        raise LayoutError(f"{fn.__name__}: profile {format_int_tuple(profile)} has more modes than the rank-{r} layout {layout}")
     parts = [fn(layout[i], profile[i]) for i in range(len(profile))]
     parts += [layout[i] for i in range(len(profile), r)]
     return make_layout(*parts)
@@ -390,7 +390,7 @@ def _compose_with_composed(A: Layout, B: Any, strict: bool, check: bool, exact: 
         # C++ takes A o Sw == Sw' o A on trust ("works in simple cases"); check it, never answer wrongly
         n = min(max(1 << (B.bits + B.base + abs(B.shift)), A.size()), _MAX_CHECK)
         x = np.arange(n, dtype=np.int64)
-        lhs, rhs = _eval_layout_at(A, B(x)), sw(_eval_layout_at(A, x))
+        lhs, rhs = evaluate_at(A, B(x)), sw(evaluate_at(A, x))
         bad = np.flatnonzero(lhs != rhs)
         if bad.size:
             i = int(bad[0])
@@ -550,7 +550,7 @@ def _ceil_div_size(shape: IntTuple, d: int) -> int:
         p *= _ceil_div_size(a, d)
         pa = product(a)
         if pa == 0:
-            raise SizeError(f"complement: the cotarget shape {_fmt(shape)} has an extent-0 mode")
+            raise SizeError(f"complement: the cotarget shape {format_int_tuple(shape)} has an extent-0 mode")
         d = -(-d // pa)
     return p
 
@@ -811,7 +811,7 @@ def _product_with_swizzled(A: Layout, T: ComposedLayout, check: bool) -> Compose
     new_sw = _make_swizzle(new((0, L(act_y))), new((0, L(act_z))), where)
     C = complement(A, A.size() * L.cosize(), check=check)
     a = A.table().astype(np.int64)  # tables come in their smallest dtype; the arithmetic needs room
-    c_of = _eval_layout_at(C, sw(L.table().astype(np.int64)))
+    c_of = evaluate_at(C, sw(L.table().astype(np.int64)))
     want = (a[:, None] + c_of[None, :]).ravel(order="F")
     got = new_sw(new.table().astype(np.int64))
     bad = np.flatnonzero(got != want)
@@ -908,7 +908,7 @@ def make_ordered_layout(shape: IntTuple, order: Optional[IntTuple] = None) -> La
     fs = flatten(shape)
     fo = flatten(order)
     if len(fs) != len(fo):
-        raise LayoutError(f"make_ordered_layout: order {_fmt(order)} is not congruent with shape {_fmt(shape)}")
+        raise LayoutError(f"make_ordered_layout: order {format_int_tuple(order)} is not congruent with shape {format_int_tuple(shape)}")
     idx = sorted(range(len(fs)), key=lambda i: (fo[i], i))
     st = [0] * len(fs)
     p = 1
@@ -938,7 +938,7 @@ def tile_to_shape(block: Layout, trg_shape: IntTuple, order: Optional[IntTuple] 
     tshape = trg_shape if isinstance(trg_shape, tuple) else (trg_shape,)
     r = len(tshape)
     if len(block) > r:
-        raise LayoutError(f"tile_to_shape: rank of {block} is larger than the rank {r} of the target {_fmt(trg_shape)}")
+        raise LayoutError(f"tile_to_shape: rank of {block} is larger than the rank {r} of the target {format_int_tuple(trg_shape)}")
     padded = _append_to_rank(block, r)
     bshape = [product(padded[i].shape) for i in range(r)]
     tgt = [product(x) for x in tshape]

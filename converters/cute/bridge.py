@@ -26,7 +26,7 @@ from linlayout.errors import LayoutError, UnsupportedError
 from linlayout.linear import LinearLayout
 
 from .layout import Layout
-from .memory_map import offset_map
+from .memory_map import offset_map  # noqa: F401 (the doctests of from_offset_map use it)
 from .swizzle import ComposedLayout, Swizzle
 from .tv import TVLayout
 

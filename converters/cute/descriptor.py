@@ -38,8 +38,8 @@ from typing import Any, Optional, Union
 
 from linlayout.errors import BasisError, LayoutError, ParseError
 
-from .layout import MAX_DEPTH, MAX_INT, E, IntTuple, Layout, _fmt, compact_col_major
-from .text import _Parser
+from .layout import MAX_DEPTH, MAX_INT, E, IntTuple, Layout, format_int_tuple, compact_col_major
+from .text import TextParser
 
 __all__ = ["Basis", "Descriptor", "parse_descriptor", "format_descriptor", "normalize_descriptor", "basis_layout"]
 
@@ -105,7 +105,7 @@ class Descriptor:
         return f"Descriptor({self})"
 
 
-class _DescParser(_Parser):
+class _DescParser(TextParser):
     def number(self, what: str) -> int:
         return self.integer(allow_underscore=False, what=what)
 
@@ -202,10 +202,10 @@ def _lookup(strides: IntTuple, codomain: IntTuple, index: tuple, where: str, lea
         if not isinstance(cur_c, tuple):
             if i == 0 and k == len(index) - 1:
                 return cur_s
-            raise BasisError(f"descriptor leaf {where} = {leaf}: index path {index} goes past codomain {_fmt(codomain)}")
+            raise BasisError(f"descriptor leaf {where} = {leaf}: index path {index} goes past codomain {format_int_tuple(codomain)}")
         if i >= len(cur_c):
             raise BasisError(
-                f"descriptor leaf {where} = {leaf}: codomain mode {i} does not exist in codomain {_fmt(codomain)}"
+                f"descriptor leaf {where} = {leaf}: codomain mode {i} does not exist in codomain {format_int_tuple(codomain)}"
             )
         cur_s, cur_c = cur_s[i], cur_c[i]
     if isinstance(cur_s, tuple):
@@ -247,12 +247,12 @@ def normalize_descriptor(shape: IntTuple, desc: Union[Descriptor, str], codomain
     def walk(s: Any, t: Any, where: str) -> None:
         if isinstance(s, tuple):
             if not isinstance(t, tuple) or len(t) != len(s):
-                raise BasisError(f"descriptor {format_descriptor(desc)} is not congruent with shape {_fmt(shape)} at {where or 'top'}")
+                raise BasisError(f"descriptor {format_descriptor(desc)} is not congruent with shape {format_int_tuple(shape)} at {where or 'top'}")
             for i, (x, y) in enumerate(zip(s, t)):
                 walk(x, y, f"{where}[{i}]")
         else:
             if not isinstance(t, Basis):
-                raise BasisError(f"descriptor {format_descriptor(desc)} is not congruent with shape {_fmt(shape)} at {where or 'top'}")
+                raise BasisError(f"descriptor {format_descriptor(desc)} is not congruent with shape {format_int_tuple(shape)} at {where or 'top'}")
             if t.den == 0:
                 raise BasisError(f"descriptor leaf {where or '[0]'} = {t} has a zero denominator")
             leaves.append((where or "[0]", s, t))
@@ -280,7 +280,7 @@ def normalize_descriptor(shape: IntTuple, desc: Union[Descriptor, str], codomain
         if v.denominator != 1:
             raise BasisError(
                 f"descriptor leaf {where} = {b} gives the non-integral stride {b.num}/{b.den} * {unit} = {v} "
-                f"over codomain {_fmt(codomain)}"
+                f"over codomain {format_int_tuple(codomain)}"
             )
         iv = int(v)
         if abs(iv) > MAX_INT:

@@ -212,7 +212,7 @@ def _check_tree(shape: Any, stride: Any, where: str, depth: int) -> None:
     if isinstance(shape, tuple):
         if not isinstance(stride, tuple) or len(stride) != len(shape):
             raise LayoutError(
-                f"shape and stride are not congruent at {where}: shape {_fmt(shape)} vs stride {_fmt(stride)}"
+                f"shape and stride are not congruent at {where}: shape {format_int_tuple(shape)} vs stride {format_int_tuple(stride)}"
             )
         for i, (s, d) in enumerate(zip(shape, stride)):
             _check_tree(s, d, f"{where}[{i}]", depth + 1)
@@ -222,7 +222,7 @@ def _check_tree(shape: Any, stride: Any, where: str, depth: int) -> None:
     if not is_int(stride) and not isinstance(stride, E):
         if isinstance(stride, tuple):
             raise LayoutError(
-                f"shape and stride are not congruent at {where}: shape {_fmt(shape)} vs stride {_fmt(stride)}"
+                f"shape and stride are not congruent at {where}: shape {format_int_tuple(shape)} vs stride {format_int_tuple(stride)}"
             )
         raise LayoutError(f"stride at {where} must be an int, got {type(stride).__name__} {stride!r}")
     if shape < 0:
@@ -243,9 +243,10 @@ def _normalize(t: Any) -> Any:
         return t
 
 
-def _fmt(t: Any, cpp: bool = False) -> str:
+def format_int_tuple(t: Any, cpp: bool = False) -> str:
+    """CuTe's text of an int tuple (``(4,8)``; with ``cpp`` the static form ``(_4,_8)``)."""
     if isinstance(t, tuple):
-        return "(" + ",".join(_fmt(x, cpp) for x in t) + ")"
+        return "(" + ",".join(format_int_tuple(x, cpp) for x in t) + ")"
     return f"_{t}" if cpp else str(t)
 
 
@@ -475,7 +476,7 @@ class Layout(memory_map.MemoryMap):
         return h
 
     def __str__(self) -> str:
-        return f"{_fmt(self.shape)}:{_fmt(self.stride)}"
+        return f"{format_int_tuple(self.shape)}:{format_int_tuple(self.stride)}"
 
     def __repr__(self) -> str:
         return f"Layout({self})"
@@ -486,7 +487,7 @@ class Layout(memory_map.MemoryMap):
         >>> Layout((4, 8), (8, 1)).to_cpp()
         '(_4,_8):(_8,_1)'
         """
-        return f"{_fmt(self.shape, True)}:{_fmt(self.stride, True)}"
+        return f"{format_int_tuple(self.shape, True)}:{format_int_tuple(self.stride, True)}"
 
     def same_function(self, other: "Layout") -> bool:
         """True when both layouts have the same size and agree on every flat index.
@@ -513,7 +514,7 @@ def _basis_of(fd: tuple, layout: Any) -> Optional[int]:
     if k < 0:
         return None
     if mixed:
-        raise LayoutError(f"layout {_fmt(layout.shape)}:{_fmt(layout.stride)} mixes integer and basis (v@i) strides")
+        raise LayoutError(f"layout {format_int_tuple(layout.shape)}:{format_int_tuple(layout.stride)} mixes integer and basis (v@i) strides")
     return k + 1
 
 
@@ -532,7 +533,7 @@ def _table(fs: tuple, fd: tuple, n: int) -> np.ndarray:
 def _crd2idx(coord: Any, shape: IntTuple, stride: IntTuple, where: str) -> int:
     if isinstance(coord, tuple):
         if not isinstance(shape, tuple) or len(coord) != len(shape):
-            raise LayoutError(f"{where} {_fmt(coord)} is not congruent with the shape {_fmt(shape)}")
+            raise LayoutError(f"{where} {format_int_tuple(coord)} is not congruent with the shape {format_int_tuple(shape)}")
         return sum(_crd2idx(c, s, d, f"{where}[{i}]") for i, (c, s, d) in enumerate(zip(coord, shape, stride)))
     if not is_int(coord):
         raise LayoutError(f"{where} must be an int or a tuple, got {coord!r}")
@@ -558,7 +559,7 @@ def _crd2idx(coord: Any, shape: IntTuple, stride: IntTuple, where: str) -> int:
 def _idx2crd_tree(idx: Any, shape: IntTuple, where: str) -> IntTuple:
     if isinstance(idx, tuple):
         if not isinstance(shape, tuple) or len(idx) != len(shape):
-            raise LayoutError(f"{where} {_fmt(idx)} is not congruent with the shape {_fmt(shape)}")
+            raise LayoutError(f"{where} {format_int_tuple(idx)} is not congruent with the shape {format_int_tuple(shape)}")
         return tuple(_idx2crd_tree(i, s, f"{where}[{k}]") for k, (i, s) in enumerate(zip(idx, shape)))
     if not is_int(idx):
         raise LayoutError(f"{where} must be an int or a tuple, got {idx!r}")
@@ -567,7 +568,7 @@ def _idx2crd_tree(idx: Any, shape: IntTuple, where: str) -> IntTuple:
 
 def _zero_extent(fs: tuple, what: str) -> None:
     if 0 in fs[:-1]:
-        raise SizeError(f"cannot split the index {what} over the shape {_fmt(fs)}: it has an extent-0 mode before the last")
+        raise SizeError(f"cannot split the index {what} over the shape {format_int_tuple(fs)}: it has an extent-0 mode before the last")
 
 
 def _idx2crd(idx: int, shape: IntTuple) -> IntTuple:

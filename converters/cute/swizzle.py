@@ -82,7 +82,7 @@ class ComposedLayout(memory_map.MemoryMap):
         """Offsets of every flat index, vectorized (int64)."""
         t = self.inner.table().astype(np.int64) + self.offset  # the inner table's dtype is the smallest that fits
         if isinstance(self.outer, Layout):
-            return _eval_layout_at(self.outer, t)
+            return evaluate_at(self.outer, t)
         return self.outer(t)
 
     def __eq__(self, other: object) -> bool:
@@ -113,7 +113,8 @@ class ComposedLayout(memory_map.MemoryMap):
 
 
 
-def _eval_layout_at(L: Layout, idx: np.ndarray) -> np.ndarray:
+def evaluate_at(L: Layout, idx: np.ndarray) -> np.ndarray:
+    """``L`` at every flat index of the integer array ``idx`` (vectorised)."""
     out = np.zeros_like(idx)
     c = idx.copy()
     fs, fd = L._fs, L._fd

@@ -55,7 +55,9 @@ CuteLike = Union[Layout, Swizzle, ComposedLayout]
 _ANGLE_PREFIXES = ("Swizzle<", "Sw<", "S<")
 
 
-class _Parser:
+class TextParser:
+    """The recursive-descent reader of CuTe text (shared with the descriptor grammar)."""
+
     __slots__ = ("text", "pos", "n")
 
     def __init__(self, text: Any):
@@ -249,7 +251,7 @@ def _has_basis(t: Any) -> bool:
     return isinstance(t, E)
 
 
-def _finish(p: _Parser, value: Any) -> Any:
+def _finish(p: TextParser, value: Any) -> Any:
     if not p.at_end():
         raise p.error("end of text")
     return value
@@ -263,7 +265,7 @@ def parse_int_tuple(text: str) -> IntTuple:
     >>> parse_int_tuple("(4)")
     (4,)
     """
-    p = _Parser(text)
+    p = TextParser(text)
     return _finish(p, p.int_tuple())
 
 
@@ -281,7 +283,7 @@ def parse_layout(text: str) -> Layout:
       (4,8):(8,1
                 ^
     """
-    p = _Parser(text)
+    p = TextParser(text)
     return _finish(p, p.layout())
 
 
@@ -291,7 +293,7 @@ def parse_swizzle(text: str) -> Swizzle:
     >>> parse_swizzle("Sw<3,4,3>") == parse_swizzle("SW_3_4_3") == Swizzle(3, 4, 3)
     True
     """
-    p = _Parser(text)
+    p = TextParser(text)
     return _finish(p, p.swizzle())
 
 
@@ -303,7 +305,7 @@ def parse(text: str) -> CuteLike:
     >>> parse("S<2,0,2>")
     Swizzle(2, 0, 2)
     """
-    p = _Parser(text)
+    p = TextParser(text)
     return _finish(p, p.anything())
 
 
