@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, cast
 
 import numpy as np
 
@@ -193,7 +193,7 @@ def filter_zeros(layout: Layout) -> Layout:
 
     def go(s: IntTuple, d: IntTuple) -> IntTuple:
         if isinstance(s, tuple):
-            return tuple(go(x, y) for x, y in zip(s, d))
+            return tuple(go(x, y) for x, y in zip(s, cast(tuple, d)))
         return 1 if d == 0 else s
 
     return Layout._new(go(layout.shape, layout.stride), layout.stride)
@@ -323,7 +323,7 @@ def _compose_tree(
         rs = []
         rd = []
         i = 0
-        for x, y in zip(s, d):
+        for x, y in zip(s, cast(tuple, d)):
             a, b = _compose_tree(ls, ld, x, y, path + (i,), check, exact, fs, fd, A)
             rs.append(a)
             rd.append(b)
@@ -334,10 +334,10 @@ def _compose_tree(
         mls, mld = _coalesce_x(mode._fs, mode._fd)
         a, b = _compose_leaf(tuple(mls), tuple(mld), s, d.value, path, check, exact)
     else:
-        a, b = _compose_leaf(ls, ld, s, d, path, check, exact)
-    if type(a) is tuple:
+        a, b = _compose_leaf(ls, ld, cast(int, s), cast(int, d), path, check, exact)
+    if isinstance(a, tuple):
         fs.extend(a)
-        fd.extend(b)
+        fd.extend(cast(tuple, b))
     else:
         fs.append(a)
         fd.append(b)

@@ -126,8 +126,8 @@ def copy_atom_bits(name: str) -> tuple[str, int, tuple[int, ...], Layout, Layout
         if ld in _LDSM:
             src, dst, bits, n = _LDSM[ld]
             return "src", bits, (n,), parse_layout(dst), parse_layout(src)
-    for n, kind, shape, r in _tmem_names():
-        if n == name:
+    for tn, kind, shape, r in _tmem_names():
+        if tn == name:
             return _tmem_entry(kind, shape, r)
     raise KeyError(name)
 

@@ -21,7 +21,7 @@ A 1-tuple shape ``(4,)`` is kept apart from the integer ``4`` (CuTe prints them 
 from __future__ import annotations
 
 import operator
-from typing import Any, Iterator, Optional, Union
+from typing import Any, Iterator, Optional, Union, cast
 
 import numpy as np
 
@@ -282,7 +282,7 @@ class Layout(memory_map.MemoryMap):
         self.stride = stride
         self._fs = flatten(shape)
         self._fd = flatten(stride)
-        self._hash = None
+        self._hash: Optional[int] = None
         self._basis = _basis_of(self._fd, self)
 
     @classmethod
@@ -329,7 +329,7 @@ class Layout(memory_map.MemoryMap):
         """
         if isinstance(self.shape, tuple):
             try:
-                return Layout._new(self.shape[i], self.stride[i])
+                return Layout._new(self.shape[i], cast(tuple, self.stride)[i])
             except IndexError:
                 raise LayoutError(f"mode {i} out of range for a rank-{len(self.shape)} layout {self}") from None
         if i not in (0, -1):
@@ -412,7 +412,7 @@ class Layout(memory_map.MemoryMap):
             for c, d in zip(leaves, self._fd):
                 if type(d) is E:
                     out[d.index] += c * d.value
-            return tuple(out)
+            return cast(int, tuple(out))  # a coordinate, where a basis layout's codomain has several modes
         return _crd2idx(coord, self.shape, self.stride, "coordinate")
 
     def idx2crd(self, idx: IntTuple) -> IntTuple:
@@ -470,7 +470,7 @@ class Layout(memory_map.MemoryMap):
         return self.shape == other.shape and self.stride == other.stride
 
     def __hash__(self) -> int:
-        h = self._hash
+        h: Optional[int] = self._hash
         if h is None:
             h = self._hash = hash((self.shape, self.stride))
         return h
@@ -534,7 +534,7 @@ def _crd2idx(coord: Any, shape: IntTuple, stride: IntTuple, where: str) -> int:
     if isinstance(coord, tuple):
         if not isinstance(shape, tuple) or len(coord) != len(shape):
             raise LayoutError(f"{where} {format_int_tuple(coord)} is not congruent with the shape {format_int_tuple(shape)}")
-        return sum(_crd2idx(c, s, d, f"{where}[{i}]") for i, (c, s, d) in enumerate(zip(coord, shape, stride)))
+        return sum(_crd2idx(c, s, d, f"{where}[{i}]") for i, (c, s, d) in enumerate(zip(coord, shape, cast(tuple, stride))))
     if not is_int(coord):
         raise LayoutError(f"{where} must be an int or a tuple, got {coord!r}")
     if isinstance(shape, tuple):

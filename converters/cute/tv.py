@@ -232,7 +232,7 @@ class TVLayout:
         return self.layout == other.layout and self.tile == other.tile and self.warp_size == other.warp_size
 
     def __hash__(self) -> int:
-        h = self._hash
+        h: Optional[int] = getattr(self, "_hash")
         if h is None:
             h = hash((self.layout, self.tile, self.warp_size))
             object.__setattr__(self, "_hash", h)
