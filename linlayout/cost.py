@@ -32,6 +32,9 @@ shared wavefront    1           one 128-byte shared-memory transaction.  A ``v``
                                 the other warps (occupancy), which a layout cannot know.
 ``barrier.cluster`` 8           a model value: a cluster barrier round trip through the
                                 cluster's interconnect, plus remote (DSMEM) accesses.
+``tcgen05.ld/st``   1           a model value: one issue per instruction (any shape and
+                                repetition moves the same bytes, so the bytes cancel when
+                                shapes are compared; :mod:`linlayout.plan_tmem`).
 register move       0           renamed away by the register allocator (ptxas).
 ==================  ==========  ===========================================================
 
@@ -63,6 +66,7 @@ WEIGHTS: dict[str, float] = {
     "wavefront": 1.0,
     "barrier": 2.0,
     "cluster_barrier": 8.0,
+    "tcgen05": 1.0,
 }
 
 
