@@ -30,6 +30,8 @@ shared wavefront    1           one 128-byte shared-memory transaction.  A ``v``
 ``bar.sync``        2           a model value, not a measurement: a CTA barrier drains the
                                 warp's outstanding shared accesses; its real cost depends on
                                 the other warps (occupancy), which a layout cannot know.
+``bar.warp.sync``   0.5         a model value: a warp-level barrier (Triton 3.9 uses one when
+                                every warp reads back only what it wrote, ``isCvtWarpSync``).
 ``barrier.cluster`` 8           a model value: a cluster barrier round trip through the
                                 cluster's interconnect, plus remote (DSMEM) accesses.
 ``tcgen05.ld/st``   1           a model value: one issue per instruction (any shape and
@@ -65,6 +67,7 @@ WEIGHTS: dict[str, float] = {
     "select": 0.5,
     "wavefront": 1.0,
     "barrier": 2.0,
+    "warp_barrier": 0.5,
     "cluster_barrier": 8.0,
     "tcgen05": 1.0,
 }
@@ -79,11 +82,18 @@ def shared_wavefronts(instr: str, bits: int, conflicts: int) -> int:
     return ideal * (1 + max(conflicts, 0))
 
 
-def price(*, shuffles: int = 0, selects: int = 0, wavefronts: int = 0, barriers: int = 0, cluster_barriers: int = 0) -> float:
+def price(*, shuffles: int = 0, selects: int = 0, wavefronts: int = 0, barriers: int = 0, cluster_barriers: int = 0,
+          warp_barriers: int = 0) -> float:
     """The model's cost of these per-thread counts."""
     w = WEIGHTS
     return float(shuffles * w["shfl"] + selects * w["select"] + wavefronts * w["wavefront"]
-                 + barriers * w["barrier"] + cluster_barriers * w["cluster_barrier"])
+                 + barriers * w["barrier"] + cluster_barriers * w["cluster_barrier"] + warp_barriers * w["warp_barrier"])
+
+
+def _barrier_key(plan: Any) -> str:
+    if plan.kind == "cross_cta":
+        return "cluster_barrier"
+    return "warp_barrier" if getattr(plan, "barrier_instr", "") == "bar.warp.sync" else "barrier"
 
 
 def _plan_wavefronts(plan: Any) -> int:
@@ -105,9 +115,9 @@ def plan_cost(plan: Any) -> float:
     """
     if plan.kind in ("noop", "register"):
         return 0.0
-    cross = plan.kind == "cross_cta"
+    key = _barrier_key(plan)
     return price(shuffles=plan.shuffles, selects=plan.selects, wavefronts=_plan_wavefronts(plan),
-                 barriers=0 if cross else plan.barriers, cluster_barriers=plan.barriers if cross else 0)
+                 **{key + "s": plan.barriers})
 
 
 def explain(plan: Any) -> str:
@@ -124,6 +134,6 @@ def explain(plan: Any) -> str:
     if wf:
         parts.append(f"{wf} shared wavefronts x {w['wavefront']:g}")
     if plan.barriers:
-        key = "cluster_barrier" if plan.kind == "cross_cta" else "barrier"
+        key = _barrier_key(plan)
         parts.append(f"{plan.barriers} {key.replace('_', ' ')} x {w[key]:g}")
     return " + ".join(parts or ["0"]) + f" = {plan_cost(plan):g}"

@@ -540,6 +540,7 @@ class Plan:
     shared_layout: LinearLayout | None = field(default=None, repr=False)
     register_moves: int = 0
     shuffle_schedule: LinearLayout | None = field(default=None, repr=False, compare=False)
+    barrier_instr: str = ""
     rejected: tuple[Alternative, ...] = field(default=(), compare=False)
 
     @property
@@ -624,6 +625,7 @@ class Plan:
             "store_instr": self.store_instr,
             "load_instr": self.load_instr,
             "barriers": self.barriers,
+            "barrier_instr": self.barrier_instr,
             "shared_bytes": self.shared_bytes,
             "store_conflicts": self.store_conflicts,
             "load_conflicts": self.load_conflicts,
@@ -679,6 +681,17 @@ def _shared_sides(kind: str, a: LinearLayout, b: LinearLayout) -> tuple[LinearLa
     return _independent_registers(sa), _independent_registers(sb)
 
 
+def _warp_sync(a: LinearLayout, b: LinearLayout) -> bool:
+    """Whether a round trip needs only a warp-level barrier (Triton 3.9's ``isCvtWarpSync``): every
+    warp reads back only what it wrote (the conversion is trivial over warps) and no warp holds a
+    copy of another's data (no warp broadcast on either side)."""
+    if a.in_dim_size("warp") == 1:
+        return True
+    comp = b.invert_and_compose(a)
+    return (comp.is_trivial_over(["warp"]) and a.free_variable_masks().get("warp", 0) == 0
+            and b.free_variable_masks().get("warp", 0) == 0)
+
+
 def _plan_from_choice(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout, bitwidth: int,
                       choice: SwizzleChoice) -> Plan:
     bw = max(bitwidth, 8)
@@ -690,7 +703,7 @@ def _plan_from_choice(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearL
     loads = max(1, _n_regs(sb) // lv)
     reps = choice.reps
     barriers = 2 * reps - 1
-    bar = "barrier.cluster" if kind == "cross_cta" else "bar.sync"
+    bar = "barrier.cluster" if kind == "cross_cta" else ("bar.warp.sync" if _warp_sync(a, b) else "bar.sync")
     steps = (
         Step(choice.store_instr, stores, sv * bw, f"{choice.store_conflicts} extra wavefronts each" if choice.store_conflicts else "conflict-free"),
         Step(bar, barriers, 0, f"{reps} round(s)"),
@@ -701,7 +714,7 @@ def _plan_from_choice(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearL
         stores=stores, loads=loads, store_vector=sv, load_vector=lv,
         store_instr=choice.store_instr, load_instr=choice.load_instr, barriers=barriers,
         shared_bytes=choice.bytes, store_conflicts=choice.store_conflicts, load_conflicts=choice.load_conflicts,
-        reps=reps, shared_layout=choice.layout,
+        reps=reps, shared_layout=choice.layout, barrier_instr=bar,
     )
 
 

@@ -101,6 +101,6 @@ def test_ldmatrix_and_stmatrix_switches(oracle, ld, st_):
 def test_weights_are_positive_and_documented():
     import linlayout.cost as cost
 
-    assert set(WEIGHTS) == {"shfl", "select", "wavefront", "barrier", "cluster_barrier", "tcgen05"}
+    assert set(WEIGHTS) == {"shfl", "select", "wavefront", "barrier", "warp_barrier", "cluster_barrier", "tcgen05"}
     assert all(w > 0 for w in WEIGHTS.values())
     assert "model, not a measurement" in cost.__doc__
