@@ -47,6 +47,17 @@ where they can be checked: the shuffles, stores, loads and barriers a plan claim
 :func:`linlayout.simulate` executes, and ``strategy="triton"`` counts are compared with Triton
 3.9's PTX in the test suite (tests/test_cost.py prints the agreement per corpus).
 
+**Worked example** (tests/test_cost.py): Dot operand B (``k_width`` 2) -> MMA v2 accumulator,
+128 x 128 fp16, 4 warps along M.  Every warp holds all of B (512 fp16 per thread) but needs a
+quarter of it.  Triton 3.9 stores the replicated operand through shared memory: 64
+``stmatrix.x4`` (256 wavefronts) + 16 ``ldmatrix.trans.x4`` (64) + 31 barriers over 16 rounds =
+382; without matrix instructions 350.  Triton's own shuffle formula would take 256 shuffles +
+512 selects = 512.  The exchange the simulator executes moves only the 64 words each thread
+needs: 64 ``shfl`` + 128 selects = 128, so ``strategy="best"`` chooses the shuffles and lists the
+round trips as rejected.  The shuffles win because the round trip moves 4x the data (the
+replicas) and pays a barrier per round, not because shuffles are cheaper per byte (they are
+not: one shuffle moves 128 bytes per warp, one 128-bit shared wavefront also 128 bytes).
+
     >>> shared_wavefronts("st.shared", 128, 0), shared_wavefronts("st.shared", 16, 0)
     (4, 1)
     >>> shared_wavefronts("ldmatrix.trans", 128, 1)   # .x4 with one extra wavefront per matrix
