@@ -124,3 +124,17 @@ def test_refusals():
                                                           "warp": [(2, 32, "dim0")]}, out_dims={"dim0": 128, "dim1": 96}))
     with pytest.raises(LayoutError, match="not a distributed layout"):
         plan_pieces(MixedRadixLayout({"x": [(96, 1, "dim0")]}), MixedRadixLayout({"x": [(96, 1, "dim0")]}))
+
+
+def test_forms_reaching_mixed_radix_via_as_layout():
+    """A CuTe TV layout of a 128 x 80 tile (thread t holds row t, value v column v) is not GF(2);
+    ``as_layout`` gives its mixed-radix form and the planner splits it like the others."""
+    from converters.cute.layout import Layout
+    from converters.cute.tv import TVLayout
+
+    tv = TVLayout(Layout((128, 80), (1, 128)), (128, 80))
+    same = plan_pieces(tv, row_per_thread(80))
+    assert [p.plan.kind for p in same.pieces] == ["noop", "noop"] and same.cost == 0
+    pp = plan_pieces(tv, blocked_epilogue(80, vec=4, tpw_cols=4), bitwidth=16)
+    assert [p.box["dim1"] for p in pp.pieces] == [(0, 64), (64, 16)]
+    assert all(r.ok for r in pp.simulate())
