@@ -19,6 +19,12 @@ shared_memory   ``warp`` left (or a lane conversion too costly for shuffles): st
 cross_cta       ``block`` left: data moves between CTAs (distributed shared memory)
 ==============  ================================================================================
 
+That table is Triton 3.9's choice (``strategy="triton"``).  The default ``strategy="best"``
+prices every feasible mechanism with the one cost model (:mod:`linlayout.cost`) and keeps the
+cheapest; ``Plan.rejected`` lists the others with their costs and why they lost.  Planning a
+tensor whose sizes are not powers of two: :mod:`linlayout.plan_pieces`; tensor-memory loads and
+stores: :mod:`linlayout.plan_tmem`.
+
     >>> from linlayout import LinearLayout
     >>> src = LinearLayout({"register": [[1], [2]], "lane": [[4], [8], [16], [32], [64]]}, {"dim0": 128})
     >>> dst = LinearLayout({"register": [[2], [1]], "lane": [[4], [8], [16], [32], [64]]}, {"dim0": 128})
