@@ -951,7 +951,8 @@ def schedule_counts(schedule: LinearLayout, bitwidth: int = 32) -> tuple[int, in
     return moving * words, selects
 
 
-def _triton_shuffle_plan(a: LinearLayout, b: LinearLayout, conv: LinearLayout, bits: int) -> Plan | None:
+def _triton_shuffle_plan(a: LinearLayout, b: LinearLayout, conv: LinearLayout, bits: int,
+                         schedule: LinearLayout | None = None) -> Plan | None:
     """Triton 3.9's in-warp lowering (its counts), or None where it goes through shared memory
     (two or more register<->lane transpositions)."""
     dec = warp_decomposition(a, b, 32)
@@ -979,7 +980,7 @@ def _triton_shuffle_plan(a: LinearLayout, b: LinearLayout, conv: LinearLayout, b
         steps.append(Step("select", sel - sel // 2, 32, "after the shuffles"))
     return Plan(
         "warp_shuffle", a, b, conv, bits, tuple(steps), shuffles=shfl, shuffle_rounds=1,
-        mixed_transpositions=m, selects=sel, shuffle_schedule=shuffle_schedule(a, b, bits),
+        mixed_transpositions=m, selects=sel, shuffle_schedule=schedule if schedule is not None else shuffle_schedule(a, b, bits),
     )
 
 
@@ -1013,7 +1014,7 @@ def _best(a: LinearLayout, b: LinearLayout, conv: LinearLayout, bits: int, matri
     infeasible: list[Alternative] = []
     if "block" not in names and "warp" not in names:
         cands.append(_scheduled_shuffle_plan(a, b, conv, bits))
-        tri = _triton_shuffle_plan(a, b, conv, bits)
+        tri = _triton_shuffle_plan(a, b, conv, bits, cands[0].shuffle_schedule)
         if tri is not None and tri.cost < cands[0].cost:
             cands.insert(0, tri)
     else:
