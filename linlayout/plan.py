@@ -19,6 +19,12 @@ shared_memory   ``warp`` left (or a lane conversion too costly for shuffles): st
 cross_cta       ``block`` left: data moves between CTAs (distributed shared memory)
 ==============  ================================================================================
 
+That table is Triton 3.9's choice (``strategy="triton"``).  The default ``strategy="best"``
+prices every feasible mechanism with the one cost model (:mod:`linlayout.cost`) and keeps the
+cheapest; ``Plan.rejected`` lists the others with their costs and why they lost.  Planning a
+tensor whose sizes are not powers of two: :mod:`linlayout.plan_pieces`; tensor-memory loads and
+stores: :mod:`linlayout.plan_tmem`.
+
     >>> from linlayout import LinearLayout
     >>> src = LinearLayout({"register": [[1], [2]], "lane": [[4], [8], [16], [32], [64]]}, {"dim0": 128})
     >>> dst = LinearLayout({"register": [[2], [1]], "lane": [[4], [8], [16], [32], [64]]}, {"dim0": 128})
@@ -31,6 +37,7 @@ cross_cta       ``block`` left: data moves between CTAs (distributed shared memo
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,9 +45,14 @@ from typing import Any
 from . import gf2
 from .banks import bank_conflicts
 from .contract import as_linear
+from .cost import WEIGHTS, explain, plan_cost
 from .dtypes import element_bitwidth
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
 from .generic_swizzle import (
+    LD_ST_MATRIX,
+    LD_ST_MATRIX_TRANS,
+    LD_ST_SHARED,
+    MemOpTile,
     SwizzleChoice,
     optimal_swizzle,
     optimal_swizzle_ldst,
@@ -57,10 +69,12 @@ __all__ = [
     "MAX_REGISTERS_PER_THREAD",
     "MAX_ELEMENTS",
     "Step",
+    "Alternative",
     "Plan",
     "WarpDecomposition",
     "minimal_conversion",
     "shuffle_schedule",
+    "schedule_counts",
     "warp_decomposition",
     "plan_conversion",
 ]
@@ -74,15 +88,8 @@ HARDWARE_DIMS = ("register", "lane", "warp", "block")
 MAX_REGISTERS_PER_THREAD = 1 << 16
 MAX_ELEMENTS = 1 << 28
 
-#: Weights of the scalar ``Plan.cost`` (a per-thread estimate of issue slots): a shuffle, a
-#: select/byte-permute, one shared-memory store or load wavefront, a barrier, a cluster barrier.
-COST_WEIGHTS: dict[str, float] = {
-    "shfl": 1.0,
-    "select": 0.25,
-    "shared_access": 1.0,
-    "barrier": 2.0,
-    "cluster_barrier": 8.0,
-}
+#: The weights of the cost model (:data:`linlayout.cost.WEIGHTS`; kept here under its old name).
+COST_WEIGHTS: dict[str, float] = WEIGHTS
 
 def _normalize(L: LinearLayout, which: str) -> LinearLayout:
     extra = [n for n in L.in_dim_names if n not in HARDWARE_DIMS]
@@ -492,6 +499,21 @@ class Step:
 
 
 @dataclass(frozen=True)
+class Alternative:
+    """A mechanism ``strategy="best"`` considered and did not choose: its kind, what it would
+    use (instructions, bytes), its cost under the model (``None``: not feasible) and why."""
+
+    kind: str
+    detail: str
+    cost: float | None
+    reason: str
+
+    def __str__(self) -> str:
+        c = "infeasible" if self.cost is None else f"cost {self.cost:g}"
+        return f"{self.kind.replace('_', ' ')} ({self.detail}; {c}): {self.reason}"
+
+
+@dataclass(frozen=True)
 class Plan:
     """A conversion plan (a frozen value).  Counts are per thread.
 
@@ -524,6 +546,8 @@ class Plan:
     shared_layout: LinearLayout | None = field(default=None, repr=False)
     register_moves: int = 0
     shuffle_schedule: LinearLayout | None = field(default=None, repr=False, compare=False)
+    barrier_instr: str = ""
+    rejected: tuple[Alternative, ...] = field(default=(), compare=False)
 
     @property
     def is_zero_cost(self) -> bool:
@@ -545,13 +569,18 @@ class Plan:
 
     @property
     def cost(self) -> float:
-        """A scalar per-thread cost estimate (see :data:`COST_WEIGHTS`); 0 for zero-cost plans."""
-        w = COST_WEIGHTS
-        c = self.shuffles * w["shfl"] + self.selects * w["select"]
-        c += self.stores * (1 + self.store_conflicts) * w["shared_access"]
-        c += self.loads * (1 + self.load_conflicts) * w["shared_access"]
-        c += self.barriers * (w["cluster_barrier"] if self.kind == "cross_cta" else w["barrier"])
-        return float(c)
+        """The cost model's price of the plan (:func:`linlayout.cost.plan_cost`); 0 for zero-cost plans."""
+        return plan_cost(self)
+
+    def explain_cost(self) -> str:
+        """The cost as a sum of counts times weights (:func:`linlayout.cost.explain`)."""
+        return explain(self)
+
+    def why(self) -> str:
+        """Which mechanisms ``strategy="best"`` compared and rejected, and why ("" when none)."""
+        if not self.rejected:
+            return ""
+        return "Rejected: " + "; ".join(str(r) for r in self.rejected) + "."
 
     def describe(self) -> str:
         """A sentence a person can read."""
@@ -579,7 +608,8 @@ class Plan:
         )
 
     def __str__(self) -> str:
-        return self.describe()
+        why = self.why()
+        return self.describe() + (" " + why if why else "")
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (layouts in the oracle dict form)."""
@@ -601,11 +631,14 @@ class Plan:
             "store_instr": self.store_instr,
             "load_instr": self.load_instr,
             "barriers": self.barriers,
+            "barrier_instr": self.barrier_instr,
             "shared_bytes": self.shared_bytes,
             "store_conflicts": self.store_conflicts,
             "load_conflicts": self.load_conflicts,
             "reps": self.reps,
             "register_moves": self.register_moves,
+            "cost_explained": self.explain_cost(),
+            "rejected": [{"kind": r.kind, "detail": r.detail, "cost": r.cost, "reason": r.reason} for r in self.rejected],
             "conversion": self.conversion.to_dict(),
             "shared_layout": self.shared_layout.to_dict() if self.shared_layout is not None else None,
             "shuffle_schedule": self.shuffle_schedule.to_dict() if self.shuffle_schedule is not None else None,
@@ -654,6 +687,17 @@ def _shared_sides(kind: str, a: LinearLayout, b: LinearLayout) -> tuple[LinearLa
     return _independent_registers(sa), _independent_registers(sb)
 
 
+def _warp_sync(a: LinearLayout, b: LinearLayout) -> bool:
+    """Whether a round trip needs only a warp-level barrier (Triton 3.9's ``isCvtWarpSync``): every
+    warp reads back only what it wrote (the conversion is trivial over warps) and no warp holds a
+    copy of another's data (no warp broadcast on either side)."""
+    if a.in_dim_size("warp") == 1:
+        return True
+    comp = b.invert_and_compose(a)
+    return (comp.is_trivial_over(["warp"]) and a.free_variable_masks().get("warp", 0) == 0
+            and b.free_variable_masks().get("warp", 0) == 0)
+
+
 def _plan_from_choice(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout, bitwidth: int,
                       choice: SwizzleChoice) -> Plan:
     bw = max(bitwidth, 8)
@@ -665,7 +709,7 @@ def _plan_from_choice(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearL
     loads = max(1, _n_regs(sb) // lv)
     reps = choice.reps
     barriers = 2 * reps - 1
-    bar = "barrier.cluster" if kind == "cross_cta" else "bar.sync"
+    bar = "barrier.cluster" if kind == "cross_cta" else ("bar.warp.sync" if _warp_sync(a, b) else "bar.sync")
     steps = (
         Step(choice.store_instr, stores, sv * bw, f"{choice.store_conflicts} extra wavefronts each" if choice.store_conflicts else "conflict-free"),
         Step(bar, barriers, 0, f"{reps} round(s)"),
@@ -676,7 +720,7 @@ def _plan_from_choice(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearL
         stores=stores, loads=loads, store_vector=sv, load_vector=lv,
         store_instr=choice.store_instr, load_instr=choice.load_instr, barriers=barriers,
         shared_bytes=choice.bytes, store_conflicts=choice.store_conflicts, load_conflicts=choice.load_conflicts,
-        reps=reps, shared_layout=choice.layout,
+        reps=reps, shared_layout=choice.layout, barrier_instr=bar,
     )
 
 
@@ -819,11 +863,20 @@ def _matrix_rows_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) 
     return True
 
 
-def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout, bitwidth: int, matrix: bool,
-                 max_bytes: int | None = None) -> Plan:
+def _matrix_tiles(bitwidth: int, allowed: bool) -> list[MemOpTile]:
+    """The access tiles of one side: ``st/ld.shared``, plus the matrix instructions when allowed."""
+    if not allowed or bitwidth > 32:
+        return [LD_ST_SHARED]
+    return [LD_ST_SHARED, LD_ST_MATRIX] + ([LD_ST_MATRIX_TRANS] if bitwidth == 16 else [])
+
+
+def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout, bitwidth: int,
+                 matrix: tuple[bool, bool], max_bytes: int | None = None) -> Plan:
+    """A round trip; ``matrix`` = (``stmatrix`` allowed, ``ldmatrix`` allowed)."""
     bw = max(bitwidth, 8)
     sa, sb = _shared_sides(kind, a, b)
-    choice = _repaired(optimal_swizzle(sa, sb, bw, matrix_instructions=matrix and kind == "shared_memory"))
+    st_m, ld_m = matrix if kind == "shared_memory" else (False, False)
+    choice = _repaired(optimal_swizzle(sa, sb, bw, src_tiles=_matrix_tiles(bw, st_m), dst_tiles=_matrix_tiles(bw, ld_m)))
     if not _matrix_rows_fit(choice, sa, sb):
         choice = _repaired(optimal_swizzle(sa, sb, bw, matrix_instructions=False))
     if max_bytes is None or choice.bytes <= max_bytes:
@@ -855,6 +908,141 @@ def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout
     )
 
 
+def _component_rank(sch: LinearLayout, dims: Sequence[str], out: str) -> int:
+    k = sch.out_dim_names.index(out)
+    return gf2.rank([v[k] for d in dims if sch.has_in_dim(d) for v in sch.bases[d]])
+
+
+def schedule_counts(schedule: LinearLayout, bitwidth: int = 32) -> tuple[int, int]:
+    """``(shuffles, selects)`` per thread of executing a :func:`shuffle_schedule`.
+
+    A round moves data (a ``shfl.sync.idx`` per 32-bit word) unless every thread reads its own
+    lane in it; the simulator executes exactly these shuffles.  Selects are the model's (see
+    :mod:`linlayout.cost`): where the register a sender offers, or the register a receiver
+    fills, depends on the thread's lane, each round picks among ``2**g`` registers with
+    ``2**g - 1`` selects on that side; a pass the receiver may discard costs one more.
+
+        >>> s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+        >>> d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
+        >>> schedule_counts(shuffle_schedule(s, d))
+        (1, 4)
+    """
+    words = max(bitwidth // 32, 1)
+    k_lane = schedule.out_dim_names.index("src_lane")
+    thread_dims = [d for d in ("lane", "warp", "block") if schedule.has_in_dim(d)]
+    # src_lane XOR own lane, over the threads: zero for all threads iff this space is {0}
+    nl = schedule.in_dim_size_log2("lane") if schedule.has_in_dim("lane") else 0
+    moved = [v[k_lane] ^ ((1 << i) if d == "lane" and i < nl else 0)
+             for d in thread_dims for i, v in enumerate(schedule.bases[d])]
+    round_dims = [d for d in ("round", "extra") if schedule.has_in_dim(d)]
+    n_rounds = 1 << sum(schedule.in_dim_size_log2(d) for d in round_dims)
+    if any(moved):
+        moving = n_rounds
+    else:
+        kernel = sum(schedule.in_dim_size_log2(d) for d in round_dims) - gf2.rank(
+            [v[k_lane] for d in round_dims for v in schedule.bases[d]])
+        moving = n_rounds - (1 << kernel)
+    # a choice that depends only on the warp or CTA is uniform across the warp: a branch, no selects
+    g_src = _component_rank(schedule, ["lane"], "src_register")
+    g_dst = _component_rank(schedule, ["lane"], "register")
+    per_round = ((1 << g_src) - 1) + ((1 << g_dst) - 1)
+    n_extra = schedule.in_dim_size("extra") if schedule.has_in_dim("extra") else 1
+    selects = n_rounds * words * per_round + (moving * words if n_extra > 1 else 0)
+    return moving * words, selects
+
+
+def _triton_shuffle_plan(a: LinearLayout, b: LinearLayout, conv: LinearLayout, bits: int,
+                         schedule: LinearLayout | None = None) -> Plan | None:
+    """Triton 3.9's in-warp lowering (its counts), or None where it goes through shared memory
+    (two or more register<->lane transpositions)."""
+    dec = warp_decomposition(a, b, 32)
+    m = len(dec.mixed_transpositions)
+    if m >= 2:
+        return None
+    dec_b = warp_decomposition(a, b, bits)
+    n_reg = len(dec_b.reg_perm)
+    words = (1 << n_reg) >> dec_b.n_pack
+    if bits > 32:
+        words *= bits // 32
+    words = max(words, 1)
+    trivial = dec_b.lane_perm_trivial
+    if m == 1 and trivial:
+        shfl = max(words // 2, 1)
+        sel = (3 * words) // 2
+    else:
+        shfl = words - (words >> m) if trivial else words
+        sel = 2 * m * words
+    steps = []
+    if sel:
+        steps.append(Step("select", sel // 2, 32, "before the shuffles"))
+    steps.append(Step("shfl.sync", shfl, 32, "one round of xor/idx shuffles"))
+    if sel:
+        steps.append(Step("select", sel - sel // 2, 32, "after the shuffles"))
+    return Plan(
+        "warp_shuffle", a, b, conv, bits, tuple(steps), shuffles=shfl, shuffle_rounds=1,
+        mixed_transpositions=m, selects=sel, shuffle_schedule=schedule if schedule is not None else shuffle_schedule(a, b, bits),
+    )
+
+
+def _scheduled_shuffle_plan(a: LinearLayout, b: LinearLayout, conv: LinearLayout, bits: int) -> Plan:
+    """The in-warp exchange as the simulator executes it (:func:`shuffle_schedule`), counted by
+    :func:`schedule_counts`; works for any conversion that stays inside the warp."""
+    sch = shuffle_schedule(a, b, bits)
+    shfl, sel = schedule_counts(sch, bits)
+    m = len(warp_decomposition(a, b, 32).mixed_transpositions)
+    rounds = sch.in_dim_size("round") * (sch.in_dim_size("extra") if sch.has_in_dim("extra") else 1)
+    steps = (Step("select", sel, 32, "choose the registers sent / filled"),) if sel else ()
+    steps += (Step("shfl.sync", shfl, 32, f"idx shuffles in {rounds} round(s), the rest register moves"),)
+    return Plan("warp_shuffle", a, b, conv, bits, steps, shuffles=shfl, shuffle_rounds=1 if shfl else 0,
+                mixed_transpositions=m, selects=sel, shuffle_schedule=sch)
+
+
+def _detail(p: Plan) -> str:
+    if p.kind == "warp_shuffle":
+        return f"{p.shuffles} shfl + {p.selects} selects"
+    if p.kind in ("shared_memory", "cross_cta"):
+        return f"{p.stores} {p.store_instr} + {p.loads} {p.load_instr}, {p.shared_bytes} bytes, {p.barriers} barriers"
+    return p.kind
+
+
+def _best(a: LinearLayout, b: LinearLayout, conv: LinearLayout, bits: int, matrix: tuple[bool, bool],
+          budget: int | None) -> Plan:
+    """Every feasible mechanism priced by :mod:`linlayout.cost`; the cheapest wins (ties: the
+    simpler mechanism), the others are recorded in ``Plan.rejected``."""
+    names = conv.in_dim_names
+    cands: list[Plan] = []
+    infeasible: list[Alternative] = []
+    if "block" not in names and "warp" not in names:
+        cands.append(_scheduled_shuffle_plan(a, b, conv, bits))
+        tri = _triton_shuffle_plan(a, b, conv, bits, cands[0].shuffle_schedule)
+        if tri is not None and tri.cost < cands[0].cost:
+            cands.insert(0, tri)
+    else:
+        reason = "the data crosses CTAs" if "block" in names else "the data crosses warps"
+        infeasible.append(Alternative("warp_shuffle", "in-warp exchange", None, reason))
+    kind = "cross_cta" if "block" in names else "shared_memory"
+    variants = [matrix] + ([(False, False)] if any(matrix) and kind == "shared_memory" else [])
+    errors: list[str] = []
+    for mx in variants:
+        try:
+            p = _shared_plan(kind, a, b, conv, bits, mx, budget)
+        except UnsupportedError as e:
+            errors.append(str(e))
+            continue
+        if all(p != q for q in cands):
+            cands.append(p)
+    if not cands:
+        raise UnsupportedError(errors[0])
+    if errors and not any(c.kind in ("shared_memory", "cross_cta") for c in cands):
+        infeasible.append(Alternative(kind, f"max_shared_bytes={budget}", None, "no round trip fits the shared-memory budget"))
+    order = {"warp_shuffle": 0, "shared_memory": 1, "cross_cta": 2}
+    best = min(cands, key=lambda p: (p.cost, order[p.kind]))
+    rejected = [Alternative(p.kind, _detail(p), p.cost, f"costs {p.cost - best.cost:g} more under the cost model"
+                            if p.cost > best.cost else "as cheap, but a simpler mechanism was chosen")
+                for p in cands if p is not best]
+    return dataclasses.replace(best, rejected=tuple(rejected + infeasible))
+
+
 def plan_conversion(
     src: Any,
     dst: Any,
@@ -864,21 +1052,30 @@ def plan_conversion(
     matrix_instructions: bool = True,
     strategy: str = "best",
     max_shared_bytes: int | None = None,
+    ldmatrix: bool | None = None,
+    stmatrix: bool | None = None,
 ) -> Plan:
     """Plan the conversion of a tensor from distributed layout ``src`` to ``dst``.
 
     ``src`` / ``dst`` are LinearLayouts (in-dims among register, lane, warp, block) or objects with
     ``to_linear(shape)`` (then give ``shape``).  ``bitwidth`` is the element size in bits or a
-    dtype name.  ``matrix_instructions`` allows ``stmatrix``/``ldmatrix`` (sm_90).
-    A lane conversion uses warp shuffles when Triton 3.9 does (its permutation of index bits has
-    at most one register<->lane transposition), else shared memory.  ``strategy="triton"``
-    chooses the mechanism as Triton 3.9 does, including its shared-memory round trip where each
-    CTA or warp already holds a copy of what it needs (the local replica); ``"best"`` (default)
-    also notices those copies, and copies held in the same lane, which can turn Triton's
-    shuffles into a register permutation and its shared-memory round trip into shuffles.
+    dtype name.  ``ldmatrix`` (sm_75 on) and ``stmatrix`` (sm_90 on) allow the matrix
+    instructions on the load / store side; each defaults to ``matrix_instructions`` (the old
+    switch for both).
+
+    ``strategy="triton"`` chooses the mechanism and counts as Triton 3.9 does: a lane conversion
+    uses warp shuffles when its permutation of index bits has at most one register<->lane
+    transposition, else shared memory, including the shared-memory round trip where each CTA or
+    warp already holds a copy of what it needs (the local replica).  ``"best"`` (default) prices
+    every feasible mechanism with the one cost model (:mod:`linlayout.cost`): the register
+    permutation, the in-warp shuffle exchange as the simulator executes it (which also notices
+    copies held in the same lane or warp), Triton's shuffle lowering, and shared-memory round
+    trips with and without matrix instructions, each with its swizzle; the cheapest wins and
+    ``Plan.rejected`` (and the plan's sentence) says what it beat and why.  Multi-step plans
+    through intermediate layouts are compared by :func:`linlayout.plan_graph.cheapest_path`.
     ``max_shared_bytes`` caps the buffer of a round trip: the plan then takes more rounds
-    through a smaller buffer (narrower vectors if need be) or raises
-    :class:`~linlayout.errors.UnsupportedError` listing the alternatives and their bytes.
+    through a smaller buffer (narrower vectors if need be), uses shuffles where they work, or
+    raises :class:`~linlayout.errors.UnsupportedError` listing the alternatives and their bytes.
 
         >>> def blocked(spt, tpw, wpc, shape):   # a 2-D BlockedLayout with order [1, 0], built by hand
         ...     from linlayout import LinearLayout as LL
@@ -898,7 +1095,7 @@ def plan_conversion(
         SizeError: the tensors' sizes differ, the layouts run on different numbers of lanes,
             warps or CTAs, or are larger than :data:`MAX_REGISTERS_PER_THREAD` /
             :data:`MAX_ELEMENTS` (checked before any work).
-        UnsupportedError: no round trip fits ``max_shared_bytes``.
+        UnsupportedError: no round trip fits ``max_shared_bytes`` (and no shuffle exchange exists).
     """
     bits = element_bitwidth(bitwidth)
     if strategy not in ("triton", "best"):
@@ -908,43 +1105,21 @@ def plan_conversion(
         if isinstance(max_shared_bytes, bool) or not isinstance(max_shared_bytes, int) or max_shared_bytes < 0:
             raise LayoutError(f"max_shared_bytes must be a non-negative int (bytes of shared memory), got {max_shared_bytes!r}")
         budget = max_shared_bytes
+    matrix = (bool(matrix_instructions if stmatrix is None else stmatrix), bool(matrix_instructions if ldmatrix is None else ldmatrix))
     a, b = _pair(src, dst, shape)
     conv = minimal_conversion(a, b, strategy=strategy)
     names = conv.in_dim_names
-    if "block" in names:
-        return _shared_plan("cross_cta", a, b, conv, bits, matrix_instructions, budget)
-    if "warp" in names or (strategy == "triton" and _triton_needs_shared_memory(a, b)):
-        return _shared_plan("shared_memory", a, b, conv, bits, matrix_instructions, budget)
-    if "lane" in names:
-        dec = warp_decomposition(a, b, 32)
-        m = len(dec.mixed_transpositions)
-        if m < 2:
-            dec_b = warp_decomposition(a, b, bits)
-            n_reg = len(dec_b.reg_perm)
-            words = (1 << n_reg) >> dec_b.n_pack
-            if bits > 32:
-                words *= bits // 32
-            words = max(words, 1)
-            trivial = dec_b.lane_perm_trivial
-            if m == 1 and trivial:
-                shfl = max(words // 2, 1)
-                sel = (3 * words) // 2
-            else:
-                shfl = words - (words >> m) if trivial else words
-                sel = 2 * m * words
-            steps = []
-            if sel:
-                steps.append(Step("select", sel // 2 if m == 1 and trivial else sel // 2, 32, "before the shuffles"))
-            steps.append(Step("shfl.sync", shfl, 32, "one round of xor/idx shuffles"))
-            if sel:
-                steps.append(Step("select", sel - sel // 2, 32, "after the shuffles"))
-            return Plan(
-                "warp_shuffle", a, b, conv, bits, tuple(steps), shuffles=shfl, shuffle_rounds=1,
-                mixed_transpositions=m, selects=sel, shuffle_schedule=shuffle_schedule(a, b, bits),
-            )
-        return _shared_plan("shared_memory", a, b, conv, bits, matrix_instructions, budget)
-    if "register" in names:
+    if "register" in names and len(names) == 1:
         moves = sum(1 for i in range(conv.in_dim_size("register")) if conv.apply({"register": i})["register"] != i)
         return Plan("register", a, b, conv, bits, (Step("mov", 0, 0, f"{moves} registers renamed (free)"),), register_moves=moves,
                     shuffle_schedule=shuffle_schedule(a, b, bits))
-    return Plan("noop", a, b, conv, bits, (), shuffle_schedule=shuffle_schedule(a, b, bits))
+    if not names:
+        return Plan("noop", a, b, conv, bits, (), shuffle_schedule=shuffle_schedule(a, b, bits))
+    if strategy == "best":
+        return _best(a, b, conv, bits, matrix, budget)
+    if "block" in names:
+        return _shared_plan("cross_cta", a, b, conv, bits, matrix, budget)
+    if "warp" in names or _triton_needs_shared_memory(a, b):
+        return _shared_plan("shared_memory", a, b, conv, bits, matrix, budget)
+    tri = _triton_shuffle_plan(a, b, conv, bits)
+    return tri if tri is not None else _shared_plan("shared_memory", a, b, conv, bits, matrix, budget)

@@ -4,7 +4,9 @@ Sometimes going through an intermediate layout is cheaper than converting direct
 the only way a pass can express the move).  :func:`conversion_graph` builds a directed graph whose
 edges carry the :class:`~linlayout.plan.Plan` from one layout to another and its ``cost``;
 :func:`cheapest_path` finds the cheapest sequence of conversions from ``src`` to ``dst`` through
-given candidate layouts.  networkx is imported lazily.
+given candidate layouts.  Edges are priced by the one cost model (:mod:`linlayout.cost`, the
+same ``Plan.cost`` that ``plan_conversion(strategy="best")`` minimises).  networkx is imported
+lazily.
 
     >>> from linlayout import LinearLayout
     >>> a = LinearLayout({"register": [[1], [2]], "lane": [[4], [8], [16], [32], [64]]}, {"dim0": 128})
@@ -22,7 +24,7 @@ from typing import Any
 
 from .errors import LayoutError
 from .contract import as_linear
-from .plan import Plan, plan_conversion
+from .plan import Alternative, Plan, plan_conversion
 
 __all__ = ["MultiStepPlan", "conversion_graph", "cheapest_path"]
 
@@ -33,6 +35,8 @@ class MultiStepPlan:
 
     names: tuple[str, ...]
     plans: tuple[Plan, ...]
+    #: the direct conversion when a chain through candidates won (its cost and why it lost)
+    rejected: tuple[Alternative, ...] = ()
 
     @property
     def cost(self) -> float:
@@ -52,7 +56,9 @@ class MultiStepPlan:
         """One line per step."""
         if not self.plans:
             return "nothing to do: source and destination are the same node."
-        return "\n".join(f"{a} -> {b}: {p.describe()}" for a, b, p in zip(self.names, self.names[1:], self.plans))
+        lines = [f"{a} -> {b}: {p.describe()}" for a, b, p in zip(self.names, self.names[1:], self.plans)]
+        lines += [f"Rejected: {r}." for r in self.rejected]
+        return "\n".join(lines)
 
     def __str__(self) -> str:
         return self.describe()
@@ -131,4 +137,10 @@ def cheapest_path(
     # weight plus a tiny per-step term so that ties prefer fewer steps
     path = nx.shortest_path(G, "src", "dst", weight=lambda u, v, d: d["weight"] + 1e-9)
     plans = tuple(G[u][v]["plan"] for u, v in zip(path, path[1:]))
-    return MultiStepPlan(tuple(path), plans)
+    rejected: tuple[Alternative, ...] = ()
+    if len(path) > 2:
+        d = G["src"]["dst"]["plan"]
+        total = sum(p.cost for p in plans)
+        rejected = (Alternative(d.kind, "the direct conversion", d.cost,
+                                f"costs {d.cost - total:g} more under the cost model than the {len(plans)}-step chain"),)
+    return MultiStepPlan(tuple(path), plans, rejected)

@@ -39,8 +39,10 @@ from typing import Any
 from linlayout.contract import as_linear
 from linlayout.errors import DimensionError, LayoutError
 from linlayout.linear import LinearLayout
+from linlayout.cost import plan_cost as model_cost
 from linlayout.locality import is_register_only, register_order_key
-from linlayout.plan import plan_conversion
+from linlayout.plan import Plan, plan_conversion
+from linlayout.plan_graph import MultiStepPlan
 
 from . import spellings
 from .spellings import (
@@ -268,13 +270,24 @@ _KIND_COST = {"noop": 0.0, "register": 0.0, "warp_shuffle": 1.0, "shared_memory"
 
 
 def plan_cost(plan: Any) -> float:
-    """A scalar cost of a conversion plan: its ``cost`` attribute when it has one, else by kind
-    (noop/register 0, warp_shuffle 1, shared_memory 2, cross_cta 3).
+    """A scalar cost of a conversion plan under the one cost model (:mod:`linlayout.cost`): a
+    :class:`~linlayout.plan.Plan` (or a :class:`~linlayout.plan_graph.MultiStepPlan`) is priced
+    by :func:`linlayout.cost.plan_cost`; another object by its ``cost`` attribute when it has one,
+    else by kind (noop/register 0, warp_shuffle 1, shared_memory 2, cross_cta 3).
 
         >>> class P: kind = "warp_shuffle"
         >>> plan_cost(P())
         1.0
+        >>> from linlayout.plan import plan_conversion
+        >>> s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+        >>> d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
+        >>> plan_cost(plan_conversion(s, d)) == model_cost(plan_conversion(s, d))
+        True
     """
+    if isinstance(plan, Plan):
+        return model_cost(plan)
+    if isinstance(plan, MultiStepPlan):
+        return float(sum(model_cost(p) for p in plan.plans))
     c = getattr(plan, "cost", None)
     if callable(c):
         c = c()
@@ -319,7 +332,8 @@ def cost_matrix(
     progress: bool = False,
 ) -> CostMatrix:
     """Plan every conversion between the named layouts (spelling dicts, layout objects or linear
-    layouts of one tensor ``shape``) with :func:`linlayout.plan.plan_conversion`.
+    layouts of one tensor ``shape``) with :func:`linlayout.plan.plan_conversion` (``"best"``) and
+    price each with the one cost model (:func:`plan_cost`, :mod:`linlayout.cost`).
 
         >>> a = LinearLayout({"register": [[1]], "lane": [[2]]}, {"dim0": 4})
         >>> m = cost_matrix({"a": a, "a2": a}, executor="serial")

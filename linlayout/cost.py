@@ -1,0 +1,150 @@
+"""The one cost model of conversion plans: what a plan costs, with its sources.
+
+Every consumer prices plans here: :attr:`linlayout.plan.Plan.cost` (and so
+``plan_conversion(strategy="best")``, which compares every feasible mechanism under it),
+:func:`linlayout.plan_graph.cheapest_path`, the cost matrices of :mod:`linlayout.app.space` and
+the audit.
+
+**Unit**: one warp-wide issue on the memory-input/output (MIO) pipe of an SM sub-partition,
+i.e. one *wavefront*.  Per thread (= per warp, as every thread of a warp issues the same
+instructions):
+
+==================  ==========  ===========================================================
+item                weight      source
+==================  ==========  ===========================================================
+``shfl.sync``       1           CUDA C++ Programming Guide, "Arithmetic Instructions"
+                                throughput table: warp shuffle 32 results/clock/SM, i.e. one
+                                warp-wide shuffle per clock, the rate of one shared-memory
+                                wavefront (32 banks x 4 bytes per clock).
+select / prmt       0.5         same table: 32-bit compare/select and byte permute run at
+                                64 results/clock/SM (sm_80/sm_90), half a shuffle's cost.
+                                The counts are Triton 3.9's (``transferWithinWarp`` in
+                                ConvertLayoutOpToLLVM.cpp: selects around the shuffles).
+shared wavefront    1           one 128-byte shared-memory transaction.  A ``v``-bit
+                                ``st/ld.shared`` of 32 lanes moves ``4v`` bytes: ``max(1,
+                                v/32)`` wavefronts when conflict-free (2 / 4 phases for 64 /
+                                128 bits); ``stmatrix``/``ldmatrix`` one per 8x16-byte
+                                matrix (``.x4`` = 4).  Bank conflicts multiply: ``(1 +
+                                extra)`` wavefronts per phase (:mod:`linlayout.banks`; the
+                                simulator counts the same, :mod:`linlayout.simulate`).
+``bar.sync``        2           a model value, not a measurement: a CTA barrier drains the
+                                warp's outstanding shared accesses; its real cost depends on
+                                the other warps (occupancy), which a layout cannot know.
+``bar.warp.sync``   0.5         a model value: a warp-level barrier (Triton 3.9 uses one when
+                                every warp reads back only what it wrote, ``isCvtWarpSync``).
+``barrier.cluster`` 8           a model value: a cluster barrier round trip through the
+                                cluster's interconnect, plus remote (DSMEM) accesses.
+``tcgen05.ld/st``   1           a model value: one issue per instruction (any shape and
+                                repetition moves the same bytes, so the bytes cancel when
+                                shapes are compared; :mod:`linlayout.plan_tmem`).
+register move       0           renamed away by the register allocator (ptxas).
+==================  ==========  ===========================================================
+
+**Where it is a model, not a measurement**: the weights are throughput ratios from the CUDA
+guide (issue rates, not latencies); latency hiding, the other warps, dual issue, ptxas
+scheduling and register pressure are ignored; barrier weights are guesses.  Counts are exact
+where they can be checked: the shuffles, stores, loads and barriers a plan claims are those
+:func:`linlayout.simulate` executes, and ``strategy="triton"`` counts are compared with Triton
+3.9's PTX in the test suite (tests/test_cost.py prints the agreement per corpus).
+
+**Worked example** (tests/test_cost.py): Dot operand B (``k_width`` 2) -> MMA v2 accumulator,
+128 x 128 fp16, 4 warps along M.  Every warp holds all of B (512 fp16 per thread) but needs a
+quarter of it.  Triton 3.9 stores the replicated operand through shared memory: 64
+``stmatrix.x4`` (256 wavefronts) + 16 ``ldmatrix.trans.x4`` (64) + 31 barriers over 16 rounds =
+382; without matrix instructions 350.  Triton's own shuffle formula would take 256 shuffles +
+512 selects = 512.  The exchange the simulator executes moves only the 64 words each thread
+needs: 64 ``shfl`` + 128 selects = 128, so ``strategy="best"`` chooses the shuffles and lists the
+round trips as rejected.  The shuffles win because the round trip moves 4x the data (the
+replicas) and pays a barrier per round, not because shuffles are cheaper per byte (they are
+not: one shuffle moves 128 bytes per warp, one 128-bit shared wavefront also 128 bytes).
+
+    >>> shared_wavefronts("st.shared", 128, 0), shared_wavefronts("st.shared", 16, 0)
+    (4, 1)
+    >>> shared_wavefronts("ldmatrix.trans", 128, 1)   # .x4 with one extra wavefront per matrix
+    8
+    >>> price(shuffles=64, selects=32)
+    80.0
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["WEIGHTS", "shared_wavefronts", "price", "plan_cost", "explain"]
+
+#: Weights of the model (see the module docstring for their sources).
+WEIGHTS: dict[str, float] = {
+    "shfl": 1.0,
+    "select": 0.5,
+    "wavefront": 1.0,
+    "barrier": 2.0,
+    "warp_barrier": 0.5,
+    "cluster_barrier": 8.0,
+    "tcgen05": 1.0,
+}
+
+
+def shared_wavefronts(instr: str, bits: int, conflicts: int) -> int:
+    """Wavefronts one warp-wide shared-memory instruction takes: ``bits`` per thread (the
+    access width), ``conflicts`` extra wavefronts per phase (0 = conflict-free)."""
+    # st/ld.shared: 32 lanes x bits / 8 bytes at 128 bytes per wavefront; st/ldmatrix: one
+    # 8x16-byte matrix per 32-bit word each thread holds (.x4: 4 words, 4 matrices)
+    ideal = max(bits // 32, 1)
+    return ideal * (1 + max(conflicts, 0))
+
+
+def price(*, shuffles: int = 0, selects: int = 0, wavefronts: int = 0, barriers: int = 0, cluster_barriers: int = 0,
+          warp_barriers: int = 0) -> float:
+    """The model's cost of these per-thread counts."""
+    w = WEIGHTS
+    return float(shuffles * w["shfl"] + selects * w["select"] + wavefronts * w["wavefront"]
+                 + barriers * w["barrier"] + cluster_barriers * w["cluster_barrier"] + warp_barriers * w["warp_barrier"])
+
+
+def _barrier_key(plan: Any) -> str:
+    if plan.kind == "cross_cta":
+        return "cluster_barrier"
+    return "warp_barrier" if getattr(plan, "barrier_instr", "") == "bar.warp.sync" else "barrier"
+
+
+def _plan_wavefronts(plan: Any) -> int:
+    bits = max(int(getattr(plan, "bitwidth", 32)), 8)
+    st = plan.stores * shared_wavefronts(plan.store_instr, plan.store_vector * bits, plan.store_conflicts)
+    ld = plan.loads * shared_wavefronts(plan.load_instr, plan.load_vector * bits, plan.load_conflicts)
+    return st + ld
+
+
+def plan_cost(plan: Any) -> float:
+    """The model's cost of a :class:`~linlayout.plan.Plan` (or anything with its count fields);
+    0 for plans that keep every element in its thread.
+
+        >>> from linlayout import LinearLayout, plan_conversion
+        >>> s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+        >>> d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
+        >>> plan_cost(plan_conversion(s, d)) == plan_conversion(s, d).cost
+        True
+    """
+    if plan.kind in ("noop", "register"):
+        return 0.0
+    key = _barrier_key(plan)
+    return price(shuffles=plan.shuffles, selects=plan.selects, wavefronts=_plan_wavefronts(plan),
+                 **{key + "s": plan.barriers})
+
+
+def explain(plan: Any) -> str:
+    """The cost as a sum a person can check, e.g. ``64 shfl x 1 + 32 select x 0.5 = 80``."""
+    if plan.kind in ("noop", "register"):
+        return "0 (no data leaves its thread)"
+    w = WEIGHTS
+    parts = []
+    if plan.shuffles:
+        parts.append(f"{plan.shuffles} shfl x {w['shfl']:g}")
+    if plan.selects:
+        parts.append(f"{plan.selects} select x {w['select']:g}")
+    wf = _plan_wavefronts(plan)
+    if wf:
+        parts.append(f"{wf} shared wavefronts x {w['wavefront']:g}")
+    if plan.barriers:
+        key = _barrier_key(plan)
+        parts.append(f"{plan.barriers} {key.replace('_', ' ')} x {w[key]:g}")
+    return " + ".join(parts or ["0"]) + f" = {plan_cost(plan):g}"
