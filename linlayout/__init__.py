@@ -21,9 +21,16 @@ from .general import Counterexample, Digit, MixedRadixLayout, Pow2Piece
 from .linear import LinearLayout
 from . import draw as _draw
 
-# Jupyter draws a layout (draw.py imports linear.py, so the display is attached here).
+from . import equiv as _equiv, plan as _plan, plan_graph as _plan_graph, swizzle as _swizzle
+
+# Jupyter draws a layout, a plan and an equivalence answer (draw.py imports linear.py, so the
+# displays are attached here; the converters attach theirs to every form's classes).
 LinearLayout._repr_svg_ = _draw.linear_layout_svg  # type: ignore[attr-defined]
 LinearLayout._repr_html_ = _draw.linear_layout_html  # type: ignore[attr-defined]
+_draw.attach_displays(MixedRadixLayout, _swizzle.Swizzle)
+_plan.Plan._repr_html_ = _draw.plan_html  # type: ignore[attr-defined]
+_plan_graph.MultiStepPlan._repr_html_ = _draw.plan_html  # type: ignore[attr-defined]
+_equiv.Equivalence._repr_html_ = _draw.equivalence_html  # type: ignore[attr-defined]
 
 # Planning, equivalence and the workbench load on first use (PEP 562), keeping the import fast.
 _LAZY = {
