@@ -23,7 +23,28 @@ from linlayout.plan import plan_conversion
 __all__ = [
     "parse_shape", "load_arg", "linear_of", "convert_text", "equivalence_answer", "plan_answer", "bases_text",
     "swizzle_from_spec", "row_major_tile", "cmd_show", "cmd_convert", "cmd_equiv", "cmd_plan", "cmd_swizzle", "cmd_banks", "cmd_atom",
-    "cmd_space", "json_default", "grid_payload", "load_arg", "did_you_mean_constructor"]
+    "cmd_space", "json_default", "grid_payload", "did_you_mean_constructor", "JSON_KEYS", "GRID_KEYS", "ERROR_KEYS"]
+
+
+#: the documented keys of each command's ``--json`` output on success (an error is always
+#: ``{"error": {"type", "message", "exit_status", "command"}}``); tests/test_cli_json.py checks them
+JSON_KEYS: dict[str, tuple[str, ...]] = {
+    "show": ("form", "text", "linear"),
+    "convert": ("from", "to", "result"),
+    "equiv": ("equivalent", "relation", "reason", "counterexample", "forms"),
+    "plan": ("kind", "is_zero_cost", "bitwidth", "cost", "description", "steps", "shared_bytes", "store_conflicts", "load_conflicts"),
+    "banks": ("bitwidth", "access", "ways", "banks", "lines", "grid"),
+    "swizzle": ("swizzle", "description", "shape", "bitwidth", "linear", "column", "banks_plain", "banks_swizzled",
+                "ways_plain", "ways_swizzled", "grid"),
+    "atom": ("shape", "dtype", "bitwidth", "major", "swizzle_bytes", "atom_shape", "swizzle", "access", "ways", "banks",
+             "ways_unswizzled", "linear"),
+    "space": ("shape", "warps", "spellings", "valid", "classes", "histogram", "largest"),
+    "audit": ("target", "num_warps", "threads_per_warp", "num_ctas", "conversions", "totals"),
+    "tour": (),
+}
+#: keys of a picture in ``--json`` (``grid``)
+GRID_KEYS = ("title", "legend", "rows", "cols", "cells", "highlighted")
+ERROR_KEYS = ("type", "message", "exit_status", "command")
 
 
 def parse_shape(text: str | None) -> list[int] | None:
