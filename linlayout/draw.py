@@ -829,6 +829,7 @@ def natural_shape(value: Any) -> list[int] | None:
         >>> natural_shape(NS(size_per_thread=[2, 4], threads_per_warp=[16, 2], warps_per_cta=[2, 2]))
         [64, 16]
     """
+    value = getattr(value, "layout", value)  # an IR attribute wraps the layout it denotes
     try:
         spt, tpw, wpc = value.size_per_thread, value.threads_per_warp, value.warps_per_cta
         return [int(a) * int(b) * int(c) for a, b, c in zip(spt, tpw, wpc)]
