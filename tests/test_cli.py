@@ -324,3 +324,31 @@ def test_atom_command(shape, dtype, major, swizzle, atom):
     assert d["ways"] == 1 and d["ways_unswizzled"] > 1  # the swizzle removes the conflict of the 8-row read
     text = run("atom", "--shape", shape, "--dtype", dtype, "--major", major).stdout
     assert f"{swizzle}B swizzle" in text and "conflict-free" in text and "* = read by the access" in text
+
+
+def test_readme_reading_the_output_is_what_the_commands_print():
+    """The README's "Reading the output" shows each notation once; every sample line's cells are
+    what the command really prints."""
+    import re
+    import shlex
+
+    text = (ROOT / "README.md").read_text()
+    section = text.split("### Reading the output", 1)[1].split("\n## ", 1)[0]
+    for notation in ("T5:1", "a|b", "+n", "R0", "L1", "* = read by the", "N-way conflict", "counterexample", "from (", "1,2+ = ",
+                     "* = a zero-cost"):
+        assert section.count(notation) == 1, notation
+    block = section.split("```text", 1)[1].split("```", 1)[0]
+    commands = re.split(r"^\$ ", block, flags=re.M)[1:]
+    assert len(commands) == 7
+    cell = re.compile(r"T\d+:\d+(?:\|T\d+:\d+)*|\*?\d+,\d+\+?|\(\w+=\d+(?:, \w+=\d+)*\)|\(\d+,\d+\)")
+    for chunk in commands:
+        head, *sample = chunk.splitlines()
+        argv = shlex.split(head)[1:]
+        if argv[0] == "audit":
+            argv[1] = str(ROOT / "tests" / "oracles" / "triton-3.9-ir" / "ir" / "matmul_128x128x64_fp16.sm_80.ttgir")
+        r = run(*argv)
+        assert r.returncode in (0, 1), (argv, r.stderr)
+        for line in sample:
+            shown = re.split(r"\s{3,}(?=[a-zA-Z*'])", line.strip())[0] if not line.startswith("  ") else line.split("     ")[0]
+            for token in cell.findall(shown):
+                assert token in r.stdout, (argv, token, line)
