@@ -349,6 +349,6 @@ def test_readme_reading_the_output_is_what_the_commands_print():
         r = run(*argv)
         assert r.returncode in (0, 1), (argv, r.stderr)
         for line in sample:
-            shown = re.split(r"\s{3,}(?=[a-zA-Z*'])", line.strip())[0] if not line.startswith("  ") else line.split("     ")[0]
+            shown = line[:50]  # the sample; its explanation starts at column 51
             for token in cell.findall(shown):
                 assert token in r.stdout, (argv, token, line)
