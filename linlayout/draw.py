@@ -847,6 +847,10 @@ def plan_html(plan: Any) -> str:
         >>> "<td>mov</td>" in plan_html(P())
         True
     """
+    if hasattr(plan, "plans") and hasattr(plan, "names"):  # a multi-step plan: one block per step
+        rows = [(f"{a} -> {b}", plan_html(p)) for a, b, p in zip(plan.names, plan.names[1:], plan.plans)]
+        return (f"<div class='linlayout'><div><b>{len(rows)}-step conversion, cost {_esc(plan.cost)}</b></div>"
+                f"{_table(rows) if rows else '<div>nothing to do</div>'}</div>")
     d = plan.to_dict() if hasattr(plan, "to_dict") else {}
     steps = d.get("steps") or []
     rows = "".join(

@@ -97,6 +97,9 @@ def test_plan_and_equivalence_display():
     plan = linlayout.plan_conversion(src, dst, shape=[128, 128], bitwidth=16)
     html = plan._repr_html_()
     assert "shared_memory" in html and "<td>st.shared</td>" in html and "32768" in html
+    multi = linlayout.cheapest_path(src.to_linear([128, 128]), dst.to_linear([128, 128]), {"mid": src.to_linear([128, 128])},
+                                    bitwidth=16)._repr_html_()
+    assert "src -&gt; dst" in multi and "<td>st.shared</td>" in multi
     a = registry.load("BlockedLayout([1],[32],[4],[0])")[1]
     b = registry.load("BlockedLayout([1],[16],[4],[0])")[1]
     same = linlayout.equivalent(a, a, shape=[128])._repr_html_()

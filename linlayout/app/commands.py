@@ -197,7 +197,7 @@ def general_lines(obj: Any, shape: list[int] | None, payload: dict[str, Any]) ->
         return []
     if not isinstance(g, MixedRadixLayout):
         return []
-    lines = [f"general (mixed-radix) form: {g!r}"]
+    lines = [f"general (mixed-radix) form: {g!r}", "  (per input dim, its digits fastest first, each extent:stride@axis: a digit d adds d * stride on axis)"]
     payload["general"] = repr(g)
     try:
         pieces = g.split_pow2()
