@@ -27,8 +27,16 @@ the offset of each element; a layout written the CuTe way (in-dims ``dim0``, ``d
     >>> svg.startswith("<svg") and 'data-row="1" data-col="3"' in svg
     True
 
-Drawn pictures need no plotting library for SVG (:func:`to_svg`); PNG and interactive figures
-(:func:`draw`, :func:`save` with ``.png``) use matplotlib, imported only when called.
+Every picture carries a one-line legend (:data:`LEGENDS`) saying what its cells mean.  Drawn
+pictures need no plotting library for SVG (:func:`to_svg`); PNG and interactive figures
+(:func:`draw`, :func:`save` with ``.png``) use matplotlib, imported only when called (without it,
+one line says to install the ``draw`` extra).  Pictures above 64 x 64 cells stay legible: PNG
+labels take the font that fits a cell (or are left out), SVG cells turn colour-only with the label
+in a tooltip.
+
+In Jupyter every layout value of every form (the converters attach :func:`layout_html` to their
+classes with :func:`attach_displays`), every plan (:func:`plan_html`) and every equivalence answer
+(:func:`equivalence_html`) draws itself.
 """
 
 from __future__ import annotations
