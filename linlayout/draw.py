@@ -49,7 +49,6 @@ from typing import Any
 
 import numpy as np
 
-from .banks import BANK_BYTES, NUM_BANKS, word_cells
 from .checks import is_pow2
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
 from .contract import as_linear
@@ -652,8 +651,8 @@ def bank_picture(
     shape: Sequence[int] | None = None,
     *,
     access: Iterable[Sequence[int]] | Callable[[tuple[int, ...]], bool] | None = None,
-    banks: int = NUM_BANKS,
-    bank_bytes: int = BANK_BYTES,
+    banks: int = 32,
+    bank_bytes: int = 4,
     max_lines: int = 256,
 ) -> Picture:
     """The shared-memory line x bank view (the one bank picture: text, SVG, PNG, Jupyter): rows
@@ -677,6 +676,8 @@ def bank_picture(
         >>> print(p.to_text().splitlines()[2])
         L0  *0,0   0,1   0,2   0,3
     """
+    from .banks import word_cells  # loaded on first use: import linlayout stays fast
+
     L = as_linear(shared, shape)
     if not L.has_in_dim("offset"):
         raise UnsupportedError(f"the bank view needs a shared-memory layout with an 'offset' in-dim, got in-dims {list(L.in_dim_names)}")

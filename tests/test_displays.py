@@ -134,3 +134,26 @@ def test_hardware_view_is_per_thread():
     assert hw.shape == (128, 8) and grid.shape == (64, 16)  # threads x registers vs the tensor
     assert hw.row_labels[:2] == ["T0", "T1"] and hw.labels()[1][0] == "(0,4)"
     assert draw.to_svg(b, [64, 16], style="hardware") != draw.to_svg(b, [64, 16])
+
+
+def test_ipython_displays_planning_values_imported_directly():
+    """In a running IPython, a Plan imported straight from linlayout.plan (the package attached
+    nothing yet: planning loads on first use) still displays as HTML."""
+    pytest.importorskip("IPython")
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "from IPython.core.interactiveshell import InteractiveShell\n"
+        "shell = InteractiveShell.instance()\n"
+        "import linlayout\n"
+        "from linlayout.plan import plan_conversion\n"
+        "from linlayout.linear import LinearLayout\n"
+        "L = LinearLayout.identity_1d(32, 'lane', 'dim0')\n"
+        "data, _ = shell.display_formatter.format(plan_conversion(L, L))\n"
+        "print('<div class=' in data.get('text/html', ''))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       cwd=Path(__file__).resolve().parents[1])
+    assert r.stdout.strip().endswith("True"), r.stderr
