@@ -288,7 +288,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     _, a = load_arg(args.src, args.form)
     _, b = load_arg(args.dst, args.form)
     payload, text = plan_answer(linear_of(a, shape), linear_of(b, shape), args.bitwidth)
-    emit(args, payload, text)
+    emit(args, payload, f"({args.bitwidth}-bit elements; --bitwidth changes it) {text}")
     return 0
 
 
