@@ -912,3 +912,9 @@ def parse(text: str) -> RegisterLayout:
     if not isinstance(out, RegisterLayout):
         raise ParseError(f"a Tilus layout expression must build a layout, not a {type(out).__name__}", t, 0)
     return out
+
+
+# Jupyter shows a Tilus register layout as a picture (linlayout.draw.layout_html).
+from linlayout.draw import attach_displays as _attach_displays  # noqa: E402
+
+_attach_displays(RegisterLayout)

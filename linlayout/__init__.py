@@ -21,9 +21,40 @@ from .general import Counterexample, Digit, MixedRadixLayout, Pow2Piece
 from .linear import LinearLayout
 from . import draw as _draw
 
-# Jupyter draws a layout (draw.py imports linear.py, so the display is attached here).
+import sys as _sys
+
+# Jupyter draws a layout, a plan and an equivalence answer (draw.py imports linear.py, so the
+# displays are attached here; the converters attach theirs to every form's classes).
 LinearLayout._repr_svg_ = _draw.linear_layout_svg  # type: ignore[attr-defined]
 LinearLayout._repr_html_ = _draw.linear_layout_html  # type: ignore[attr-defined]
+_draw.attach_displays(MixedRadixLayout)
+
+#: (module, class, display) of the values whose modules load on first use
+_DISPLAYS = (
+    ("plan", "Plan", _draw.plan_html),
+    ("plan_graph", "MultiStepPlan", _draw.plan_html),
+    ("equiv", "Equivalence", _draw.equivalence_html),
+    ("swizzle", "Swizzle", _draw.layout_html),
+)
+
+
+def _attach_displays() -> None:
+    """Give the lazily loaded classes their ``_repr_html_`` once their module is loaded, and tell
+    a running IPython to display them by name (so a class imported directly, before ``linlayout``
+    attached anything, still draws itself in Jupyter)."""
+    for module, cls, fn in _DISPLAYS:
+        mod = _sys.modules.get(f"{__name__}.{module}")
+        if mod is not None and not hasattr(getattr(mod, cls), "_repr_html_"):
+            setattr(getattr(mod, cls), "_repr_html_", fn)
+    ipython = _sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None and hasattr(ipython, "get_ipython") else None
+    if shell is not None:
+        html = shell.display_formatter.formatters["text/html"]
+        for module, cls, fn in _DISPLAYS:
+            html.for_type_by_name(f"{__name__}.{module}", cls, fn)
+
+
+_attach_displays()
 
 # Planning, equivalence and the workbench load on first use (PEP 562), keeping the import fast.
 _LAZY = {
@@ -53,6 +84,7 @@ def __getattr__(name: str):
 
     value = getattr(importlib.import_module(f".{module}", __name__), name)
     globals()[name] = value
+    _attach_displays()
     return value
 
 

@@ -11,7 +11,8 @@ the widest vector (at most 128 bits) the register -> offset map allows, split th
 bits into ``vector | bank | segment``; the lanes of one wavefront collide exactly along the span of
 the segment bits they share, so the count is ``2 ** dim(span(segment) & span(lanes)) - 1``.
 :func:`bank_report` also simulates one instruction and says which lanes collide on which bank;
-:func:`bank_grid` draws the line x bank grid.
+:func:`word_cells` lists what each bank word holds (the one picture of it is
+:func:`linlayout.draw.bank_picture`).
 
 The TileLayout worked example: an (8, 64) fp16 tile stored row-major; a warp reading column 0 with
 lanes 0..7 on the 8 rows.  Unswizzled, all rows start in bank 0; with ``Swizzle(3, 3, 3)`` row
@@ -48,8 +49,6 @@ __all__ = [
     "bank_conflicts",
     "bank_report",
     "BankReport",
-    "bank_grid",
-    "plot_banks",
     "word_cells",
     "swizzled_shared",
 ]
@@ -313,94 +312,3 @@ def word_cells(
         for w in range(first, first + words_per_elem):
             cells.setdefault(divmod(w, banks), []).append(tuple(row))
     return cells
-
-
-def bank_grid(
-    shared_layout: Any,
-    bitwidth: int,
-    *,
-    shape: Sequence[int] | None = None,
-    highlight: Any = None,
-    max_lines: int = 32,
-) -> str:
-    """The physical view as text: one row per 128-byte line, one column per bank (4-byte word).
-
-    Each cell shows the tensor coordinate of the word's first element; ``highlight`` (a set of
-    coordinates, or a predicate on a coordinate tuple) marks the accessed cells with ``*``.
-
-        >>> from linlayout.swizzle import Swizzle
-        >>> plain = LinearLayout({"offset": [[0, 1 << k] for k in range(6)] + [[1, 0], [2, 0], [4, 0]]},
-        ...                      {"dim0": 8, "dim1": 64})
-        >>> text = bank_grid(swizzled_shared(plain, Swizzle(3, 3, 3)), 16, highlight=lambda c: c[1] == 0)
-        >>> text.splitlines()[2].split()[:6]
-        ['0', '*0,0', '0,2', '0,4', '0,6', '0,8']
-    """
-    smem = as_linear(shared_layout, shape, what="shared layout")
-    cells = word_cells(smem, bitwidth)
-    pred = highlight if callable(highlight) else (lambda c, s=set(map(tuple, highlight or ())): c in s)
-    nlines = max(line for line, _ in cells) + 1 if cells else 0
-    shown = min(nlines, max_lines)
-    width = max(5, max((len(",".join(map(str, v[0]))) + 1 for v in cells.values()), default=5))
-    head = "line " + "".join(f"{b:>{width}}" for b in range(NUM_BANKS))
-    out = [f"{smem.in_dim_size('offset') * bitwidth // 8} bytes, {bitwidth}-bit elements; rows = 128-byte lines, columns = banks",
-           head]
-    for line in range(shown):
-        row = [f"{line:>4} "]
-        for b in range(NUM_BANKS):
-            coords = cells.get((line, b))
-            if not coords:
-                row.append(" " * (width - 1) + ".")
-                continue
-            mark = "*" if any(pred(c) for c in coords) else ""
-            row.append(f"{mark + ','.join(map(str, coords[0])):>{width}}")
-        out.append("".join(row))
-    if shown < nlines:
-        out.append(f"... {nlines - shown} more lines")
-    return "\n".join(out)
-
-
-def plot_banks(
-    shared_layout: Any,
-    bitwidth: int,
-    *,
-    shape: Sequence[int] | None = None,
-    highlight: Any = None,
-    ax: Any = None,
-    max_lines: int = 64,
-):
-    """The line x bank grid as a matplotlib picture (imported lazily); returns the Axes.
-
-    Cells are coloured by the tensor row (dim 0) of their first element; ``highlight`` cells (as in
-    :func:`bank_grid`) get a thick outline.
-
-        >>> import matplotlib; matplotlib.use("Agg")
-        >>> plain = LinearLayout({"offset": [[0, 1], [0, 2], [1, 0], [2, 0]]}, {"dim0": 4, "dim1": 4})
-        >>> ax = plot_banks(plain, 32, highlight={(0, 0), (1, 0)})
-        >>> ax.get_xlabel()
-        'bank'
-    """
-    import matplotlib.pyplot as plt
-    from matplotlib.patches import Rectangle
-
-    smem = as_linear(shared_layout, shape, what="shared layout")
-    cells = word_cells(smem, bitwidth)
-    pred = highlight if callable(highlight) else (lambda c, s=set(map(tuple, highlight or ())): c in s)
-    nlines = min(max_lines, max(line for line, _ in cells) + 1 if cells else 1)
-    if ax is None:
-        _, ax = plt.subplots(figsize=(12, max(2.0, 0.35 * nlines + 1)))
-    cmap = plt.get_cmap("tab20")
-    for (line, b), coords in cells.items():
-        if line >= nlines:
-            continue
-        c0 = coords[0]
-        ax.add_patch(Rectangle((b, line), 1, 1, facecolor=cmap(c0[0] % 20), edgecolor="white", linewidth=0.5))
-        if any(pred(c) for c in coords):
-            ax.add_patch(Rectangle((b + 0.05, line + 0.05), 0.9, 0.9, fill=False, edgecolor="black", linewidth=2))
-        if nlines <= 16:
-            ax.text(b + 0.5, line + 0.5, ",".join(map(str, c0)), ha="center", va="center", fontsize=5)
-    ax.set_xlim(0, NUM_BANKS)
-    ax.set_ylim(nlines, 0)
-    ax.set_xlabel("bank")
-    ax.set_ylabel("line (128 bytes)")
-    ax.set_title(f"shared memory, {bitwidth}-bit elements")
-    return ax

@@ -8,7 +8,8 @@ import pytest
 
 from conftest import load_oracle
 from linlayout import LayoutError, LinearLayout
-from linlayout.banks import bank_conflicts, bank_grid, bank_report, plot_banks, swizzled_shared
+from linlayout import draw
+from linlayout.banks import bank_conflicts, bank_report, swizzled_shared
 from linlayout.errors import NotSurjectiveError, SizeError
 from linlayout.smem_atoms import MmaAtom, tile_by_atoms
 from linlayout.swizzle import Swizzle, swizzle_for
@@ -112,18 +113,19 @@ def test_bad_input():
 
 
 def test_grid_text_and_picture():
+    """The one bank picture (draw.bank_picture): text marks the accessed words with '*'."""
     plain, _ = _rows8x64()
     swz = swizzled_shared(plain, Swizzle(3, 3, 3))
-    text = bank_grid(swz, 16, highlight=lambda c: c[1] == 0)
-    lines = text.splitlines()
-    assert len(lines) == 2 + 8  # header + 8 lines of 128 bytes
-    marked = [(li, cell) for li, line in enumerate(lines[2:]) for cell in line.split()[1:] if cell.startswith("*")]
-    assert len(marked) == 8
-    assert [li for li, _ in marked] == list(range(8))
-    assert "*0,0" in lines[2].split()
-    text2 = bank_grid(plain, 16, highlight={(i, 0) for i in range(8)})
-    assert all(line.split()[1].startswith("*") for line in text2.splitlines()[2:])  # all in bank 0
+    pic = draw.bank_picture(swz, 16, access=lambda c: c[1] == 0)
+    lines = pic.to_text().splitlines()
+    grid = lines[2:2 + 8]  # title, header, then 8 lines of 128 bytes
+    marked = [(li, b) for li, line in enumerate(grid) for b, cell in enumerate(line.split()[1:]) if cell.startswith("*")]
+    assert [li for li, _ in marked] == list(range(8)) and [b for _, b in marked] == list(range(0, 32, 4))
+    assert "*0,0+" in grid[0].split() and pic.info["ways"] == 1
+    plain_pic = draw.bank_picture(plain, 16, access={(i, 0) for i in range(8)})
+    assert all(line.split()[1].startswith("*") for line in plain_pic.to_text().splitlines()[2:10])  # all in bank 0
+    assert plain_pic.info["ways"] == 8 and plain_pic.info["banks"] == [0]
     import matplotlib
     matplotlib.use("Agg")
-    ax = plot_banks(swz, 16, highlight=lambda c: c[1] == 0)
-    assert ax.get_xlabel() == "bank" and len(ax.patches) == 8 * 32 + 8
+    fig = pic.draw()
+    assert len(fig.axes[0].texts) == 8 * 32

@@ -40,7 +40,7 @@ def tmem_registers(text: str, shape: tuple[int, int]) -> MixedRadixLayout:
     lanes, cols = acc.out_dims["TLane"], acc.out_dims["TCol"]
     access = MixedRadixLayout({"register": [(cols, 1, "TCol")], "lane": [(32, 1, "TLane")], "warp": [(lanes // 32, 32, "TLane")]},
                               out_dims={"TLane": lanes, "TCol": cols})
-    return access.compose(acc.inverse())
+    return access.compose(acc.invert())
 
 
 def _check(pp, src, dst):

@@ -80,3 +80,8 @@ __all__ = [
     "atoms",
     *algebra.__all__,
 ]
+
+# Jupyter shows every CuTe layout value (and TV layout) as a picture (linlayout.draw.layout_html).
+from linlayout.draw import attach_displays as _attach_displays  # noqa: E402
+
+_attach_displays(Layout, ComposedLayout, TVLayout, Swizzle)

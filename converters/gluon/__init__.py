@@ -74,3 +74,8 @@ __all__ = [
     "register",
     "registry",
 ]
+
+# Jupyter shows every Gluon layout as a picture (linlayout.draw.layout_html; a shape-less one says how to give a shape).
+from linlayout.draw import attach_displays as _attach_displays  # noqa: E402
+
+_attach_displays(GluonLayout)

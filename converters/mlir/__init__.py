@@ -75,3 +75,11 @@ def from_linear(L: LinearLayout) -> Any:
     if kind is Kind.SHARED:
         return SharedLinearLayout.from_linear(L)
     raise UnsupportedError(f"mlir.from_linear: Triton has no linear attribute for {kind} layouts")
+
+
+# Jupyter shows IR types and attribute values as pictures (linlayout.draw.layout_html); attributes
+# that parse to Gluon layouts are drawn through converters.gluon.
+from linlayout.draw import attach_displays as _attach_displays  # noqa: E402
+from .value import Attribute as _Attribute  # noqa: E402
+
+_attach_displays(TensorType, MemDescType, AMDRotatingSharedLayout, _Attribute)

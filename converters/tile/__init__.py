@@ -57,3 +57,8 @@ __all__ = [
     "MEMORY_AXES",
     "LINEAR_AXIS_NAMES",
 ]
+
+# Jupyter shows every TIRx layout as a picture (linlayout.draw.layout_html).
+from linlayout.draw import attach_displays as _attach_displays  # noqa: E402
+
+_attach_displays(TileLayout, ComposeLayout)

@@ -11,7 +11,6 @@ import concurrent.futures as cf
 import math
 import os
 import sys
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -20,9 +19,16 @@ from linlayout.errors import LayoutError
 __all__ = ["Progress", "sweep"]
 
 
-class Progress:
-    """A progress bar on stderr: tqdm when installed, else a plain one-line bar.
+#: what to install for the progress bar (tqdm: maintained, shows rate and time left)
+PROGRESS_EXTRA = "pip install 'linlayout[progress]'  (or: pip install tqdm)"
 
+
+class Progress:
+    """A progress bar on stderr with rate and time left, drawn by ``tqdm`` (an optional
+    dependency: the ``progress`` extra).  Without tqdm there is no bar: one line on the stream
+    says what to install, and the sweep runs the same.
+
+        >>> import io
         >>> with Progress(3, "demo", enabled=False) as p:
         ...     p.update(3)
         >>> p.done
@@ -36,39 +42,24 @@ class Progress:
         self.enabled = enabled
         self.stream = stream if stream is not None else sys.stderr
         self._tqdm = None
-        self._last = 0.0
         if enabled:
             try:
                 from tqdm import tqdm
-
-                self._tqdm = tqdm(total=total, desc=desc, file=self.stream, leave=False)
             except ImportError:
-                pass
+                self.stream.write(f"(no progress bar: it needs tqdm; {PROGRESS_EXTRA})\n")
+                self.stream.flush()
+            else:
+                self._tqdm = tqdm(total=total, desc=desc, file=self.stream, leave=True, unit="item", smoothing=0.1)
 
     def update(self, n: int = 1) -> None:
         self.done += n
-        if not self.enabled:
-            return
         if self._tqdm is not None:
             self._tqdm.update(n)
-            return
-        now = time.monotonic()
-        if now - self._last < 0.1 and self.done < self.total:
-            return
-        self._last = now
-        frac = self.done / self.total if self.total else 1.0
-        bar = "#" * int(frac * 30)
-        self.stream.write(f"\r{self.desc} [{bar:<30}] {self.done}/{self.total}")
-        self.stream.flush()
 
     def close(self) -> None:
-        if not self.enabled:
-            return
         if self._tqdm is not None:
             self._tqdm.close()
-        else:
-            self.stream.write("\r" + " " * (len(self.desc) + 50) + "\r")
-            self.stream.flush()
+            self._tqdm = None
 
     def __enter__(self) -> Progress:
         return self

@@ -50,7 +50,7 @@ def tour_sections() -> list[tuple[str, Any]]:
     def equiv() -> tuple[str, Any]:
         _, a = load_arg(TOUR_EQUIV[0], None)
         _, b = load_arg(TOUR_EQUIV[1], None)
-        same, rel, _ = equivalence_answer(a, b, [128])
+        same, rel, _, _ = equivalence_answer(a, b, [128])
         text = f"{TOUR_EQUIV[0]}\n  vs {TOUR_EQUIV[1]}\n  on [128]: {'equivalent' if same else 'different'} ({rel})"
         return text, {"equivalent": same, "relation": rel}
 
@@ -134,7 +134,7 @@ def tour_sections() -> list[tuple[str, Any]]:
         r32 = acc.reg_layout(shape, element_bitwidth=32)
         r256 = acc.reg_layout(shape, element_bitwidth=32, instr_variant="16x256b")
         blocked = BlockedLayout([1, 128], [32, 1], [4, 1], [0, 1])
-        same, rel, _ = equivalence_answer(r32, blocked, shape)
+        same, rel, _, _ = equivalence_answer(r32, blocked, shape)
         payload, ptext = plan_answer(linear_of(r256, shape), linear_of(r32, shape), 32)
         text = "\n".join([
             f"an fp32 accumulator in tensor memory, {acc}, loaded by 4 warps:",
