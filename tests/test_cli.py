@@ -352,3 +352,23 @@ def test_readme_reading_the_output_is_what_the_commands_print():
             shown = line[:50]  # the sample; its explanation starts at column 51
             for token in cell.findall(shown):
                 assert token in r.stdout, (argv, token, line)
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["BlockedLayout([1,1],[1,32],[1,4],[1,0])", "BlockedLayout([1,1],[32,1],[2,1],[0,1])", "--shape", "128,128"],
+         "src has 4 warps per CTA ('warp'), dst has 2"),
+        (["BlockedLayout([1],[32],[4],[0])", "BlockedLayout([2],[32],[4],[0])", "--shape", str(2**40)],
+         "registers per thread; plan_conversion accepts at most"),
+    ],
+)
+def test_plan_refusals_are_one_line_exit_2_and_quick(args, message):
+    """Pairs on different hardware and sizes past the cap are refused before any work."""
+    import time
+
+    t = time.monotonic()
+    r = subprocess.run([sys.executable, "-m", "linlayout", "plan", *args], capture_output=True, text=True, timeout=60)
+    took = time.monotonic() - t
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and message in r.stderr, r.stderr
+    assert took < 20, f"the refusal took {took:.1f} s"  # a generous bound: Python start-up on a loaded machine
