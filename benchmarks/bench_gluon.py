@@ -17,6 +17,11 @@ The last column compares our cold computation with Triton's warm call, the issue
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an installed copy
+
 import statistics
 import timeit
 

@@ -10,6 +10,11 @@ point-by-point checker does) and comparing the two full numpy tables (a vectoris
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an installed copy
+
 import statistics
 import timeit
 
