@@ -103,9 +103,7 @@ def _prepare(register_layout: Any, shared_layout: Any, bitwidth: int, shape: Seq
     if list(reg.out_dim_names) != names:
         reg = reg.transpose_outs(names)
     # drop broadcast registers (zero bases): they repeat a value, no new access
-    regs = [b for b in reg.bases["register"] if any(b)]
-    reg = LinearLayout({**{k: [list(b) for b in v] for k, v in reg.bases.items()}, "register": [list(b) for b in regs]},
-                       list(reg.out_dims.items()), require_surjective=False)
+    reg = reg.remove_zero_bases("register")
     return reg, smem, names
 
 
@@ -140,6 +138,26 @@ def _vectorisation(cvt: LinearLayout, bitwidth: int) -> int:
 
 
 # ----------------------------------------------------------------------------------- the count
+def _count(reg: LinearLayout, smem: LinearLayout, names: Sequence[str], bitwidth: int) -> tuple[LinearLayout, int, int, int]:
+    """The conversion map register -> shared offset, the vector width, the conflict count and
+    log2 of 32-bit words per vector (the arithmetic of :func:`bank_report`, without its simulation)."""
+    sizes = [smem.out_dim_size(n) for n in names]
+    cvt = reg.invert_and_compose(smem)
+    vec = _vectorisation(cvt, bitwidth)
+    total = 1 << smem.total_in_size_log2
+    bank = min(NUM_BANKS * 32 // (vec * bitwidth), max(1, total // vec))
+    vbits, bbits = vec.bit_length() - 1, bank.bit_length() - 1
+    # flattened shared inputs: offset bits, then block bits
+    sflat = _pack(smem, names, sizes)
+    sin = list(sflat.get("offset", [])) + list(sflat.get("block", []))
+    segment = sin[vbits + bbits:]
+    lanes = _pack(reg, names, sizes)["lane"]
+    log2vec_words = max(vec * bitwidth // 32, 1).bit_length() - 1
+    lanes_wf = lanes[: max(0, len(lanes) - log2vec_words)]
+    conflicts = (1 << gf2.intersection_dim([x for x in segment if x], [x for x in lanes_wf if x])) - 1
+    return cvt, vec, conflicts, log2vec_words
+
+
 def bank_conflicts(register_layout: Any, shared_layout: Any, bitwidth: int, *, shape: Sequence[int] | None = None) -> int:
     """Excess wavefronts per wavefront when ``register_layout`` is stored to / loaded from ``shared_layout``.
 
@@ -158,7 +176,8 @@ def bank_conflicts(register_layout: Any, shared_layout: Any, bitwidth: int, *, s
         >>> bank_conflicts(reg, col_major.transpose_outs(["dim1", "dim0"]), 32)
         31
     """
-    return bank_report(register_layout, shared_layout, bitwidth, shape=shape).conflicts
+    reg, smem, names = _prepare(register_layout, shared_layout, bitwidth, shape)
+    return _count(reg, smem, names, bitwidth)[2]
 
 
 @dataclass
@@ -230,21 +249,7 @@ def bank_report(register_layout: Any, shared_layout: Any, bitwidth: int, *, shap
         (2, 0, 32)
     """
     reg, smem, names = _prepare(register_layout, shared_layout, bitwidth, shape)
-    sizes = [smem.out_dim_size(n) for n in names]
-    cvt = reg.invert_and_compose(smem)
-    vec = _vectorisation(cvt, bitwidth)
-    total_log2 = smem.total_in_size_log2
-    total = 1 << total_log2
-    bank = min(NUM_BANKS * 32 // (vec * bitwidth), max(1, total // vec))
-    vbits, bbits = vec.bit_length() - 1, bank.bit_length() - 1
-    # flattened shared inputs: offset bits, then block bits
-    sflat = _pack(smem, names, sizes)
-    sin = list(sflat.get("offset", [])) + list(sflat.get("block", []))
-    segment = sin[vbits + bbits:]
-    lanes = _pack(reg, names, sizes)["lane"]
-    log2vec_words = max(vec * bitwidth // 32, 1).bit_length() - 1
-    lanes_wf = lanes[: max(0, len(lanes) - log2vec_words)]
-    conflicts = (1 << gf2.intersection_dim([x for x in segment if x], [x for x in lanes_wf if x])) - 1
+    cvt, vec, conflicts, log2vec_words = _count(reg, smem, names, bitwidth)
 
     # --- simulate one instruction: register vector 0, warp 0, block 0, every lane
     nlanes = 1 << reg.in_dim_size_log2("lane")

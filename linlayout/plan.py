@@ -31,6 +31,7 @@ cross_cta       ``block`` left: data moves between CTAs (distributed shared memo
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -618,12 +619,10 @@ def _independent_registers(L: LinearLayout) -> LinearLayout:
     """``L`` without the registers that only repeat others: zero bases (broadcast) and bases in the
     span of earlier registers (Triton removes both before a round trip: free register bits)."""
     basis = gf2.SpanBasis()
-    keep = [list(vec) for v, vec in zip(L.flat_bases("register"), L.bases["register"]) if basis.insert(v)]
+    keep = tuple(v for v in L.flat_bases("register") if basis.insert(v))
     if len(keep) == L.in_dim_size_log2("register"):
         return L
-    bases = {n: [list(x) for x in L.bases[n]] for n in L.in_dim_names}
-    bases["register"] = keep
-    return LinearLayout(bases, list(L.out_dims.items()), require_surjective=False)
+    return LinearLayout._make_raw(tuple((n, keep if n == "register" else f) for n, f in L._ins), L._outs)
 
 
 def _n_regs(L: LinearLayout) -> int:
@@ -646,18 +645,24 @@ def _side_vector(choice: SwizzleChoice, L: LinearLayout, instr: str, bitwidth: i
     return 1 << k
 
 
+@functools.lru_cache(maxsize=4096)
+def _shared_side(kind: str, L: LinearLayout) -> LinearLayout:
+    """One side of a round trip: ``L`` without ``block`` (within a CTA) and without the registers
+    that repeat others.  A fact of one layout, remembered (cost matrices plan each layout against
+    many others)."""
+    if kind == "shared_memory" and L.has_in_dim("block"):
+        L = LinearLayout._make_raw(tuple((n, f) for n, f in L._ins if n != "block"), L._outs)
+    return _independent_registers(L)
+
+
 def _shared_sides(kind: str, a: LinearLayout, b: LinearLayout) -> tuple[LinearLayout, LinearLayout]:
-    dims = ("register", "lane", "warp") if kind == "shared_memory" else HARDWARE_DIMS
-    outs = list(a.out_dim_names)
-    sa = a.sublayout(dims, outs) if kind == "shared_memory" else a
-    sb = b.sublayout(dims, outs) if kind == "shared_memory" else b
-    return _independent_registers(sa), _independent_registers(sb)
+    return _shared_side(kind, a), _shared_side(kind, b)
 
 
 def _plan_from_choice(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout, bitwidth: int,
-                      choice: SwizzleChoice) -> Plan:
+                      choice: SwizzleChoice, sides: tuple[LinearLayout, LinearLayout]) -> Plan:
     bw = max(bitwidth, 8)
-    sa, sb = _shared_sides(kind, a, b)
+    sa, sb = sides
     choice = _counted_conflicts(choice, sa, sb)
     sv = _side_vector(choice, sa, choice.store_instr, bw)
     lv = _side_vector(choice, sb, choice.load_instr, bw)
@@ -692,17 +697,17 @@ def _counted_conflicts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout
     if "matrix" in choice.store_instr and "matrix" in choice.load_instr:
         return choice
     lay = choice.layout
-    offset = LinearLayout(
-        {"offset": [list(v) for d in ("vector", "bank", "segment", "reps") for v in lay.bases[d]]}, list(lay.out_dims.items())
+    offset = LinearLayout._make_raw(
+        (("offset", tuple(v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d))),), lay._outs
     )
-    outs = list(lay.out_dim_names)
 
     def count(L: LinearLayout, instr: str, estimate: int) -> int:
         if "matrix" in instr:
             return estimate
-        dims = [d for d in ("register", "lane", "warp") if L.has_in_dim(d)]
+        if L.has_in_dim("block"):
+            L = LinearLayout._make_raw(tuple((n, f) for n, f in L._ins if n != "block"), L._outs)
         try:
-            return bank_conflicts(L.sublayout(dims, outs), offset, choice.bitwidth)
+            return bank_conflicts(L, offset, choice.bitwidth)
         except LayoutError:  # a side the bank model does not take: keep the estimate
             return estimate
 
@@ -827,7 +832,7 @@ def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout
     if not _matrix_rows_fit(choice, sa, sb):
         choice = _repaired(optimal_swizzle(sa, sb, bw, matrix_instructions=False))
     if max_bytes is None or choice.bytes <= max_bytes:
-        return _plan_from_choice(kind, a, b, conv, bitwidth, choice)
+        return _plan_from_choice(kind, a, b, conv, bitwidth, choice, (sa, sb))
     # over the budget: more rounds through a smaller buffer, from the best swizzle and from plain
     # ld/st.shared, cheapest first
     tried: list[SwizzleChoice] = []
@@ -840,7 +845,7 @@ def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout
         while cur is not None:
             tried.append(cur)
             if cur.bytes <= max_bytes:
-                fits.append(_plan_from_choice(kind, a, b, conv, bitwidth, cur))
+                fits.append(_plan_from_choice(kind, a, b, conv, bitwidth, cur, (sa, sb)))
                 break
             cur = _fewer_bytes(cur, sa, sb)
     if fits:
