@@ -1268,13 +1268,33 @@ class LinearLayout:
         for n in names:
             if self.in_dim_size(n) != self.out_dim_size(n):
                 return False
-        sq = self.sublayout(names, names).flatten_ins()
-        if any(b != 1 << i for i, b in enumerate(sq._columns())):
-            return False
-        rest_in = [n for n in self.in_dim_names if n not in names]
-        rest_out = [n for n in self.out_dim_names if n not in names]
-        zero = lambda lay: all(b == 0 for b in lay._columns())  # noqa: E731
-        return zero(self.sublayout(rest_in, names)) and zero(self.sublayout(names, rest_out))
+        # on the flat bases: project onto the out-dims ``names`` (packed in out-dim order, as
+        # sublayout(names, names) does), the in-dims ``names`` in in-dim order must read as the
+        # identity; every other in-dim must miss those out-dims, and they must miss every other
+        name_set = set(names)
+        mapping = []
+        mask = acc = 0
+        for n, sh, m in self._out_unpack:
+            if n in name_set:
+                mapping.append((sh, m, acc))
+                mask |= m << sh
+                acc += m.bit_length()
+        i = 0
+        for n, f in self._ins:
+            if n not in name_set:
+                if any(b & mask for b in f):
+                    return False
+                continue
+            for b in f:
+                if b & ~mask:
+                    return False
+                v = 0
+                for sh, m, nsh in mapping:
+                    v |= ((b >> sh) & m) << nsh
+                if v != 1 << i:
+                    return False
+                i += 1
+        return True
 
     def quotient(self, names: Iterable[str]) -> LinearLayout | None:
         """Remove the dims ``names`` if the layout is trivial over them (else None)."""

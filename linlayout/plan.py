@@ -447,8 +447,12 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
     rounds = [i for i in range(len(Tr)) if i not in pack]
     nrd = b.in_dim_size_log2("register")
 
-    def vec(reg: int, srcx: int, discard: int = 0) -> list[int]:
-        return [reg, srcx >> nrs, srcx & ((1 << nrs) - 1), discard]
+    # flat out-vectors (register | src_lane | src_register | discard, register in the low bits)
+    sh_lane, sh_sreg = nrd, nrd + nl
+    sh_disc = sh_sreg + nrs
+
+    def vec(reg: int, srcx: int, discard: int = 0) -> int:
+        return reg | (srcx >> nrs) << sh_lane | (srcx & ((1 << nrs) - 1)) << sh_sreg | discard << sh_disc
 
     keep_bit = {j: 1 << x for x, (j, _) in enumerate(extra)}
 
@@ -472,8 +476,8 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
         "warp": [vec(0, x) for x in T["warp"]],
         "block": [vec(0, x) for x in T["block"]],
     }
-    outs = [("register", 1 << nrd), ("src_lane", 1 << nl), ("src_register", 1 << nrs), ("discard", 1 << len(extra))]
-    return LinearLayout(bases, outs, require_surjective=False)
+    outs = (("register", 1 << nrd), ("src_lane", 1 << nl), ("src_register", 1 << nrs), ("discard", 1 << len(extra)))
+    return LinearLayout._make_raw(tuple((n, tuple(v)) for n, v in bases.items()), outs)
 
 
 @dataclass(frozen=True)
@@ -860,6 +864,20 @@ def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout
     )
 
 
+def _moved_registers(conv: LinearLayout) -> int:
+    """How many registers ``i`` a register-only conversion map sends to a register other than ``i``
+    (its images built incrementally: the image of ``i`` is that of ``i`` without its lowest bit,
+    XOR the lowest bit's basis)."""
+    cols = conv.sublayout(["register"], ["register"]).flat_bases("register")
+    images = [0] * (1 << len(cols))
+    moved = 0
+    for i in range(1, len(images)):
+        low = i & -i
+        images[i] = v = images[i ^ low] ^ cols[low.bit_length() - 1]
+        moved += v != i
+    return moved
+
+
 def plan_conversion(
     src: Any,
     dst: Any,
@@ -949,7 +967,7 @@ def plan_conversion(
             )
         return _shared_plan("shared_memory", a, b, conv, bits, matrix_instructions, budget)
     if "register" in names:
-        moves = sum(1 for i in range(conv.in_dim_size("register")) if conv.apply({"register": i})["register"] != i)
+        moves = _moved_registers(conv)
         return Plan("register", a, b, conv, bits, (Step("mov", 0, 0, f"{moves} registers renamed (free)"),), register_moves=moves,
                     shuffle_schedule=shuffle_schedule(a, b, bits))
     return Plan("noop", a, b, conv, bits, (), shuffle_schedule=shuffle_schedule(a, b, bits))
