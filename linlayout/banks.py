@@ -60,19 +60,6 @@ LINE_BYTES = NUM_BANKS * BANK_BYTES
 
 
 # ----------------------------------------------------------------------------------- inputs
-def _pack(layout: LinearLayout, names: Sequence[str], sizes: Sequence[int]) -> dict[str, list[int]]:
-    """Flat out-values of every basis (first out dim in the lowest bits), per in-dim."""
-    shifts, s = [], 0
-    for n in sizes:
-        shifts.append(s)
-        s += n.bit_length() - 1
-    out = {}
-    for ind, bs in layout.bases.items():
-        idx = [layout.out_dim_names.index(n) for n in names]
-        out[ind] = [sum(b[i] << sh for i, sh in zip(idx, shifts)) for b in bs]
-    return out
-
-
 def _prepare(register_layout: Any, shared_layout: Any, bitwidth: int, shape: Sequence[int] | None):
     if not isinstance(bitwidth, int) or isinstance(bitwidth, bool) or bitwidth not in (1, 2, 4, 8, 16, 32, 64, 128):
         raise SizeError(f"bitwidth must be a power of two between 1 and 128, got {bitwidth!r}")
@@ -141,17 +128,16 @@ def _vectorisation(cvt: LinearLayout, bitwidth: int) -> int:
 def _count(reg: LinearLayout, smem: LinearLayout, names: Sequence[str], bitwidth: int) -> tuple[LinearLayout, int, int, int]:
     """The conversion map register -> shared offset, the vector width, the conflict count and
     log2 of 32-bit words per vector (the arithmetic of :func:`bank_report`, without its simulation)."""
-    sizes = [smem.out_dim_size(n) for n in names]
     cvt = reg.invert_and_compose(smem)
     vec = _vectorisation(cvt, bitwidth)
     total = 1 << smem.total_in_size_log2
     bank = min(NUM_BANKS * 32 // (vec * bitwidth), max(1, total // vec))
     vbits, bbits = vec.bit_length() - 1, bank.bit_length() - 1
     # flattened shared inputs: offset bits, then block bits
-    sflat = _pack(smem, names, sizes)
-    sin = list(sflat.get("offset", [])) + list(sflat.get("block", []))
+    # (both layouts have their out-dims in the order ``names``: flat bases pack them alike)
+    sin = list(smem.flat_bases("offset")) + list(smem.flat_bases("block"))
     segment = sin[vbits + bbits:]
-    lanes = _pack(reg, names, sizes)["lane"]
+    lanes = reg.flat_bases("lane")
     log2vec_words = max(vec * bitwidth // 32, 1).bit_length() - 1
     lanes_wf = lanes[: max(0, len(lanes) - log2vec_words)]
     conflicts = (1 << gf2.intersection_dim([x for x in segment if x], [x for x in lanes_wf if x])) - 1

@@ -36,6 +36,7 @@ broken by more repetitions (a smaller buffer), as Triton does.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -66,7 +67,7 @@ def remove_broadcast_registers(layout: LinearLayout) -> LinearLayout:
         >>> remove_broadcast_registers(L).bases["register"]
         ((1,),)
     """
-    if not layout.has_in_dim("register"):
+    if not layout.has_in_dim("register") or all(layout.flat_bases("register")):
         return layout
     return layout.remove_zero_bases("register")
 
@@ -295,6 +296,13 @@ def optimal_swizzle_ldst(src: LinearLayout, dst: LinearLayout, bitwidth: int) ->
     )
 
 
+@functools.lru_cache(maxsize=256)
+def conversion_map(dst: LinearLayout, src: LinearLayout) -> LinearLayout:
+    """``dst.invert_and_compose(src)`` (the map from ``dst``'s hardware index to ``src``'s holding
+    the same element), remembered: a plan and its swizzle search ask for it more than once."""
+    return dst.invert_and_compose(src)
+
+
 class _Side:
     """The facts of one side a swizzle search reads again and again (flat bases, computed once)."""
 
@@ -334,7 +342,7 @@ class _Search:
         if first not in self._cvt:
             a, b = self.sides[first].layout, self.sides[1 - first].layout
             try:
-                self._cvt[first] = b.invert_and_compose(a)
+                self._cvt[first] = conversion_map(b, a)
             except LayoutError:
                 self._cvt[first] = None
         return self._cvt[first]

@@ -43,6 +43,7 @@ from .dtypes import element_bitwidth
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
 from .generic_swizzle import (
     SwizzleChoice,
+    conversion_map,
     optimal_swizzle,
     optimal_swizzle_ldst,
     remove_broadcast_registers,
@@ -94,6 +95,13 @@ def _normalize(L: LinearLayout, which: str) -> LinearLayout:
         )
     if L.in_dim_names == HARDWARE_DIMS:
         return L
+    return _with_hardware_dims(L)
+
+
+@functools.lru_cache(maxsize=4096)
+def _with_hardware_dims(L: LinearLayout) -> LinearLayout:
+    """``L`` with every hardware dim, in Triton's order (absent ones of size 1); remembered, so
+    that facts of the result (its rank) are computed once per layout."""
     ins = dict(L._ins)
     return LinearLayout._make_raw(tuple((n, ins.get(n, ())) for n in HARDWARE_DIMS), L._outs)
 
@@ -157,7 +165,7 @@ def _triton_needs_shared_memory(a: LinearLayout, b: LinearLayout) -> bool:
     them into lanes only, Triton shuffles (rows 10, 32, 251, 318, 373).  An empirical rule from
     those cases, not a reading of Triton's source.
     """
-    comp = b.invert_and_compose(a)
+    comp = conversion_map(b, a)
     if not comp.has_out_dim("register"):
         return False
     for d in ("warp", "block"):
@@ -184,7 +192,7 @@ def minimal_conversion(src: LinearLayout, dst: LinearLayout, *, strategy: str = 
     """
     a = _normalize(src, "src")
     b = _normalize(dst, "dst")
-    comp = b.invert_and_compose(a)
+    comp = conversion_map(b, a)
     removed: list[str] = []
     for d in ("block", "warp", "lane", "register"):
         q = comp.quotient([d])
@@ -653,8 +661,9 @@ def _side_vector(choice: SwizzleChoice, L: LinearLayout, instr: str, bitwidth: i
 def _shared_side(kind: str, L: LinearLayout) -> LinearLayout:
     """One side of a round trip: ``L`` without ``block`` (within a CTA) and without the registers
     that repeat others.  A fact of one layout, remembered (cost matrices plan each layout against
-    many others)."""
-    if kind == "shared_memory" and L.has_in_dim("block"):
+    many others).  An empty ``block`` dim stays: the side is then the layout itself, and the swizzle
+    search reuses the plan's conversion map."""
+    if kind == "shared_memory" and L.flat_bases("block"):
         L = LinearLayout._make_raw(tuple((n, f) for n, f in L._ins if n != "block"), L._outs)
     return _independent_registers(L)
 
@@ -862,6 +871,13 @@ def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout
         f"{'CTAs' if kind == 'cross_cta' else 'warps'}, so it must go through shared memory, and the smallest buffer is "
         f"{min(c.bytes for c in tried)} bytes (a round can only be split along registers both layouts hold); alternatives: {options}"
     )
+
+
+def clear_caches() -> None:
+    """Forget the per-layout facts and conversion maps the planner remembers (for benchmarks that
+    time a plan from scratch; the answers never depend on them)."""
+    for f in (_with_hardware_dims, _shared_side, conversion_map):
+        f.cache_clear()
 
 
 def _moved_registers(conv: LinearLayout) -> int:
