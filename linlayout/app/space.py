@@ -44,27 +44,34 @@ from linlayout.plan import plan_conversion
 
 from .spellings import (
     Spelling,
+    SpellingChain,
+    SpellingProduct,
+    blocked_space,
     blocked_spellings,
     check_spelling_shape,
     dot_operand_spellings,
     format_spelling,
     mma_spellings,
     safe_linear,
+    slice_space,
     slice_spellings,
     spelling_to_linear,
     swizzled_shared_spellings,
 )
-from .sweep import Progress, sweep
+from .sweep import Progress, gc_paused, sweep, sweep_iter
 
 __all__ = [
     "blocked_spellings",
     "slice_spellings",
+    "blocked_space",
+    "slice_space",
     "mma_spellings",
     "dot_operand_spellings",
     "swizzled_shared_spellings",
     "format_spelling",
     "spelling_to_linear",
     "sweep",
+    "sweep_iter",
     "Progress",
     "LayoutClass",
     "LayoutSpace",
@@ -99,7 +106,9 @@ class LayoutSpace:
     """Spellings of a tensor ``shape``, their linear layouts and their equivalence classes.
 
     ``layouts[i]`` is the :class:`LinearLayout` of ``spellings[i]`` (None when the spelling is
-    invalid for the shape; ``errors[i]`` says why); ``classes`` are sorted largest first.
+    invalid for the shape; ``errors[i]`` says why; equal layouts are one shared object);
+    ``classes`` are sorted largest first.  ``spellings`` is any sequence: a list, or a lazy
+    :func:`blocked_space` / :func:`slice_space` that holds no spelling in memory.
     ``up_to="identical"`` groups equal layouts, ``up_to="register_order"`` also groups layouts that
     differ only in register order (zero-cost conversions).
 
@@ -109,7 +118,7 @@ class LayoutSpace:
     """
 
     shape: list[int]
-    spellings: list[Spelling]
+    spellings: Sequence[Spelling]
     layouts: list[LinearLayout | None]
     errors: dict[int, str]
     classes: list[LayoutClass]
@@ -178,19 +187,29 @@ def classify(
     if up_to not in ("identical", "register_order"):
         raise LayoutError(f"up_to must be 'identical' or 'register_order', got {up_to!r}")
     shape = check_spelling_shape(shape)
-    spellings = list(spellings)
-    results = sweep(functools.partial(safe_linear, shape=shape), spellings, executor=executor, progress=progress, desc="layouts")
+    if not isinstance(spellings, (SpellingProduct, SpellingChain)):
+        spellings = list(spellings)
     layouts: list[LinearLayout | None] = []
     errors: dict[int, str] = {}
+    # one object per distinct layout (members of a class share it), one key per distinct layout
     groups: dict[Any, list[int]] = {}
-    for i, r in enumerate(results):
-        if isinstance(r, str):
-            errors[i] = r
-            layouts.append(None)
-            continue
-        layouts.append(r)
-        key = r if up_to == "identical" else register_order_key(r)
-        groups.setdefault(key, []).append(i)
+    seen: dict[LinearLayout, tuple[LinearLayout, Any]] = {}
+    results = sweep_iter(functools.partial(safe_linear, shape=shape), spellings, executor=executor, progress=progress, desc="layouts")
+    with gc_paused():
+        for i, r in enumerate(results):
+            if isinstance(r, str):
+                errors[i] = r
+                layouts.append(None)
+                continue
+            got = seen.get(r)
+            if got is None:
+                got = seen[r] = (r, r if up_to == "identical" else register_order_key(r))
+            layouts.append(got[0])
+            members = groups.get(got[1])
+            if members is None:
+                groups[got[1]] = [i]
+            else:
+                members.append(i)
     classes = [LayoutClass(layouts[m[0]], m) for m in groups.values()]  # type: ignore[arg-type]
     classes.sort(key=lambda c: (-c.size, c.members[0]))
     return LayoutSpace(shape, spellings, layouts, errors, classes, up_to)
