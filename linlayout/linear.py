@@ -148,6 +148,11 @@ def _merged_order(xs: Sequence[str], ys: Sequence[str]) -> list[str]:
 _OUT_PACKING: dict[tuple[tuple[str, int], ...], tuple[tuple[int, ...], tuple[tuple[str, int, int], ...]]] = {}
 
 
+#: out-dims (as a tuple of (name, size) pairs) that :meth:`LinearLayout.from_flat` has checked:
+#: the checked tuple and its total bits (bulk builders make layouts over a few out-dims).
+_FLAT_OUTS: dict[tuple, tuple[tuple[tuple[str, int], ...], int]] = {}
+
+
 def _out_packing(outs: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], tuple[tuple[str, int, int], ...]]:
     """Bit offsets of the out-dims in the flat form, and (name, shift, mask) triples (memoized)."""
     shifts = []
@@ -337,20 +342,26 @@ class LinearLayout:
             ...
             linlayout.errors.BasisError: basis 0 of in-dim 'lane' is 16 in flat form; the out-dims have 3 bits, so it must be below 8
         """
-        outs = []
-        total = 0
         fast = type(out_dims) is list and all(type(x) is tuple and len(x) == 2 for x in out_dims)
-        for name, size in (out_dims if fast else _items(out_dims, "out_dims")):
-            _check_name(name, "out-dim")
-            size = _as_int(size, f"size of out-dim {name!r}")
-            if not _is_pow2(size):
-                raise SizeError(f"out-dim {name!r} has size {size}; out-dim sizes must be powers of two")
-            outs.append((name, size))
-            total += _log2(size)
-        if len({n for n, _ in outs}) != len(outs):
-            raise DimensionError(f"from_flat: repeated out-dim names in {[n for n, _ in outs]}")
-        if total > MAX_TOTAL_LOG2:
-            raise SizeError(f"out-dims total {total} bits; at most {MAX_TOTAL_LOG2} are supported")
+        known = _FLAT_OUTS.get(tuple(out_dims)) if fast else None  # out-dims checked before
+        if known is None:
+            outs = []
+            total = 0
+            for name, size in (out_dims if fast else _items(out_dims, "out_dims")):
+                _check_name(name, "out-dim")
+                size = _as_int(size, f"size of out-dim {name!r}")
+                if not _is_pow2(size):
+                    raise SizeError(f"out-dim {name!r} has size {size}; out-dim sizes must be powers of two")
+                outs.append((name, size))
+                total += _log2(size)
+            if len({n for n, _ in outs}) != len(outs):
+                raise DimensionError(f"from_flat: repeated out-dim names in {[n for n, _ in outs]}")
+            if total > MAX_TOTAL_LOG2:
+                raise SizeError(f"out-dims total {total} bits; at most {MAX_TOTAL_LOG2} are supported")
+            known = (tuple(outs), total)
+            if fast and len(_FLAT_OUTS) < 4096 and all(type(n) is str and type(v) is int for n, v in out_dims):
+                _FLAT_OUTS[tuple(out_dims)] = known
+        outs, total = known
         limit = 1 << total
         ins = []
         n_bits = 0
@@ -374,7 +385,7 @@ class LinearLayout:
             raise DimensionError(f"from_flat: repeated in-dim names in {[n for n, _ in ins]}")
         if n_bits > MAX_TOTAL_LOG2:
             raise SizeError(f"in-dims total {n_bits} bits; at most {MAX_TOTAL_LOG2} are supported")
-        return cls._make_raw(tuple(ins), tuple(outs))
+        return cls._make_raw(tuple(ins), outs)
 
     @classmethod
     def identity_1d(cls, size: int, in_dim: str, out_dim: str) -> LinearLayout:

@@ -395,9 +395,21 @@ def spelling_to_linear(spelling: Mapping[str, Any], shape: Sequence[int]) -> Lin
 
 
 def safe_linear(spelling: Mapping[str, Any], shape: Sequence[int]) -> LinearLayout | str:
-    """:func:`spelling_to_linear`, or the error's first line when the spelling is refused."""
+    """:func:`spelling_to_linear`, or the error's first line when the spelling is refused.
+
+    For sweeps: the layout is computed without ``to_linear``'s cache (a sweep asks for each
+    spelling once; remembering them would only evict what planners reuse).
+
+        >>> safe_linear({"kind": "BlockedLayout", "size_per_thread": [3], "threads_per_warp": [32],
+        ...              "warps_per_cta": [1], "order": [0]}, [32])
+        'SizeError: BlockedLayout: size_per_thread[0] = 3 is not a power of two'
+    """
     try:
-        return spelling_to_linear(spelling, shape)
+        if type(spelling) is not dict or "kind" not in spelling:
+            return spelling_to_linear(spelling, shape)
+        layout = gluon.from_dict(spelling)
+        compute = getattr(type(layout).to_linear, "__wrapped__", None)
+        return compute(layout, list(shape)) if compute is not None else layout.to_linear(list(shape))
     except (LayoutError, KeyError, TypeError, IndexError) as e:  # a foreign converter may raise the latter
         msg = str(e).splitlines()[0] if str(e) else ""
         return f"{type(e).__name__}: {msg}"
