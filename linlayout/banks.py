@@ -96,28 +96,24 @@ def _prepare(register_layout: Any, shared_layout: Any, bitwidth: int, shape: Seq
 
 def _vectorisation(cvt: LinearLayout, bitwidth: int) -> int:
     """Triton's largestVectorisation: widest v <= 128 bits with registers -> offsets 1, 2, .., v/2."""
-    reg_full = [cvt.apply({"register": 1 << i}) for i in range(cvt.in_dim_size_log2("register"))]
-    regs = [full["offset"] for full in reg_full]
+    others = [n for n in cvt.out_dim_names if n != "offset"]
+    offsets = {d: cvt.sublayout([d], ["offset"]).flat_bases(d) for d in cvt.in_dim_names}
+    elsewhere = cvt.sublayout(["register"], others).flat_bases("register") if others else ()
+    regs = offsets.get("register", ())
     v = max(1, 128 // bitwidth)
     while v > 1:
         k = v.bit_length() - 1
         chosen = []
         for i in range(k):
-            hit = [j for j, full in enumerate(reg_full)
-                   if full["offset"] == (1 << i) and all(val == 0 for d, val in full.items() if d != "offset")]
+            hit = [j for j, o in enumerate(regs) if o == (1 << i) and not (elsewhere and elsewhere[j])]
             if not hit:
                 break
             chosen.append(hit[0])
         if len(chosen) == k:
             mask = v - 1
             ok = all(regs[j] & mask == 0 for j in range(len(regs)) if j not in chosen)
-            for ind in cvt.in_dim_names:
-                if ind == "register" or not ok:
-                    continue
-                for i in range(cvt.in_dim_size_log2(ind)):
-                    if cvt.apply({ind: 1 << i})["offset"] & mask:
-                        ok = False
-                        break
+            if ok:
+                ok = not any(o & mask for d, offs in offsets.items() if d != "register" for o in offs)
             if ok:
                 return v
         v //= 2

@@ -244,39 +244,52 @@ def warp_decomposition(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32)
         >>> warp_decomposition(s, d).mixed_transpositions
         ((0, 4),)
     """
-    a = remove_broadcast_registers(_normalize(src, "src"))
-    b = remove_broadcast_registers(_normalize(dst, "dst"))
+    mixed, reg_perm, lane_perm = _warp_permutation(_normalize(src, "src"), _normalize(dst, "dst"))
+    return _with_packing(mixed, reg_perm, lane_perm, bitwidth)
+
+
+def _with_packing(mixed: tuple[tuple[int, int], ...], reg_perm: tuple[int, ...], lane_perm: tuple[int, ...],
+                  bitwidth: int) -> WarpDecomposition:
+    """The decomposition with ``n_pack`` for elements of ``bitwidth`` bits."""
+    b = max(bitwidth, 1)
+    n_pack_pre = (min(max(32 // b, 1), 4)).bit_length() - 1
+    n_pack = max(0, min(n_pack_pre, len(reg_perm) - len(mixed)))
+    return WarpDecomposition(mixed, reg_perm, lane_perm, n_pack)
+
+
+def _warp_permutation(a: LinearLayout, b: LinearLayout) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
+    """The bit permutation of :func:`warp_decomposition` (which adds the packing) for normalized
+    layouts: mixed transpositions, register and lane permutations."""
+    a = remove_broadcast_registers(a)
+    b = remove_broadcast_registers(b)
     n_reg = max(a.in_dim_size_log2("register"), b.in_dim_size_log2("register"))
     n_lane = max(a.in_dim_size_log2("lane"), b.in_dim_size_log2("lane"))
-    outs = [(n, a.out_dim_size(n)) for n in a.out_dim_names]
+    outs = a._outs
 
     def padded(L: LinearLayout) -> LinearLayout:
-        zero = [0] * len(outs)
-        bases = {}
-        for d, n in (("register", n_reg), ("lane", n_lane)):
-            got = [list(x) for x in L.bases[d]]
-            bases[d] = got + [list(zero) for _ in range(n - len(got))]
-        return LinearLayout(bases, outs, require_surjective=False)
+        return LinearLayout._make_raw(tuple(
+            (d, L.flat_bases(d) + (0,) * (n - L.in_dim_size_log2(d))) for d, n in (("register", n_reg), ("lane", n_lane))
+        ), outs)
 
     S, T = padded(a), padded(b)
-    reach = [v for d in ("register", "lane") for v in T.flat_bases(d)]
-    if any(not gf2.in_span(reach, v) for d in ("register", "lane") for v in S.flat_bases(d)):
+    reach = gf2.SpanBasis()
+    for d in ("register", "lane"):
+        for v in T.flat_bases(d):
+            reach.insert(v)
+    if any(not reach.contains(v) for d in ("register", "lane") for v in S.flat_bases(d)):
         # the source holds extra copies (broadcast along a slower dim): those bits select data
         # this warp does not need, so they act as free (zero) bases here
-        zero = [0] * len(outs)
-        fixed_bases = {}
-        for d in ("register", "lane"):
-            fixed_bases[d] = [list(x) if gf2.in_span(reach, v) else list(zero) for x, v in zip(S.bases[d], S.flat_bases(d))]
-        S = LinearLayout(fixed_bases, outs, require_surjective=False)
+        S = LinearLayout._make_raw(tuple(
+            (d, tuple(v if reach.contains(v) else 0 for v in S.flat_bases(d))) for d in ("register", "lane")
+        ), outs)
     pb = S.invert_and_compose(T).bases
     p = {d: [list(v) for v in pb[d]] for d in ("register", "lane")}  # components (register, lane)
-    Sf, Tf = S.flatten_outs(), T.flatten_outs()
     dims = ("register", "lane")
     src_free, dst_free = [], []
     for di, d in enumerate(dims):
         for i in range(S.in_dim_size_log2(d)):
-            sv = Sf.bases[d][i][0]
-            tv = Tf.bases[d][i][0]
+            sv = S.flat_bases(d)[i]
+            tv = T.flat_bases(d)[i]
             if sv == 0 and tv == 0:
                 p[d][i][di] = 1 << i
             elif sv == 0:
@@ -323,11 +336,7 @@ def warp_decomposition(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32)
                 steps += 1
                 if cur == entry or steps > n_reg + n_lane:
                     break
-    m = len(mixed)
-    b = max(bitwidth, 1)
-    n_pack_pre = (min(max(32 // b, 1), 4)).bit_length() - 1
-    n_pack = max(0, min(n_pack_pre, n_reg - m))
-    return WarpDecomposition(tuple(mixed), tuple(reg_perm), tuple(lane_perm), n_pack)
+    return tuple(mixed), tuple(reg_perm), tuple(lane_perm)
 
 
 def _within_warp_sources(a: LinearLayout, b: LinearLayout) -> dict[str, list[int]]:
@@ -955,10 +964,10 @@ def plan_conversion(
     if "warp" in names or (strategy == "triton" and _triton_needs_shared_memory(a, b)):
         return _shared_plan("shared_memory", a, b, conv, bits, matrix_instructions, budget)
     if "lane" in names:
-        dec = warp_decomposition(a, b, 32)
-        m = len(dec.mixed_transpositions)
+        perm = _warp_permutation(a, b)  # warp_decomposition(a, b, bits), computed once for both widths
+        m = len(perm[0])
         if m < 2:
-            dec_b = warp_decomposition(a, b, bits)
+            dec_b = _with_packing(*perm, bits)
             n_reg = len(dec_b.reg_perm)
             words = (1 << n_reg) >> dec_b.n_pack
             if bits > 32:
