@@ -148,6 +148,8 @@ def _merged_order(xs: Sequence[str], ys: Sequence[str]) -> list[str]:
 _OUT_PACKING: dict[tuple[tuple[str, int], ...], tuple[tuple[int, ...], tuple[tuple[str, int, int], ...]]] = {}
 
 
+_INT_TYPE = {int}
+
 #: out-dims (as a tuple of (name, size) pairs) that :meth:`LinearLayout.from_flat` has checked:
 #: the checked tuple and its total bits (bulk builders make layouts over a few out-dims).
 _FLAT_OUTS: dict[tuple, tuple[tuple[tuple[str, int], ...], int]] = {}
@@ -371,7 +373,7 @@ class LinearLayout:
                 flat = tuple(vecs)
             except TypeError:
                 raise BasisError(f"flat bases of in-dim {name!r} must be a list of ints, got {vecs!r}") from None
-            if not all(type(f) is int for f in flat):
+            if not set(map(type, flat)) <= _INT_TYPE:
                 flat = tuple(_as_int(f, f"basis {i} of in-dim {name!r}") for i, f in enumerate(flat))
             if flat and (min(flat) < 0 or max(flat) >= limit):
                 i, f = next((i, f) for i, f in enumerate(flat) if not 0 <= f < limit)
