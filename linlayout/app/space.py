@@ -31,6 +31,7 @@ import concurrent.futures as cf
 import functools
 import itertools
 import math
+import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -58,7 +59,7 @@ from .spellings import (
     spelling_to_linear,
     swizzled_shared_spellings,
 )
-from .sweep import Progress, gc_paused, sweep, sweep_iter
+from .sweep import SERIAL_THRESHOLD, Progress, gc_paused, sweep, sweep_iter
 
 __all__ = [
     "blocked_spellings",
@@ -334,6 +335,14 @@ def _cost_pair(pair: tuple[LinearLayout, LinearLayout], bitwidth: int) -> tuple[
     return plan_cost(p), p.kind
 
 
+def _cost_row(i: int, layouts: Sequence[LinearLayout], bitwidth: int) -> list[tuple[float, str]]:
+    """Row ``i`` of a cost matrix: one worker plans a whole row, so the planner's per-layout facts
+    (normalized layouts, round-trip sides: remembered in :mod:`linlayout.plan`) are reused
+    across the row and the rows it plans after."""
+    src = layouts[i]
+    return [_cost_pair((src, dst), bitwidth) for dst in layouts]
+
+
 def cost_matrix(
     layouts: Mapping[str, Any],
     shape: Sequence[int] | None = None,
@@ -343,7 +352,9 @@ def cost_matrix(
     progress: bool = False,
 ) -> CostMatrix:
     """Plan every conversion between the named layouts (spelling dicts, layout objects or linear
-    layouts of one tensor ``shape``) with :func:`linlayout.plan.plan_conversion`.
+    layouts of one tensor ``shape``) with :func:`linlayout.plan.plan_conversion`.  Each layout is
+    read once; the rows are swept through ``executor`` (see :func:`sweep`; ``None`` runs a process
+    pool for large matrices).
 
         >>> a = LinearLayout({"register": [[1]], "lane": [[2]]}, {"dim0": 4})
         >>> m = cost_matrix({"a": a, "a2": a}, executor="serial")
@@ -354,9 +365,17 @@ def cost_matrix(
 
     names = list(layouts)
     lls = [_as_layout(layouts[n], shape) for n in names]
-    pairs = [(a, b) for a in lls for b in lls]
-    res = sweep(functools.partial(_cost_pair, bitwidth=bitwidth), pairs, executor=executor, progress=progress, desc="plans")
     n = len(names)
-    costs = np.array([c for c, _ in res], dtype=float).reshape(n, n)
-    kinds = [[res[i * n + j][1] for j in range(n)] for i in range(n)]
+    own = None
+    workers = min(os.cpu_count() or 1, 8)
+    if executor is None:  # decided by the number of plans, not of rows
+        own = executor = "serial" if n * n < SERIAL_THRESHOLD or workers < 2 else cf.ProcessPoolExecutor(max_workers=workers)
+    try:
+        rows = sweep(functools.partial(_cost_row, layouts=lls, bitwidth=bitwidth), range(n), executor=executor,
+                     chunksize=max(1, math.ceil(n / (4 * workers))), progress=progress, desc="plan rows")
+    finally:
+        if isinstance(own, cf.Executor):
+            own.shutdown()
+    costs = np.array([c for row in rows for c, _ in row], dtype=float).reshape(n, n)
+    kinds = [[k for _, k in row] for row in rows]
     return CostMatrix(names, costs, kinds)
