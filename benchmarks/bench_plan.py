@@ -1,21 +1,37 @@
 """Conversion planning and equivalence speed, measured in one run.
 
-Run on demand:  python benchmarks/bench_plan.py
+Run on demand:  python benchmarks/bench_plan.py [--matrix N ...] [--repeat R]
 
 Targets (issue 7): planning a 128x128 pair takes under 1 ms (median); deciding equivalence of two
 64x64 linear layouts is at least 100x faster than enumerating their points.  The enumeration
 reference is measured in the same run two ways: calling ``apply`` once per point (what a
 point-by-point checker does) and comparing the two full numpy tables (a vectorised checker).
+
+Targets (issue 19): ``plan_conversion`` of a 128x128 pair <= 100 us median, printed warm (the
+planner remembers per-layout facts and conversion maps) and cold (``linlayout.plan.clear_caches()``
+before each plan, the layouts' own cached rank kept), each with its ratio to Triton's
+``invert_and_compose`` of the same pair through its C++ binding (the map a plan is built on;
+needs ``pip install triton==3.9.0``); a cost matrix of 128 distinct layouts (class
+representatives of the 128x128 4-warp BlockedLayout space) < 2 s, serial and on the default
+executor, with the growth exponent of its time over the matrix sizes (2 = per-pair cost constant).
 """
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an installed copy
+
+import argparse
+import math
 import statistics
+import time
 import timeit
 
-from linlayout import LinearLayout
-from linlayout.equiv import equivalent
-from linlayout.plan import plan_conversion
+from linlayout import LinearLayout  # noqa: E402
+from linlayout.equiv import equivalent  # noqa: E402
+from linlayout.plan import clear_caches, plan_conversion  # noqa: E402
 
 
 def median_us(fn, number: int, repeat: int = 7) -> float:
@@ -45,19 +61,83 @@ def blocked(spt, tpw, wpc, order, shape):
     return LinearLayout(bases, {"dim0": shape[0], "dim1": shape[1]})
 
 
+def to_triton(tl, layout):
+    return tl.LinearLayout.from_bases(
+        [(n, [list(v) for v in vs]) for n, vs in layout.bases.items()], list(layout.out_dims), list(layout.out_dims.values()), True
+    )
+
+
+def growth_exponent(sizes, times) -> float:
+    """Least-squares slope of log(time) over log(size)."""
+    xs = [math.log(s) for s in sizes]
+    ys = [math.log(t) for t in times]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+
+def cost_matrix_layouts(n: int) -> dict:
+    """``n`` distinct layouts: class representatives of the 128x128 4-warp BlockedLayout space,
+    spread over its classes."""
+    from linlayout.app import space
+
+    s = space.classify(space.blocked_space([128, 128], 4), [128, 128], executor="serial")
+    step = max(1, len(s.classes) // n)
+    return {f"L{k}": c.layout for k, c in enumerate(s.classes[::step][:n])}
+
+
+def bench_cost_matrix(sizes, repeat: int) -> None:
+    from linlayout.app import space
+
+    layouts = cost_matrix_layouts(max(sizes))
+    print("cost matrices of distinct 128x128 layouts (fp16; min over runs; caches cleared before each):")
+    serial = []
+    for n in sizes:
+        names = list(layouts)[:n]
+        best_s = best_d = math.inf
+        for _ in range(repeat):
+            clear_caches()
+            t0 = time.perf_counter()
+            space.cost_matrix({k: layouts[k] for k in names}, executor="serial")
+            best_s = min(best_s, time.perf_counter() - t0)
+        clear_caches()
+        t0 = time.perf_counter()
+        space.cost_matrix({k: layouts[k] for k in names})
+        best_d = time.perf_counter() - t0
+        serial.append(best_s)
+        print(f"  {n:4d} layouts ({n * n:6d} plans): serial {best_s:7.2f} s ({best_s / (n * n) * 1e6:6.1f} us/plan),"
+              f" default executor {best_d:7.2f} s   (target < 2 s at 128)")
+    if len(sizes) > 1:
+        print(f"  growth exponent of the serial time over the layout count: {growth_exponent(sizes, serial):.2f}")
+
+
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--matrix", type=int, nargs="*", default=[32, 64, 128], help="cost-matrix sizes (none: skip)")
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    try:
+        from triton._C.libtriton import linear_layout as tl
+    except ImportError:
+        tl = None
+        print("triton is not installed: no reference ratios (pip install triton==3.9.0)")
     rows = blocked([1, 4], [1, 32], [4, 1], [1, 0], [128, 128])
     cols = blocked([4, 1], [32, 1], [1, 4], [0, 1], [128, 128])
     mma = blocked([2, 2], [8, 4], [4, 1], [1, 0], [128, 128])
-    print("planning 128x128 conversions (median per plan):")
+    print("planning 128x128 conversions (median per plan; Triton: its invert_and_compose of the same pair):")
     for name, (a, b, bits) in {
         "row->column fp16 (shared memory)": (rows, cols, 16),
         "row->column fp32 (shared memory)": (rows, cols, 32),
         "row->mma-like fp16": (rows, mma, 16),
         "register reorder": (rows, LinearLayout(dict(rows.bases, register=[list(v) for v in rows.bases["register"]][::-1]), rows.out_dims), 16),
     }.items():
-        t = median_us(lambda: plan_conversion(a, b, bitwidth=bits), number=50)
-        print(f"  {name:36s} {t:8.1f} us   ratio to the 1 ms target: {t / 1000:.3f}  (target < 1)")
+        warm = median_us(lambda: plan_conversion(a, b, bitwidth=bits), number=50)
+        cold = median_us(lambda: (clear_caches(), plan_conversion(a, b, bitwidth=bits)), number=50)
+        line = f"  {name:34s} warm {warm:7.1f} us  cold {cold:7.1f} us  (target <= 100)"
+        if tl is not None:
+            ta, tb = to_triton(tl, a), to_triton(tl, b)
+            ref = median_us(lambda: tb.invert_and_compose(ta), number=200)
+            line += f" | Triton invert_and_compose {ref:6.1f} us -> warm {warm / ref:5.1f}x, cold {cold / ref:5.1f}x"
+        print(line)
 
     a = blocked([2, 2], [4, 8], [4, 1], [1, 0], [64, 64])
     b = LinearLayout(dict(a.bases, register=[list(v) for v in a.bases["register"]][::-1]), a.out_dims)
@@ -89,6 +169,8 @@ def main() -> None:
             f"  {name:15s} ours {ours:8.1f} us | apply per point {per_point:10.1f} us -> {per_point / ours:8.0f}x"
             f" | numpy tables {vect:8.1f} us -> {vect / ours:6.1f}x   (target >= 100x vs enumeration)"
         )
+    if args.matrix:
+        bench_cost_matrix(sorted(args.matrix), args.repeat)
 
 
 if __name__ == "__main__":

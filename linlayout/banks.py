@@ -59,19 +59,6 @@ LINE_BYTES = NUM_BANKS * BANK_BYTES
 
 
 # ----------------------------------------------------------------------------------- inputs
-def _pack(layout: LinearLayout, names: Sequence[str], sizes: Sequence[int]) -> dict[str, list[int]]:
-    """Flat out-values of every basis (first out dim in the lowest bits), per in-dim."""
-    shifts, s = [], 0
-    for n in sizes:
-        shifts.append(s)
-        s += n.bit_length() - 1
-    out = {}
-    for ind, bs in layout.bases.items():
-        idx = [layout.out_dim_names.index(n) for n in names]
-        out[ind] = [sum(b[i] << sh for i, sh in zip(idx, shifts)) for b in bs]
-    return out
-
-
 def _prepare(register_layout: Any, shared_layout: Any, bitwidth: int, shape: Sequence[int] | None):
     if not isinstance(bitwidth, int) or isinstance(bitwidth, bool) or bitwidth not in (1, 2, 4, 8, 16, 32, 64, 128):
         raise SizeError(f"bitwidth must be a power of two between 1 and 128, got {bitwidth!r}")
@@ -102,36 +89,30 @@ def _prepare(register_layout: Any, shared_layout: Any, bitwidth: int, shape: Seq
     if list(reg.out_dim_names) != names:
         reg = reg.transpose_outs(names)
     # drop broadcast registers (zero bases): they repeat a value, no new access
-    regs = [b for b in reg.bases["register"] if any(b)]
-    reg = LinearLayout({**{k: [list(b) for b in v] for k, v in reg.bases.items()}, "register": [list(b) for b in regs]},
-                       list(reg.out_dims.items()), require_surjective=False)
+    reg = reg.remove_zero_bases("register")
     return reg, smem, names
 
 
 def _vectorisation(cvt: LinearLayout, bitwidth: int) -> int:
     """Triton's largestVectorisation: widest v <= 128 bits with registers -> offsets 1, 2, .., v/2."""
-    reg_full = [cvt.apply({"register": 1 << i}) for i in range(cvt.in_dim_size_log2("register"))]
-    regs = [full["offset"] for full in reg_full]
+    others = [n for n in cvt.out_dim_names if n != "offset"]
+    offsets = {d: cvt.sublayout([d], ["offset"]).flat_bases(d) for d in cvt.in_dim_names}
+    elsewhere = cvt.sublayout(["register"], others).flat_bases("register") if others else ()
+    regs = offsets.get("register", ())
     v = max(1, 128 // bitwidth)
     while v > 1:
         k = v.bit_length() - 1
         chosen = []
         for i in range(k):
-            hit = [j for j, full in enumerate(reg_full)
-                   if full["offset"] == (1 << i) and all(val == 0 for d, val in full.items() if d != "offset")]
+            hit = [j for j, o in enumerate(regs) if o == (1 << i) and not (elsewhere and elsewhere[j])]
             if not hit:
                 break
             chosen.append(hit[0])
         if len(chosen) == k:
             mask = v - 1
             ok = all(regs[j] & mask == 0 for j in range(len(regs)) if j not in chosen)
-            for ind in cvt.in_dim_names:
-                if ind == "register" or not ok:
-                    continue
-                for i in range(cvt.in_dim_size_log2(ind)):
-                    if cvt.apply({ind: 1 << i})["offset"] & mask:
-                        ok = False
-                        break
+            if ok:
+                ok = not any(o & mask for d, offs in offsets.items() if d != "register" for o in offs)
             if ok:
                 return v
         v //= 2
@@ -139,6 +120,25 @@ def _vectorisation(cvt: LinearLayout, bitwidth: int) -> int:
 
 
 # ----------------------------------------------------------------------------------- the count
+def _count(reg: LinearLayout, smem: LinearLayout, names: Sequence[str], bitwidth: int) -> tuple[LinearLayout, int, int, int]:
+    """The conversion map register -> shared offset, the vector width, the conflict count and
+    log2 of 32-bit words per vector (the arithmetic of :func:`bank_report`, without its simulation)."""
+    cvt = reg.invert_and_compose(smem)
+    vec = _vectorisation(cvt, bitwidth)
+    total = 1 << smem.total_in_size_log2
+    bank = min(NUM_BANKS * 32 // (vec * bitwidth), max(1, total // vec))
+    vbits, bbits = vec.bit_length() - 1, bank.bit_length() - 1
+    # flattened shared inputs: offset bits, then block bits
+    # (both layouts have their out-dims in the order ``names``: flat bases pack them alike)
+    sin = list(smem.flat_bases("offset")) + list(smem.flat_bases("block"))
+    segment = sin[vbits + bbits:]
+    lanes = reg.flat_bases("lane")
+    log2vec_words = max(vec * bitwidth // 32, 1).bit_length() - 1
+    lanes_wf = lanes[: max(0, len(lanes) - log2vec_words)]
+    conflicts = (1 << gf2.intersection_dim([x for x in segment if x], [x for x in lanes_wf if x])) - 1
+    return cvt, vec, conflicts, log2vec_words
+
+
 def bank_conflicts(register_layout: Any, shared_layout: Any, bitwidth: int, *, shape: Sequence[int] | None = None) -> int:
     """Excess wavefronts per wavefront when ``register_layout`` is stored to / loaded from ``shared_layout``.
 
@@ -157,7 +157,8 @@ def bank_conflicts(register_layout: Any, shared_layout: Any, bitwidth: int, *, s
         >>> bank_conflicts(reg, col_major.transpose_outs(["dim1", "dim0"]), 32)
         31
     """
-    return bank_report(register_layout, shared_layout, bitwidth, shape=shape).conflicts
+    reg, smem, names = _prepare(register_layout, shared_layout, bitwidth, shape)
+    return _count(reg, smem, names, bitwidth)[2]
 
 
 @dataclass
@@ -229,21 +230,7 @@ def bank_report(register_layout: Any, shared_layout: Any, bitwidth: int, *, shap
         (2, 0, 32)
     """
     reg, smem, names = _prepare(register_layout, shared_layout, bitwidth, shape)
-    sizes = [smem.out_dim_size(n) for n in names]
-    cvt = reg.invert_and_compose(smem)
-    vec = _vectorisation(cvt, bitwidth)
-    total_log2 = smem.total_in_size_log2
-    total = 1 << total_log2
-    bank = min(NUM_BANKS * 32 // (vec * bitwidth), max(1, total // vec))
-    vbits, bbits = vec.bit_length() - 1, bank.bit_length() - 1
-    # flattened shared inputs: offset bits, then block bits
-    sflat = _pack(smem, names, sizes)
-    sin = list(sflat.get("offset", [])) + list(sflat.get("block", []))
-    segment = sin[vbits + bbits:]
-    lanes = _pack(reg, names, sizes)["lane"]
-    log2vec_words = max(vec * bitwidth // 32, 1).bit_length() - 1
-    lanes_wf = lanes[: max(0, len(lanes) - log2vec_words)]
-    conflicts = (1 << gf2.intersection_dim([x for x in segment if x], [x for x in lanes_wf if x])) - 1
+    cvt, vec, conflicts, log2vec_words = _count(reg, smem, names, bitwidth)
 
     # --- simulate one instruction: register vector 0, warp 0, block 0, every lane
     nlanes = 1 << reg.in_dim_size_log2("lane")

@@ -862,11 +862,11 @@ def plan_html(plan: Any) -> str:
                 f"{_table(rows) if rows else '<div>nothing to do</div>'}</div>")
     d = plan.to_dict() if hasattr(plan, "to_dict") else {}
     steps = d.get("steps") or []
-    rows = "".join(
+    step_rows = "".join(
         "<tr>" + "".join(f"<td>{_esc(s.get(k, ''))}</td>" for k in ("op", "count", "bits", "note")) + "</tr>"
         for s in steps if isinstance(s, Mapping)
     )
-    table = f"<table><tr><th>op</th><th>count</th><th>bits</th><th>note</th></tr>{rows}</table>" if rows else ""
+    table = f"<table><tr><th>op</th><th>count</th><th>bits</th><th>note</th></tr>{step_rows}</table>" if step_rows else ""
     facts = [(k, _esc(d[k])) for k in ("kind", "bitwidth", "cost", "shared_bytes", "store_conflicts", "load_conflicts") if k in d]
     return f"<div class='linlayout'><div><b>{_esc(plan)}</b></div>{_table(facts) if facts else ''}{table}</div>"
 

@@ -36,6 +36,7 @@ broken by more repetitions (a smaller buffer), as Triton does.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -66,7 +67,7 @@ def remove_broadcast_registers(layout: LinearLayout) -> LinearLayout:
         >>> remove_broadcast_registers(L).bases["register"]
         ((1,),)
     """
-    if not layout.has_in_dim("register"):
+    if not layout.has_in_dim("register") or all(layout.flat_bases("register")):
         return layout
     return layout.remove_zero_bases("register")
 
@@ -295,36 +296,78 @@ def optimal_swizzle_ldst(src: LinearLayout, dst: LinearLayout, bitwidth: int) ->
     )
 
 
-def _tile_vbasis(
-    a: LinearLayout, b: LinearLayout, n_reg_a: int, n_reg_b: int, lanes_a: Sequence[int], lanes_b: Sequence[int],
-    cache: dict | None = None,
-) -> list[int] | None:
+@functools.lru_cache(maxsize=256)
+def conversion_map(dst: LinearLayout, src: LinearLayout) -> LinearLayout:
+    """``dst.invert_and_compose(src)`` (the map from ``dst``'s hardware index to ``src``'s holding
+    the same element), remembered: a plan and its swizzle search ask for it more than once."""
+    return dst.invert_and_compose(src)
+
+
+class _Side:
+    """The facts of one side a swizzle search reads again and again (flat bases, computed once)."""
+
+    __slots__ = ("layout", "regs", "lanes", "n_lanes")
+
+    def __init__(self, layout: LinearLayout):
+        self.layout = layout
+        self.regs = list(layout.flat_bases("register"))
+        self.lanes = list(layout.flat_bases("lane"))
+        self.n_lanes = len(self.lanes)
+
+
+class _Search:
+    """What the candidate instruction pairs of one search share: both sides' facts, and per
+    direction the intersection of the register spans and the conversion map (each computed at
+    most once, on first use)."""
+
+    __slots__ = ("sides", "dim", "_vb", "_cvt")
+
+    def __init__(self, src: LinearLayout, dst: LinearLayout):
+        self.sides = (_Side(src), _Side(dst))
+        self.dim = src.total_out_size_log2
+        self._vb: dict[int, list[int]] = {}
+        self._cvt: dict[int, LinearLayout | None] = {}
+
+    def common_registers(self, first: int) -> list[int]:
+        """A basis of span(regs of side ``first``) ∩ span(regs of the other), in ``first``'s order."""
+        vb = self._vb.get(first)
+        if vb is None:
+            a, b = self.sides[first], self.sides[1 - first]
+            vb = self._vb[first] = intersection_basis(a.regs, b.regs, self.dim)
+        return vb
+
+    def conversion(self, first: int) -> LinearLayout | None:
+        """The map from the other side's hardware index to side ``first``'s (b(x) == a(cvt(x))),
+        or None when there is none."""
+        if first not in self._cvt:
+            a, b = self.sides[first].layout, self.sides[1 - first].layout
+            try:
+                self._cvt[first] = conversion_map(b, a)
+            except LayoutError:
+                self._cvt[first] = None
+        return self._cvt[first]
+
+
+def _tile_vbasis(search: _Search, n_reg_s: int, n_reg_d: int, lanes_s: Sequence[int], lanes_d: Sequence[int]) -> list[int] | None:
+    """The vector bases of an instruction pair whose tiles take ``n_reg_*`` registers and the lanes
+    ``lanes_*`` of the store (src) and load (dst) sides, or None when the pair does not fit."""
+    first = 0
+    n_reg_a, n_reg_b, lanes_a, lanes_b = n_reg_s, n_reg_d, lanes_s, lanes_d
     if n_reg_a < n_reg_b:
-        return _tile_vbasis(b, a, n_reg_b, n_reg_a, lanes_b, lanes_a, cache)
-    dim = a.total_out_size_log2
-    reg_a, reg_b = list(a.flat_bases("register")), list(b.flat_bases("register"))
-    lane_a, lane_b = list(a.flat_bases("lane")), list(b.flat_bases("lane"))
-    if max(list(lanes_a) + list(lanes_b) + [-1]) >= min(len(lane_a), len(lane_b)):
+        first = 1
+        n_reg_a, n_reg_b, lanes_a, lanes_b = n_reg_d, n_reg_s, lanes_d, lanes_s
+    a, b = search.sides[first], search.sides[1 - first]
+    if max(list(lanes_a) + list(lanes_b) + [-1]) >= min(a.n_lanes, b.n_lanes):
         return None
-    vb = intersection_basis(reg_a, reg_b, dim)
+    vb = search.common_registers(first)
     if len(vb) < n_reg_b:
         return None
-    vb = vb[:n_reg_b]
-    tile_a = [lane_a[i] for i in lanes_a]
-    tile_b = [lane_b[i] for i in lanes_b]
+    tile_a = [a.lanes[i] for i in lanes_a]
+    tile_b = [b.lanes[i] for i in lanes_b]
     if 0 in tile_a or 0 in tile_b:
         return None
     # cvt maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
-    key = (id(a), id(b))
-    if cache is not None and key in cache:
-        cvt = cache[key]
-    else:
-        try:
-            cvt = b.invert_and_compose(a)
-        except LayoutError:
-            cvt = None
-        if cache is not None:
-            cache[key] = cvt
+    cvt = search.conversion(first)
     if cvt is None:
         return None
     for i in range(n_reg_a - n_reg_b):
@@ -334,7 +377,7 @@ def _tile_vbasis(
     for ia, ib in zip(lanes_a, tail):
         if cvt.get_basis("lane", ib, "lane") != (1 << ia):
             return None
-    return list(vb) + tile_b
+    return list(vb[:n_reg_b]) + tile_b
 
 
 def _instr_tile(instr: MemOpTile, regs: Sequence[int], lanes: Sequence[int], vbasis: Sequence[int]) -> list[int] | None:
@@ -395,21 +438,20 @@ def optimal_swizzle(
     src_tiles = list(src_tiles) if src_tiles is not None else dsrc
     dst_tiles = list(dst_tiles) if dst_tiles is not None else ddst
     total = (128 // bitwidth).bit_length() - 1
-    reg_src, reg_dst = list(src.flat_bases("register")), list(dst.flat_bases("register"))
-    lane_src, lane_dst = list(src.flat_bases("lane")), list(dst.flat_bases("lane"))
+    search = _Search(src, dst)
+    s_side, d_side = search.sides
     best: tuple[int, int, SwizzleChoice] | None = None
-    cache: dict = {}
     for ts in src_tiles:
         for td in dst_tiles:
             n_s = total - len(ts.lane_contig)
             n_d = total - len(td.lane_contig)
             if n_s < 0 or n_d < 0:
                 continue
-            vb = _tile_vbasis(src, dst, n_s, n_d, ts.lane_contig, td.lane_contig, cache)
+            vb = _tile_vbasis(search, n_s, n_d, ts.lane_contig, td.lane_contig)
             if vb is None:
                 continue
-            tile_s = _instr_tile(ts, reg_src, lane_src, vb)
-            tile_d = _instr_tile(td, reg_dst, lane_dst, vb)
+            tile_s = _instr_tile(ts, s_side.regs, s_side.lanes, vb)
+            tile_d = _instr_tile(td, d_side.regs, d_side.lanes, vb)
             if tile_s is None or tile_d is None:
                 continue
             leave = min(len(ts.lane_contig) + len(ts.lane_addr) - 3, len(td.lane_contig) + len(td.lane_addr) - 3)

@@ -117,10 +117,16 @@ def rank(columns: Iterable[int]) -> int:
         >>> rank([1, 2, 3, 4])
         3
     """
-    basis = SpanBasis()
+    lead: dict[int, int] = {}  # leading bit -> vector (no combination masks: only the count)
     for v in columns:
-        basis.insert(v)
-    return basis.rank
+        while v:
+            h = v.bit_length() - 1
+            w = lead.get(h)
+            if w is None:
+                lead[h] = v
+                break
+            v ^= w
+    return len(lead)
 
 
 def pivot_columns(columns: Sequence[int]) -> list[int]:

@@ -148,6 +148,13 @@ def _merged_order(xs: Sequence[str], ys: Sequence[str]) -> list[str]:
 _OUT_PACKING: dict[tuple[tuple[str, int], ...], tuple[tuple[int, ...], tuple[tuple[str, int, int], ...]]] = {}
 
 
+_INT_TYPE = {int}
+
+#: out-dims (as a tuple of (name, size) pairs) that :meth:`LinearLayout.from_flat` has checked:
+#: the checked tuple and its total bits (bulk builders make layouts over a few out-dims).
+_FLAT_OUTS: dict[tuple, tuple[tuple[tuple[str, int], ...], int]] = {}
+
+
 def _out_packing(outs: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], tuple[tuple[str, int, int], ...]]:
     """Bit offsets of the out-dims in the flat form, and (name, shift, mask) triples (memoized)."""
     shifts = []
@@ -337,20 +344,26 @@ class LinearLayout:
             ...
             linlayout.errors.BasisError: basis 0 of in-dim 'lane' is 16 in flat form; the out-dims have 3 bits, so it must be below 8
         """
-        outs = []
-        total = 0
         fast = type(out_dims) is list and all(type(x) is tuple and len(x) == 2 for x in out_dims)
-        for name, size in (out_dims if fast else _items(out_dims, "out_dims")):
-            _check_name(name, "out-dim")
-            size = _as_int(size, f"size of out-dim {name!r}")
-            if not _is_pow2(size):
-                raise SizeError(f"out-dim {name!r} has size {size}; out-dim sizes must be powers of two")
-            outs.append((name, size))
-            total += _log2(size)
-        if len({n for n, _ in outs}) != len(outs):
-            raise DimensionError(f"from_flat: repeated out-dim names in {[n for n, _ in outs]}")
-        if total > MAX_TOTAL_LOG2:
-            raise SizeError(f"out-dims total {total} bits; at most {MAX_TOTAL_LOG2} are supported")
+        known = _FLAT_OUTS.get(tuple(out_dims)) if fast else None  # out-dims checked before
+        if known is None:
+            outs = []
+            total = 0
+            for name, size in (out_dims if fast else _items(out_dims, "out_dims")):
+                _check_name(name, "out-dim")
+                size = _as_int(size, f"size of out-dim {name!r}")
+                if not _is_pow2(size):
+                    raise SizeError(f"out-dim {name!r} has size {size}; out-dim sizes must be powers of two")
+                outs.append((name, size))
+                total += _log2(size)
+            if len({n for n, _ in outs}) != len(outs):
+                raise DimensionError(f"from_flat: repeated out-dim names in {[n for n, _ in outs]}")
+            if total > MAX_TOTAL_LOG2:
+                raise SizeError(f"out-dims total {total} bits; at most {MAX_TOTAL_LOG2} are supported")
+            known = (tuple(outs), total)
+            if fast and len(_FLAT_OUTS) < 4096 and all(type(n) is str and type(v) is int for n, v in out_dims):
+                _FLAT_OUTS[tuple(out_dims)] = known
+        outs, total = known
         limit = 1 << total
         ins = []
         n_bits = 0
@@ -360,7 +373,7 @@ class LinearLayout:
                 flat = tuple(vecs)
             except TypeError:
                 raise BasisError(f"flat bases of in-dim {name!r} must be a list of ints, got {vecs!r}") from None
-            if not all(type(f) is int for f in flat):
+            if not set(map(type, flat)) <= _INT_TYPE:
                 flat = tuple(_as_int(f, f"basis {i} of in-dim {name!r}") for i, f in enumerate(flat))
             if flat and (min(flat) < 0 or max(flat) >= limit):
                 i, f = next((i, f) for i, f in enumerate(flat) if not 0 <= f < limit)
@@ -374,7 +387,7 @@ class LinearLayout:
             raise DimensionError(f"from_flat: repeated in-dim names in {[n for n, _ in ins]}")
         if n_bits > MAX_TOTAL_LOG2:
             raise SizeError(f"in-dims total {n_bits} bits; at most {MAX_TOTAL_LOG2} are supported")
-        return cls._make_raw(tuple(ins), tuple(outs))
+        return cls._make_raw(tuple(ins), outs)
 
     @classmethod
     def identity_1d(cls, size: int, in_dim: str, out_dim: str) -> LinearLayout:
@@ -1268,13 +1281,33 @@ class LinearLayout:
         for n in names:
             if self.in_dim_size(n) != self.out_dim_size(n):
                 return False
-        sq = self.sublayout(names, names).flatten_ins()
-        if any(b != 1 << i for i, b in enumerate(sq._columns())):
-            return False
-        rest_in = [n for n in self.in_dim_names if n not in names]
-        rest_out = [n for n in self.out_dim_names if n not in names]
-        zero = lambda lay: all(b == 0 for b in lay._columns())  # noqa: E731
-        return zero(self.sublayout(rest_in, names)) and zero(self.sublayout(names, rest_out))
+        # on the flat bases: project onto the out-dims ``names`` (packed in out-dim order, as
+        # sublayout(names, names) does), the in-dims ``names`` in in-dim order must read as the
+        # identity; every other in-dim must miss those out-dims, and they must miss every other
+        name_set = set(names)
+        mapping = []
+        mask = acc = 0
+        for n, sh, m in self._out_unpack:
+            if n in name_set:
+                mapping.append((sh, m, acc))
+                mask |= m << sh
+                acc += m.bit_length()
+        i = 0
+        for n, f in self._ins:
+            if n not in name_set:
+                if any(b & mask for b in f):
+                    return False
+                continue
+            for b in f:
+                if b & ~mask:
+                    return False
+                v = 0
+                for sh, m, nsh in mapping:
+                    v |= ((b >> sh) & m) << nsh
+                if v != 1 << i:
+                    return False
+                i += 1
+        return True
 
     def quotient(self, names: Iterable[str]) -> LinearLayout | None:
         """Remove the dims ``names`` if the layout is trivial over them (else None)."""

@@ -38,6 +38,7 @@ stores: :mod:`linlayout.plan_tmem`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,6 +55,7 @@ from .generic_swizzle import (
     LD_ST_SHARED,
     MemOpTile,
     SwizzleChoice,
+    conversion_map,
     optimal_swizzle,
     optimal_swizzle_ldst,
     remove_broadcast_registers,
@@ -100,6 +102,13 @@ def _normalize(L: LinearLayout, which: str) -> LinearLayout:
         )
     if L.in_dim_names == HARDWARE_DIMS:
         return L
+    return _with_hardware_dims(L)
+
+
+@functools.lru_cache(maxsize=4096)
+def _with_hardware_dims(L: LinearLayout) -> LinearLayout:
+    """``L`` with every hardware dim, in Triton's order (absent ones of size 1); remembered, so
+    that facts of the result (its rank) are computed once per layout."""
     ins = dict(L._ins)
     return LinearLayout._make_raw(tuple((n, ins.get(n, ())) for n in HARDWARE_DIMS), L._outs)
 
@@ -163,7 +172,7 @@ def _triton_needs_shared_memory(a: LinearLayout, b: LinearLayout) -> bool:
     them into lanes only, Triton shuffles (rows 10, 32, 251, 318, 373).  An empirical rule from
     those cases, not a reading of Triton's source.
     """
-    comp = b.invert_and_compose(a)
+    comp = conversion_map(b, a)
     if not comp.has_out_dim("register"):
         return False
     for d in ("warp", "block"):
@@ -190,7 +199,7 @@ def minimal_conversion(src: LinearLayout, dst: LinearLayout, *, strategy: str = 
     """
     a = _normalize(src, "src")
     b = _normalize(dst, "dst")
-    comp = b.invert_and_compose(a)
+    comp = conversion_map(b, a)
     removed: list[str] = []
     for d in ("block", "warp", "lane", "register"):
         q = comp.quotient([d])
@@ -242,39 +251,52 @@ def warp_decomposition(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32)
         >>> warp_decomposition(s, d).mixed_transpositions
         ((0, 4),)
     """
-    a = remove_broadcast_registers(_normalize(src, "src"))
-    b = remove_broadcast_registers(_normalize(dst, "dst"))
+    mixed, reg_perm, lane_perm = _warp_permutation(_normalize(src, "src"), _normalize(dst, "dst"))
+    return _with_packing(mixed, reg_perm, lane_perm, bitwidth)
+
+
+def _with_packing(mixed: tuple[tuple[int, int], ...], reg_perm: tuple[int, ...], lane_perm: tuple[int, ...],
+                  bitwidth: int) -> WarpDecomposition:
+    """The decomposition with ``n_pack`` for elements of ``bitwidth`` bits."""
+    b = max(bitwidth, 1)
+    n_pack_pre = (min(max(32 // b, 1), 4)).bit_length() - 1
+    n_pack = max(0, min(n_pack_pre, len(reg_perm) - len(mixed)))
+    return WarpDecomposition(mixed, reg_perm, lane_perm, n_pack)
+
+
+def _warp_permutation(a: LinearLayout, b: LinearLayout) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
+    """The bit permutation of :func:`warp_decomposition` (which adds the packing) for normalized
+    layouts: mixed transpositions, register and lane permutations."""
+    a = remove_broadcast_registers(a)
+    b = remove_broadcast_registers(b)
     n_reg = max(a.in_dim_size_log2("register"), b.in_dim_size_log2("register"))
     n_lane = max(a.in_dim_size_log2("lane"), b.in_dim_size_log2("lane"))
-    outs = [(n, a.out_dim_size(n)) for n in a.out_dim_names]
+    outs = a._outs
 
     def padded(L: LinearLayout) -> LinearLayout:
-        zero = [0] * len(outs)
-        bases = {}
-        for d, n in (("register", n_reg), ("lane", n_lane)):
-            got = [list(x) for x in L.bases[d]]
-            bases[d] = got + [list(zero) for _ in range(n - len(got))]
-        return LinearLayout(bases, outs, require_surjective=False)
+        return LinearLayout._make_raw(tuple(
+            (d, L.flat_bases(d) + (0,) * (n - L.in_dim_size_log2(d))) for d, n in (("register", n_reg), ("lane", n_lane))
+        ), outs)
 
     S, T = padded(a), padded(b)
-    reach = [v for d in ("register", "lane") for v in T.flat_bases(d)]
-    if any(not gf2.in_span(reach, v) for d in ("register", "lane") for v in S.flat_bases(d)):
+    reach = gf2.SpanBasis()
+    for d in ("register", "lane"):
+        for v in T.flat_bases(d):
+            reach.insert(v)
+    if any(not reach.contains(v) for d in ("register", "lane") for v in S.flat_bases(d)):
         # the source holds extra copies (broadcast along a slower dim): those bits select data
         # this warp does not need, so they act as free (zero) bases here
-        zero = [0] * len(outs)
-        fixed_bases = {}
-        for d in ("register", "lane"):
-            fixed_bases[d] = [list(x) if gf2.in_span(reach, v) else list(zero) for x, v in zip(S.bases[d], S.flat_bases(d))]
-        S = LinearLayout(fixed_bases, outs, require_surjective=False)
+        S = LinearLayout._make_raw(tuple(
+            (d, tuple(v if reach.contains(v) else 0 for v in S.flat_bases(d))) for d in ("register", "lane")
+        ), outs)
     pb = S.invert_and_compose(T).bases
     p = {d: [list(v) for v in pb[d]] for d in ("register", "lane")}  # components (register, lane)
-    Sf, Tf = S.flatten_outs(), T.flatten_outs()
     dims = ("register", "lane")
     src_free, dst_free = [], []
     for di, d in enumerate(dims):
         for i in range(S.in_dim_size_log2(d)):
-            sv = Sf.bases[d][i][0]
-            tv = Tf.bases[d][i][0]
+            sv = S.flat_bases(d)[i]
+            tv = T.flat_bases(d)[i]
             if sv == 0 and tv == 0:
                 p[d][i][di] = 1 << i
             elif sv == 0:
@@ -321,11 +343,7 @@ def warp_decomposition(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32)
                 steps += 1
                 if cur == entry or steps > n_reg + n_lane:
                     break
-    m = len(mixed)
-    b = max(bitwidth, 1)
-    n_pack_pre = (min(max(32 // b, 1), 4)).bit_length() - 1
-    n_pack = max(0, min(n_pack_pre, n_reg - m))
-    return WarpDecomposition(tuple(mixed), tuple(reg_perm), tuple(lane_perm), n_pack)
+    return tuple(mixed), tuple(reg_perm), tuple(lane_perm)
 
 
 def _within_warp_sources(a: LinearLayout, b: LinearLayout) -> dict[str, list[int]]:
@@ -453,8 +471,12 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
     rounds = [i for i in range(len(Tr)) if i not in pack]
     nrd = b.in_dim_size_log2("register")
 
-    def vec(reg: int, srcx: int, discard: int = 0) -> list[int]:
-        return [reg, srcx >> nrs, srcx & ((1 << nrs) - 1), discard]
+    # flat out-vectors (register | src_lane | src_register | discard, register in the low bits)
+    sh_lane, sh_sreg = nrd, nrd + nl
+    sh_disc = sh_sreg + nrs
+
+    def vec(reg: int, srcx: int, discard: int = 0) -> int:
+        return reg | (srcx >> nrs) << sh_lane | (srcx & ((1 << nrs) - 1)) << sh_sreg | discard << sh_disc
 
     keep_bit = {j: 1 << x for x, (j, _) in enumerate(extra)}
 
@@ -478,8 +500,8 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
         "warp": [vec(0, x) for x in T["warp"]],
         "block": [vec(0, x) for x in T["block"]],
     }
-    outs = [("register", 1 << nrd), ("src_lane", 1 << nl), ("src_register", 1 << nrs), ("discard", 1 << len(extra))]
-    return LinearLayout(bases, outs, require_surjective=False)
+    outs = (("register", 1 << nrd), ("src_lane", 1 << nl), ("src_register", 1 << nrs), ("discard", 1 << len(extra)))
+    return LinearLayout._make_raw(tuple((n, tuple(v)) for n, v in bases.items()), outs)
 
 
 @dataclass(frozen=True)
@@ -651,12 +673,10 @@ def _independent_registers(L: LinearLayout) -> LinearLayout:
     """``L`` without the registers that only repeat others: zero bases (broadcast) and bases in the
     span of earlier registers (Triton removes both before a round trip: free register bits)."""
     basis = gf2.SpanBasis()
-    keep = [list(vec) for v, vec in zip(L.flat_bases("register"), L.bases["register"]) if basis.insert(v)]
+    keep = tuple(v for v in L.flat_bases("register") if basis.insert(v))
     if len(keep) == L.in_dim_size_log2("register"):
         return L
-    bases = {n: [list(x) for x in L.bases[n]] for n in L.in_dim_names}
-    bases["register"] = keep
-    return LinearLayout(bases, list(L.out_dims.items()), require_surjective=False)
+    return LinearLayout._make_raw(tuple((n, keep if n == "register" else f) for n, f in L._ins), L._outs)
 
 
 def _n_regs(L: LinearLayout) -> int:
@@ -679,12 +699,19 @@ def _side_vector(choice: SwizzleChoice, L: LinearLayout, instr: str, bitwidth: i
     return 1 << k
 
 
+@functools.lru_cache(maxsize=4096)
+def _shared_side(kind: str, L: LinearLayout) -> LinearLayout:
+    """One side of a round trip: ``L`` without ``block`` (within a CTA) and without the registers
+    that repeat others.  A fact of one layout, remembered (cost matrices plan each layout against
+    many others).  An empty ``block`` dim stays: the side is then the layout itself, and the swizzle
+    search reuses the plan's conversion map."""
+    if kind == "shared_memory" and L.flat_bases("block"):
+        L = LinearLayout._make_raw(tuple((n, f) for n, f in L._ins if n != "block"), L._outs)
+    return _independent_registers(L)
+
+
 def _shared_sides(kind: str, a: LinearLayout, b: LinearLayout) -> tuple[LinearLayout, LinearLayout]:
-    dims = ("register", "lane", "warp") if kind == "shared_memory" else HARDWARE_DIMS
-    outs = list(a.out_dim_names)
-    sa = a.sublayout(dims, outs) if kind == "shared_memory" else a
-    sb = b.sublayout(dims, outs) if kind == "shared_memory" else b
-    return _independent_registers(sa), _independent_registers(sb)
+    return _shared_side(kind, a), _shared_side(kind, b)
 
 
 def _warp_sync(a: LinearLayout, b: LinearLayout) -> bool:
@@ -699,9 +726,9 @@ def _warp_sync(a: LinearLayout, b: LinearLayout) -> bool:
 
 
 def _plan_from_choice(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout, bitwidth: int,
-                      choice: SwizzleChoice) -> Plan:
+                      choice: SwizzleChoice, sides: tuple[LinearLayout, LinearLayout]) -> Plan:
     bw = max(bitwidth, 8)
-    sa, sb = _shared_sides(kind, a, b)
+    sa, sb = sides
     choice = _counted_conflicts(choice, sa, sb)
     sv = _side_vector(choice, sa, choice.store_instr, bw)
     lv = _side_vector(choice, sb, choice.load_instr, bw)
@@ -736,17 +763,17 @@ def _counted_conflicts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout
     if "matrix" in choice.store_instr and "matrix" in choice.load_instr:
         return choice
     lay = choice.layout
-    offset = LinearLayout(
-        {"offset": [list(v) for d in ("vector", "bank", "segment", "reps") for v in lay.bases[d]]}, list(lay.out_dims.items())
+    offset = LinearLayout._make_raw(
+        (("offset", tuple(v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d))),), lay._outs
     )
-    outs = list(lay.out_dim_names)
 
     def count(L: LinearLayout, instr: str, estimate: int) -> int:
         if "matrix" in instr:
             return estimate
-        dims = [d for d in ("register", "lane", "warp") if L.has_in_dim(d)]
+        if L.has_in_dim("block"):
+            L = LinearLayout._make_raw(tuple((n, f) for n, f in L._ins if n != "block"), L._outs)
         try:
-            return bank_conflicts(L.sublayout(dims, outs), offset, choice.bitwidth)
+            return bank_conflicts(L, offset, choice.bitwidth)
         except LayoutError:  # a side the bank model does not take: keep the estimate
             return estimate
 
@@ -880,7 +907,7 @@ def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout
     if not _matrix_rows_fit(choice, sa, sb):
         choice = _repaired(optimal_swizzle(sa, sb, bw, matrix_instructions=False))
     if max_bytes is None or choice.bytes <= max_bytes:
-        return _plan_from_choice(kind, a, b, conv, bitwidth, choice)
+        return _plan_from_choice(kind, a, b, conv, bitwidth, choice, (sa, sb))
     # over the budget: more rounds through a smaller buffer, from the best swizzle and from plain
     # ld/st.shared, cheapest first
     tried: list[SwizzleChoice] = []
@@ -893,7 +920,7 @@ def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout
         while cur is not None:
             tried.append(cur)
             if cur.bytes <= max_bytes:
-                fits.append(_plan_from_choice(kind, a, b, conv, bitwidth, cur))
+                fits.append(_plan_from_choice(kind, a, b, conv, bitwidth, cur, (sa, sb)))
                 break
             cur = _fewer_bytes(cur, sa, sb)
     if fits:
@@ -955,11 +982,11 @@ def _triton_shuffle_plan(a: LinearLayout, b: LinearLayout, conv: LinearLayout, b
                          schedule: LinearLayout | None = None) -> Plan | None:
     """Triton 3.9's in-warp lowering (its counts), or None where it goes through shared memory
     (two or more register<->lane transpositions)."""
-    dec = warp_decomposition(a, b, 32)
-    m = len(dec.mixed_transpositions)
+    perm = _warp_permutation(a, b)  # warp_decomposition(a, b, bits) without the packing, once for both widths
+    m = len(perm[0])
     if m >= 2:
         return None
-    dec_b = warp_decomposition(a, b, bits)
+    dec_b = _with_packing(*perm, bits)
     n_reg = len(dec_b.reg_perm)
     words = (1 << n_reg) >> dec_b.n_pack
     if bits > 32:
@@ -1043,6 +1070,27 @@ def _best(a: LinearLayout, b: LinearLayout, conv: LinearLayout, bits: int, matri
     return dataclasses.replace(best, rejected=tuple(rejected + infeasible))
 
 
+def clear_caches() -> None:
+    """Forget the per-layout facts and conversion maps the planner remembers (for benchmarks that
+    time a plan from scratch; the answers never depend on them)."""
+    for f in (_with_hardware_dims, _shared_side, conversion_map):
+        f.cache_clear()
+
+
+def _moved_registers(conv: LinearLayout) -> int:
+    """How many registers ``i`` a register-only conversion map sends to a register other than ``i``
+    (its images built incrementally: the image of ``i`` is that of ``i`` without its lowest bit,
+    XOR the lowest bit's basis)."""
+    cols = conv.sublayout(["register"], ["register"]).flat_bases("register")
+    images = [0] * (1 << len(cols))
+    moved = 0
+    for i in range(1, len(images)):
+        low = i & -i
+        images[i] = v = images[i ^ low] ^ cols[low.bit_length() - 1]
+        moved += v != i
+    return moved
+
+
 def plan_conversion(
     src: Any,
     dst: Any,
@@ -1110,7 +1158,7 @@ def plan_conversion(
     conv = minimal_conversion(a, b, strategy=strategy)
     names = conv.in_dim_names
     if "register" in names and len(names) == 1:
-        moves = sum(1 for i in range(conv.in_dim_size("register")) if conv.apply({"register": i})["register"] != i)
+        moves = _moved_registers(conv)
         return Plan("register", a, b, conv, bits, (Step("mov", 0, 0, f"{moves} registers renamed (free)"),), register_moves=moves,
                     shuffle_schedule=shuffle_schedule(a, b, bits))
     if not names:

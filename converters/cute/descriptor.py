@@ -119,7 +119,7 @@ class _DescParser(TextParser):
             den = self.number("a denominator after '/'")
             if den < 0:
                 raise ParseError("expected a non-negative denominator", self.text, p)
-        idx = []
+        idx: list[int] = []
         while self.peek() == "@":
             self.pos += 1
             self.ws()
@@ -194,7 +194,8 @@ def _codomain_strides(codomain: IntTuple) -> IntTuple:
 
 
 def _lookup(strides: IntTuple, codomain: IntTuple, index: tuple, where: str, leaf: Basis) -> int:
-    cur_s, cur_c = strides, codomain
+    cur_s: Any = strides
+    cur_c: Any = codomain
     if not index:
         # plain integer stride: unit stride of the flat codomain
         return 1

@@ -30,10 +30,16 @@ def as_int(v: Any, who: str, what: str) -> int:
     return v
 
 
+_INT_ONLY = {int}
+
+
 def int_tuple(v: Any, who: str, what: str, *, pow2: bool = False, length: int | None = None) -> tuple[int, ...]:
-    if isinstance(v, (str, bytes)) or not isinstance(v, Sequence):
-        raise LayoutError(f"{who}: {what} must be a list of ints, got {v!r}")
-    out = tuple(as_int(x, who, f"{what} entry") for x in v)
+    if (type(v) is list or type(v) is tuple) and set(map(type, v)) <= _INT_ONLY:
+        out = tuple(v)  # the common case, checked without a call per entry
+    else:
+        if isinstance(v, (str, bytes)) or not isinstance(v, Sequence):
+            raise LayoutError(f"{who}: {what} must be a list of ints, got {v!r}")
+        out = tuple(as_int(x, who, f"{what} entry") for x in v)
     if length is not None and len(out) != length:
         raise DimensionError(f"{who}: {what} has {len(out)} entries, expected {length} (the rank)")
     if pow2:

@@ -55,7 +55,7 @@ from typing import Any, ClassVar
 
 from linlayout.contract import Kind
 from linlayout.dtypes import element_bitwidth
-from linlayout.errors import LayoutError, SizeError, UnsupportedError
+from linlayout.errors import BasisError, LayoutError, SizeError, UnsupportedError
 from linlayout.linear import LinearLayout
 
 from linlayout.checks import is_pow2, log2
@@ -75,6 +75,25 @@ def check_alloc(shape: Sequence[int], alloc_shape: Sequence[int], who: str) -> l
     if len(alloc) < 2 or any(s > a for s, a in zip(shape, alloc[-2:])):
         raise SizeError(f"{who}: shape {list(shape)} must fit in the last two dims of alloc_shape {alloc}")
     return alloc[-2:]
+
+
+def _rowcol(row: Sequence[tuple[int, int]], col: Sequence[tuple[int, int]], m: int, n: int) -> LinearLayout:
+    """The ``row``/``col`` -> ``dim0``/``dim1`` layout of a 2-D ``[m, n]`` tile from (dim0, dim1)
+    bases, packed straight into flat form (the cold path of ``to_linear``).
+
+        >>> _rowcol([(1, 0)], [(0, 1), (0, 0)], 2, 2).bases
+        {'row': ((1, 0),), 'col': ((0, 1), (0, 0))}
+    """
+    sh = log2(m)
+    flat = {}
+    for name, vecs in (("row", row), ("col", col)):
+        out = []
+        for r, c in vecs:
+            if not (0 <= r < m and 0 <= c < n):
+                raise BasisError(f"tensor memory: {name} basis {(r, c)} lies outside the [{m}, {n}] tile")
+            out.append(r | c << sh)
+        flat[name] = out
+    return LinearLayout.from_flat(flat, [("dim0", m), ("dim1", n)])
 
 
 class _TensorMemory:
@@ -99,6 +118,10 @@ class _TensorMemory:
         """
         shp = check_shape(shape, 2, type(self).__name__)
         base = shp if alloc_shape is None else check_alloc(shp, alloc_shape, type(self).__name__)
+        return self._split(shp, base)
+
+    def _split(self, shp: list[int], base: list[int]) -> tuple[list[int], list[int], list[tuple[int, ...]]]:
+        """:meth:`cta_split` of a checked shape."""
         if not self.cga_layout:
             return shp, base, []
         cut, tiles = cga_split(self.cga_layout, base)
@@ -111,15 +134,23 @@ class _TensorMemory:
         """Triton's ``row``/``col`` (and ``block`` with a ``cga_layout``) -> ``dim0``/``dim1``
         layout over ``shape`` (2-D)."""
         shp = check_shape(shape, 2, type(self).__name__)
-        per, _, blocks = self.cta_split(shp)
-        cta = self.cta_linear(per)
+        per, _, blocks = self._split(shp, shp)
+        cta = self._cta_linear(*per)
         if not self.cga_layout:
             return cta
-        bases = {**cta.bases, "block": blocks}
-        return LinearLayout(bases, [("dim0", shp[0]), ("dim1", shp[1])], require_surjective=False)
+        # the CTA's bases in the whole tensor's flat form, then the block bases
+        lo, sh = per[0] - 1, log2(per[0])
+        big = log2(shp[0])
+        flat = {d: [(f & lo) | (f >> sh) << big for f in cta.flat_bases(d)] for d in cta.in_dim_names}
+        flat["block"] = [r | c << big for r, c in blocks]
+        return LinearLayout.from_flat(flat, [("dim0", shp[0]), ("dim1", shp[1])])
 
     def cta_linear(self, shape: Sequence[int]) -> LinearLayout:
         """The ``row``/``col`` layout of one CTA's ``shape`` tile."""
+        return self._cta_linear(*check_shape(shape, 2, type(self).__name__))
+
+    def _cta_linear(self, m: int, n: int) -> LinearLayout:
+        """:meth:`cta_linear` of a checked ``[m, n]`` tile."""
         raise NotImplementedError
 
 
@@ -201,10 +232,9 @@ class TensorMemoryLayout(_RegisterAccess, GluonLayout):
     def rank(self) -> int:
         return 2
 
-    def cta_linear(self, shape: Sequence[int]) -> LinearLayout:
+    def _cta_linear(self, m: int, n: int) -> LinearLayout:
         """The ``row``/``col`` layout of one CTA's tile (the blocks of ``block`` in M, then N)."""
         who = "TensorMemoryLayout"
-        m, n = check_shape(shape, 2, who)
         bm, bn = self.block
         if m < bm:
             raise SizeError(f"{who}: {m} rows per CTA, fewer than block {[bm, bn]} (Triton aborts: repsM >= 1)")
@@ -219,15 +249,14 @@ class TensorMemoryLayout(_RegisterAccess, GluonLayout):
                 raise SizeError(f"{who}: two_ctas with a [64, 1] block of packed elements has no column slots "
                                 "to split over the two lane halves (Triton aborts)")
             row = [(1 << i, 0) for i in range(6)] + [col[-1]]
-            return LinearLayout({"row": row, "col": col[:-1] + blocks}, [("dim0", m), ("dim1", n)],
-                                require_surjective=False)
+            return _rowcol(row, col[:-1] + blocks, m, n)
         if bm == 128:
             row = [(1 << i, 0) for i in range(7)]
         else:
             extra = blocks.pop(0) if blocks else (0, 0)
             row = [(1 << i, 0) for i in range(4)] + [extra, (16, 0), (32, 0)]
         col += blocks
-        return LinearLayout({"row": row, "col": col}, [("dim0", m), ("dim1", n)], require_surjective=False)
+        return _rowcol(row, col, m, n)
 
 
 @dataclass(frozen=True, repr=False)
@@ -252,9 +281,8 @@ class TensorMemoryScalesLayout(_RegisterAccess, GluonLayout):
     def rank(self) -> int:
         return 2
 
-    def cta_linear(self, shape: Sequence[int]) -> LinearLayout:
+    def _cta_linear(self, m: int, n: int) -> LinearLayout:
         """The ``row``/``col`` layout of one CTA's tile of scales."""
-        m, n = check_shape(shape, 2, "TensorMemoryScalesLayout")
 
         def cut(v: tuple[int, int]) -> tuple[int, int]:
             return (v[0] if v[0] < m else 0, v[1] if v[1] < n else 0)
@@ -263,7 +291,7 @@ class TensorMemoryScalesLayout(_RegisterAccess, GluonLayout):
         col = [cut((0, 1)), cut((0, 2))]
         col += [cut((32 << i, 0)) for i in range(max(1, log2(m) - 5))]
         col += [(0, 4 << i) for i in range(max(0, log2(n) - 2))]
-        return LinearLayout({"row": row, "col": col}, [("dim0", m), ("dim1", n)], require_surjective=False)
+        return _rowcol(row, col, m, n)
 
 
 # ============================================================================ tcgen05 register layouts

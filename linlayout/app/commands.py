@@ -10,6 +10,7 @@ import difflib
 import json
 import re
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from converters import registry
@@ -462,9 +463,10 @@ def cmd_space(args: argparse.Namespace) -> int:
     shape = parse_shape(args.shape)
     if shape is None:
         raise DimensionError("space needs --shape, e.g. --shape 128,128")
-    spellings = space.blocked_spellings(shape, args.warps, max_size_per_thread=args.max_size_per_thread)
+    spellings: Sequence[Any] = space.blocked_space(shape, args.warps, max_size_per_thread=args.max_size_per_thread)
     if args.kind in ("slice", "all"):
-        spellings = (spellings if args.kind == "all" else []) + space.slice_spellings(shape, args.warps, max_size_per_thread=args.max_size_per_thread)
+        sliced = space.slice_space(shape, args.warps, max_size_per_thread=args.max_size_per_thread)
+        spellings = spellings + sliced if args.kind == "all" else sliced
     executor = "serial" if args.serial else None
     progress = not args.no_progress and sys.stderr.isatty() or args.progress
     s = space.classify(spellings, shape, executor=executor, up_to=args.up_to, progress=progress)

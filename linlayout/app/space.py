@@ -31,6 +31,7 @@ import concurrent.futures as cf
 import functools
 import itertools
 import math
+import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -47,21 +48,26 @@ from linlayout.plan_graph import MultiStepPlan
 from . import spellings
 from .spellings import (
     Spelling,
+    SpellingChain,
+    SpellingProduct,
+    blocked_space,
     blocked_spellings,
     check_spelling_shape,
     dot_operand_spellings,
     format_spelling,
     mma_spellings,
     safe_linear,
+    slice_space,
     slice_spellings,
     spelling_to_linear,
     swizzled_shared_spellings,
 )
-from .sweep import Progress, sweep
+from .sweep import SERIAL_THRESHOLD, Progress, gc_paused, sweep, sweep_iter
 
 __all__ = [
     *spellings.__all__,
     "sweep",
+    "sweep_iter",
     "Progress",
     "LayoutClass",
     "LayoutSpace",
@@ -96,7 +102,9 @@ class LayoutSpace:
     """Spellings of a tensor ``shape``, their linear layouts and their equivalence classes.
 
     ``layouts[i]`` is the :class:`LinearLayout` of ``spellings[i]`` (None when the spelling is
-    invalid for the shape; ``errors[i]`` says why); ``classes`` are sorted largest first.
+    invalid for the shape; ``errors[i]`` says why; equal layouts are one shared object);
+    ``classes`` are sorted largest first.  ``spellings`` is any sequence: a list, or a lazy
+    :func:`blocked_space` / :func:`slice_space` that holds no spelling in memory.
     ``up_to="identical"`` groups equal layouts, ``up_to="register_order"`` also groups layouts that
     differ only in register order (zero-cost conversions).
 
@@ -106,7 +114,7 @@ class LayoutSpace:
     """
 
     shape: list[int]
-    spellings: list[Spelling]
+    spellings: Sequence[Spelling]
     layouts: list[LinearLayout | None]
     errors: dict[int, str]
     classes: list[LayoutClass]
@@ -175,19 +183,29 @@ def classify(
     if up_to not in ("identical", "register_order"):
         raise LayoutError(f"up_to must be 'identical' or 'register_order', got {up_to!r}")
     shape = check_spelling_shape(shape)
-    spellings = list(spellings)
-    results = sweep(functools.partial(safe_linear, shape=shape), spellings, executor=executor, progress=progress, desc="layouts")
+    if not isinstance(spellings, (SpellingProduct, SpellingChain)):
+        spellings = list(spellings)
     layouts: list[LinearLayout | None] = []
     errors: dict[int, str] = {}
+    # one object per distinct layout (members of a class share it), one key per distinct layout
     groups: dict[Any, list[int]] = {}
-    for i, r in enumerate(results):
-        if isinstance(r, str):
-            errors[i] = r
-            layouts.append(None)
-            continue
-        layouts.append(r)
-        key = r if up_to == "identical" else register_order_key(r)
-        groups.setdefault(key, []).append(i)
+    seen: dict[LinearLayout, tuple[LinearLayout, Any]] = {}
+    results = sweep_iter(functools.partial(safe_linear, shape=shape), spellings, executor=executor, progress=progress, desc="layouts")
+    with gc_paused():
+        for i, r in enumerate(results):
+            if isinstance(r, str):
+                errors[i] = r
+                layouts.append(None)
+                continue
+            got = seen.get(r)
+            if got is None:
+                got = seen[r] = (r, r if up_to == "identical" else register_order_key(r))
+            layouts.append(got[0])
+            members = groups.get(got[1])
+            if members is None:
+                groups[got[1]] = [i]
+            else:
+                members.append(i)
     classes = [LayoutClass(layouts[m[0]], m) for m in groups.values()]  # type: ignore[arg-type]
     classes.sort(key=lambda c: (-c.size, c.members[0]))
     return LayoutSpace(shape, spellings, layouts, errors, classes, up_to)
@@ -323,6 +341,14 @@ def _cost_pair(pair: tuple[LinearLayout, LinearLayout], bitwidth: int) -> tuple[
     return plan_cost(p), p.kind
 
 
+def _cost_row(i: int, layouts: Sequence[LinearLayout], bitwidth: int) -> list[tuple[float, str]]:
+    """Row ``i`` of a cost matrix: one worker plans a whole row, so the planner's per-layout facts
+    (normalized layouts, round-trip sides: remembered in :mod:`linlayout.plan`) are reused
+    across the row and the rows it plans after."""
+    src = layouts[i]
+    return [_cost_pair((src, dst), bitwidth) for dst in layouts]
+
+
 def cost_matrix(
     layouts: Mapping[str, Any],
     shape: Sequence[int] | None = None,
@@ -333,7 +359,9 @@ def cost_matrix(
 ) -> CostMatrix:
     """Plan every conversion between the named layouts (spelling dicts, layout objects or linear
     layouts of one tensor ``shape``) with :func:`linlayout.plan.plan_conversion` (``"best"``) and
-    price each with the one cost model (:func:`plan_cost`, :mod:`linlayout.cost`).
+    price each with the one cost model (:func:`plan_cost`, :mod:`linlayout.cost`).  Each layout is
+    read once; the rows are swept through ``executor`` (see :func:`sweep`; ``None`` runs a process
+    pool for large matrices).
 
         >>> a = LinearLayout({"register": [[1]], "lane": [[2]]}, {"dim0": 4})
         >>> m = cost_matrix({"a": a, "a2": a}, executor="serial")
@@ -344,9 +372,17 @@ def cost_matrix(
 
     names = list(layouts)
     lls = [_as_layout(layouts[n], shape) for n in names]
-    pairs = [(a, b) for a in lls for b in lls]
-    res = sweep(functools.partial(_cost_pair, bitwidth=bitwidth), pairs, executor=executor, progress=progress, desc="plans")
     n = len(names)
-    costs = np.array([c for c, _ in res], dtype=float).reshape(n, n)
-    kinds = [[res[i * n + j][1] for j in range(n)] for i in range(n)]
+    own = None
+    workers = min(os.cpu_count() or 1, 8)
+    if executor is None:  # decided by the number of plans, not of rows
+        own = executor = "serial" if n * n < SERIAL_THRESHOLD or workers < 2 else cf.ProcessPoolExecutor(max_workers=workers)
+    try:
+        rows = sweep(functools.partial(_cost_row, layouts=lls, bitwidth=bitwidth), range(n), executor=executor,
+                     chunksize=max(1, math.ceil(n / (4 * workers))), progress=progress, desc="plan rows")
+    finally:
+        if isinstance(own, cf.Executor):
+            own.shutdown()
+    costs = np.array([c for row in rows for c, _ in row], dtype=float).reshape(n, n)
+    kinds = [[k for _, k in row] for row in rows]
     return CostMatrix(names, costs, kinds)

@@ -7,9 +7,11 @@ print them, and read them as linear layouts.
 
 from __future__ import annotations
 
+import functools
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+import math
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, overload
 
 from converters import gluon
 from linlayout.checks import is_pow2
@@ -18,6 +20,10 @@ from linlayout.linear import LinearLayout
 
 __all__ = [
     "Spelling",
+    "SpellingProduct",
+    "SpellingChain",
+    "blocked_space",
+    "slice_space",
     "blocked_spellings",
     "slice_spellings",
     "mma_spellings",
@@ -64,7 +70,168 @@ def _splits(total: int, rank: int) -> list[list[int]]:
     return out
 
 
+# ------------------------------------------------------------------------- lazy sequences
+
+
+class SpellingProduct(Sequence):
+    """The spellings ``make(c)`` for every ``c`` in ``itertools.product(*factors)``, as a lazy
+    sequence: ``len``, indexing and iteration without a list of all spellings in memory (a
+    sweep of 147k spellings holds only the factors).  Picklable when ``make`` is a top-level
+    function (or a :func:`functools.partial` of one), so a process pool can be sent index
+    ranges instead of spellings.
+
+        >>> sp = blocked_space([4, 4], 1, max_size_per_thread=1)
+        >>> len(sp), sp[1] == list(sp)[1], sp[-1] == list(sp)[-1]
+        (12, True, True)
+    """
+
+    def __init__(self, factors: Sequence[Sequence[Any]], make: Callable[[tuple], Spelling]):
+        self.factors = tuple(tuple(f) for f in factors)
+        self.make = make
+        self._len = math.prod(len(f) for f in self.factors)
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, i: int) -> Spelling: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Spelling]: ...
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self._len))]
+        n = self._len
+        i = int(i)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"spelling index {i} out of range for {n} spellings")
+        combo = []
+        for f in reversed(self.factors):  # the last factor varies fastest, as in itertools.product
+            i, k = divmod(i, len(f))
+            combo.append(f[k])
+        return self.make(tuple(reversed(combo)))
+
+    def __iter__(self) -> Iterator[Spelling]:
+        make = self.make
+        for combo in itertools.product(*self.factors):
+            yield make(combo)
+
+    def __add__(self, other: Sequence[Spelling]) -> SpellingChain:
+        return SpellingChain([self, other])
+
+
+class SpellingChain(Sequence):
+    """Sequences of spellings one after another (a lazy ``a + b``).
+
+        >>> a, b = blocked_space([4], 1), blocked_space([8], 1)
+        >>> c = a + b
+        >>> len(c) == len(a) + len(b), c[len(a)] == b[0], list(c) == list(a) + list(b)
+        (True, True, True)
+    """
+
+    def __init__(self, parts: Iterable[Sequence[Spelling]]):
+        flat: list[Sequence[Spelling]] = []
+        for p in parts:
+            flat.extend(p.parts if isinstance(p, SpellingChain) else [p])
+        self.parts: tuple[Sequence[Spelling], ...] = tuple(flat)
+        self._starts = list(itertools.accumulate((len(p) for p in self.parts), initial=0))
+
+    def __len__(self) -> int:
+        return self._starts[-1]
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        n = len(self)
+        i = int(i)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"spelling index {i} out of range for {n} spellings")
+        for p, start, end in zip(self.parts, self._starts, self._starts[1:]):
+            if i < end:
+                return p[i - start]
+        raise IndexError(i)  # unreachable
+
+    def __iter__(self) -> Iterator[Spelling]:
+        for p in self.parts:
+            yield from p
+
+    def __add__(self, other: Sequence[Spelling]) -> SpellingChain:
+        return SpellingChain([self, other])
+
+
 # ---------------------------------------------------------------------------------- spellings
+
+
+def _blocked(combo: tuple) -> Spelling:
+    spt, tpw, wpc, order = combo
+    return {
+        "kind": "BlockedLayout",
+        "size_per_thread": list(spt),
+        "threads_per_warp": list(tpw),
+        "warps_per_cta": list(wpc),
+        "order": list(order),
+        "cga_layout": [],
+    }
+
+
+def _sliced(dim: int, combo: tuple) -> Spelling:
+    return {"kind": "SliceLayout", "dim": dim, "parent": _blocked(combo)}
+
+
+def _blocked_factors(shape: Sequence[int], num_warps: int, threads_per_warp: int, max_size_per_thread: int | None) -> list[list]:
+    shape = check_spelling_shape(shape)
+    if not is_pow2(num_warps):
+        raise SizeError(f"num_warps must be a power of two, got {num_warps}")
+    if not is_pow2(threads_per_warp):
+        raise SizeError(f"threads_per_warp must be a power of two, got {threads_per_warp}")
+    rank = len(shape)
+    spt_choices = [[v for v in _pow2_upto(s) if max_size_per_thread is None or v <= max_size_per_thread] for s in shape]
+    return [
+        [tuple(spt) for spt in itertools.product(*spt_choices)],
+        [tuple(t) for t in _splits(threads_per_warp, rank)],
+        [tuple(w) for w in _splits(num_warps, rank)],
+        list(itertools.permutations(range(rank))),
+    ]
+
+
+def blocked_space(
+    shape: Sequence[int],
+    num_warps: int,
+    *,
+    threads_per_warp: int = 32,
+    max_size_per_thread: int | None = None,
+) -> SpellingProduct:
+    """:func:`blocked_spellings` as a lazy sequence (same spellings, same order).
+
+        >>> len(blocked_space([128, 128], 4)), blocked_space([128, 128], 4)[5] == blocked_spellings([128, 128], 4)[5]
+        (2304, True)
+    """
+    return SpellingProduct(_blocked_factors(shape, num_warps, threads_per_warp, max_size_per_thread), _blocked)
+
+
+def slice_space(
+    shape: Sequence[int],
+    num_warps: int,
+    *,
+    threads_per_warp: int = 32,
+    max_size_per_thread: int | None = None,
+) -> SpellingChain:
+    """:func:`slice_spellings` as a lazy sequence (same spellings, same order).
+
+        >>> len(slice_space([128, 128], 4)), slice_space([32], 1)[7] == slice_spellings([32], 1)[7]
+        (145152, True)
+    """
+    shape = check_spelling_shape(shape)
+    parts = []
+    for dim in range(len(shape) + 1):
+        parent_shape = shape[:dim] + [1] + shape[dim:]
+        factors = _blocked_factors(parent_shape, num_warps, threads_per_warp, max_size_per_thread)
+        parts.append(SpellingProduct(factors, functools.partial(_sliced, dim)))
+    return SpellingChain(parts)
 
 
 def blocked_spellings(
@@ -79,35 +246,14 @@ def blocked_spellings(
     ``size_per_thread[d]`` ranges over the powers of two up to ``shape[d]`` (and up to
     ``max_size_per_thread``); ``threads_per_warp`` and ``warps_per_cta`` over every power-of-two
     split of the warp size and the warp count; ``order`` over every permutation.
+    :func:`blocked_space` gives the same spellings without a list.
 
         >>> len(blocked_spellings([128, 128], 4))
         2304
         >>> blocked_spellings([4], 1)[0]
         {'kind': 'BlockedLayout', 'size_per_thread': [1], 'threads_per_warp': [32], 'warps_per_cta': [1], 'order': [0], 'cga_layout': []}
     """
-    shape = check_spelling_shape(shape)
-    if not is_pow2(num_warps):
-        raise SizeError(f"num_warps must be a power of two, got {num_warps}")
-    if not is_pow2(threads_per_warp):
-        raise SizeError(f"threads_per_warp must be a power of two, got {threads_per_warp}")
-    rank = len(shape)
-    spt_choices = [[v for v in _pow2_upto(s) if max_size_per_thread is None or v <= max_size_per_thread] for s in shape]
-    out = []
-    for spt in itertools.product(*spt_choices):
-        for tpw in _splits(threads_per_warp, rank):
-            for wpc in _splits(num_warps, rank):
-                for order in itertools.permutations(range(rank)):
-                    out.append(
-                        {
-                            "kind": "BlockedLayout",
-                            "size_per_thread": list(spt),
-                            "threads_per_warp": tpw,
-                            "warps_per_cta": wpc,
-                            "order": list(order),
-                            "cga_layout": [],
-                        }
-                    )
-    return out
+    return list(blocked_space(shape, num_warps, threads_per_warp=threads_per_warp, max_size_per_thread=max_size_per_thread))
 
 
 def slice_spellings(
@@ -119,18 +265,13 @@ def slice_spellings(
 ) -> list[Spelling]:
     """Every ``SliceLayout(dim, BlockedLayout(...))`` for ``shape``: a blocked parent of rank
     ``len(shape) + 1`` (size 1 per thread along the sliced dim) with one dim sliced away.
+    :func:`slice_space` gives the same spellings without a list.
 
         >>> s = slice_spellings([32], 1)
         >>> len(s), s[0]["kind"], s[0]["dim"]
         (144, 'SliceLayout', 0)
     """
-    shape = check_spelling_shape(shape)
-    out = []
-    for dim in range(len(shape) + 1):
-        parent_shape = shape[:dim] + [1] + shape[dim:]
-        for p in blocked_spellings(parent_shape, num_warps, threads_per_warp=threads_per_warp, max_size_per_thread=max_size_per_thread):
-            out.append({"kind": "SliceLayout", "dim": dim, "parent": p})
-    return out
+    return list(slice_space(shape, num_warps, threads_per_warp=threads_per_warp, max_size_per_thread=max_size_per_thread))
 
 
 def mma_spellings(shape: Sequence[int], num_warps: int, *, versions: Sequence[int] = (2, 3)) -> list[Spelling]:
@@ -254,9 +395,21 @@ def spelling_to_linear(spelling: Mapping[str, Any], shape: Sequence[int]) -> Lin
 
 
 def safe_linear(spelling: Mapping[str, Any], shape: Sequence[int]) -> LinearLayout | str:
-    """:func:`spelling_to_linear`, or the error's first line when the spelling is refused."""
+    """:func:`spelling_to_linear`, or the error's first line when the spelling is refused.
+
+    For sweeps: the layout is computed without ``to_linear``'s cache (a sweep asks for each
+    spelling once; remembering them would only evict what planners reuse).
+
+        >>> safe_linear({"kind": "BlockedLayout", "size_per_thread": [3], "threads_per_warp": [32],
+        ...              "warps_per_cta": [1], "order": [0]}, [32])
+        'SizeError: BlockedLayout: size_per_thread[0] = 3 is not a power of two'
+    """
     try:
-        return spelling_to_linear(spelling, shape)
+        if type(spelling) is not dict or "kind" not in spelling:
+            return spelling_to_linear(spelling, shape)
+        layout = gluon.from_dict(spelling)
+        compute = getattr(type(layout).to_linear, "__wrapped__", None)
+        return compute(layout, list(shape)) if compute is not None else layout.to_linear(list(shape))
     except (LayoutError, KeyError, TypeError, IndexError) as e:  # a foreign converter may raise the latter
         msg = str(e).splitlines()[0] if str(e) else ""
         return f"{type(e).__name__}: {msg}"
