@@ -10,7 +10,6 @@ import difflib
 import json
 import re
 import sys
-from collections.abc import Sequence
 from typing import Any
 
 from converters import registry
@@ -463,7 +462,7 @@ def cmd_space(args: argparse.Namespace) -> int:
     shape = parse_shape(args.shape)
     if shape is None:
         raise DimensionError("space needs --shape, e.g. --shape 128,128")
-    spellings: Sequence[Any] = space.blocked_space(shape, args.warps, max_size_per_thread=args.max_size_per_thread)
+    spellings: Any = space.blocked_space(shape, args.warps, max_size_per_thread=args.max_size_per_thread)
     if args.kind in ("slice", "all"):
         sliced = space.slice_space(shape, args.warps, max_size_per_thread=args.max_size_per_thread)
         spellings = spellings + sliced if args.kind == "all" else sliced
