@@ -144,6 +144,29 @@ def tour_sections() -> list[tuple[str, Any]]:
         ])
         return text, {"equivalent_to_blocked": same, "plan": payload}
 
+    def forms() -> tuple[str, Any]:
+        from converters import registry
+
+        _, b = registry.load(TOUR_BLOCKED)
+        shape = [64, 16]
+        lines = [f"{TOUR_BLOCKED} is a {b.kind.value} layout; the same layout in every form:"]
+        payload: dict[str, Any] = {"layout": TOUR_BLOCKED, "kind": b.kind.value, "forms": {}}
+        for to in registry.FORMS:
+            try:
+                text = registry.to_text(registry.convert(b, to, shape))
+            except LayoutError as e:
+                text = f"(refused: {str(e).splitlines()[0]})"
+            payload["forms"][to] = text
+            first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+            more = len(text.strip()) > len(first) or len(first) > 110
+            lines.append(f"  {to:7s} {first[:110]}{' ...' if more else ''}")
+        _, c = registry.load(TOUR_CUTE)
+        try:
+            registry.convert(c, "tilus")
+        except LayoutError as e:
+            lines.append(f"a CuTe layout is a memory map: --to tilus is refused ({e})")
+        return "\n".join(lines), payload
+
     return [
         ("1. a Gluon blocked layout", blocked),
         ("2. equivalence of two spellings", equiv),
@@ -152,6 +175,7 @@ def tour_sections() -> list[tuple[str, Any]]:
         ("5. a CuTe layout", cute),
         ("6. a 224-column TileLayout (general shapes)", tile),
         ("7. reading tensor memory", tmem),
+        ("8. one layout, every form (the kind is kept, or the conversion is refused)", forms),
     ]
 
 
