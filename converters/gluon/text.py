@@ -27,13 +27,14 @@ import re
 from typing import Any
 
 from linlayout.errors import LayoutError, ParseError
+from linlayout.limits import MAX_DEPTH, check_text, parse_int
 
 from .base import GluonLayout, lookup
 
 __all__ = ["parse"]
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<int>[-+]?(?:0[xX][0-9a-fA-F]+|\d+))|(?P<name>[A-Za-z_][A-Za-z_0-9]*)"
+    r"\s*(?:(?P<int>[-+]?(?:0[xX][0-9a-fA-F]+|[0-9]+))|(?P<name>[A-Za-z_][A-Za-z_0-9]*)"
     r"|(?P<str>'[^']*'|\"[^\"]*\")|(?P<punct>[\[\]\(\),=.]))"
 )
 
@@ -57,6 +58,7 @@ class _Parser:
             pos = m.end()
         self.toks.append(("end", "", n))
         self.i = 0
+        self.depth = 0
 
     def peek(self) -> tuple[str, str, int]:
         return self.toks[self.i]
@@ -75,11 +77,12 @@ class _Parser:
         kind, v, pos = self.peek()
         if kind == "int":
             self.take()
-            return int(v, 0)
+            return parse_int(v, "an integer argument", self.text, pos, hex_ok=True)
         if kind == "str":
             self.take()
             return v[1:-1]
         if kind == "punct" and v in "[(":
+            self.enter(pos)
             self.take()
             close = "]" if v == "[" else ")"
             items: list[Any] = []
@@ -94,6 +97,7 @@ class _Parser:
                     break
                 if not (k2 == "punct" and v2 == ","):
                     raise ParseError(f"expected ',' or {close!r}", self.text, p2)
+            self.depth -= 1
             return items
         if kind == "name":
             if v in ("True", "False", "None", "true", "false"):
@@ -104,8 +108,15 @@ class _Parser:
             raise ParseError("unexpected end of text; expected a value", self.text, pos)
         raise ParseError(f"expected a value (int, list, bool or layout), got {v!r}", self.text, pos)
 
+    def enter(self, pos: int) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise ParseError(f"brackets nest deeper than the limit of {MAX_DEPTH} levels", self.text, pos)
+
     def call(self) -> GluonLayout:
-        kind, name, start = self.take()
+        kind, name, start = self.peek()
+        self.enter(start)
+        self.take()
         if kind != "name":
             raise ParseError("expected a layout class name such as BlockedLayout", self.text, start)
         while self.peek()[1] == "." and self.peek()[0] == "punct":
@@ -152,6 +163,7 @@ class _Parser:
             if n in kwargs:
                 raise ParseError(f"{name}: field {n!r} given twice", self.text, start)
             kwargs[n] = a
+        self.depth -= 1
         try:
             return cls(**kwargs)
         except TypeError as e:
@@ -165,8 +177,7 @@ def parse(text: str) -> GluonLayout:
         ...             "warps_per_cta=[2, 2], order=[1, 0])"))
         BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])
     """
-    if not isinstance(text, str):
-        raise ParseError(f"expected layout text, got {type(text).__name__}")
+    check_text(text, "Gluon layout text")
     p = _Parser(text)
     if p.peek()[0] == "end":
         raise ParseError("empty text; expected a layout such as BlockedLayout(...)", text, 0)

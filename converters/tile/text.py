@@ -8,6 +8,10 @@ The grammar (whitespace is free)::
     extents := int | "(" int ("," int)* [","] ")"
     strides := stride | "(" stride ("," stride)* [","] ")"
     stride  := int ["@" axis]
+    int     := ["-"] ("0" | [1-9][0-9]*)      (a leading zero is refused; magnitude < 2**62)
+
+Tuples hold at most :data:`~linlayout.limits.MAX_RANK` entries; the text is at most
+:data:`~linlayout.limits.MAX_TEXT` characters.
 
 The trailing ``shape=(...)`` is linlayout's: the tensor shape the layout is read over (TIRx keeps
 it on the buffer).
@@ -29,6 +33,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from linlayout.errors import ParseError
+from linlayout.limits import MAX_INT, MAX_RANK, check_text, parse_int
 
 from .axes import Iter, as_iter
 
@@ -45,11 +50,10 @@ class TileParts(NamedTuple):
 
 
 class _Parser:
-    _TOKEN = re.compile(r"\s*(?:(?P<int>-?\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<sym>[\[\]():,@+=]))")
+    _TOKEN = re.compile(r"\s*(?:(?P<int>-?[0-9]+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<sym>[\[\]():,@+=]))")
 
     def __init__(self, text: str):
-        if not isinstance(text, str):
-            raise ParseError(f"expected TileLayout text, got {type(text).__name__}")
+        check_text(text, "TileLayout text")
         self.text = text
         self.toks: list[tuple[str, str, int]] = []
         pos = 0
@@ -90,7 +94,8 @@ class _Parser:
         return t is not None and t[0] == "sym" and t[1] == value
 
     def integer(self, what: str) -> int:
-        return int(self.take("int", expected=what))
+        pos = self.pos()
+        return parse_int(self.take("int", expected=what), what, self.text, pos)
 
     def stride(self) -> tuple[int, str]:
         v = self.integer("a stride (an integer, optionally @axis)")
@@ -108,14 +113,20 @@ class _Parser:
                 self.i += 1
                 if self.at(")"):
                     break
+                self.check_rank(out, what)
                 out.append(item())
             self.take("sym", ")", f"',' or ')' closing the {what} tuple")
             return out
         out = [item()]
         while self.at(","):  # S[8, 16]
             self.i += 1
+            self.check_rank(out, what)
             out.append(item())
         return out
+
+    def check_rank(self, out: list, what: str) -> None:
+        if len(out) >= MAX_RANK:
+            raise ParseError(f"the {what} tuple has more than {MAX_RANK} entries", self.text, self.pos())
 
     def spec(self, kind: str) -> list[Iter]:
         start = self.pos()
@@ -137,6 +148,8 @@ class _Parser:
         else:
             strides, acc = [], 1
             for e in reversed(shape):
+                if acc > MAX_INT:
+                    raise ParseError(f"the row-major strides of {kind}[...] exceed 2**62", self.text, start)
                 strides.append((acc, "m"))
                 acc *= e
             strides.reverse()
@@ -173,7 +186,10 @@ class _Parser:
                     replica = self.spec("R")
             elif t[0] == "int":
                 v, a = self.stride()
-                offset[a if a != "tid" else "tx"] = offset.get(a, 0) + v
+                total = offset.get(a, 0) + v
+                if abs(total) > MAX_INT:
+                    raise ParseError(f"the offset on {a!r} exceeds 2**62 in magnitude", self.text, t[2])
+                offset[a if a != "tid" else "tx"] = total
             else:
                 self.fail("S[...], R[...] or an offset (integer, optionally @axis)")
             nxt = self.peek()
