@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from .checks import is_pow2
+from .checks import as_int, is_pow2
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
 from .contract import as_linear
 from .linear import LinearLayout
@@ -551,10 +551,12 @@ def _parse_access(access: Any, sizes: Sequence[int]) -> set[tuple[int, ...]]:
     out = set()
     if access is None:
         return out
-    for coord in access:
-        if isinstance(coord, (int, np.integer)):
-            coord = (int(coord),)
-        coord = tuple(int(x) for x in coord)
+    try:
+        coords = [((int(c),) if isinstance(c, (int, np.integer)) else tuple(as_int(x, "an access coordinate", DimensionError) for x in c))
+                  for c in access]
+    except TypeError:
+        raise DimensionError(f"access must be a list of coordinate tuples, got {type(access).__name__}") from None
+    for coord in coords:
         if len(coord) != len(sizes) or any(not 0 <= x < s for x, s in zip(coord, sizes)):
             raise DimensionError(f"access coordinate {coord} is outside the tensor of shape {tuple(sizes)}")
         out.add(coord)
@@ -587,8 +589,10 @@ def bank_picture(
         >>> p.title
         'line x bank (32-bit elements): up to 4 different words per bank (4-way conflict)'
     """
-    from .banks import word_cells
+    from .banks import check_bank_geometry, word_cells
 
+    banks, bank_bytes = check_bank_geometry(banks, bank_bytes)
+    max_lines = as_int(max_lines, "max_lines")
     L = as_linear(shared, shape)
     if not L.has_in_dim("offset"):
         raise UnsupportedError(f"the bank view needs a shared-memory layout with an 'offset' in-dim, got in-dims {list(L.in_dim_names)}")
