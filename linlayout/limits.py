@@ -122,7 +122,7 @@ def parse_int(token: str, what: str, text: str | None = None, pos: int | None = 
         return check_int(int(token, 16), what, ParseError)
     if not _DEC.match(token):
         if body[:1] == "0" and body[1:].isdigit() and body.isascii():
-            raise ParseError(f"{what}: {token!r} has a leading zero; write {int(body)} "
+            raise ParseError(f"{what}: {token[:40]!r} has a leading zero; write {body.lstrip('0')[:40] or '0'} "
                              "(a leading zero has no meaning here)", text, pos)
         raise ParseError(f"{what}: expected an integer, got {token[:40]!r}", text, pos)
     if len(body) > MAX_INT_DIGITS:

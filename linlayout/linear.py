@@ -25,6 +25,7 @@ integers (see :mod:`linlayout.gf2`).
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Union
 
@@ -78,9 +79,16 @@ def _as_int(value: Any, what: str) -> int:
         raise BasisError(f"{what} must be an integer, got {type(value).__name__} {value!r}") from None
 
 
+#: What a dim name may look like: the names Triton prints and our text form reads back.
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\Z")
+
+
 def _check_name(name: Any, what: str) -> str:
     if not isinstance(name, str) or not name:
         raise DimensionError(f"{what} names must be non-empty strings, got {name!r}")
+    if not _NAME.match(name):
+        raise DimensionError(f"{what} name {name[:60]!r} is not a name such as dim0 or register "
+                             "(a letter or '_', then letters, digits, '_' or '.')")
     return name
 
 

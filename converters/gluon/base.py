@@ -288,8 +288,11 @@ class GluonLayout:
             unknown = sorted(set(kw) - set(names), key=repr)
             if unknown:
                 raise LayoutError(f"{kind}: unknown field(s) {unknown}; expected {list(names)}")
-            kw = {k: (GluonLayout._from_dict(v, depth + 1) if isinstance(v, Mapping) and "kind" in v else v)
-                  for k, v in kw.items()}
+            for k, v in kw.items():
+                if isinstance(v, Mapping) and "kind" not in v:
+                    raise LayoutError(f"{kind}: field {k!r} is a dict without a 'kind'; a nested layout "
+                                      "needs one, e.g. {\"kind\": \"BlockedLayout\", ...}")
+            kw = {k: (GluonLayout._from_dict(v, depth + 1) if isinstance(v, Mapping) else v) for k, v in kw.items()}
             return target(**kw)
         except TypeError as e:  # a missing or unexpected field: the constructor's own words
             raise LayoutError(f"{kind}: {e}") from None

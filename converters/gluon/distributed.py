@@ -538,10 +538,10 @@ class DotOperandLayout(DistributedLayout):
         elif isinstance(p, BlockedLayout):
             if kw < 0:
                 raise SizeError(f"{who}: k_width {kw} must not be negative")
-        elif p.family == "AMDMFMALayout":
+        elif getattr(p, "family", None) == "AMDMFMALayout":
             if not is_pow2(kw):
                 raise SizeError(f"{who}: k_width {kw} must be a power of two for an MFMA parent")
-        elif p.family == "AMDWMMALayout":
+        elif getattr(p, "family", None) == "AMDWMMALayout":
             if not p.accepts_dot_k_width(kw):  # type: ignore[attr-defined]
                 raise SizeError(f"{who}: k_width {kw} is not accepted for a WMMA v{p.version} parent; "  # type: ignore[attr-defined]
                                 f"Triton 3.9 takes {p.dot_k_widths()}")  # type: ignore[attr-defined]

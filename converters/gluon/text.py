@@ -27,7 +27,7 @@ import re
 from typing import Any
 
 from linlayout.errors import LayoutError, ParseError
-from linlayout.limits import MAX_DEPTH, check_text, parse_int
+from linlayout.limits import MAX_DEPTH, MAX_RANK, check_text, parse_int
 
 from .base import GluonLayout, lookup
 
@@ -43,8 +43,13 @@ class _Parser:
     def __init__(self, text: str):
         self.text = text
         self.toks: list[tuple[str, str, int]] = []
-        pos = 0
-        n = len(text)
+        self._more = self._tokens()
+        self.i = 0
+        self.depth = 0
+
+    def _tokens(self):
+        """Tokens on demand, so that text after an error is never scanned."""
+        text, pos, n = self.text, 0, len(self.text)
         while pos < n:
             if text[pos].isspace():
                 pos += 1
@@ -53,18 +58,18 @@ class _Parser:
             if not m or m.end() == pos:
                 raise ParseError(f"unexpected character {text[pos]!r}", text, pos)
             kind = m.lastgroup or ""
-            start = m.start(kind)
-            self.toks.append((kind, m.group(kind), start))
+            yield (kind, m.group(kind), m.start(kind))
             pos = m.end()
-        self.toks.append(("end", "", n))
-        self.i = 0
-        self.depth = 0
+        while True:
+            yield ("end", "", n)
 
-    def peek(self) -> tuple[str, str, int]:
-        return self.toks[self.i]
+    def peek(self, ahead: int = 0) -> tuple[str, str, int]:
+        while len(self.toks) <= self.i + ahead:
+            self.toks.append(next(self._more))
+        return self.toks[self.i + ahead]
 
     def take(self) -> tuple[str, str, int]:
-        t = self.toks[self.i]
+        t = self.peek()
         self.i += 1
         return t
 
@@ -91,6 +96,8 @@ class _Parser:
                 if k2 == "punct" and v2 == close:
                     self.take()
                     break
+                if len(items) >= MAX_RANK:
+                    raise ParseError(f"a list of more than {MAX_RANK} entries", self.text, p2)
                 items.append(self.value())
                 k2, v2, p2 = self.take()
                 if k2 == "punct" and v2 == close:
@@ -137,7 +144,7 @@ class _Parser:
             if k == "punct" and v == ")":
                 self.take()
                 break
-            if k == "name" and self.toks[self.i + 1][1] == "=" and self.toks[self.i + 1][0] == "punct":
+            if k == "name" and self.peek(1)[1] == "=" and self.peek(1)[0] == "punct":
                 self.take()
                 self.take()
                 if v in kwargs:
@@ -146,6 +153,9 @@ class _Parser:
             else:
                 if kwargs:
                     raise ParseError(f"{name}: positional argument after keyword arguments", self.text, p)
+                if len(args) >= len(cls.field_names()):
+                    raise ParseError(f"{name} takes at most {len(cls.field_names())} arguments "
+                                     f"({', '.join(cls.field_names())})", self.text, p)
                 args.append(self.value())
             k, v, p = self.take()
             if k == "punct" and v == ")":

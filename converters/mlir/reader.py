@@ -22,11 +22,12 @@ import re
 from typing import Any
 
 from linlayout.errors import ParseError
+from linlayout.limits import parse_int
 
 __all__ = ["Reader", "Located"]
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z_0-9$.\-]*")
-_INT = re.compile(r"[-+]?(?:0x[0-9a-fA-F]+|\d+)")
+_INT = re.compile(r"[-+]?(?:0x[0-9a-fA-F]+|[0-9]+)")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
@@ -97,7 +98,7 @@ class Reader:
         if not m:
             raise self.error(f"expected {what}")
         self.pos = m.end()
-        return int(m.group(), 0)
+        return parse_int(m.group(), what, self.text, self.pos - len(m.group()), hex_ok=True)
 
     def string(self) -> str:
         self.ws()

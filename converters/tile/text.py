@@ -56,22 +56,31 @@ class _Parser:
         check_text(text, "TileLayout text")
         self.text = text
         self.toks: list[tuple[str, str, int]] = []
-        pos = 0
+        self._more = self._tokens()
+        self.i = 0
+
+    def _tokens(self):
+        """Tokens on demand (text after an error is never scanned); None at the end."""
+        text, pos = self.text, 0
         while True:
             m = self._TOKEN.match(text, pos)
             if not m:
-                rest = text[pos:]
-                if rest.strip() == "":
+                p = pos
+                while p < len(text) and text[p].isspace():
+                    p += 1
+                if p == len(text):
                     break
-                p = pos + len(rest) - len(rest.lstrip())
                 raise ParseError(f"unexpected character {text[p]!r}; expected a number, a name or one of [ ] ( ) : , @ +", text, p)
             kind = m.lastgroup
-            self.toks.append((kind, m.group(kind), m.start(kind)))
+            yield (kind, m.group(kind), m.start(kind))
             pos = m.end()
-        self.i = 0
+        while True:
+            yield None
 
-    def peek(self) -> tuple[str, str, int] | None:
-        return self.toks[self.i] if self.i < len(self.toks) else None
+    def peek(self, ahead: int = 0) -> tuple[str, str, int] | None:
+        while len(self.toks) <= self.i + ahead:
+            self.toks.append(next(self._more))
+        return self.toks[self.i + ahead]
 
     def pos(self) -> int:
         t = self.peek()
@@ -165,7 +174,7 @@ class _Parser:
             t = self.peek()
             if t is None:
                 self.fail("S[...], R[...] or an offset")
-            if t[0] == "name" and t[1] == "shape" and self.i + 1 < len(self.toks) and self.toks[self.i + 1][1] == "=":
+            if t[0] == "name" and t[1] == "shape" and (self.peek(1) or ("", ""))[1] == "=":
                 self.i += 2
                 dims = self.tuple_of(lambda: self.integer("a dimension of the shape (a positive integer)"), "shape")
                 if any(d < 1 for d in dims):
@@ -174,7 +183,7 @@ class _Parser:
                     self.fail("end of text after shape=(...)")
                 shape = tuple(dims)
                 break
-            if t[0] == "name" and t[1] in ("S", "R") and self.i + 1 < len(self.toks) and self.toks[self.i + 1][1] == "[":
+            if t[0] == "name" and t[1] in ("S", "R") and (self.peek(1) or ("", ""))[1] == "[":
                 self.i += 1
                 if t[1] == "S":
                     if shard is not None:
