@@ -33,7 +33,7 @@ from typing import Any
 from linlayout.contract import Kind
 from linlayout.draw import MAX_CELLS
 from linlayout.errors import DimensionError, LayoutError, ParseError, SizeError, UnsupportedError
-from linlayout.limits import MAX_DEPTH, MAX_INT_DIGITS, MAX_RANK, MAX_TOTAL_LOG2, check_int, check_text
+from linlayout.limits import MAX_CALLS, MAX_INT_DIGITS, MAX_RANK, MAX_TOTAL_LOG2, check_depth, check_int, check_text
 
 from .tile import Iter, TileLayout
 
@@ -872,20 +872,17 @@ _DIGIT_RUN = re.compile(r"[0-9_]{%d,}" % (MAX_INT_DIGITS + 1))
 
 
 def _check_literals(t: str) -> None:
-    """Refuse, before Python's parser sees them, integer literals too long to be in range and
-    brackets nested deeper than the limit (one linear scan each)."""
+    """Refuse, before Python's parser sees them (one linear scan each): integer literals too long
+    to be in range, brackets nested deeper than the limit, argument lists longer than a rank can
+    be, and more than :data:`~linlayout.limits.MAX_CALLS` calls."""
     m = _DIGIT_RUN.search(t)
     if m:
         raise ParseError(f"an integer of {len(m.group())} digits is out of range (at most 2**62 - 1 in magnitude)",
                          t, m.start())
-    depth = 0
-    for i, ch in enumerate(t):
-        if ch in "([{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise ParseError(f"brackets nest deeper than the limit of {MAX_DEPTH} levels", t, i)
-        elif ch in ")]}":
-            depth -= 1
+    check_depth(t, "the Tilus expression", "([{", ")]}", MAX_RANK + 2)
+    calls = t.count("(")
+    if calls > MAX_CALLS:
+        raise ParseError(f"the Tilus expression has {calls} calls; at most {MAX_CALLS} are read", t, 0)
 
 
 def parse(text: str) -> RegisterLayout:

@@ -14,6 +14,8 @@ limit               value       what it bounds
 ``MAX_INT``         2**62 - 1   magnitude of any integer read (so sums of two stay in int64)
 ``MAX_INT_DIGITS``  19          digits of a decimal integer literal (checked before ``int()``)
 ``MAX_RANK``        64          entries of a shape, stride or dimension list
+``MAX_ITEMS``       4096        entries of any one list or dict in JSON or MLIR text
+``MAX_CALLS``       1024        calls in one Tilus expression
 ``MAX_TOTAL_LOG2``  62          total bits of a layout's inputs (or outputs)
 ``MAX_TABLE_LOG2``  24          points a whole-layout table materializes (2**24)
 ``MAX_SPELLINGS``   100000      spellings one layout-space sweep enumerates
@@ -57,6 +59,8 @@ __all__ = [
     "MAX_INT",
     "MAX_INT_DIGITS",
     "MAX_RANK",
+    "MAX_ITEMS",
+    "MAX_CALLS",
     "MAX_TOTAL_LOG2",
     "MAX_TABLE_LOG2",
     "MAX_SPELLINGS",
@@ -77,6 +81,10 @@ MAX_INT = (1 << 62) - 1
 MAX_INT_DIGITS = 19
 #: Most entries of a shape, a stride list or a list of dims.
 MAX_RANK = 64
+#: Most entries of any one list or dict in JSON or MLIR text.
+MAX_ITEMS = 4096
+#: Most calls in one Tilus expression (``local(2).spatial(8, 4)`` has two).
+MAX_CALLS = 1024
 #: Most bits of a layout's inputs (or outputs) in all: flat indices stay inside int64.
 MAX_TOTAL_LOG2 = 62
 #: Most points a whole-layout table materializes: 2**MAX_TABLE_LOG2.
@@ -134,10 +142,20 @@ def parse_int(token: str, what: str, text: str | None = None, pos: int | None = 
     return value
 
 
-def check_depth(text: str, what: str = "text", opening: str = "[{(<", closing: str = "]})>") -> None:
-    """Refuse ``text`` whose brackets nest deeper than :data:`MAX_DEPTH` (one linear scan; text
-    inside double quotes is skipped, as JSON strings are)."""
-    depth = 0
+def check_depth(text: str, what: str = "text", opening: str = "[{(<", closing: str = "]})>",
+                max_items: int | None = None) -> None:
+    """Refuse ``text`` whose brackets nest deeper than :data:`MAX_DEPTH`, or (with ``max_items``)
+    one of whose bracketed groups has more than ``max_items`` comma-separated entries.  One linear
+    scan; text inside double quotes is skipped, as JSON strings are.
+
+        >>> check_depth("[" * 65, "JSON")
+        Traceback (most recent call last):
+        ...
+        linlayout.errors.ParseError: JSON nests deeper than the limit of 64 levels (at position 64)
+          [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[
+                                                                          ^
+    """
+    items = [0]
     in_str = False
     escape = False
     for i, ch in enumerate(text):
@@ -151,11 +169,16 @@ def check_depth(text: str, what: str = "text", opening: str = "[{(<", closing: s
         elif ch == '"':
             in_str = True
         elif ch in opening:
-            depth += 1
-            if depth > MAX_DEPTH:
+            items.append(0)
+            if len(items) > MAX_DEPTH + 1:
                 raise ParseError(f"{what} nests deeper than the limit of {MAX_DEPTH} levels", text, i)
         elif ch in closing:
-            depth -= 1
+            if len(items) > 1:
+                items.pop()
+        elif ch == "," and max_items is not None:
+            items[-1] += 1
+            if items[-1] >= max_items:
+                raise ParseError(f"{what} has a list of more than {max_items} entries", text, i)
 
 
 def _json_int(token: str) -> int:
@@ -168,7 +191,7 @@ def _json_constant(token: str) -> Any:
 
 def read_json(text: str, what: str = "JSON") -> Any:
     """``json.loads`` under the limits: at most :data:`MAX_TEXT` characters, :data:`MAX_DEPTH`
-    levels, integers of magnitude at most :data:`MAX_INT`, no ``NaN``/``Infinity``; every failure a
+    levels, :data:`MAX_ITEMS` entries per list or object, integers of magnitude at most :data:`MAX_INT`, no ``NaN``/``Infinity``; every failure a
     :class:`ParseError`.
 
         >>> read_json('{"order": [1, 0]}')
@@ -179,7 +202,7 @@ def read_json(text: str, what: str = "JSON") -> Any:
         linlayout.errors.ParseError: JSON has no Infinity; expected an integer
     """
     check_text(text, what)
-    check_depth(text, what, "[{", "]}")
+    check_depth(text, what, "[{", "]}", MAX_ITEMS)
     try:
         return json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
     except json.JSONDecodeError as e:
