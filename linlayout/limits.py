@@ -47,11 +47,13 @@ constructor text, MLIR attributes) ``0x`` introduces it.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .errors import ParseError, SizeError
+from .errors import LayoutError, ParseError, SizeError
 
 __all__ = [
     "MAX_TEXT",
@@ -68,6 +70,7 @@ __all__ = [
     "parse_int",
     "check_int",
     "check_depth",
+    "as_list",
     "read_json",
 ]
 
@@ -111,6 +114,25 @@ def check_int(value: int, what: str, error: type = SizeError) -> int:
     if -MAX_INT <= value <= MAX_INT:
         return value
     raise error(f"{what}: {_short(value)} is out of range (at most 2**62 - 1 in magnitude)")
+
+
+def as_list(value: Any, what: str, max_len: int | None = None) -> list:
+    """``value`` (any iterable but a string or a mapping) as a list, at most ``max_len`` long;
+    a :class:`~linlayout.errors.LayoutError` naming ``what`` otherwise.
+
+        >>> as_list((1, 2), "shape")
+        [1, 2]
+        >>> as_list(5, "shape")
+        Traceback (most recent call last):
+        ...
+        linlayout.errors.LayoutError: shape must be a list, got int 5
+    """
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise LayoutError(f"{what} must be a list, got {type(value).__name__} {str(value)[:60]}")
+    out = list(itertools.islice(value, None if max_len is None else max_len + 1))
+    if max_len is not None and len(out) > max_len:
+        raise SizeError(f"{what} has more than {max_len} entries")
+    return out
 
 
 def _short(value: int) -> str:

@@ -264,3 +264,22 @@ def test_binary_and_endless_files_are_bad_input(tmp_path):
         registry.load(f"@{binary}")
     with pytest.raises(ParseError, match="longer than"):
         registry.load("@/dev/zero")
+
+
+@pytest.mark.parametrize("build", [
+    lambda: MixedRadixLayout({"x": 5}),
+    lambda: MixedRadixLayout(None),
+    lambda: MixedRadixLayout({"x": [(2, 1, "m")]}, replicas=3),
+    lambda: MixedRadixLayout({"x": [(2, 1, "m")]}, offset=[1]),
+], ids=["digits-int", "digits-none", "replicas-int", "offset-list"])
+def test_mixed_radix_constructor_refuses_non_lists(build):
+    with pytest.raises(LayoutError):
+        build()
+
+
+@pytest.mark.parametrize("args", [(None,), ([(2, 1, "m")], 7), ([(2, 1, "m")], (), [1])], ids=["shard", "replica", "offset"])
+def test_tile_constructor_refuses_non_lists(args):
+    from converters.tile import TileLayout
+
+    with pytest.raises(LayoutError):
+        TileLayout(*args)
