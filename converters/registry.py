@@ -291,15 +291,22 @@ def parse(text: str, form: Optional[str] = None) -> Any:
 
 
 def read_text(arg: str) -> str:
-    """The text of a layout argument: ``@path`` reads a file (at most :data:`MAX_TEXT`
-    characters, UTF-8), ``-`` reads standard input, anything else is the text itself."""
-    if not isinstance(arg, str):
-        raise ParseError(f"a layout must be text, got {type(arg).__name__}")
+    """The text of a layout argument: ``@path`` reads a file (at most :data:`MAX_TEXT` bytes,
+    UTF-8), ``-`` reads standard input (the same way), anything else is the text itself.
+
+    Raises:
+        LayoutError: the file cannot be read; ParseError: it is too long or not UTF-8 text.
+    """
+    check_text(arg, "a layout")
     if arg == "-":
         import sys
 
-        data = sys.stdin.read(MAX_TEXT + 1)
         where = "standard input"
+        stream = getattr(sys.stdin, "buffer", None)
+        try:
+            raw = stream.read(MAX_TEXT + 1) if stream is not None else sys.stdin.read(MAX_TEXT + 1).encode("utf-8", "surrogatepass")
+        except (OSError, ValueError) as e:
+            raise LayoutError(f"cannot read the layout from {where}: {e}") from None
     elif arg.startswith("@"):
         path = os.path.expanduser(arg[1:])
         where = repr(arg[1:])
@@ -308,15 +315,15 @@ def read_text(arg: str) -> str:
                 raw = f.read(MAX_TEXT + 1)
         except (OSError, ValueError) as e:
             raise LayoutError(f"cannot read the layout file {where}: {getattr(e, 'strerror', None) or e}") from None
-        try:
-            data = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise ParseError(f"the layout file {where} is not UTF-8 text (byte {e.start})") from None
     else:
         return arg
-    if len(data) > MAX_TEXT:
+    if len(raw) > MAX_TEXT:
         raise ParseError(f"the layout in {where} is longer than {MAX_TEXT} characters")
-    return data
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ParseError(f"the layout {'file ' if where != 'standard input' else 'on '}{where} is not UTF-8 text "
+                         f"(byte {e.start})") from None
 
 
 def load(arg: str, form: Optional[str] = None) -> tuple[str, Any]:

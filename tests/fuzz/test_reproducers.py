@@ -283,3 +283,16 @@ def test_tile_constructor_refuses_non_lists(args):
 
     with pytest.raises(LayoutError):
         TileLayout(*args)
+
+
+def test_binary_standard_input_is_bad_input(monkeypatch):
+    import io
+    import sys
+
+    from converters import registry
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"\xff\xfe(4,8):(8,1)")))
+    with pytest.raises(ParseError, match="not UTF-8"):
+        registry.load("-")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"(4,8):(8,1)\n")))
+    assert registry.load("-")[0] == "cute"
