@@ -50,13 +50,13 @@ from .errors import (
     SizeError,
     UnsupportedError,
 )
-from .limits import as_list
+from .limits import MAX_TABLE_LOG2, as_list
 from .tabulate import tabulate
 
 __all__ = ["Digit", "MixedRadixLayout", "Counterexample", "Pow2Piece", "MAX_TABLE_SIZE", "MAX_ENUMERATION", "to_digit"]
 
 #: Largest number of inputs (times replicas) that the vectorized evaluators tabulate.
-MAX_TABLE_SIZE = 1 << 24
+MAX_TABLE_SIZE = 1 << MAX_TABLE_LOG2
 #: Largest number of points the checked enumeration fallback of :meth:`MixedRadixLayout.compose`
 #: evaluates (for the cases the digit algebra cannot decide).
 MAX_ENUMERATION = 1 << 20

@@ -43,6 +43,10 @@ from .errors import (
     SizeError,
 )
 
+# The caps on table sizes (2**24 rows) and on total bits (62, so that flat values stay within
+# numpy's int64) live with the other input limits.
+from .limits import MAX_TABLE_LOG2, MAX_TOTAL_LOG2
+
 if TYPE_CHECKING:  # pragma: no cover
     import galois
 
@@ -51,15 +55,11 @@ __all__ = ["LinearLayout"]
 BasesLike = Union[Mapping[str, Sequence[Sequence[int]]], Sequence[tuple[str, Sequence[Sequence[int]]]]]
 OutDimsLike = Union[Mapping[str, int], Sequence[str], Sequence[tuple[str, int]]]
 
-#: Largest number of points ``table()`` will materialize (2**24 rows).
-MAX_TABLE_LOG2 = 24
 #: Input dims up to this many bits get a lookup table for ``apply``...
 _APPLY_TABLE_LOG2 = 10
 #: ...built on this call of ``apply`` on one layout (before it, ``apply`` XORs bases: a table of
 #: 2**10 entries costs about as much as 50 such calls, so it is built only once it is likely to pay).
 _APPLY_TABLE_CALLS = 32
-#: Sizes are capped so that flat values stay within numpy's int64.
-MAX_TOTAL_LOG2 = 62
 
 
 def _is_pow2(n: int) -> bool:
