@@ -42,7 +42,6 @@ form        text                                                kinds
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -51,12 +50,10 @@ from typing import Any, Optional
 
 from linlayout.contract import Kind, as_linear, kind_of
 from linlayout.errors import LayoutError, ParseError, UnsupportedError
+from linlayout.limits import MAX_TEXT, check_text, read_json
 from linlayout.linear import LinearLayout
 
 __all__ = ["Form", "FORMS", "detect", "parse", "load", "form_of", "convert", "to_text", "MAX_TEXT"]
-
-#: Longest layout text (or file) read, in characters.
-MAX_TEXT = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -84,7 +81,8 @@ class Form:
 
 # ------------------------------------------------------------------------------------ linear
 
-_LINEAR_TEXT = re.compile(r"(?m)^\s*-?\s*[A-Za-z_]\w*\s*=\s*\d+\s*->|where out dims are|\(empty layout|is a size 1 dimension")
+# Horizontal space only around the line start: with \s a run of newlines made this cubic.
+_LINEAR_TEXT = re.compile(r"(?m)^[ \t]*-?[ \t]*[A-Za-z_]\w*[ \t]*=[ \t]*\d+[ \t]*->|where out dims are|\(empty layout|is a size 1 dimension")
 
 
 def _parse_linear(text: str) -> LinearLayout:
@@ -101,12 +99,7 @@ def _json_layout(t: str, key: str) -> Any:
 
 
 def _json(t: str) -> Any:
-    try:
-        return json.loads(t)
-    except json.JSONDecodeError as e:
-        raise ParseError(f"invalid JSON: {e.msg}", t, e.pos) from None
-    except RecursionError:
-        raise ParseError("the JSON is nested too deeply", t, 0) from None
+    return read_json(t)
 
 
 # ------------------------------------------------------------------------------------ gluon
@@ -172,7 +165,7 @@ def _tilus_from_linear(L: LinearLayout) -> Any:
 
 _TILUS = re.compile(r"(?:tilus\.)?(?:local|spatial|column_local|column_spatial|replicated|register_layout|RegisterLayout)\s*\(")
 _TILE = re.compile(r"[SR]\s*\[")
-_CUTE = re.compile(r"(?:S|Sw)\s*<|SW_\d|[(_\d]")
+_CUTE = re.compile(r"(?:S|Sw)\s*<|SW_\d|[(_\d](?!empty layout)")
 
 
 def _parse_mlir(text: str) -> Any:
@@ -258,8 +251,7 @@ def detect(text: str) -> str:
     Raises:
         ParseError: no form recognises the text (the message shows what each looks like).
     """
-    if not isinstance(text, str):
-        raise ParseError(f"a layout must be text, got {type(text).__name__}")
+    check_text(text, "a layout")
     t = text.strip()
     if not t:
         raise ParseError("empty layout text", text, 0)
@@ -287,10 +279,7 @@ def _form(name: str) -> Form:
 
 def parse(text: str, form: Optional[str] = None) -> Any:
     """A layout value from its text in ``form`` (detected when ``None``)."""
-    if not isinstance(text, str):
-        raise ParseError(f"a layout must be text, got {type(text).__name__}")
-    if len(text) > MAX_TEXT:
-        raise ParseError(f"the layout text has {len(text)} characters; at most {MAX_TEXT} are read")
+    check_text(text, "a layout")
     if form is None or form == "json":
         name = detect(text)
         if form == "json" and not text.strip().startswith("{"):
@@ -300,15 +289,22 @@ def parse(text: str, form: Optional[str] = None) -> Any:
 
 
 def read_text(arg: str) -> str:
-    """The text of a layout argument: ``@path`` reads a file (at most :data:`MAX_TEXT`
-    characters, UTF-8), ``-`` reads standard input, anything else is the text itself."""
-    if not isinstance(arg, str):
-        raise ParseError(f"a layout must be text, got {type(arg).__name__}")
+    """The text of a layout argument: ``@path`` reads a file (at most :data:`MAX_TEXT` bytes,
+    UTF-8), ``-`` reads standard input (the same way), anything else is the text itself.
+
+    Raises:
+        LayoutError: the file cannot be read; ParseError: it is too long or not UTF-8 text.
+    """
+    check_text(arg, "a layout")
     if arg == "-":
         import sys
 
-        data = sys.stdin.read(MAX_TEXT + 1)
         where = "standard input"
+        stream = getattr(sys.stdin, "buffer", None)
+        try:
+            raw = stream.read(MAX_TEXT + 1) if stream is not None else sys.stdin.read(MAX_TEXT + 1).encode("utf-8", "surrogatepass")
+        except (OSError, ValueError) as e:
+            raise LayoutError(f"cannot read the layout from {where}: {e}") from None
     elif arg.startswith("@"):
         path = os.path.expanduser(arg[1:])
         where = repr(arg[1:])
@@ -317,15 +313,15 @@ def read_text(arg: str) -> str:
                 raw = f.read(MAX_TEXT + 1)
         except (OSError, ValueError) as e:
             raise LayoutError(f"cannot read the layout file {where}: {getattr(e, 'strerror', None) or e}") from None
-        try:
-            data = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise ParseError(f"the layout file {where} is not UTF-8 text (byte {e.start})") from None
     else:
         return arg
-    if len(data) > MAX_TEXT:
+    if len(raw) > MAX_TEXT:
         raise ParseError(f"the layout in {where} is longer than {MAX_TEXT} characters")
-    return data
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ParseError(f"the layout {'file ' if where != 'standard input' else 'on '}{where} is not UTF-8 text "
+                         f"(byte {e.start})") from None
 
 
 def load(arg: str, form: Optional[str] = None) -> tuple[str, Any]:

@@ -26,11 +26,14 @@ from __future__ import annotations
 import ast
 import dataclasses
 import itertools
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from linlayout.contract import Kind
+from linlayout.draw import MAX_CELLS
 from linlayout.errors import DimensionError, LayoutError, ParseError, SizeError, UnsupportedError
+from linlayout.limits import MAX_CALLS, MAX_INT_DIGITS, MAX_RANK, MAX_TOTAL_LOG2, check_depth, check_int, check_text
 
 from .tile import Iter, TileLayout
 
@@ -66,13 +69,18 @@ def _prod(xs) -> int:
 
 
 def _ints(xs: Any, what: str) -> tuple[int, ...]:
+    if isinstance(xs, (str, bytes)):
+        raise LayoutError(f"{what} must be a sequence of ints, got {type(xs).__name__}")
     try:
-        out = tuple(xs)
+        out = tuple(itertools.islice(xs, MAX_RANK + 1))
     except TypeError:
-        raise LayoutError(f"{what} must be a sequence of ints, got {xs!r}") from None
+        raise LayoutError(f"{what} must be a sequence of ints, got {type(xs).__name__}") from None
+    if len(out) > MAX_RANK:
+        raise SizeError(f"{what} has more than {MAX_RANK} entries")
     for x in out:
         if isinstance(x, bool) or not isinstance(x, int):
-            raise LayoutError(f"{what} must be a sequence of ints, got {xs!r}")
+            raise LayoutError(f"{what} must be a sequence of ints, got {out!r}")
+        check_int(x, what)
     return out
 
 
@@ -96,6 +104,10 @@ def _validate(shape, mode_shape, spatial_modes, local_modes) -> None:
         raise SizeError(f"shape {list(shape)} must have positive entries")
     if any(m < 1 for m in mode_shape):
         raise SizeError(f"mode_shape {list(mode_shape)} must have positive entries")
+    total = _prod(shape) * _prod(-m for m in spatial_modes if m < 0)
+    if total > 1 << MAX_TOTAL_LOG2:
+        raise SizeError(f"the layout has {total.bit_length() - 1}+ bits of elements and replicas; "
+                        f"at most {MAX_TOTAL_LOG2} are supported")
     remaining = list(shape)
     for mode in reversed(mode_shape):
         if mode == 1:
@@ -826,6 +838,8 @@ def visualize_layout(layout: RegisterLayout) -> str:
         │ 4: 0 │ 5: 0 │
         └──────┴──────┘
     """
+    if layout.size > MAX_CELLS:
+        raise SizeError(f"visualize: the layout has {layout.size} elements; at most {MAX_CELLS} are drawn")
     shape = list(layout.shape)
     if len(shape) > 3:
         shape = [s for s in shape if s > 1]
@@ -854,10 +868,30 @@ _FUNCS = ("local", "spatial", "column_local", "column_spatial", "replicated", "r
 _METHODS = ("local", "spatial", "column_local", "column_spatial", "replicated")
 
 
+_DIGIT_RUN = re.compile(r"[0-9_]{%d,}" % (MAX_INT_DIGITS + 1))
+
+
+def _check_literals(t: str) -> None:
+    """Refuse, before Python's parser sees them (one linear scan each): integer literals too long
+    to be in range, brackets nested deeper than the limit, argument lists longer than a rank can
+    be, and more than :data:`~linlayout.limits.MAX_CALLS` calls."""
+    m = _DIGIT_RUN.search(t)
+    if m:
+        raise ParseError(f"an integer of {len(m.group())} digits is out of range (at most 2**62 - 1 in magnitude)",
+                         t, m.start())
+    check_depth(t, "the Tilus expression", "([{", ")]}", MAX_RANK + 2)
+    calls = t.count("(")
+    if calls > MAX_CALLS:
+        raise ParseError(f"the Tilus expression has {calls} calls; at most {MAX_CALLS} are read", t, 0)
+
+
 def parse(text: str) -> RegisterLayout:
     """Read a Tilus layout expression: a chain ``local(2, 1).spatial(8, 4)`` (``tilus.`` prefix
     allowed) or ``RegisterLayout(shape=[...], mode_shape=[...], spatial_modes=[...],
     local_modes=[...])`` as ``str()`` prints it.  Only literals and these calls are evaluated.
+    Tilus layouts are Python, so integers follow Python's literal grammar (``0x10`` and ``1_024``
+    read as Python reads them; a leading zero such as ``01`` is refused, as Python refuses it),
+    within the limits of :mod:`linlayout.limits` (19 digits, 2**62 in magnitude, nesting 64).
 
         >>> parse("local(2, 1).spatial(8, 4)") == local(2, 1).spatial(8, 4)
         True
@@ -870,9 +904,9 @@ def parse(text: str) -> RegisterLayout:
           local(2).shuffle(1)
           ^
     """
-    if not isinstance(text, str):
-        raise ParseError(f"a Tilus layout must be text, got {type(text).__name__}")
+    check_text(text, "a Tilus layout")
     t = text.strip()
+    _check_literals(t)
     try:
         tree = ast.parse(t, mode="eval")
     except SyntaxError as e:

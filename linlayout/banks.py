@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import gf2
+from .checks import check_pow2, is_pow2
 from .errors import DimensionError, NotSurjectiveError, SizeError
 from .contract import as_linear
 from .linear import LinearLayout
@@ -51,10 +52,25 @@ __all__ = [
     "BankReport",
     "word_cells",
     "swizzled_shared",
+    "check_bank_geometry",
 ]
 
 NUM_BANKS = 32
 BANK_BYTES = 4
+
+
+def check_bank_geometry(banks: Any, bank_bytes: Any) -> tuple[int, int]:
+    """``(banks, bank_bytes)`` when both are powers of two of sensible size (1..1024 banks of
+    1..128 bytes); a :class:`~linlayout.errors.SizeError` otherwise.
+
+        >>> check_bank_geometry(32, 4)
+        (32, 4)
+    """
+    banks = check_pow2(banks, "banks")
+    bank_bytes = check_pow2(bank_bytes, "bank_bytes")
+    if banks > 1024 or bank_bytes > 128:
+        raise SizeError(f"banks must be at most 1024 and bank_bytes at most 128, got {banks} and {bank_bytes}")
+    return banks, bank_bytes
 LINE_BYTES = NUM_BANKS * BANK_BYTES
 
 
@@ -289,6 +305,9 @@ def word_cells(
         >>> word_cells(L, 16)
         {(0, 0): [(0,), (1,)], (0, 1): [(2,), (3,)]}
     """
+    banks, bank_bytes = check_bank_geometry(banks, bank_bytes)
+    if not (is_pow2(bitwidth) and bitwidth <= 1024):
+        raise SizeError(f"bitwidth must be a power of two up to 1024, got {bitwidth!r}")
     names = list(shared.out_dim_names)
     sub = shared.sublayout(["offset"], names)
     table = sub.table()

@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from .checks import is_pow2
+from .checks import as_int, is_pow2
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
 from .contract import as_linear
 from .linear import LinearLayout
@@ -634,11 +634,13 @@ def _access_test(access: Any, sizes: Sequence[int]):
         return lambda c: False
     if callable(access):
         return access
-    out = set()
-    for coord in access:
-        if isinstance(coord, (int, np.integer)):
-            coord = (int(coord),)
-        coord = tuple(int(x) for x in coord)
+    out: set[tuple[int, ...]] = set()
+    try:
+        coords = [((int(c),) if isinstance(c, (int, np.integer)) else tuple(as_int(x, "an access coordinate", DimensionError) for x in c))
+                  for c in access]
+    except TypeError:
+        raise DimensionError(f"access must be a list of coordinate tuples, got {type(access).__name__}") from None
+    for coord in coords:
         if len(coord) != len(sizes) or any(not 0 <= x < s for x, s in zip(coord, sizes)):
             raise DimensionError(f"access coordinate {coord} is outside the tensor of shape {tuple(sizes)}")
         out.add(coord)
@@ -676,8 +678,10 @@ def bank_picture(
         >>> print(p.to_text().splitlines()[2])
         L0  *0,0   0,1   0,2   0,3
     """
-    from .banks import word_cells  # loaded on first use: import linlayout stays fast
+    from .banks import check_bank_geometry, word_cells  # loaded on first use: import linlayout stays fast
 
+    banks, bank_bytes = check_bank_geometry(banks, bank_bytes)
+    max_lines = as_int(max_lines, "max_lines")
     L = as_linear(shared, shape)
     if not L.has_in_dim("offset"):
         raise UnsupportedError(f"the bank view needs a shared-memory layout with an 'offset' in-dim, got in-dims {list(L.in_dim_names)}")

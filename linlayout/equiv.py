@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .contract import as_layout
-from .errors import LayoutError
+from .errors import DimensionError
 from .general import Counterexample, MixedRadixLayout
 from .linear import LinearLayout
 from .locality import is_register_only
@@ -130,6 +130,10 @@ def equivalent(a: Any, b: Any, *, shape: Sequence[int] | None = None) -> Equival
         >>> e = equivalent(L, LinearLayout({"x": [[2], [1], [4]]}, {"m": 8}))
         >>> e.relation, e.counterexample.point
         ('different', {'x': 1})
+
+    Raises:
+        LayoutError: a side cannot be read as a layout, or comparing them passes a limit of
+            :mod:`linlayout.limits` (a refusal, never the answer "different").
     """
     fa, fb = _to_form(a, shape), _to_form(b, shape)
     if isinstance(fa, LinearLayout) and isinstance(fb, LinearLayout):
@@ -142,8 +146,10 @@ def equivalent(a: Any, b: Any, *, shape: Sequence[int] | None = None) -> Equival
         return Equivalence("different", None, f"their inputs differ: {ia} vs {ib}", "general")
     try:
         c = ga.counterexample(gb)
-    except LayoutError as e:
+    except DimensionError as e:  # the in-dims differ: an answer, not a refusal
         return Equivalence("different", None, str(e), "general")
+    # any other LayoutError (a size limit, an unsupported form) is a refusal and propagates:
+    # a limit must never be answered as "different"
     if c is None:
         return Equivalence("identical", None, "", "general")
     return Equivalence("different", c, "", "general")

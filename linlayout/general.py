@@ -50,12 +50,13 @@ from .errors import (
     SizeError,
     UnsupportedError,
 )
+from .limits import MAX_TABLE_LOG2, as_list
 from .tabulate import tabulate
 
 __all__ = ["Digit", "MixedRadixLayout", "Counterexample", "Pow2Piece", "MAX_TABLE_SIZE", "MAX_ENUMERATION", "to_digit"]
 
 #: Largest number of inputs (times replicas) that the vectorized evaluators tabulate.
-MAX_TABLE_SIZE = 1 << 24
+MAX_TABLE_SIZE = 1 << MAX_TABLE_LOG2
 #: Largest number of points the checked enumeration fallback of :meth:`MixedRadixLayout.compose`
 #: evaluates (for the cases the digit algebra cannot decide).
 MAX_ENUMERATION = 1 << 20
@@ -322,7 +323,9 @@ class MixedRadixLayout:
         offset: Mapping[str, int] | None = None,
         out_dims: Mapping[str, int] | Sequence[str] | None = None,
     ):
-        items = list(digits.items()) if isinstance(digits, Mapping) else list(digits)
+        items = list(digits.items()) if isinstance(digits, Mapping) else as_list(digits, "digits")
+        if offset is not None and not isinstance(offset, Mapping):
+            raise LayoutError(f"offset must map axis names to ints, got {type(offset).__name__}")
         ds: list[tuple[str, tuple[Digit, ...]]] = []
         seen: set[str] = set()
         for item in items:
@@ -335,8 +338,9 @@ class MixedRadixLayout:
             if name in seen:
                 raise DimensionError(f"in-dim {name!r} appears twice")
             seen.add(name)
-            ds.append((name, tuple(to_digit(d, f"digit {i} of in-dim {name!r}") for i, d in enumerate(dl))))
-        reps = tuple(to_digit(d, f"replica {i}") for i, d in enumerate(replicas))
+            ds.append((name, tuple(to_digit(d, f"digit {i} of in-dim {name!r}")
+                                   for i, d in enumerate(as_list(dl, f"the digits of in-dim {name!r}")))))
+        reps = tuple(to_digit(d, f"replica {i}") for i, d in enumerate(as_list(replicas, "replicas")))
         off: dict[str, int] = {}
         for a, v in (offset or {}).items():
             if not isinstance(a, str) or not a:

@@ -25,6 +25,7 @@ integers (see :mod:`linlayout.gf2`).
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Union
 
@@ -42,6 +43,10 @@ from .errors import (
     SizeError,
 )
 
+# The caps on table sizes (2**24 rows) and on total bits (62, so that flat values stay within
+# numpy's int64) live with the other input limits.
+from .limits import MAX_TABLE_LOG2, MAX_TOTAL_LOG2
+
 if TYPE_CHECKING:  # pragma: no cover
     import galois
 
@@ -50,15 +55,11 @@ __all__ = ["LinearLayout"]
 BasesLike = Union[Mapping[str, Sequence[Sequence[int]]], Sequence[tuple[str, Sequence[Sequence[int]]]]]
 OutDimsLike = Union[Mapping[str, int], Sequence[str], Sequence[tuple[str, int]]]
 
-#: Largest number of points ``table()`` will materialize (2**24 rows).
-MAX_TABLE_LOG2 = 24
 #: Input dims up to this many bits get a lookup table for ``apply``...
 _APPLY_TABLE_LOG2 = 10
 #: ...built on this call of ``apply`` on one layout (before it, ``apply`` XORs bases: a table of
 #: 2**10 entries costs about as much as 50 such calls, so it is built only once it is likely to pay).
 _APPLY_TABLE_CALLS = 32
-#: Sizes are capped so that flat values stay within numpy's int64.
-MAX_TOTAL_LOG2 = 62
 
 
 def _is_pow2(n: int) -> bool:
@@ -78,9 +79,16 @@ def _as_int(value: Any, what: str) -> int:
         raise BasisError(f"{what} must be an integer, got {type(value).__name__} {value!r}") from None
 
 
+#: What a dim name may look like: the names Triton prints and our text form reads back.
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\Z")
+
+
 def _check_name(name: Any, what: str) -> str:
     if not isinstance(name, str) or not name:
         raise DimensionError(f"{what} names must be non-empty strings, got {name!r}")
+    if not _NAME.match(name):
+        raise DimensionError(f"{what} name {name[:60]!r} is not a name such as dim0 or register "
+                             "(a letter or '_', then letters, digits, '_' or '.')")
     return name
 
 

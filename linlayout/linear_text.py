@@ -20,19 +20,19 @@ The JSON form (``LinearLayout.to_dict``) is read by :func:`read_linear_text` too
 
 from __future__ import annotations
 
-import json
 import re
 
 from typing import Any
 
 from .errors import ParseError
+from .limits import check_text, parse_int, read_json
 
 __all__ = ["read_linear_text"]
 
-_BASIS = re.compile(r"^\s*(?:-\s*)?([A-Za-z_][\w.]*)=(\d+)\s*->\s*\(([^)]*)\)\s*$")
+_BASIS = re.compile(r"^\s*(?:-\s*)?([A-Za-z_][\w.]*)=([0-9]+)\s*->\s*\(([^)]*)\)\s*$")
 _SIZE1 = re.compile(r"^\s*(?:-\s*)?([A-Za-z_][\w.]*) is a size 1 dimension\s*$")
 _OUTS = re.compile(r"^\s*where out dims are:\s*\[(.*)\]\s*\)?\s*$")
-_OUT = re.compile(r"^\s*([A-Za-z_][\w.]*) \(size (\d+)\)\s*$")
+_OUT = re.compile(r"^\s*([A-Za-z_][\w.]*) \(size ([0-9]+)\)\s*$")
 _EMPTY = re.compile(r"^\s*\(empty layout(?: with out-dims \[(.*)\])?\)\s*$")
 
 
@@ -45,7 +45,7 @@ def _outs(spec: str, text: str, pos: int) -> list[tuple[str, int]]:
         m = _OUT.match(part)
         if not m:
             raise ParseError("expected an out-dim as 'name (size N)'", text, pos + offset)
-        outs.append((m.group(1), int(m.group(2))))
+        outs.append((m.group(1), parse_int(m.group(2), "an out-dim size", text, pos + offset + m.start(2))))
         offset += len(part) + 1
     return outs
 
@@ -57,17 +57,10 @@ def read_linear_text(text: str) -> Any:
     Raises :class:`~linlayout.errors.ParseError` with the position of the first line it cannot
     read.
     """
-    if not isinstance(text, str):
-        raise ParseError(f"expected text, got {type(text).__name__}")
+    check_text(text, "linear layout text")
     stripped = text.strip()
     if stripped.startswith("{"):
-        try:
-            d = json.loads(stripped)
-        except json.JSONDecodeError as e:
-            raise ParseError(f"invalid JSON: {e.msg}", text, text.index("{") + e.pos) from None
-        except RecursionError:
-            raise ParseError("the JSON is nested too deeply", text, 0) from None
-        return d
+        return read_json(stripped)
     if stripped.startswith("LinearLayout(") and stripped.endswith(")"):
         stripped = stripped[len("LinearLayout("):-1]
         text = stripped
@@ -88,14 +81,13 @@ def read_linear_text(text: str) -> Any:
             continue
         m = _BASIS.match(body)
         if m:
-            name, value, vec = m.group(1), int(m.group(2)), m.group(3)
+            name, value, vec = m.group(1), parse_int(m.group(2), "a basis input", text, here + m.start(2)), m.group(3)
             got = bases.setdefault(name, [])
             if value != 1 << len(got):
                 raise ParseError(f"expected {name}={1 << len(got)} next (bases are listed for 1, 2, 4, ...), got {name}={value}", text, here + m.start(2))
-            try:
-                got.append(tuple(int(x) for x in vec.split(",")) if vec.strip() else ())
-            except ValueError:
-                raise ParseError("expected a basis vector of integers", text, here + m.start(3)) from None
+            at = here + m.start(3)
+            got.append(tuple(parse_int(x.strip(), "a basis vector of integers", text, at) for x in vec.split(","))
+                       if vec.strip() else ())
             continue
         m = _SIZE1.match(body)
         if m:

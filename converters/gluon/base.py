@@ -39,6 +39,7 @@ from typing import Any, ClassVar
 
 from linlayout.contract import Kind
 from linlayout.errors import LayoutError
+from linlayout.limits import MAX_DEPTH
 from linlayout.linear import LinearLayout
 
 __all__ = [
@@ -263,25 +264,37 @@ class GluonLayout:
             ...     "warps_per_cta": [4, 1], "order": [1, 0]}})
             SliceLayout(1, BlockedLayout([1, 1], [32, 1], [4, 1], [1, 0]))
         """
+        return cls._from_dict(d, 0)
+
+    @classmethod
+    def _from_dict(cls, d: Mapping[str, Any], depth: int) -> GluonLayout:
         if not isinstance(d, Mapping):
             raise LayoutError(f"from_dict: expected a dict with a 'kind', got {type(d).__name__}")
+        if depth > MAX_DEPTH:
+            raise LayoutError(f"from_dict: parent layouts nest deeper than the limit of {MAX_DEPTH} levels")
         kind = d.get("kind", cls.family or None)
         if kind is None:
             raise LayoutError("from_dict: the dict has no 'kind'")
+        if not isinstance(kind, str):
+            raise LayoutError(f"from_dict: 'kind' must be a Gluon class name, got {type(kind).__name__}")
         target = lookup(kind) if (cls is GluonLayout or kind != cls.family) else cls
         if cls is not GluonLayout and not issubclass(target, cls):
             raise LayoutError(f"{cls.__name__}.from_dict: got a dict of kind {kind!r}")
-        if target.from_dict.__func__ is not GluonLayout.from_dict.__func__:  # type: ignore[attr-defined]
-            return target.from_dict(d)
-        names = target.field_names()
-        kw = {k: v for k, v in d.items() if k != "kind"}
-        unknown = sorted(set(kw) - set(names))
-        if unknown:
-            raise LayoutError(f"{kind}: unknown field(s) {unknown}; expected {list(names)}")
-        kw = {k: (GluonLayout.from_dict(v) if isinstance(v, Mapping) and "kind" in v else v) for k, v in kw.items()}
         try:
+            if target.from_dict.__func__ is not GluonLayout.from_dict.__func__:  # type: ignore[attr-defined]
+                return target.from_dict(d)
+            names = target.field_names()
+            kw = {k: v for k, v in d.items() if k != "kind"}
+            unknown = sorted(set(kw) - set(names), key=repr)
+            if unknown:
+                raise LayoutError(f"{kind}: unknown field(s) {unknown}; expected {list(names)}")
+            for k, v in kw.items():
+                if isinstance(v, Mapping) and "kind" not in v:
+                    raise LayoutError(f"{kind}: field {k!r} is a dict without a 'kind'; a nested layout "
+                                      "needs one, e.g. {\"kind\": \"BlockedLayout\", ...}")
+            kw = {k: (GluonLayout._from_dict(v, depth + 1) if isinstance(v, Mapping) else v) for k, v in kw.items()}
             return target(**kw)
-        except TypeError as e:
+        except TypeError as e:  # a missing or unexpected field: the constructor's own words
             raise LayoutError(f"{kind}: {e}") from None
 
     # ------------------------------------------------------------------ text form

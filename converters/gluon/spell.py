@@ -37,6 +37,7 @@ from linlayout.linear import LinearLayout
 
 from linlayout.checks import log2
 
+from ._build import check_shape
 from .base import GluonLayout
 from .distributed import (
     BlockedLayout,
@@ -213,7 +214,9 @@ def canonical(spelling: GluonLayout, shape: Sequence[int]) -> GluonLayout:
     from .amd import AMDWMMALayout
     from .tmem import TensorMemoryLayout, TensorMemoryScalesLayout
 
-    shp = [int(s) for s in shape]
+    if not isinstance(spelling, GluonLayout):
+        raise LayoutError(f"canonical: expected a Gluon layout, got {type(spelling).__name__}")
+    shp = check_shape(shape, None, "canonical")
     layout = spelling.to_linear(shp)
     if isinstance(spelling, SliceLayout):
         pshape = shp[: spelling.dim] + [1] + shp[spelling.dim:]
@@ -431,7 +434,7 @@ def _check(layout: LinearLayout, shape: Sequence[int] | None) -> list[int]:
     names = list(layout.out_dim_names)
     if names != [f"dim{i}" for i in range(len(names))] or not names:
         raise DimensionError(f"spellings: out-dims must be dim0, dim1, ...; got {names}")
-    shp = list(layout.out_dims.values()) if shape is None else [int(s) for s in shape]
+    shp = list(layout.out_dims.values()) if shape is None else check_shape(shape, None, "spellings")
     if shp != list(layout.out_dims.values()):
         raise DimensionError(f"spellings: shape {shp} differs from the layout's out-dim sizes {list(layout.out_dims.values())}")
     return shp

@@ -27,13 +27,14 @@ import re
 from typing import Any
 
 from linlayout.errors import LayoutError, ParseError
+from linlayout.limits import MAX_DEPTH, MAX_RANK, check_text, parse_int
 
 from .base import GluonLayout, lookup
 
 __all__ = ["parse"]
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<int>[-+]?(?:0[xX][0-9a-fA-F]+|\d+))|(?P<name>[A-Za-z_][A-Za-z_0-9]*)"
+    r"\s*(?:(?P<int>[-+]?(?:0[xX][0-9a-fA-F]+|[0-9]+))|(?P<name>[A-Za-z_][A-Za-z_0-9]*)"
     r"|(?P<str>'[^']*'|\"[^\"]*\")|(?P<punct>[\[\]\(\),=.]))"
 )
 
@@ -42,8 +43,13 @@ class _Parser:
     def __init__(self, text: str):
         self.text = text
         self.toks: list[tuple[str, str, int]] = []
-        pos = 0
-        n = len(text)
+        self._more = self._tokens()
+        self.i = 0
+        self.depth = 0
+
+    def _tokens(self):
+        """Tokens on demand, so that text after an error is never scanned."""
+        text, pos, n = self.text, 0, len(self.text)
         while pos < n:
             if text[pos].isspace():
                 pos += 1
@@ -52,17 +58,18 @@ class _Parser:
             if not m or m.end() == pos:
                 raise ParseError(f"unexpected character {text[pos]!r}", text, pos)
             kind = m.lastgroup or ""
-            start = m.start(kind)
-            self.toks.append((kind, m.group(kind), start))
+            yield (kind, m.group(kind), m.start(kind))
             pos = m.end()
-        self.toks.append(("end", "", n))
-        self.i = 0
+        while True:
+            yield ("end", "", n)
 
-    def peek(self) -> tuple[str, str, int]:
-        return self.toks[self.i]
+    def peek(self, ahead: int = 0) -> tuple[str, str, int]:
+        while len(self.toks) <= self.i + ahead:
+            self.toks.append(next(self._more))
+        return self.toks[self.i + ahead]
 
     def take(self) -> tuple[str, str, int]:
-        t = self.toks[self.i]
+        t = self.peek()
         self.i += 1
         return t
 
@@ -75,11 +82,12 @@ class _Parser:
         kind, v, pos = self.peek()
         if kind == "int":
             self.take()
-            return int(v, 0)
+            return parse_int(v, "an integer argument", self.text, pos, hex_ok=True)
         if kind == "str":
             self.take()
             return v[1:-1]
         if kind == "punct" and v in "[(":
+            self.enter(pos)
             self.take()
             close = "]" if v == "[" else ")"
             items: list[Any] = []
@@ -88,12 +96,15 @@ class _Parser:
                 if k2 == "punct" and v2 == close:
                     self.take()
                     break
+                if len(items) >= MAX_RANK:
+                    raise ParseError(f"a list of more than {MAX_RANK} entries", self.text, p2)
                 items.append(self.value())
                 k2, v2, p2 = self.take()
                 if k2 == "punct" and v2 == close:
                     break
                 if not (k2 == "punct" and v2 == ","):
                     raise ParseError(f"expected ',' or {close!r}", self.text, p2)
+            self.depth -= 1
             return items
         if kind == "name":
             if v in ("True", "False", "None", "true", "false"):
@@ -104,8 +115,15 @@ class _Parser:
             raise ParseError("unexpected end of text; expected a value", self.text, pos)
         raise ParseError(f"expected a value (int, list, bool or layout), got {v!r}", self.text, pos)
 
+    def enter(self, pos: int) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise ParseError(f"brackets nest deeper than the limit of {MAX_DEPTH} levels", self.text, pos)
+
     def call(self) -> GluonLayout:
-        kind, name, start = self.take()
+        kind, name, start = self.peek()
+        self.enter(start)
+        self.take()
         if kind != "name":
             raise ParseError("expected a layout class name such as BlockedLayout", self.text, start)
         while self.peek()[1] == "." and self.peek()[0] == "punct":
@@ -126,7 +144,7 @@ class _Parser:
             if k == "punct" and v == ")":
                 self.take()
                 break
-            if k == "name" and self.toks[self.i + 1][1] == "=" and self.toks[self.i + 1][0] == "punct":
+            if k == "name" and self.peek(1)[1] == "=" and self.peek(1)[0] == "punct":
                 self.take()
                 self.take()
                 if v in kwargs:
@@ -135,6 +153,9 @@ class _Parser:
             else:
                 if kwargs:
                     raise ParseError(f"{name}: positional argument after keyword arguments", self.text, p)
+                if len(args) >= len(cls.field_names()):
+                    raise ParseError(f"{name} takes at most {len(cls.field_names())} arguments "
+                                     f"({', '.join(cls.field_names())})", self.text, p)
                 args.append(self.value())
             k, v, p = self.take()
             if k == "punct" and v == ")":
@@ -152,6 +173,7 @@ class _Parser:
             if n in kwargs:
                 raise ParseError(f"{name}: field {n!r} given twice", self.text, start)
             kwargs[n] = a
+        self.depth -= 1
         try:
             return cls(**kwargs)
         except TypeError as e:
@@ -165,8 +187,7 @@ def parse(text: str) -> GluonLayout:
         ...             "warps_per_cta=[2, 2], order=[1, 0])"))
         BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])
     """
-    if not isinstance(text, str):
-        raise ParseError(f"expected layout text, got {type(text).__name__}")
+    check_text(text, "Gluon layout text")
     p = _Parser(text)
     if p.peek()[0] == "end":
         raise ParseError("empty text; expected a layout such as BlockedLayout(...)", text, 0)

@@ -75,16 +75,23 @@ class Module:
     @property
     def num_warps(self) -> int:
         """``"ttg.num-warps"`` (4 when absent, Triton's default)."""
-        return int(self.attributes.get("ttg.num-warps", 4))
+        return self._int_attr("ttg.num-warps", 4)
 
     @property
     def threads_per_warp(self) -> int:
         """``"ttg.threads-per-warp"`` (32 when absent)."""
-        return int(self.attributes.get("ttg.threads-per-warp", 32))
+        return self._int_attr("ttg.threads-per-warp", 32)
 
     @property
     def num_ctas(self) -> int:
-        return int(self.attributes.get("ttg.num-ctas", 1))
+        return self._int_attr("ttg.num-ctas", 1)
+
+    def _int_attr(self, key: str, default: int) -> int:
+        """The module attribute ``key`` as a positive int (``default`` when absent)."""
+        v = self.attributes.get(key, default)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise LayoutError(f"module attribute {key!r} must be a positive integer, got {v!r}")
+        return v
 
     @property
     def target(self) -> str:

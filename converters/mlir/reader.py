@@ -22,11 +22,12 @@ import re
 from typing import Any
 
 from linlayout.errors import ParseError
+from linlayout.limits import MAX_DEPTH, MAX_ITEMS, check_text, parse_int
 
 __all__ = ["Reader", "Located"]
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z_0-9$.\-]*")
-_INT = re.compile(r"[-+]?(?:0x[0-9a-fA-F]+|\d+)")
+_INT = re.compile(r"[-+]?(?:0x[0-9a-fA-F]+|[0-9]+)")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
@@ -48,11 +49,17 @@ class Reader:
     (set by :mod:`converters.mlir.attrs`)."""
 
     def __init__(self, text: str, pos: int = 0, attr_hook: Any = None) -> None:
-        if not isinstance(text, str):
-            raise ParseError(f"expected MLIR text, got {type(text).__name__}")
+        check_text(text, "MLIR text")
         self.text = text
         self.pos = pos
         self.attr_hook = attr_hook
+        self.depth = 0
+
+    def enter(self) -> None:
+        """One level deeper into a list, dictionary or attribute (bounded by MAX_DEPTH)."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.error(f"the text nests deeper than the limit of {MAX_DEPTH} levels")
 
     # ------------------------------------------------------------------ basics
     def error(self, message: str, pos: int | None = None) -> ParseError:
@@ -97,7 +104,7 @@ class Reader:
         if not m:
             raise self.error(f"expected {what}")
         self.pos = m.end()
-        return int(m.group(), 0)
+        return parse_int(m.group(), what, self.text, self.pos - len(m.group()), hex_ok=True)
 
     def string(self) -> str:
         self.ws()
@@ -155,12 +162,17 @@ class Reader:
 
     def list_(self) -> list:
         self.expect("[")
+        self.enter()
         out: list = []
         if self.accept("]"):
+            self.depth -= 1
             return out
         while True:
+            if len(out) >= MAX_ITEMS:
+                raise self.error(f"a list of more than {MAX_ITEMS} entries")
             out.append(self.value())
             if self.accept("]"):
+                self.depth -= 1
                 return out
             if not self.accept(","):
                 raise self.error("expected ',' or ']' in a list")
@@ -168,12 +180,17 @@ class Reader:
     def dict_(self) -> dict[str, Located]:
         """``{k = v, ...}``; a key without ``= v`` (a unit attribute) reads as ``true``."""
         self.expect("{")
+        self.enter()
         out: dict[str, Located] = {}
         if self.accept("}"):
+            self.depth -= 1
             return out
         while True:
+            if len(out) >= MAX_ITEMS:
+                raise self.error(f"a dictionary of more than {MAX_ITEMS} entries")
             self.fields_into(out)
             if self.accept("}"):
+                self.depth -= 1
                 return out
             if not self.accept(","):
                 raise self.error("expected ',' or '}' in a dictionary")

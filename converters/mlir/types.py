@@ -27,6 +27,7 @@ from typing import Any, Optional
 from linlayout.contract import Kind
 from linlayout.dtypes import DTYPE_BITS
 from linlayout.errors import DimensionError, LayoutError, ParseError, SizeError
+from linlayout.limits import MAX_RANK, parse_int
 from linlayout.linear import LinearLayout
 
 from converters.gluon import AMDWMMALayout, TensorMemoryLayout, TensorMemoryScalesLayout
@@ -37,7 +38,7 @@ from .reader import Reader
 
 __all__ = ["TensorType", "MemDescType", "parse_type", "read_type", "dtype_bits"]
 
-_DIM = re.compile(r"(\d+)x")
+_DIM = re.compile(r"([0-9]+)x")
 _ELEM = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
 
@@ -53,10 +54,10 @@ def dtype_bits(dtype: str) -> int:
     key = dtype.lower()
     if key in DTYPE_BITS:
         return DTYPE_BITS[key]
-    m = re.fullmatch(r"f(\d+)(e\d+m\d+.*)?", key)
+    m = re.fullmatch(r"f([1-9][0-9]{0,3})(e\d+m\d+.*)?", key)
     if m:
-        return max(8, int(m.group(1))) if int(m.group(1)) >= 8 else int(m.group(1))
-    m = re.fullmatch(r"[iu]i?(\d+)", key)
+        return int(m.group(1))
+    m = re.fullmatch(r"[iu]i?([1-9][0-9]{0,3})", key)
     if m:
         return max(8, int(m.group(1))) if m.group(1) == "1" else int(m.group(1))
     raise LayoutError(f"unknown MLIR element type {dtype!r}")
@@ -175,12 +176,14 @@ class MemDescType(_Typed):
 
 def _dims_and_elem(r: Reader) -> tuple[tuple[int, ...], str]:
     r.ws()
-    dims = []
+    dims: list[int] = []
     while True:
         m = _DIM.match(r.text, r.pos)
         if not m:
             break
-        dims.append(int(m.group(1)))
+        if len(dims) >= MAX_RANK:
+            raise r.error(f"a shape of more than {MAX_RANK} dims")
+        dims.append(parse_int(m.group(1), "a dim of the shape", r.text, m.start(1)))
         r.pos = m.end()
     start = r.pos
     if r.text.startswith("!", r.pos):

@@ -12,6 +12,7 @@ import numpy as np
 from linlayout.contract import Kind
 from linlayout.errors import DimensionError, LayoutError, SizeError
 from linlayout.general import MixedRadixLayout
+from linlayout.limits import as_list
 
 from .axes import MEMORY_AXES, THREAD_AXES, Iter, as_iter, prod
 from .hardware import from_hardware, invert_to_hardware, logical_first, to_hardware
@@ -59,8 +60,10 @@ class TileLayout:
         *,
         shape: Sequence[int] | None = None,
     ):
-        self.shard: tuple[Iter, ...] = tuple(as_iter(x, f"shard iter {k}") for k, x in enumerate(shard))
-        self.replica: tuple[Iter, ...] = tuple(as_iter(x, f"replica iter {k}") for k, x in enumerate(replica))
+        self.shard: tuple[Iter, ...] = tuple(as_iter(x, f"shard iter {k}") for k, x in enumerate(as_list(shard, "shard")))
+        self.replica: tuple[Iter, ...] = tuple(as_iter(x, f"replica iter {k}") for k, x in enumerate(as_list(replica, "replica")))
+        if offset is not None and not isinstance(offset, Mapping):
+            raise LayoutError(f"offset must map axis names to ints, got {type(offset).__name__}")
         off: dict[str, int] = {}
         for a, v in (offset or {}).items():
             a = "tx" if a == "tid" else a

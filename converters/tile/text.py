@@ -8,6 +8,10 @@ The grammar (whitespace is free)::
     extents := int | "(" int ("," int)* [","] ")"
     strides := stride | "(" stride ("," stride)* [","] ")"
     stride  := int ["@" axis]
+    int     := ["-"] ("0" | [1-9][0-9]*)      (a leading zero is refused; magnitude < 2**62)
+
+Tuples hold at most :data:`~linlayout.limits.MAX_RANK` entries; the text is at most
+:data:`~linlayout.limits.MAX_TEXT` characters.
 
 The trailing ``shape=(...)`` is linlayout's: the tensor shape the layout is read over (TIRx keeps
 it on the buffer).
@@ -29,6 +33,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from linlayout.errors import ParseError
+from linlayout.limits import MAX_INT, MAX_RANK, check_text, parse_int
 
 from .axes import Iter, as_iter
 
@@ -45,29 +50,37 @@ class TileParts(NamedTuple):
 
 
 class _Parser:
-    _TOKEN = re.compile(r"\s*(?:(?P<int>-?\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<sym>[\[\]():,@+=]))")
+    _TOKEN = re.compile(r"\s*(?:(?P<int>-?[0-9]+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<sym>[\[\]():,@+=]))")
 
     def __init__(self, text: str):
-        if not isinstance(text, str):
-            raise ParseError(f"expected TileLayout text, got {type(text).__name__}")
+        check_text(text, "TileLayout text")
         self.text = text
         self.toks: list[tuple[str, str, int]] = []
-        pos = 0
+        self._more = self._tokens()
+        self.i = 0
+
+    def _tokens(self):
+        """Tokens on demand (text after an error is never scanned); None at the end."""
+        text, pos = self.text, 0
         while True:
             m = self._TOKEN.match(text, pos)
             if not m:
-                rest = text[pos:]
-                if rest.strip() == "":
+                p = pos
+                while p < len(text) and text[p].isspace():
+                    p += 1
+                if p == len(text):
                     break
-                p = pos + len(rest) - len(rest.lstrip())
                 raise ParseError(f"unexpected character {text[p]!r}; expected a number, a name or one of [ ] ( ) : , @ +", text, p)
             kind = m.lastgroup
-            self.toks.append((kind, m.group(kind), m.start(kind)))
+            yield (kind, m.group(kind), m.start(kind))
             pos = m.end()
-        self.i = 0
+        while True:
+            yield None
 
-    def peek(self) -> tuple[str, str, int] | None:
-        return self.toks[self.i] if self.i < len(self.toks) else None
+    def peek(self, ahead: int = 0) -> tuple[str, str, int] | None:
+        while len(self.toks) <= self.i + ahead:
+            self.toks.append(next(self._more))
+        return self.toks[self.i + ahead]
 
     def pos(self) -> int:
         t = self.peek()
@@ -90,7 +103,8 @@ class _Parser:
         return t is not None and t[0] == "sym" and t[1] == value
 
     def integer(self, what: str) -> int:
-        return int(self.take("int", expected=what))
+        pos = self.pos()
+        return parse_int(self.take("int", expected=what), what, self.text, pos)
 
     def stride(self) -> tuple[int, str]:
         v = self.integer("a stride (an integer, optionally @axis)")
@@ -108,14 +122,20 @@ class _Parser:
                 self.i += 1
                 if self.at(")"):
                     break
+                self.check_rank(out, what)
                 out.append(item())
             self.take("sym", ")", f"',' or ')' closing the {what} tuple")
             return out
         out = [item()]
         while self.at(","):  # S[8, 16]
             self.i += 1
+            self.check_rank(out, what)
             out.append(item())
         return out
+
+    def check_rank(self, out: list, what: str) -> None:
+        if len(out) >= MAX_RANK:
+            raise ParseError(f"the {what} tuple has more than {MAX_RANK} entries", self.text, self.pos())
 
     def spec(self, kind: str) -> list[Iter]:
         start = self.pos()
@@ -137,6 +157,8 @@ class _Parser:
         else:
             strides, acc = [], 1
             for e in reversed(shape):
+                if acc > MAX_INT:
+                    raise ParseError(f"the row-major strides of {kind}[...] exceed 2**62", self.text, start)
                 strides.append((acc, "m"))
                 acc *= e
             strides.reverse()
@@ -152,7 +174,7 @@ class _Parser:
             t = self.peek()
             if t is None:
                 self.fail("S[...], R[...] or an offset")
-            if t[0] == "name" and t[1] == "shape" and self.i + 1 < len(self.toks) and self.toks[self.i + 1][1] == "=":
+            if t[0] == "name" and t[1] == "shape" and (self.peek(1) or ("", ""))[1] == "=":
                 self.i += 2
                 dims = self.tuple_of(lambda: self.integer("a dimension of the shape (a positive integer)"), "shape")
                 if any(d < 1 for d in dims):
@@ -161,7 +183,7 @@ class _Parser:
                     self.fail("end of text after shape=(...)")
                 shape = tuple(dims)
                 break
-            if t[0] == "name" and t[1] in ("S", "R") and self.i + 1 < len(self.toks) and self.toks[self.i + 1][1] == "[":
+            if t[0] == "name" and t[1] in ("S", "R") and (self.peek(1) or ("", ""))[1] == "[":
                 self.i += 1
                 if t[1] == "S":
                     if shard is not None:
@@ -173,7 +195,10 @@ class _Parser:
                     replica = self.spec("R")
             elif t[0] == "int":
                 v, a = self.stride()
-                offset[a if a != "tid" else "tx"] = offset.get(a, 0) + v
+                total = offset.get(a, 0) + v
+                if abs(total) > MAX_INT:
+                    raise ParseError(f"the offset on {a!r} exceeds 2**62 in magnitude", self.text, t[2])
+                offset[a if a != "tid" else "tx"] = total
             else:
                 self.fail("S[...], R[...] or an offset (integer, optionally @axis)")
             nxt = self.peek()

@@ -16,6 +16,7 @@ from typing import Any, overload
 from converters import gluon
 from linlayout.checks import is_pow2
 from linlayout.errors import DimensionError, LayoutError, SizeError
+from linlayout.limits import MAX_SPELLINGS
 from linlayout.linear import LinearLayout
 
 __all__ = [
@@ -60,14 +61,35 @@ def check_spelling_shape(shape: Sequence[int]) -> list[int]:
     return shape
 
 
-def _splits(total: int, rank: int) -> list[list[int]]:
-    """Every way to write the power of two ``total`` as a product of ``rank`` powers of two."""
+def _count_splits(total: int, rank: int) -> int:
+    """How many lists :func:`_splits` returns: compositions of ``log2(total)`` into ``rank`` parts."""
     k = total.bit_length() - 1
-    out = []
-    for exps in itertools.product(range(k + 1), repeat=rank):
-        if sum(exps) == k:
-            out.append([1 << e for e in exps])
-    return out
+    return math.comb(k + rank - 1, rank - 1) if rank else int(k == 0)
+
+
+def _check_count(n: int, what: str) -> None:
+    """Refuse, before enumerating, a space of more than :data:`~linlayout.limits.MAX_SPELLINGS`."""
+    if n > MAX_SPELLINGS:
+        raise SizeError(f"{what}: {n} spellings; at most {MAX_SPELLINGS} are enumerated in one sweep "
+                        "(use a smaller shape, fewer warps or max_size_per_thread)")
+
+
+def _splits(total: int, rank: int) -> list[list[int]]:
+    """Every way to write the power of two ``total`` as a product of ``rank`` powers of two, in
+    lexicographic order of the exponents (only the valid ones are generated)."""
+    k = total.bit_length() - 1
+
+    def go(left: int, parts: int) -> Iterable[list[int]]:
+        if parts == 1:
+            yield [1 << left]
+            return
+        for e in range(left + 1):
+            for rest in go(left - e, parts - 1):
+                yield [1 << e] + rest
+
+    if rank == 0:
+        return [[]] if k == 0 else []
+    return list(go(k, rank))
 
 
 # ------------------------------------------------------------------------- lazy sequences
@@ -190,6 +212,8 @@ def _blocked_factors(shape: Sequence[int], num_warps: int, threads_per_warp: int
         raise SizeError(f"threads_per_warp must be a power of two, got {threads_per_warp}")
     rank = len(shape)
     spt_choices = [[v for v in _pow2_upto(s) if max_size_per_thread is None or v <= max_size_per_thread] for s in shape]
+    _check_count(math.prod(len(c) for c in spt_choices) * _count_splits(threads_per_warp, rank)
+                 * _count_splits(num_warps, rank) * math.factorial(rank), "blocked_spellings")
     return [
         [tuple(spt) for spt in itertools.product(*spt_choices)],
         [tuple(t) for t in _splits(threads_per_warp, rank)],
@@ -288,6 +312,8 @@ def mma_spellings(shape: Sequence[int], num_warps: int, *, versions: Sequence[in
     shape = check_spelling_shape(shape)
     if len(shape) != 2:
         raise DimensionError(f"MMA layouts need a 2-D shape, got {shape}")
+    if not is_pow2(num_warps):
+        raise SizeError(f"num_warps must be a power of two, got {num_warps}")
     out = []
     if 2 in versions:
         for wpc in _splits(num_warps, 2):
@@ -330,6 +356,9 @@ def swizzled_shared_spellings(shape: Sequence[int], *, max_vec: int = 16) -> lis
         200
     """
     shape = check_spelling_shape(shape)
+    if not is_pow2(max_vec):
+        raise SizeError(f"max_vec must be a power of two, got {max_vec}")
+    _check_count(math.factorial(len(shape)) * len(_pow2_upto(max_vec)) ** 2 * 4, "swizzled_shared_spellings")
     out = []
     for order in itertools.permutations(range(len(shape))):
         for vec in _pow2_upto(max_vec):

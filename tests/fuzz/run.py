@@ -1,0 +1,136 @@
+"""The on-demand fuzz driver (issue 20): many inputs per parser, a time bound and a memory cap per
+input, and a report of every foreign exception, round-trip failure and outlier.
+
+    python tests/fuzz/run.py                       # 100,000 inputs for each asserted parser
+    python tests/fuzz/run.py -n 2000 gluon tile    # a quick look at two parsers
+    python tests/fuzz/run.py --jobs 2 --out /tmp/fuzz.json
+
+Each worker process caps its address space (``--mem-mb`` above what it uses at the start), so an
+input that allocates without bound fails with MemoryError (counted as foreign) instead of taking
+the machine down; inputs that raise the process's peak resident memory by more than
+``--rss-mb`` are reported as memory outliers, and inputs slower than ``--time-bound`` seconds as
+time outliers.  Every 500th input is a megabyte-sized one (at the length limit).  The exit status
+is 0 when no asserted parser had a foreign exception, round-trip failure, hang or outlier.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import multiprocessing as mp
+import random
+import resource
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parents[1])]
+
+from fuzz_targets import TARGETS, TIME_BOUND, check, huge, one_input  # noqa: E402
+
+
+def _maxrss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _vm_size() -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def work(job: tuple[str, int, int, int, dict]) -> dict:
+    """Run ``count`` inputs of one target from ``seed``; the counts and the bad examples."""
+    name, seed, count, huge_every, opts = job
+    target = TARGETS[name]
+    target.corpus()  # load before capping memory
+    cap = _vm_size() + opts["mem_mb"] * (1 << 20)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    r = random.Random(seed)
+    counts: collections.Counter = collections.Counter()
+    bad: list[dict] = []
+    slowest = 0.0
+    for i in range(count):
+        text = huge(r, target) if huge_every and i % huge_every == huge_every - 1 else one_input(r, target)
+        before = _maxrss_mb()
+        res = check(target, text, hard_limit=opts["hard_limit"])
+        grew = _maxrss_mb() - before
+        counts[res.outcome] += 1
+        slowest = max(slowest, res.seconds)
+        flags = []
+        if res.outcome in ("foreign", "roundtrip", "hang"):
+            flags.append(res.outcome)
+        if res.seconds > opts["time_bound"]:
+            flags.append("slow")
+            counts["slow"] += 1
+        if grew > opts["rss_mb"]:
+            flags.append("memory")
+            counts["memory"] += 1
+        if flags and len(bad) < 50:
+            bad.append({"flags": flags, "seconds": round(res.seconds, 3), "rss_growth_mb": round(grew, 1),
+                        "detail": res.detail, "len": len(text), "input": text[:400]})
+    return {"target": name, "counts": dict(counts), "bad": bad, "slowest": slowest}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("targets", nargs="*", help=f"parsers to fuzz (default: all asserted ones); of {', '.join(TARGETS)}")
+    ap.add_argument("-n", type=int, default=100_000, help="inputs per parser (default 100000)")
+    ap.add_argument("--seed", type=int, default=20)
+    ap.add_argument("--jobs", type=int, default=2, help="worker processes")
+    ap.add_argument("--chunk", type=int, default=5000, help="inputs per work item")
+    ap.add_argument("--time-bound", type=float, default=TIME_BOUND, help="seconds; slower inputs are outliers")
+    ap.add_argument("--hard-limit", type=float, default=20.0, help="seconds; an input is stopped (a hang) after this")
+    ap.add_argument("--mem-mb", type=int, default=2048, help="address-space cap per worker above its start")
+    ap.add_argument("--rss-mb", type=int, default=512, help="peak-RSS growth of one input that counts as an outlier")
+    ap.add_argument("--huge-every", type=int, default=500, help="every k-th input is a megabyte input (0: none)")
+    ap.add_argument("--out", help="write the full report (JSON) here")
+    args = ap.parse_args(argv)
+    names = args.targets or [n for n, t in TARGETS.items() if not t.informational]
+    for n in names:
+        if n not in TARGETS:
+            ap.error(f"unknown target {n!r}")
+    opts = {"mem_mb": args.mem_mb, "time_bound": args.time_bound, "hard_limit": args.hard_limit, "rss_mb": args.rss_mb}
+    jobs = []
+    for n in names:
+        for k, start in enumerate(range(0, args.n, args.chunk)):
+            seed = args.seed * 1_000_003 + k * 7919 + sum(map(ord, n))
+            jobs.append((n, seed, min(args.chunk, args.n - start), args.huge_every, opts))
+    t0 = time.time()
+    totals: dict[str, collections.Counter] = {n: collections.Counter() for n in names}
+    bad: dict[str, list] = {n: [] for n in names}
+    slowest = dict.fromkeys(names, 0.0)
+    with mp.get_context("fork").Pool(args.jobs, maxtasksperchild=1) as pool:
+        for res in pool.imap_unordered(work, jobs):
+            n = res["target"]
+            totals[n].update(res["counts"])
+            bad[n] += res["bad"][: max(0, 50 - len(bad[n]))]
+            slowest[n] = max(slowest[n], res["slowest"])
+            done = sum(sum(v for k, v in c.items() if k not in ("slow", "memory")) for c in totals.values())
+            print(f"[{time.time() - t0:7.0f}s] {done} inputs", file=sys.stderr, flush=True)
+    failed = False
+    print(f"{'parser':12} {'inputs':>8} {'ok':>7} {'refused':>8} {'foreign':>8} {'roundtrip':>9} {'hang':>5} "
+          f"{'slow':>5} {'memory':>6} {'slowest':>8}")
+    for n in names:
+        c = totals[n]
+        total = sum(v for k, v in c.items() if k not in ("slow", "memory"))
+        print(f"{n:12} {total:8d} {c['ok']:7d} {c['refused']:8d} {c['foreign']:8d} {c['roundtrip']:9d} {c['hang']:5d} "
+              f"{c['slow']:5d} {c['memory']:6d} {slowest[n]:7.2f}s")
+        if not TARGETS[n].informational and any(c[k] for k in ("foreign", "roundtrip", "hang", "slow", "memory")):
+            failed = True
+    for n in names:
+        for b in bad[n][:5]:
+            print(f"  {n}: {b['flags']} {b['seconds']}s +{b['rss_growth_mb']}MB {b['detail'][:160]!r} on {b['input'][:160]!r}")
+    if args.out:
+        Path(args.out).write_text(json.dumps({"args": vars(args), "seconds": time.time() - t0,
+                                              "totals": {n: dict(c) for n, c in totals.items()},
+                                              "slowest": slowest, "bad": bad}, indent=1))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
