@@ -16,6 +16,7 @@ limit               value       what it bounds
 ``MAX_RANK``        64          entries of a shape, stride or dimension list
 ``MAX_ITEMS``       4096        entries of any one list or dict in JSON or MLIR text
 ``MAX_CALLS``       1024        calls in one Tilus expression
+``MAX_NAME``        256         characters of a dim or axis name
 ``MAX_TOTAL_LOG2``  62          total bits of a layout's inputs (or outputs)
 ``MAX_TABLE_LOG2``  24          points a whole-layout table materializes (2**24)
 ``MAX_SPELLINGS``   1000000     spellings one layout-space sweep enumerates
@@ -63,6 +64,7 @@ __all__ = [
     "MAX_RANK",
     "MAX_ITEMS",
     "MAX_CALLS",
+    "MAX_NAME",
     "MAX_TOTAL_LOG2",
     "MAX_TABLE_LOG2",
     "MAX_SPELLINGS",
@@ -88,6 +90,8 @@ MAX_RANK = 64
 MAX_ITEMS = 4096
 #: Most calls in one Tilus expression (``local(2).spatial(8, 4)`` has two).
 MAX_CALLS = 1024
+#: Most characters of a dim or axis name.
+MAX_NAME = 256
 #: Most bits of a layout's inputs (or outputs) in all: flat indices stay inside int64.
 MAX_TOTAL_LOG2 = 62
 #: Most points a whole-layout table materializes: 2**MAX_TABLE_LOG2.
@@ -207,13 +211,20 @@ def _json_int(token: str) -> int:
     return parse_int(token, "a JSON integer")
 
 
+def _json_float(token: str) -> float:
+    value = float(token)
+    if value in (float("inf"), float("-inf")):
+        raise ParseError(f"JSON number {token[:40]} is out of range; expected an integer")
+    return value
+
+
 def _json_constant(token: str) -> Any:
     raise ParseError(f"JSON has no {token}; expected an integer")
 
 
 def read_json(text: str, what: str = "JSON") -> Any:
     """``json.loads`` under the limits: at most :data:`MAX_TEXT` characters, :data:`MAX_DEPTH`
-    levels, :data:`MAX_ITEMS` entries per list or object, integers of magnitude at most :data:`MAX_INT`, no ``NaN``/``Infinity``; every failure a
+    levels, :data:`MAX_ITEMS` entries per list or object, integers of magnitude at most :data:`MAX_INT`, no ``NaN``/``Infinity`` (nor ``1e999``); every failure a
     :class:`ParseError`.
 
         >>> read_json('{"order": [1, 0]}')
@@ -226,7 +237,7 @@ def read_json(text: str, what: str = "JSON") -> Any:
     check_text(text, what)
     check_depth(text, what, "[{", "]}", MAX_ITEMS)
     try:
-        return json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
+        return json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
     except json.JSONDecodeError as e:
         raise ParseError(f"invalid {what}: {e.msg}", text, e.pos) from None
     except RecursionError:  # pragma: no cover - check_depth bounds the nesting first

@@ -45,7 +45,7 @@ from .errors import (
 
 # The caps on table sizes (2**24 rows) and on total bits (62, so that flat values stay within
 # numpy's int64) live with the other input limits.
-from .limits import MAX_TABLE_LOG2, MAX_TOTAL_LOG2
+from .limits import MAX_NAME, MAX_TABLE_LOG2, MAX_TOTAL_LOG2
 
 if TYPE_CHECKING:  # pragma: no cover
     import galois
@@ -86,9 +86,9 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\Z")
 def _check_name(name: Any, what: str) -> str:
     if not isinstance(name, str) or not name:
         raise DimensionError(f"{what} names must be non-empty strings, got {name!r}")
-    if not _NAME.match(name):
+    if len(name) > MAX_NAME or not _NAME.match(name):
         raise DimensionError(f"{what} name {name[:60]!r} is not a name such as dim0 or register "
-                             "(a letter or '_', then letters, digits, '_' or '.')")
+                             f"(a letter or '_', then letters, digits, '_' or '.'; at most {MAX_NAME} characters)")
     return name
 
 

@@ -31,7 +31,8 @@ __all__ = ["read_linear_text"]
 
 _BASIS = re.compile(r"^\s*(?:-\s*)?([A-Za-z_][\w.]*)=([0-9]+)\s*->\s*\(([^)]*)\)\s*$")
 _SIZE1 = re.compile(r"^\s*(?:-\s*)?([A-Za-z_][\w.]*) is a size 1 dimension\s*$")
-_OUTS = re.compile(r"^\s*where out dims are:\s*\[(.*)\]\s*\)?\s*$")
+# (one way to split trailing space around the optional ')': two \s* around it were quadratic)
+_OUTS = re.compile(r"^\s*where out dims are:\s*\[(.*)\]\s*(?:\)\s*)?$")
 _OUT = re.compile(r"^\s*([A-Za-z_][\w.]*) \(size ([0-9]+)\)\s*$")
 _EMPTY = re.compile(r"^\s*\(empty layout(?: with out-dims \[(.*)\])?\)\s*$")
 

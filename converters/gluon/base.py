@@ -39,7 +39,7 @@ from typing import Any, ClassVar
 
 from linlayout.contract import Kind
 from linlayout.errors import LayoutError
-from linlayout.limits import MAX_DEPTH
+from linlayout.limits import MAX_DEPTH, MAX_RANK
 from linlayout.linear import LinearLayout
 
 __all__ = [
@@ -131,6 +131,18 @@ def registry() -> dict[str, type]:
         False
     """
     return dict(_REGISTRY)
+
+
+def _check_lists(value: Any, where: str, depth: int) -> None:
+    """Refuse field values of the dict form with lists longer than the text form reads
+    (:data:`~linlayout.limits.MAX_RANK`) or nested deeper than :data:`~linlayout.limits.MAX_DEPTH`."""
+    if isinstance(value, (list, tuple)):
+        if len(value) > MAX_RANK:
+            raise LayoutError(f"{where}: a list of {len(value)} entries; at most {MAX_RANK}")
+        if depth > MAX_DEPTH:
+            raise LayoutError(f"{where}: lists nest deeper than the limit of {MAX_DEPTH} levels")
+        for v in value:
+            _check_lists(v, where, depth + 1)
 
 
 def jsonify(value: Any) -> Any:
@@ -289,6 +301,7 @@ class GluonLayout:
             if unknown:
                 raise LayoutError(f"{kind}: unknown field(s) {unknown}; expected {list(names)}")
             for k, v in kw.items():
+                _check_lists(v, f"{kind}.{k}", 0)
                 if isinstance(v, Mapping) and "kind" not in v:
                     raise LayoutError(f"{kind}: field {k!r} is a dict without a 'kind'; a nested layout "
                                       "needs one, e.g. {\"kind\": \"BlockedLayout\", ...}")

@@ -126,7 +126,11 @@ class _Parser:
         self.take()
         if kind != "name":
             raise ParseError("expected a layout class name such as BlockedLayout", self.text, start)
+        parts = 1
         while self.peek()[1] == "." and self.peek()[0] == "punct":
+            parts += 1
+            if parts > 8:
+                raise ParseError("a layout class name of more than 8 dotted parts", self.text, start)
             self.take()
             k2, v2, p2 = self.take()
             if k2 != "name":

@@ -84,7 +84,7 @@ class _Typed:
         return to_mlir(self.layout)
 
     def _shape_text(self) -> str:
-        return "x".join(str(s) for s in self.shape) + "x" + self.dtype
+        return "".join(f"{s}x" for s in self.shape) + self.dtype  # a rank-0 type is tensor<f16, ...>
 
     def to_linear(self, shape: Optional[Sequence[int]] = None) -> LinearLayout:
         """The layout's linear form over this type's shape (``shape``, if given, must be it; a

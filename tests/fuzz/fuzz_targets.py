@@ -313,7 +313,9 @@ def cute_grammar(r: random.Random, depth: int = 0) -> str:
     def tree(d: int) -> str:
         if d > 2 or r.random() < 0.6:
             return _int(r)
-        return "(" + _list(r, lambda rr: tree(d + 1), 1, 3, ",") + ")"
+        if d == 0:  # long lists (5000 modes) only at the top, so that an input stays < 1 MB
+            return "(" + _list(r, lambda rr: tree(d + 1), 1, 3, ",") + ")"
+        return "(" + ",".join(tree(d + 1) for _ in range(r.randint(1, 3))) + ")"
 
     shape = tree(0)
     text = shape if r.random() < 0.2 else f"{shape}:{tree(0)}"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import importlib
 import json
 import multiprocessing as mp
 import random
@@ -94,6 +95,13 @@ def main(argv: list[str] | None = None) -> int:
     for n in names:
         if n not in TARGETS:
             ap.error(f"unknown target {n!r}")
+    # Import every parser now, so that the forked workers all run the code as it is at the start
+    # (a worker that imported a module edited mid-run would mix two versions).
+    for module in ("converters.cute", "converters.gluon", "converters.mlir", "converters.registry",
+                   "converters.tile", "converters.tilus"):
+        importlib.import_module(module)
+    for n in names:
+        TARGETS[n].corpus()
     opts = {"mem_mb": args.mem_mb, "time_bound": args.time_bound, "hard_limit": args.hard_limit, "rss_mb": args.rss_mb}
     jobs = []
     for n in names:

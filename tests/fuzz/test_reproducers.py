@@ -296,3 +296,48 @@ def test_binary_standard_input_is_bad_input(monkeypatch):
         registry.load("-")
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"(4,8):(8,1)\n")))
     assert registry.load("-")[0] == "cute"
+
+
+# ------------------------------------------------------------------------------ found by the fuzzer
+
+
+def test_json_numbers_out_of_float_range_are_parse_errors():
+    from converters import registry
+
+    with pytest.raises(ParseError, match="out of range"):
+        registry.parse('{"kind": "SwizzledSharedLayout", "max_phase": 4, "order": [1e999, 0], "per_phase": 2, "vec": 8}')
+
+
+def test_dict_lists_are_capped_like_text_lists():
+    from converters import gluon
+
+    d = {"kind": "BlockedLayout", "size_per_thread": [1], "threads_per_warp": [32], "warps_per_cta": [1],
+         "order": [0], "cga_layout": [[0]] * 65}
+    with pytest.raises(LayoutError, match="at most 64"):
+        gluon.from_dict(d)
+
+
+def test_out_dims_line_with_trailing_space_is_linear():
+    text = " - register=1 -> (1)\nwhere out dims are: [dim0 (size 2)]" + " " * 100_000 + "x"
+    assert _quick(LinearLayout.from_text, text, limit=10) == "refused"
+
+
+def test_long_dim_names_are_refused():
+    with pytest.raises(DimensionError, match="at most 256"):
+        LinearLayout({"r" * 257: [[1]]}, {"dim0": 2})
+
+
+def test_rank_zero_tensor_type_round_trips():
+    from converters import mlir
+
+    for text in ("tensor<f16, #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = true, elementBitWidth = 32}>>",
+                 "tensor<!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], "
+                 "warpsPerCTA = [4, 1], order = [1, 0]}>>"):
+        t = mlir.parse(text)
+        assert str(t) == text and mlir.parse(str(t)) == t
+
+
+def test_long_dotted_class_names_are_refused_early():
+    from converters import gluon
+
+    assert _quick(gluon.parse, "gl" + ".Nope" * 200_000, limit=10) == "refused"
