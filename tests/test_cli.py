@@ -372,3 +372,8 @@ def test_plan_refusals_are_one_line_exit_2_and_quick(args, message):
     took = time.monotonic() - t
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and message in r.stderr, r.stderr
     assert took < 20, f"the refusal took {took:.1f} s"  # a generous bound: Python start-up on a loaded machine
+
+
+def test_an_unwritable_picture_path_is_bad_input():
+    r = run("show", "BlockedLayout([1],[32],[4],[0])", "--shape", "128", "--svg", "/no/such/dir/x.svg")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "/no/such/dir/x.svg" in r.stderr, r.stderr

@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import Any, Union
 
 from linlayout.errors import LayoutError, ParseError
+from linlayout.limits import MAX_RANK
 
 from .layout import MAX_DEPTH, MAX_INT, E, IntTuple, Layout
 from .swizzle import ComposedLayout, Swizzle
@@ -137,11 +138,13 @@ class TextParser:
         if depth >= MAX_DEPTH:
             raise ParseError(f"nesting deeper than {MAX_DEPTH} levels", self.text, self.pos)
         self.pos += 1
-        items = []
+        items: list[Any] = []
         if self.peek() == ")":
             self.pos += 1
             return ()
         while True:
+            if len(items) >= MAX_RANK:
+                raise ParseError(f"a tuple of more than {MAX_RANK} modes (linlayout.limits.MAX_RANK)", self.text, self.pos)
             items.append(self.int_tuple(depth + 1, basis))
             c = self.peek()
             if c == ",":

@@ -289,6 +289,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail("MissingExtra", extra, EXIT_BAD_INPUT, args.command, as_json)
     except BrokenPipeError:  # pragma: no cover - e.g. `linlayout show ... | head`
         return EXIT_OK
+    except OSError as e:  # a path the user gave (--svg, --png, --html) cannot be written or read
+        where = f" {e.filename}" if getattr(e, "filename", None) else ""
+        return _fail("OSError", f"cannot use the file{where}: {e.strerror or e}", EXIT_BAD_INPUT, args.command, as_json)
     except KeyboardInterrupt:  # pragma: no cover
         return 130
     except Exception as e:  # a bug in linlayout, not in the input

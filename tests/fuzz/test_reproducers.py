@@ -341,3 +341,12 @@ def test_long_dotted_class_names_are_refused_early():
     from converters import gluon
 
     assert _quick(gluon.parse, "gl" + ".Nope" * 200_000, limit=10) == "refused"
+
+
+def test_a_long_cute_shape_is_refused_before_any_work():
+    """A 300 KB CuTe shape with no strides: refused at the rank cap, not after computing every
+    stride (MemoryError, +1.8 GB before)."""
+    from converters import registry
+
+    with pytest.raises(LayoutError, match="more than 64 modes"):
+        registry.load("(" + ",".join(["16"] * 75000) + ")")
