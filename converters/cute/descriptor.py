@@ -38,7 +38,7 @@ from typing import Any, Optional, Union
 
 from linlayout.errors import BasisError, LayoutError, ParseError
 
-from .layout import MAX_DEPTH, MAX_INT, E, IntTuple, Layout, format_int_tuple, compact_col_major
+from .layout import MAX_DEPTH, MAX_INT, E, IntTuple, Layout, compact_col_major, flatten, format_int_tuple, is_int
 from .text import TextParser
 
 __all__ = ["Basis", "Descriptor", "parse_descriptor", "format_descriptor", "normalize_descriptor", "basis_layout"]
@@ -243,6 +243,10 @@ def normalize_descriptor(shape: IntTuple, desc: Union[Descriptor, str], codomain
         Layout(shape)
     except LayoutError as e:
         raise LayoutError(f"normalize_descriptor: bad shape: {e}") from None
+    if codomain is not None:
+        bad = [c for c in flatten(codomain) if not is_int(c) or c < 1]
+        if bad:
+            raise BasisError(f"normalize_descriptor: codomain {format_int_tuple(codomain)} has the extent {bad[0]!r}; extents are positive integers")
     leaves: list = []
 
     def walk(s: Any, t: Any, where: str) -> None:

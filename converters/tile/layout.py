@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from linlayout.contract import Kind
+from linlayout.contract import Kind, kind_of_linear
 from linlayout.errors import DimensionError, LayoutError, SizeError
 from linlayout.general import MixedRadixLayout
 from linlayout.limits import as_list
@@ -441,7 +441,13 @@ class TileLayout:
         g = MixedRadixLayout.from_linear(fwd)
         g = from_hardware(g, reps)
         t, shape = cls.from_general(g)
-        return cls(t.shard, t.replica, t.offset, shape=shape)
+        out = cls(t.shard, t.replica, t.offset, shape=shape)
+        if kind_of_linear(L) is Kind.DISTRIBUTED and out.kind is not Kind.DISTRIBUTED:
+            # every thread bit was of size 1, so no iter names a thread: keep the kind with an
+            # extent-1 iter on the thread axis (it adds nothing to any place)
+            axis = "warpid" if L.has_in_dim("warp") else "laneid"
+            out = cls(out.shard + (Iter(1, 1, axis),), out.replica, out.offset, shape=shape)
+        return out
 
     def table(self, shape: Sequence[int] | None = None) -> np.ndarray:
         """Base places of every element, by row-major flat index (the same for any ``shape`` of

@@ -350,3 +350,22 @@ def test_a_long_cute_shape_is_refused_before_any_work():
 
     with pytest.raises(LayoutError, match="more than 64 modes"):
         registry.load("(" + ",".join(["16"] * 75000) + ")")
+
+
+def test_tile_round_trip_keeps_an_extent_one_thread_axis():
+    """``S[(1,):(4@warpid,)] + R[2:1]`` is a distributed layout; its linear form and back must stay
+    one (it came back as a memory layout)."""
+    import linlayout
+    from converters import tile
+
+    t = tile.parse("S[(1,):(4@warpid,)] + R[2:1]")
+    back = tile.TileLayout.from_linear(t.to_linear())
+    assert t.kind == back.kind == "distributed" and linlayout.equivalent(t, back)
+
+
+@pytest.mark.parametrize("codomain", [(0,), (-4,), (4, 0)])
+def test_normalize_descriptor_refuses_non_positive_codomain_extents(codomain):
+    from converters.cute import normalize_descriptor, parse_descriptor
+
+    with pytest.raises(LayoutError, match="extents are positive integers"):
+        normalize_descriptor((2,), parse_descriptor("(1@0)"), codomain=codomain)
