@@ -377,3 +377,15 @@ def test_plan_refusals_are_one_line_exit_2_and_quick(args, message):
 def test_an_unwritable_picture_path_is_bad_input():
     r = run("show", "BlockedLayout([1],[32],[4],[0])", "--shape", "128", "--svg", "/no/such/dir/x.svg")
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "/no/such/dir/x.svg" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("BlockedLayout([1],[32],[4])", "BlockedLayout: missing the argument(s) order; BlockedLayout takes"),
+        ('{"kind":"SwizzledSharedLayout","max_phase":2,"order":[],"vec":4}', "missing the field(s) per_phase"),
+    ],
+)
+def test_a_missing_field_is_named_without_python_internals(text, message):
+    r = run("show", text, "--shape", "128")
+    assert r.returncode == 2 and message in r.stderr and "__init__" not in r.stderr, r.stderr

@@ -300,6 +300,10 @@ class GluonLayout:
             unknown = sorted(set(kw) - set(names), key=repr)
             if unknown:
                 raise LayoutError(f"{kind}: unknown field(s) {unknown}; expected {list(names)}")
+            sig = target._signature()
+            missing = [n for n in names if sig.get(n, _MISSING) is _MISSING and n not in kw]
+            if missing:
+                raise LayoutError(f"{kind}: missing the field(s) {', '.join(missing)}; {kind} takes ({', '.join(names)})")
             for k, v in kw.items():
                 _check_lists(v, f"{kind}.{k}", 0)
                 if isinstance(v, Mapping) and "kind" not in v:

@@ -23,6 +23,7 @@ Malformed text raises :class:`~linlayout.errors.ParseError` with the position.
 
 from __future__ import annotations
 
+import inspect
 import re
 from typing import Any
 
@@ -178,6 +179,11 @@ class _Parser:
                 raise ParseError(f"{name}: field {n!r} given twice", self.text, start)
             kwargs[n] = a
         self.depth -= 1
+        sig = cls._signature()
+        missing = [n for n in names if n not in kwargs and sig.get(n, inspect.Parameter.empty) is inspect.Parameter.empty]
+        if missing:
+            raise ParseError(f"{name}: missing the argument(s) {', '.join(missing)}; {name} takes ({', '.join(names)})",
+                             self.text, start)
         try:
             return cls(**kwargs)
         except TypeError as e:
