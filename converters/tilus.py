@@ -429,7 +429,8 @@ class RegisterLayout:
             True
         """
         tile = TileLayout.from_linear(L)
-        return cls.from_tile(TileLayout(tile.shard, tile.replica, tile.offset), tile.shape)
+        shape = tile.shape if tile.shape is not None else (tile.size(),)
+        return cls.from_tile(TileLayout(tile.shard, tile.replica, tile.offset), shape)
 
     def to_general(self, shape: Any = None) -> Any:
         """The map element -> (thread ``tx``, local ``m``) as a MixedRadixLayout (in-dims ``dim0``...)."""

@@ -38,7 +38,7 @@ _EMPTY = re.compile(r"^\s*\(empty layout(?: with out-dims \[(.*)\])?\)\s*$")
 
 
 def _outs(spec: str, text: str, pos: int) -> list[tuple[str, int]]:
-    outs = []
+    outs: list[tuple[str, int]] = []
     if not spec.strip():
         return outs
     offset = 0

@@ -106,7 +106,7 @@ def _triton_class(kind: str, who: str) -> type:
 def _linear_binding(who: str) -> type:
     _triton(who)
     try:
-        from triton._C.libtriton import linear_layout  # type: ignore[import-not-found]
+        from triton._C.libtriton import linear_layout
     except ImportError:
         raise UnsupportedError(f"{who}: the installed Triton has no triton._C.libtriton.linear_layout binding") from None
     return linear_layout.LinearLayout
@@ -303,7 +303,7 @@ def _make(cls: type, kw: Mapping[str, Any], who: str) -> GluonLayout:
         raise LayoutError(f"{who}: {e}") from None
 
 
-def _prefer_defaults(cls: type, kw: dict[str, Any], layout: GluonLayout) -> GluonLayout:
+def _prefer_defaults(cls: type[GluonLayout], kw: dict[str, Any], layout: GluonLayout) -> GluonLayout:
     """Replace each field value that Triton cannot tell from our default by the default.
 
     Triton fills some optional fields when it builds its object (AMD MFMA's ``element_bitwidth``
@@ -448,7 +448,7 @@ def linear_to_triton(layout: LinearLayout) -> Any:
     """
     if not isinstance(layout, LinearLayout):
         raise LayoutError(f"linear_to_triton: expected a linlayout LinearLayout, got {_type_name(layout)}")
-    TLL = _linear_binding("linear_to_triton")
+    TLL: Any = _linear_binding("linear_to_triton")
     bases = [(name, [list(b) for b in vecs]) for name, vecs in layout.bases.items()]
     outs = layout.out_dims
     # Every basis is below its out-dim size (our constructor checked), so Triton will not abort.
