@@ -25,7 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from linlayout.general import MixedRadixLayout  # noqa: E402
+from linlayout.mixed_radix import MixedRadixLayout  # noqa: E402
 
 
 def best_us(fn, repeat: int) -> float:

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from converters.cute import Layout  # noqa: E402
 from linlayout import LinearLayout  # noqa: E402
-from linlayout.general import MixedRadixLayout  # noqa: E402
+from linlayout.mixed_radix import MixedRadixLayout  # noqa: E402
 
 
 def linear(log2: int) -> LinearLayout:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from . import errors
 from .errors import *  # noqa: F403 (every error class, listed in errors.__all__)
-from .general import Counterexample, Digit, MixedRadixLayout, Pow2Piece
+from .mixed_radix import Counterexample, Digit, MixedRadixLayout, Pow2Piece
 from .linear import LinearLayout
 from . import draw as _draw
 

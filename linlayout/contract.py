@@ -62,7 +62,7 @@ from collections.abc import Sequence
 from typing import Any, Optional, Protocol, Union, runtime_checkable
 
 from .errors import LayoutError, NotLinearError, SizeError, UnsupportedError
-from .general import MixedRadixLayout
+from .mixed_radix import MixedRadixLayout
 from .linear import LinearLayout
 
 __all__ = [

@@ -26,7 +26,7 @@ from typing import Any
 
 from .contract import as_layout
 from .errors import DimensionError
-from .general import Counterexample, MixedRadixLayout
+from .mixed_radix import Counterexample, MixedRadixLayout
 from .linear import LinearLayout
 from .locality import is_register_only
 

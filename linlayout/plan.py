@@ -15,7 +15,7 @@ register        only ``register`` left: each thread permutes its own registers (
 warp_shuffle    ``register`` + ``lane``, and the permutation of index bits factors into at most
                 one register<->lane transposition (Triton 3.9's rule), or only lane bits move
 shared_memory   ``warp`` left (or a lane conversion too costly for shuffles): store, barrier,
-                load through a swizzled shared buffer (see :mod:`linlayout.generic_swizzle`)
+                load through a swizzled shared buffer (see :mod:`linlayout.plan_smem`)
 cross_cta       ``block`` left: data moves between CTAs (distributed shared memory)
 ==============  ================================================================================
 
@@ -49,7 +49,7 @@ from .contract import as_linear
 from .cost import WEIGHTS, explain, plan_cost
 from .dtypes import element_bitwidth
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
-from .generic_swizzle import (
+from .plan_smem import (
     LD_ST_MATRIX,
     LD_ST_MATRIX_TRANS,
     LD_ST_SHARED,

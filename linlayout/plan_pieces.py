@@ -41,7 +41,7 @@ import numpy as np
 from .contract import as_layout
 from .cost import plan_cost
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
-from .general import MixedRadixLayout
+from .mixed_radix import MixedRadixLayout
 from .linear import LinearLayout
 from .plan import HARDWARE_DIMS, Plan, plan_conversion
 

@@ -13,7 +13,7 @@ from linlayout import LinearLayout
 from linlayout.contract import Kind, as_linear
 from linlayout.equiv import equivalent
 from linlayout.errors import DimensionError, LayoutError, NotLinearError, ParseError, SizeError, UnsupportedError
-from linlayout.general import MixedRadixLayout
+from linlayout.mixed_radix import MixedRadixLayout
 from strategies import linear_layouts
 
 SM80_C = "((4,8),(2,2)):((32,1),(16,8)) -> (16,8)"

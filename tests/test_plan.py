@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from linlayout import LayoutError, LinearLayout
 from linlayout.errors import DimensionError, SizeError
-from linlayout.generic_swizzle import optimal_swizzle, optimal_swizzle_ldst, side_bank_conflicts
+from linlayout.plan_smem import optimal_swizzle, optimal_swizzle_ldst, side_bank_conflicts
 from linlayout.plan import HARDWARE_DIMS, Plan, minimal_conversion, plan_conversion, warp_decomposition
 
 from converters.gluon import from_dict as _gluon_from_dict

@@ -11,7 +11,7 @@ from strategies import linear_layouts
 
 from converters.cute import Layout
 from linlayout.errors import SizeError
-from linlayout.general import MixedRadixLayout
+from linlayout.mixed_radix import MixedRadixLayout
 from linlayout.tabulate import smallest_dtype, tabulate
 
 AXES = ["m", "w", "q"]

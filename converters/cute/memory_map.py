@@ -41,7 +41,7 @@ from typing import Any, Optional
 
 from linlayout.contract import Kind
 from linlayout.errors import LayoutError, NotInvertibleError, NotLinearError, SizeError, UnsupportedError
-from linlayout.general import MixedRadixLayout
+from linlayout.mixed_radix import MixedRadixLayout
 from linlayout.linear import LinearLayout
 
 __all__ = ["MemoryMap", "offset_map", "offset_general", "to_linear", "to_general", "is_linear"]
@@ -210,7 +210,7 @@ def offset_general(
     axis: str = "offset",
 ):
     """The coordinate -> offset map of any CuTe layout (any extents) as a
-    :class:`~linlayout.general.MixedRadixLayout`.
+    :class:`~linlayout.mixed_radix.MixedRadixLayout`.
 
     Same dim names as :func:`offset_map`: one in-dim ``dim{i}`` per top-level mode (its leaves are
     the digits, fastest first) or a single ``index`` with ``flat=True``; every digit lands on the

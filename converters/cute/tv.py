@@ -38,7 +38,7 @@ import numpy as np
 from linlayout.checks import is_pow2, log2
 from linlayout.contract import Kind
 from linlayout.errors import DimensionError, LayoutError, NotLinearError, ParseError, SizeError, UnsupportedError
-from linlayout.general import MixedRadixLayout
+from linlayout.mixed_radix import MixedRadixLayout
 from linlayout.linear import LinearLayout
 
 from .algebra import coalesce, composition, raked_product, right_inverse
@@ -372,7 +372,7 @@ class TVLayout:
 
     @classmethod
     def from_general(cls, G: MixedRadixLayout) -> "TVLayout":
-        """The TV layout of a distributed :class:`~linlayout.general.MixedRadixLayout` (in-dims
+        """The TV layout of a distributed :class:`~linlayout.mixed_radix.MixedRadixLayout` (in-dims
         ``register``, ``lane``, ``warp``; axes ``dim0, dim1, ...`` sized as the tile; no offset,
         no replicas, strides >= 0): the inverse of :meth:`to_general`, for any tile.
 

@@ -41,7 +41,7 @@ from linlayout.contract import Kind
 from linlayout.linear import LinearLayout
 
 if TYPE_CHECKING:
-    from linlayout.general import MixedRadixLayout
+    from linlayout.mixed_radix import MixedRadixLayout
 
 from ._build import SharedBuilder, check_shape, colex_shifts, dim_names, finish_shared, pack_bases, pack_shared_flat, powers, shape_per_cta
 from .fields import as_bool, check_cga, set_field
@@ -500,7 +500,7 @@ class PaddedSharedLayout(_SharedLayout):
         offset bit ``j`` moves the address by ``2**j + sum(pad * 2**j // interval)`` over the
         intervals ``<= 2**j``.  When every offset basis is one bit of one dim (a permutation of the
         coordinate bits; a zero basis stores the element twice, a replica), that is a
-        :class:`~linlayout.general.MixedRadixLayout` from ``dim0, dim1, ...`` to the axis ``offset``.
+        :class:`~linlayout.mixed_radix.MixedRadixLayout` from ``dim0, dim1, ...`` to the axis ``offset``.
 
             >>> lay = PaddedSharedLayout([[4, 1]], [[0, 1], [0, 2], [1, 0], [2, 0]], [], [4, 4])
             >>> g = lay.to_general()
@@ -514,7 +514,7 @@ class PaddedSharedLayout(_SharedLayout):
             UnsupportedError: an offset basis mixes bits (XOR-swizzled offsets are not mixed-radix)
                 or there is a ``cga_layout``.
         """
-        from linlayout.general import MixedRadixLayout
+        from linlayout.mixed_radix import MixedRadixLayout
 
         who = "PaddedSharedLayout.to_general"
         if shape is not None and tuple(check_shape(shape, len(self.shape), who)) != self.shape:

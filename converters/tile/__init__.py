@@ -1,5 +1,5 @@
 """TVM TIRx ``TileLayout`` and ``ComposeLayout``: text, evaluation, and the bridges to
-:class:`~linlayout.general.MixedRadixLayout` and :class:`~linlayout.LinearLayout`.
+:class:`~linlayout.mixed_radix.MixedRadixLayout` and :class:`~linlayout.LinearLayout`.
 
 * :mod:`.axes` — the axes TIRx names and their linear names;
 * :mod:`.text` — the grammar: reading text into parts, printing iters;

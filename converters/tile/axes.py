@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from linlayout.errors import DimensionError
-from linlayout.general import Digit, to_digit
+from linlayout.mixed_radix import Digit, to_digit
 
 __all__ = ["Iter", "THREAD_AXES", "MEMORY_AXES", "LINEAR_AXIS_NAMES", "BACK_NAMES", "WARP", "WARPS_PER_GROUP", "prod", "as_iter"]
 

@@ -4,7 +4,7 @@ layout (``lane``, ``warp``, ``register``/``offset``, ``row``, ``col``) and back.
 ``tx``/``tid``/``tid_in_wg`` split into lane (low 5 bits) and warp; ``wgid`` is warp bits above a
 4-warp group; ``m`` is ``register`` beside a thread axis and ``offset`` otherwise.
 
-    >>> from linlayout.general import MixedRadixLayout
+    >>> from linlayout.mixed_radix import MixedRadixLayout
     >>> to_hardware(MixedRadixLayout({"x": [(64, 1, "tx")]})).digits
     {'x': (Digit(extent=32, stride=1, axis='lane'), Digit(extent=2, stride=1, axis='warp'))}
 """
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from linlayout.errors import NotInvertibleError, NotLinearError, UnsupportedError
-from linlayout.general import Digit, MixedRadixLayout
+from linlayout.mixed_radix import Digit, MixedRadixLayout
 
 from .axes import BACK_NAMES, LINEAR_AXIS_NAMES, THREAD_AXES, WARP, WARPS_PER_GROUP
 

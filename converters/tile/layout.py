@@ -11,7 +11,7 @@ import numpy as np
 
 from linlayout.contract import Kind, kind_of_linear
 from linlayout.errors import DimensionError, LayoutError, SizeError
-from linlayout.general import MixedRadixLayout
+from linlayout.mixed_radix import MixedRadixLayout
 from linlayout.limits import as_list
 
 from .axes import MEMORY_AXES, THREAD_AXES, Iter, as_iter, prod
@@ -344,7 +344,7 @@ class TileLayout:
     # ------------------------------------------------------------------ bridges
 
     def to_general(self, shape: Sequence[int] | None = None) -> MixedRadixLayout:
-        """The same map as a :class:`~linlayout.general.MixedRadixLayout`.
+        """The same map as a :class:`~linlayout.mixed_radix.MixedRadixLayout`.
 
         Without ``shape``: one in-dim ``x`` (the flat index).  With ``shape``: in-dims ``dim0``,
         ``dim1``, ... (``dim0`` the slowest, row-major), digits fastest first.

@@ -16,7 +16,7 @@ from converters import registry
 from linlayout.contract import as_layout, as_linear
 from linlayout.equiv import equivalent
 from linlayout.errors import DimensionError, LayoutError, ParseError, UnsupportedError
-from linlayout.general import MixedRadixLayout
+from linlayout.mixed_radix import MixedRadixLayout
 from linlayout.linear import LinearLayout
 from linlayout.plan import plan_conversion
 

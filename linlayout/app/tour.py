@@ -105,7 +105,7 @@ def tour_sections() -> list[tuple[str, Any]]:
         return text, {"layout": TOUR_CUTE, "composition": str(C), "tile": tile_text}
 
     def tile() -> tuple[str, Any]:
-        from linlayout.general import MixedRadixLayout
+        from linlayout.mixed_radix import MixedRadixLayout
 
         _, t = load_arg(TOUR_TILE, None)
         shape = (2, 128, 112)

@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from linlayout.errors import DimensionError, NotInvertibleError, UnsupportedError
-from linlayout.general import MAX_ENUMERATION, MixedRadixLayout
+from linlayout.mixed_radix import MAX_ENUMERATION, MixedRadixLayout
 
 AXES = ["m", "w"]
 OUTER_AXES = ["p", "q"]

@@ -16,7 +16,7 @@ from linlayout.errors import (
     SizeError,
     UnsupportedError,
 )
-from linlayout.general import MixedRadixLayout
+from linlayout.mixed_radix import MixedRadixLayout
 
 AXES = ["m", "laneid", "warpid"]
 
