@@ -277,15 +277,21 @@ def _form(name: str) -> Form:
         raise LayoutError(f"unknown form {name!r}; expected one of {', '.join(FORMS)}") from None
 
 
-def parse(text: str, form: Optional[str] = None) -> Any:
-    """A layout value from its text in ``form`` (detected when ``None``)."""
-    check_text(text, "a layout")
+def _resolve(text: str, form: Optional[str]) -> str:
+    """The form to read ``text`` in: ``form`` itself, or the detected one (``"json"`` insists on
+    JSON text and then tells linear from Gluon by its keys)."""
     if form is None or form == "json":
         name = detect(text)
         if form == "json" and not text.strip().startswith("{"):
             raise ParseError("--form json: the text is not JSON", text, 0)
-        form = name
-    return _form(form).parse(text)
+        return name
+    return form
+
+
+def parse(text: str, form: Optional[str] = None) -> Any:
+    """A layout value from its text in ``form`` (detected when ``None``)."""
+    check_text(text, "a layout")
+    return _form(_resolve(text, form)).parse(text)
 
 
 def read_text(arg: str) -> str:
@@ -332,12 +338,8 @@ def load(arg: str, form: Optional[str] = None) -> tuple[str, Any]:
         ('cute', Layout((4,8):(8,1)))
     """
     text = read_text(arg)
-    if form is None or form == "json":
-        name = detect(text)
-        if form == "json" and not text.strip().startswith("{"):
-            raise ParseError("--form json: the text is not JSON", text, 0)
-        form = name
-    return form, _form(form).parse(text)
+    name = _resolve(text, form)
+    return name, _form(name).parse(text)
 
 
 def form_of(x: Any) -> Form:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import itertools
+import math
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -59,13 +60,6 @@ __all__ = [
     "divide",
     "visualize_layout",
 ]
-
-
-def _prod(xs) -> int:
-    p = 1
-    for x in xs:
-        p *= x
-    return p
 
 
 def _ints(xs: Any, what: str) -> tuple[int, ...]:
@@ -104,7 +98,7 @@ def _validate(shape, mode_shape, spatial_modes, local_modes) -> None:
         raise SizeError(f"shape {list(shape)} must have positive entries")
     if any(m < 1 for m in mode_shape):
         raise SizeError(f"mode_shape {list(mode_shape)} must have positive entries")
-    total = _prod(shape) * _prod(-m for m in spatial_modes if m < 0)
+    total = math.prod(shape) * math.prod(-m for m in spatial_modes if m < 0)
     if total > 1 << MAX_TOTAL_LOG2:
         raise SizeError(f"the layout has {total.bit_length() - 1}+ bits of elements and replicas; "
                         f"at most {MAX_TOTAL_LOG2} are supported")
@@ -211,16 +205,16 @@ class RegisterLayout:
     @property
     def spatial_size(self) -> int:
         """Number of threads."""
-        return _prod(self.spatial_shape)
+        return math.prod(self.spatial_shape)
 
     @property
     def local_size(self) -> int:
         """Elements per thread."""
-        return _prod(self.local_shape)
+        return math.prod(self.local_shape)
 
     @property
     def size(self) -> int:
-        return _prod(self.shape)
+        return math.prod(self.shape)
 
     def with_shape(self, shape: Sequence[int]) -> RegisterLayout:
         return RegisterLayout(tuple(shape), self.mode_shape, self.spatial_modes, self.local_modes)
@@ -330,13 +324,13 @@ class RegisterLayout:
         rep_iters = []
         sshape = self.spatial_shape
         for p, m in enumerate(self.spatial_modes):
-            stride = _prod(sshape[p + 1:])
+            stride = math.prod(sshape[p + 1:])
             if m >= 0:
                 sp_stride[m] = stride
             else:
                 rep_iters.append(Iter(-m, stride, thread_axis))
         lshape = self.local_shape
-        lo_stride = {m: _prod(lshape[q + 1:]) for q, m in enumerate(self.local_modes)}
+        lo_stride = {m: math.prod(lshape[q + 1:]) for q, m in enumerate(self.local_modes)}
         shard = []
         for k, e in enumerate(self.mode_shape):
             if k in sp_stride:
@@ -470,7 +464,7 @@ def canonicalize_layout(layout: RegisterLayout) -> RegisterLayout:
     for k, run in enumerate(merged):
         for t, m in enumerate(run):
             new_index[m] = k if t == 0 else -1
-    ms = [_prod(mode_shape[m] for m in run) for run in merged]
+    ms = [math.prod(mode_shape[m] for m in run) for run in merged]
     sp2 = [new_index[m] if m >= 0 else m for m in sp if m < 0 or new_index[m] != -1]
     lo2 = [new_index[m] for m in lo if new_index[m] != -1]
     return RegisterLayout(layout.shape, tuple(ms), tuple(sp2), tuple(lo2))
@@ -681,8 +675,8 @@ def reshape(layout: RegisterLayout, shape: Sequence[int]) -> RegisterLayout:
         RegisterLayout(shape=[24], mode_shape=[6, 4], spatial_modes=[1], local_modes=[0])
     """
     shape = list(_ints(shape, "shape"))
-    if _prod(shape) != layout.size:
-        raise SizeError(f"reshape: shape {list(layout.shape)} (size {layout.size}) cannot become {shape} (size {_prod(shape)})")
+    if math.prod(shape) != layout.size:
+        raise SizeError(f"reshape: shape {list(layout.shape)} (size {layout.size}) cannot become {shape} (size {math.prod(shape)})")
     layout = canonicalize_layout(layout)
     rest = [s for s in shape]
     pieces: list[list[int]] = []
@@ -725,7 +719,7 @@ def flatten(layout: RegisterLayout, start_dim: int = 0, end_dim: int = -1) -> Re
     if not 0 <= start_dim <= end_dim < n:
         raise DimensionError(f"flatten: dims {start_dim}..{end_dim} out of range for {n} dims")
     s = layout.shape
-    return reshape(layout, list(s[:start_dim]) + [_prod(s[start_dim: end_dim + 1])] + list(s[end_dim + 1:]))
+    return reshape(layout, list(s[:start_dim]) + [math.prod(s[start_dim: end_dim + 1])] + list(s[end_dim + 1:]))
 
 
 def concat(lhs: RegisterLayout, rhs: RegisterLayout) -> RegisterLayout:

@@ -24,7 +24,7 @@ integers (see :mod:`linlayout.gf2`).
 
 from __future__ import annotations
 
-import operator
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Union
@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Union
 import numpy as np
 
 from . import gf2
+from .checks import as_int, is_pow2, log2
 from .linear_text import read_linear_text
 from .tabulate import smallest_dtype, tabulate
 from .errors import (
@@ -62,22 +63,8 @@ _APPLY_TABLE_LOG2 = 10
 _APPLY_TABLE_CALLS = 32
 
 
-def _is_pow2(n: int) -> bool:
-    return n > 0 and (n & (n - 1)) == 0
-
-
-def _log2(n: int) -> int:
-    return n.bit_length() - 1
-
-
-def _as_int(value: Any, what: str) -> int:
-    if isinstance(value, bool):
-        raise BasisError(f"{what} must be an integer, got the boolean {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise BasisError(f"{what} must be an integer, got {type(value).__name__} {value!r}") from None
-
+#: Integer arguments of the layout API: the shared check, raising BasisError as the API always has.
+_as_int = functools.partial(as_int, error=BasisError)
 
 #: What a dim name may look like: the names Triton prints and our text form reads back.
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\Z")
@@ -114,9 +101,9 @@ def _new_dims(dims: Sequence[tuple[str, int]] | Mapping[str, int], kind: str, to
     total = 0
     for n, size in items:
         _check_name(n, f"{kind}-dim")
-        if not _is_pow2(_as_int(size, f"size of {kind}-dim {n!r}")):
+        if not is_pow2(_as_int(size, f"size of {kind}-dim {n!r}")):
             raise SizeError(f"reshape_{kind}s: {kind}-dim {n!r} has size {size}, not a power of two")
-        total += _log2(size)
+        total += log2(size)
     if total != total_log2:
         raise SizeError(f"reshape_{kind}s: new {kind}-dims have total size {1 << total}, but the layout has {1 << total_log2}")
     if len({n for n, _ in items}) != len(items):
@@ -169,7 +156,7 @@ def _out_packing(outs: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], tu
     acc = 0
     for _, s in outs:
         shifts.append(acc)
-        acc += _log2(s)
+        acc += log2(s)
     packing = (tuple(shifts), tuple((n, sh, s - 1) for (n, s), sh in zip(outs, shifts)))
     if len(_OUT_PACKING) < 4096:
         _OUT_PACKING[outs] = packing
@@ -278,18 +265,18 @@ class LinearLayout:
             sizes = []
             for name, size in out_items:
                 size = _as_int(size, f"size of out-dim {name!r}")
-                if not _is_pow2(size):
+                if not is_pow2(size):
                     raise SizeError(f"out-dim {name!r} has size {size}; out-dim sizes must be powers of two")
                 sizes.append(size)
         outs = tuple(zip(out_names, sizes))
-        if sum(_log2(s) for s in sizes) > MAX_TOTAL_LOG2:
-            raise SizeError(f"out-dims total {sum(_log2(s) for s in sizes)} bits; at most {MAX_TOTAL_LOG2} are supported")
+        if sum(log2(s) for s in sizes) > MAX_TOTAL_LOG2:
+            raise SizeError(f"out-dims total {sum(log2(s) for s in sizes)} bits; at most {MAX_TOTAL_LOG2} are supported")
 
         shifts = []
         acc = 0
         for s in sizes:
             shifts.append(acc)
-            acc += _log2(s)
+            acc += log2(s)
         ins = []
         for name, rows in norm:
             flat = []
@@ -360,10 +347,10 @@ class LinearLayout:
             for name, size in (out_dims if fast else _items(out_dims, "out_dims")):
                 _check_name(name, "out-dim")
                 size = _as_int(size, f"size of out-dim {name!r}")
-                if not _is_pow2(size):
+                if not is_pow2(size):
                     raise SizeError(f"out-dim {name!r} has size {size}; out-dim sizes must be powers of two")
                 outs.append((name, size))
-                total += _log2(size)
+                total += log2(size)
             if len({n for n, _ in outs}) != len(outs):
                 raise DimensionError(f"from_flat: repeated out-dim names in {[n for n, _ in outs]}")
             if total > MAX_TOTAL_LOG2:
@@ -424,13 +411,13 @@ class LinearLayout:
         stride = _as_int(stride, "stride")
         if size == 0:
             return cls.empty()
-        if not _is_pow2(size):
+        if not is_pow2(size):
             raise SizeError(f"strided_1d: size {size} is not a power of two")
-        if not _is_pow2(stride):
+        if not is_pow2(stride):
             raise SizeError(f"strided_1d: stride {stride} is not a power of two")
         _check_name(in_dim, "in-dim")
         _check_name(out_dim, "out-dim")
-        k = _log2(size)
+        k = log2(size)
         return cls._make([(in_dim, [stride << i for i in range(k)])], [(out_dim, stride * size)])
 
     @classmethod
@@ -445,13 +432,13 @@ class LinearLayout:
         out_dim_size = _as_int(out_dim_size, "out_dim_size")
         if size == 0:
             return cls.empty()
-        if not _is_pow2(size):
+        if not is_pow2(size):
             raise SizeError(f"zeros_1d: size {size} is not a power of two")
-        if not _is_pow2(out_dim_size):
+        if not is_pow2(out_dim_size):
             raise SizeError(f"zeros_1d: out_dim_size {out_dim_size} is not a power of two")
         _check_name(in_dim, "in-dim")
         _check_name(out_dim, "out-dim")
-        return cls._make([(in_dim, [0] * _log2(size))], [(out_dim, out_dim_size)])
+        return cls._make([(in_dim, [0] * log2(size))], [(out_dim, out_dim_size)])
 
     @classmethod
     def empty(cls) -> LinearLayout:
@@ -507,10 +494,10 @@ class LinearLayout:
         in_items = [(n, _as_int(s, f"size of in-dim {n!r}")) for n, s in in_dims.items()]
         out_items = [(n, _as_int(s, f"size of out-dim {n!r}")) for n, s in out_dims.items()]
         for n, s in in_items + out_items:
-            if not _is_pow2(s):
+            if not is_pow2(s):
                 raise SizeError(f"dim {n!r} has size {s}; sizes must be powers of two")
-        n_in = sum(_log2(s) for _, s in in_items)
-        n_out = sum(_log2(s) for _, s in out_items)
+        n_in = sum(log2(s) for _, s in in_items)
+        n_out = sum(log2(s) for _, s in out_items)
         if m.ndim != 2 or m.shape != (n_out, n_in):
             raise SizeError(f"matrix has shape {m.shape}, expected ({n_out}, {n_in}) = (output bits, input bits)")
         if np.any((m != 0) & (m != 1)):
@@ -519,8 +506,8 @@ class LinearLayout:
         ins = []
         c = 0
         for n, s in in_items:
-            ins.append((n, cols[c:c + _log2(s)]))
-            c += _log2(s)
+            ins.append((n, cols[c:c + log2(s)]))
+            c += log2(s)
         return cls._make(ins, out_items)
 
     # ------------------------------------------------------------------------------ properties
@@ -586,7 +573,7 @@ class LinearLayout:
         return self._outs[self._out_index(name)][1]
 
     def out_dim_size_log2(self, name: str) -> int:
-        return _log2(self.out_dim_size(name))
+        return log2(self.out_dim_size(name))
 
     @property
     def total_in_size_log2(self) -> int:
@@ -594,7 +581,7 @@ class LinearLayout:
 
     @property
     def total_out_size_log2(self) -> int:
-        return sum(_log2(s) for _, s in self._outs)
+        return sum(log2(s) for _, s in self._outs)
 
     @property
     def total_in_size(self) -> int:
@@ -637,7 +624,7 @@ class LinearLayout:
     def _bit_name(self, flat_bit: int) -> str:
         """'dim1 bit 3' for a bit of the flat output."""
         for (n, s), sh in zip(self._outs, self._shifts):
-            if sh <= flat_bit < sh + _log2(s):
+            if sh <= flat_bit < sh + log2(s):
                 return f"{n} bit {flat_bit - sh}"
         return f"bit {flat_bit}"  # pragma: no cover
 
@@ -860,7 +847,7 @@ class LinearLayout:
             of = outer_in[n]
             if s > (1 << len(of)):
                 raise SizeError(f"compose: out-dim {n!r} has size {s} but the outer in-dim {n!r} has size {1 << len(of)}")
-            for j in range(_log2(s)):
+            for j in range(log2(s)):
                 images[bit] = of[j]
                 bit <<= 1
         new_ins = []
@@ -948,7 +935,7 @@ class LinearLayout:
         acc = 0
         for n, s in out_items:
             out_shift[n] = acc
-            acc += _log2(s)
+            acc += log2(s)
         new_ins = []
         for n, f in B._ins:
             if n in identity:
@@ -986,7 +973,7 @@ class LinearLayout:
 
     def _identity_on_outs(self) -> LinearLayout:
         return LinearLayout._make(
-            [(n, [1 << (sh + i) for i in range(_log2(s))]) for (n, s), sh in zip(self._outs, self._shifts)], self._outs
+            [(n, [1 << (sh + i) for i in range(log2(s))]) for (n, s), sh in zip(self._outs, self._shifts)], self._outs
         )
 
     def pseudo_invert(self) -> LinearLayout:
@@ -1019,7 +1006,7 @@ class LinearLayout:
                 basis.insert(v)
             out_items = [(n, 1 << len(f)) for n, f in self._ins]
             return LinearLayout._make(
-                [(n, [basis.express(1 << (sh + i)) for i in range(_log2(s))]) for (n, s), sh in zip(self._outs, self._shifts)],
+                [(n, [basis.express(1 << (sh + i)) for i in range(log2(s))]) for (n, s), sh in zip(self._outs, self._shifts)],
                 out_items,
             )
         return self._identity_on_outs().invert_and_compose(self)
@@ -1051,7 +1038,7 @@ class LinearLayout:
         out_log2: dict[str, int] = {n: 0 for n in _merged_order(inner.out_dim_names, outer.out_dim_names)}
         for lay in (inner, outer):
             for n, s in lay._outs:
-                out_log2[n] += _log2(s)
+                out_log2[n] += log2(s)
         if sum(out_log2.values()) > MAX_TOTAL_LOG2:
             raise SizeError(f"direct product: out-dims would total {sum(out_log2.values())} bits; at most {MAX_TOTAL_LOG2}")
         out_items = [(n, 1 << k) for n, k in out_log2.items()]
@@ -1060,7 +1047,7 @@ class LinearLayout:
         for n, k in out_log2.items():
             new_shift[n] = acc
             acc += k
-        inner_out = {n: _log2(s) for n, s in inner._outs}
+        inner_out = {n: log2(s) for n, s in inner._outs}
 
         def remap(lay: LinearLayout, extra: dict[str, int]) -> list[tuple[int, int, int]]:
             return [(sh, m, new_shift[n] + extra.get(n, 0)) for (n, sh, m) in lay._out_unpack]
@@ -1115,13 +1102,13 @@ class LinearLayout:
             if not self.has_out_dim(n) or s > self.out_dim_size(n):
                 return None
         d_in = {n: len(f) for n, f in d._ins}
-        d_out = {n: _log2(s) for n, s in d._outs}
+        d_out = {n: log2(s) for n, s in d._outs}
         out_items = [(n, s >> d_out.get(n, 0)) for n, s in self._outs]
         c_unpack = []
         acc = 0
         for (n, sh, m), (_, cs) in zip(self._out_unpack, out_items):
             c_unpack.append((sh, m, d_out.get(n, 0), acc))
-            acc += _log2(cs)
+            acc += log2(cs)
         new_ins = []
         for n, f in self._ins:
             k = d_in.get(n, 0)
@@ -1172,7 +1159,7 @@ class LinearLayout:
         for n, s in out_items:
             sh, m = unpack[n]
             mapping.append((sh, m, acc))
-            acc += _log2(s)
+            acc += log2(s)
 
         def move(f: int) -> int:
             v = 0
@@ -1193,8 +1180,8 @@ class LinearLayout:
         new_ins = []
         c = 0
         for n, s in items:
-            new_ins.append((n, cols[c:c + _log2(s)]))
-            c += _log2(s)
+            new_ins.append((n, cols[c:c + log2(s)]))
+            c += log2(s)
         return LinearLayout._make(new_ins, self._outs)
 
     def reshape_outs(self, new_out_dims: Sequence[tuple[str, int]] | Mapping[str, int]) -> LinearLayout:
@@ -1237,7 +1224,7 @@ class LinearLayout:
         acc = 0
         for (sh, m), (_, s) in zip(keep, out_items):
             mapping.append((sh, m, acc))
-            acc += _log2(s)
+            acc += log2(s)
         new_ins = []
         for n, f in self._ins:
             if n in in_set:
@@ -1363,9 +1350,9 @@ class LinearLayout:
         """
         f = self._in_flat(name)
         new_size = _as_int(new_size, "new_size")
-        if not _is_pow2(new_size):
+        if not is_pow2(new_size):
             raise SizeError(f"resize_in_dim: new size {new_size} of {name!r} must be a power of two")
-        k = _log2(new_size)
+        k = log2(new_size)
         g = f[:k] + (0,) * (k - len(f))
         return LinearLayout._make([(n, g if n == name else h) for n, h in self._ins], self._outs)
 

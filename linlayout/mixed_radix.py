@@ -36,12 +36,14 @@ is a power of two, strides are non-negative, there is no offset, and on each axi
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from .checks import is_pow2
 from .errors import (
     DimensionError,
     LayoutError,
@@ -109,10 +111,6 @@ class Pow2Piece:
     layout: "MixedRadixLayout" = field(repr=False)
 
 
-def _is_pow2(n: int) -> bool:
-    return n > 0 and n & (n - 1) == 0
-
-
 def _as_int(v: Any, what: str) -> int:
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
         raise LayoutError(f"{what} must be an int, got {v!r}")
@@ -140,13 +138,6 @@ def to_digit(d: Any, where: str) -> Digit:
     if not isinstance(a, str) or not a:
         raise DimensionError(f"{where} has axis {a!r}; an axis is a non-empty string")
     return Digit(e, s, a)
-
-
-def _prod(xs: Iterable[int]) -> int:
-    p = 1
-    for x in xs:
-        p *= x
-    return p
 
 
 def _coalesce_digits(digits: Sequence[Digit]) -> tuple[Digit, ...]:
@@ -440,7 +431,7 @@ class MixedRadixLayout:
     @property
     def in_dims(self) -> dict[str, int]:
         """in-dim name -> size (product of its digit extents)."""
-        return {n: _prod(d.extent for d in dl) for n, dl in self._digits}
+        return {n: math.prod(d.extent for d in dl) for n, dl in self._digits}
 
     @property
     def in_dim_names(self) -> tuple[str, ...]:
@@ -449,12 +440,12 @@ class MixedRadixLayout:
     @property
     def size(self) -> int:
         """Number of logical elements (product of the in-dim sizes)."""
-        return _prod(self.in_dims.values())
+        return math.prod(self.in_dims.values())
 
     @property
     def num_replicas(self) -> int:
         """Places each element is stored at (product of the replica extents)."""
-        return _prod(d.extent for d in self._replicas)
+        return math.prod(d.extent for d in self._replicas)
 
     def all_digits(self) -> list[tuple[str, int, Digit]]:
         """Every digit as ``(in_dim, index, digit)``."""
@@ -596,7 +587,7 @@ class MixedRadixLayout:
         table = _exact_ints(table)
         names = list(in_dims)
         sizes = [_as_int(in_dims[n], f"size of in-dim {n!r}") for n in names]
-        total = _prod(sizes)
+        total = math.prod(sizes)
         if table.ndim != 2 or table.shape != (total, len(axes)):
             raise SizeError(f"from_table: expected a table of shape ({total}, {len(axes)}), got {table.shape}")
         base = table[0] if total else np.zeros(len(axes), dtype=np.int64)
@@ -925,10 +916,10 @@ class MixedRadixLayout:
         """
         axes = list(self._axes)
         sizes = [self._out_sizes[a] for a in axes]
-        box = _prod(sizes)
-        in_sizes = [_prod(d.extent for d in dl) for _, dl in self._digits]
+        box = math.prod(sizes)
+        in_sizes = [math.prod(d.extent for d in dl) for _, dl in self._digits]
         nrep = self.num_replicas
-        n = _prod(in_sizes) * nrep
+        n = math.prod(in_sizes) * nrep
         if box != n:
             raise NotInvertibleError(
                 f"inverse: the layout has {n // nrep} inputs x {nrep} replicas = {n} places, "
@@ -1028,7 +1019,7 @@ class MixedRadixLayout:
         named = [(f"digit {i} of in-dim {n!r} ({d.extent}:{d.stride}@{d.axis})", d) for n, i, d in self.all_digits()]
         named += [(f"replica {i} ({d.extent}:{d.stride}@{d.axis})", d) for i, d in enumerate(self._replicas)]
         for what, d in named:
-            if not _is_pow2(d.extent):
+            if not is_pow2(d.extent):
                 return f"{what} has extent {d.extent}, not a power of two"
             if d.stride < 0:
                 return f"{what} has a negative stride"
@@ -1084,7 +1075,7 @@ class MixedRadixLayout:
             return out
 
         b = [(n, bases(dl)) for n, dl in self._digits]
-        if self._replicas and _prod(d.extent for d in self._replicas) > 1:
+        if self._replicas and math.prod(d.extent for d in self._replicas) > 1:
             if replica_dim in self.in_dims:
                 raise DimensionError(f"to_linear: replica_dim {replica_dim!r} is already an in-dim")
             b.append((replica_dim, bases(self._replicas)))

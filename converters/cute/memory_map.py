@@ -260,14 +260,7 @@ def to_linear(x: Any, shape: Optional[Sequence[int]] = None) -> LinearLayout:
         ...
         linlayout.errors.UnsupportedError: (4,8):(16,1) is not a bijection onto the offsets [0, 32), so it has no offset -> coordinate form (its coordinate -> offset map is offset_map())
     """
-    sizes = _coordinate_sizes(x)
-    if shape is not None:
-        try:
-            want = [int(s) for s in shape]
-        except (TypeError, ValueError):
-            raise LayoutError(f"{x}: a shape is a list of integers, got {shape!r}") from None
-        if want != sizes:
-            raise _shape_error(x, sizes, want)
+    sizes = _sizes_for(x, shape)
     M = offset_map(x)
     total = 1
     for s in sizes:
@@ -281,8 +274,17 @@ def to_linear(x: Any, shape: Optional[Sequence[int]] = None) -> LinearLayout:
     return L.reshape_outs([(f"dim{i}", s) for i, s in enumerate(sizes)]) if list(L.out_dims.values()) != sizes else L
 
 
-def _shape_error(x: Any, sizes: list[int], want: list[int]) -> SizeError:
-    return SizeError(f"{x}: the layout's modes have sizes {sizes}, not the requested shape {want}")
+def _sizes_for(x: Any, shape: Optional[Sequence[int]]) -> list[int]:
+    """The sizes of the layout's top-level modes; a SizeError unless ``shape`` is None or those."""
+    sizes = _coordinate_sizes(x)
+    if shape is not None:
+        try:
+            want = [int(s) for s in shape]
+        except (TypeError, ValueError):
+            raise LayoutError(f"{x}: a shape is a list of integers, got {shape!r}") from None
+        if want != sizes:
+            raise SizeError(f"{x}: the layout's modes have sizes {sizes}, not the requested shape {want}")
+    return sizes
 
 
 def to_general(x: Any, shape: Optional[Sequence[int]] = None) -> MixedRadixLayout:
@@ -294,9 +296,7 @@ def to_general(x: Any, shape: Optional[Sequence[int]] = None) -> MixedRadixLayou
         >>> G.apply(offset=7)
         {'dim0': 1, 'dim1': 2}
     """
-    sizes = _coordinate_sizes(x)
-    if shape is not None and list(shape) != sizes:
-        raise _shape_error(x, sizes, list(shape))
+    _sizes_for(x, shape)
     G = offset_general(x)
     try:
         inv = G.invert()

@@ -15,7 +15,7 @@ from typing import Any
 from linlayout.errors import DimensionError
 from linlayout.mixed_radix import Digit, to_digit
 
-__all__ = ["Iter", "THREAD_AXES", "MEMORY_AXES", "LINEAR_AXIS_NAMES", "BACK_NAMES", "WARP", "WARPS_PER_GROUP", "prod", "as_iter"]
+__all__ = ["Iter", "THREAD_AXES", "MEMORY_AXES", "LINEAR_AXIS_NAMES", "BACK_NAMES", "WARP", "WARPS_PER_GROUP", "as_iter"]
 
 #: A TIRx iter: ``extent`` positions, each adding ``stride`` on ``axis``.
 Iter = Digit
@@ -29,14 +29,6 @@ BACK_NAMES = {"lane": "laneid", "warp": "warpid", "register": "m", "offset": "m"
 
 WARP = 32
 WARPS_PER_GROUP = 4
-
-
-def prod(xs: Any) -> int:
-    """The product of the numbers in ``xs``."""
-    p = 1
-    for x in xs:
-        p *= x
-    return p
 
 
 def as_iter(x: Any, where: str) -> Iter:

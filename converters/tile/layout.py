@@ -3,6 +3,7 @@ mixed-radix and linear forms (see the package docstring)."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -14,7 +15,7 @@ from linlayout.errors import DimensionError, LayoutError, SizeError
 from linlayout.mixed_radix import MixedRadixLayout
 from linlayout.limits import as_list
 
-from .axes import MEMORY_AXES, THREAD_AXES, Iter, as_iter, prod
+from .axes import MEMORY_AXES, THREAD_AXES, Iter, as_iter
 from .hardware import from_hardware, invert_to_hardware, logical_first, to_hardware
 from .text import format_iters, format_stride, read_tile_text
 
@@ -153,7 +154,7 @@ class TileLayout:
             >>> TileLayout.parse("S[(2,7):(5@laneid,32)]").size(), TileLayout.parse("S[(2,7):(5@laneid,32)]").size("laneid")
             (14, 2)
         """
-        return prod(i.extent for i in self.shard if axis is None or i.axis == axis)
+        return math.prod(i.extent for i in self.shard if axis is None or i.axis == axis)
 
     def span(self, axis: str | None = None) -> int:
         """Extent covered on ``axis`` (``offset + sum((e-1)*s) + 1`` over shard and replica iters);
@@ -260,9 +261,9 @@ class TileLayout:
             raise LayoutError(f"shape must be a sequence of ints, got {shape!r}") from None
         if any(s < 1 for s in shape):
             raise SizeError(f"shape {list(shape)} has a non-positive entry")
-        if prod(shape) != self.size():
+        if math.prod(shape) != self.size():
             raise SizeError(
-                f"shape {list(shape)} has size {prod(shape)}, but the shard extents {[i.extent for i in self.shard]} "
+                f"shape {list(shape)} has size {math.prod(shape)}, but the shard extents {[i.extent for i in self.shard]} "
                 f"multiply to {self.size()}"
             )
         return shape
@@ -332,7 +333,7 @@ class TileLayout:
         base = self.apply(*coord, shape=shape)
         base = {a: base.get(a, 0) for a in self.axes}
         out = []
-        n = prod(i.extent for i in self.replica)
+        n = math.prod(i.extent for i in self.replica)
         for r in range(n):
             p = dict(base)
             for it in reversed(self.replica):
