@@ -42,6 +42,7 @@ from __future__ import annotations
 import sys
 import types
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 import numpy as np
 
@@ -180,7 +181,7 @@ class SimulationReport:
     def __str__(self) -> str:
         if self.ok:
             head = f"ok: every destination register holds its element ({self.kind})"
-        elif self.error:
+        elif self.error or self.first_wrong is None:
             head = f"FAILED ({self.kind}): {self.error}"
         else:
             head = f"FAILED ({self.kind}): thread {self.first_wrong[0]} register {self.first_wrong[1]} holds {self.held}, expected {self.expected}"
@@ -206,7 +207,7 @@ def _register_copies(L: LinearLayout) -> tuple[list[int], np.ndarray]:
         if basis.insert(v):
             indep.append(j)
             continue
-        comb = basis.express(v)  # over insertion indices = register bits
+        comb = basis.reduce(v)[1]  # v is in the span: its combination over insertion indices = register bits
         flip = (1 << j) ^ comb
         rep ^= ((r >> j) & 1) * flip
     return indep, rep
@@ -311,12 +312,12 @@ def _side(plan: Plan, L: LinearLayout, instr: str, vector: int, off_of: np.ndarr
         i_mat = np.where(i_mat < n_mat, i_mat, 0)
         if trans:
             who = base + row // 2
-            v = (row % 2) if n_vec > 1 else np.zeros_like(row)
+            elt = (row % 2) if n_vec > 1 else np.zeros_like(row)
         else:
             who = base + 4 * row
-            v = np.zeros_like(row)
+            elt = np.zeros_like(row)
         ew = elems[who]  # what the lane supplying each row holds
-        addr = off_of[ew[thread[:, None], np.arange(rg.shape[1])[None, :], i_mat[:, None], v[:, None]]]
+        addr = off_of[ew[thread[:, None], np.arange(rg.shape[1])[None, :], i_mat[:, None], elt[:, None]]]
         regs_t = rg.copy()
         if not trans and n_vec > 1:
             # a word's elements sit at o ^ v: the row starts at the aligned word, and a thread whose
@@ -487,38 +488,52 @@ def _wavefronts(op: MemOp, lanes: int, eb: int, rnd: int, bits: int) -> list[Acc
             for k in range(n_inst)]
 
 
-def _run_exchange(prog: Program) -> tuple[np.ndarray, dict[str, int]]:
+class _Counts(TypedDict, total=False):
+    """The per-thread counts one execution gives (the count fields of :class:`SimulationReport`)."""
+
+    shuffles: int
+    register_rounds: int
+    stores: int
+    loads: int
+    barriers: int
+    rounds: int
+
+
+def _run_exchange(prog: Program) -> tuple[np.ndarray, _Counts]:
+    dst_reg, src_lane, src_reg = prog.dst_reg, prog.src_lane, prog.src_reg
+    if dst_reg is None or src_lane is None or src_reg is None:
+        raise _Failure("an in-warp program needs dst_reg, src_lane and src_reg (one of them is None)")
     n_threads = prog.src_regs.shape[0]
     lanes = prog.lanes
     t = np.arange(n_threads, dtype=np.int64)[:, None, None]
     lane = t % lanes
-    sender = t - lane + prog.src_lane
-    if np.any(prog.src_lane < 0) or np.any(prog.src_lane >= lanes):
+    sender = t - lane + src_lane
+    if np.any(src_lane < 0) or np.any(src_lane >= lanes):
         raise _Failure("a shuffle reads a lane outside the warp")
-    n_rounds, n_pack = prog.dst_reg.shape[1], prog.dst_reg.shape[2]
-    rnd = np.broadcast_to(np.arange(n_rounds)[None, :, None], prog.dst_reg.shape)
-    pk = np.broadcast_to(np.arange(n_pack)[None, None, :], prog.dst_reg.shape)
-    moving = np.any(prog.src_lane != lane, axis=(0, 2))  # rounds that need a shuffle
+    n_rounds, n_pack = dst_reg.shape[1], dst_reg.shape[2]
+    rnd = np.broadcast_to(np.arange(n_rounds)[None, :, None], dst_reg.shape)
+    pk = np.broadcast_to(np.arange(n_pack)[None, None, :], dst_reg.shape)
+    moving = np.any(src_lane != lane, axis=(0, 2))  # rounds that need a shuffle
     # in a shuffle round each sending lane offers one register per pack slot (rounds where every
     # thread reads itself are register moves and may read any register)
     key = ((sender * n_rounds + rnd) * n_pack + pk).ravel()
-    live = np.broadcast_to(moving[None, :, None], prog.dst_reg.shape).ravel()
+    live = np.broadcast_to(moving[None, :, None], dst_reg.shape).ravel()
     asked = np.full(n_threads * n_rounds * n_pack, -1, dtype=np.int64)
-    asked[key[live]] = prog.src_reg.ravel()[live]
-    bad = np.nonzero(live & (asked[key] != prog.src_reg.ravel()))[0]
+    asked[key[live]] = src_reg.ravel()[live]
+    bad = np.nonzero(live & (asked[key] != src_reg.ravel()))[0]
     if len(bad):
         i = bad[0]
-        s = int(np.broadcast_to(sender, prog.src_reg.shape).ravel()[i])
+        s = int(np.broadcast_to(sender, src_reg.shape).ravel()[i])
         raise _Failure(
             f"round {int(rnd.ravel()[i])}: lane {s % lanes} of warp {s // lanes} is asked for registers "
-            f"{int(asked[key[i]])} and {int(prog.src_reg.ravel()[i])} at once (a shuffle sends one value)"
+            f"{int(asked[key[i]])} and {int(src_reg.ravel()[i])} at once (a shuffle sends one value)"
         )
-    keep = prog.keep if prog.keep is not None else np.ones(prog.dst_reg.shape, dtype=bool)
-    value = prog.src_regs[np.broadcast_to(sender, prog.src_reg.shape), prog.src_reg][keep]
+    keep = prog.keep if prog.keep is not None else np.ones(dst_reg.shape, dtype=bool)
+    value = prog.src_regs[np.broadcast_to(sender, src_reg.shape), src_reg][keep]
     out = np.full(prog.dst_regs.shape, -1, dtype=np.int64)
     hits = np.zeros(prog.dst_regs.shape, dtype=np.int64)
-    tt = np.broadcast_to(t, prog.dst_reg.shape)[keep]
-    dr = prog.dst_reg[keep]
+    tt = np.broadcast_to(t, dst_reg.shape)[keep]
+    dr = dst_reg[keep]
     np.add.at(hits, (tt, dr), 1)
     if np.any(hits > 1):
         th, r = np.argwhere(hits > 1)[0]
@@ -528,7 +543,7 @@ def _run_exchange(prog: Program) -> tuple[np.ndarray, dict[str, int]]:
     return out, {"shuffles": int(moving.sum()) * words, "register_rounds": int((~moving).sum())}
 
 
-def _run_shared(prog: Program, accesses: list[Access]) -> tuple[np.ndarray, dict[str, int]]:
+def _run_shared(prog: Program, accesses: list[Access]) -> tuple[np.ndarray, _Counts]:
     eb = max(prog.bitwidth, 8) // 8
     own = prog.kind == "shared_memory"  # one buffer per CTA (else one for the cluster)
     banks = prog.ctas if own else 1
@@ -603,7 +618,7 @@ def run(prog: Program, plan: Plan | None = None) -> SimulationReport:
         (False, ({'lane': 0, 'warp': 0, 'block': 0}, 1), {'dim0': 34}, {'dim0': 32})
     """
     accesses: list[Access] = []
-    counts: dict[str, int] = {}
+    counts: _Counts = {}
     try:
         if prog.dst_reg is not None:
             out, counts = _run_exchange(prog)
@@ -616,11 +631,10 @@ def run(prog: Program, plan: Plan | None = None) -> SimulationReport:
     own = prog.dst_copy_of == np.arange(len(prog.dst_copy_of))
     stray = out[:, ~own] >= 0
     wrong = np.argwhere(filled != prog.dst_regs)
-    report_counts = dict(counts)
-    mism = _mismatches(plan, report_counts) if plan is not None else ()
+    mism = _mismatches(plan, counts) if plan is not None else ()
     if np.any(stray):
         th, r = np.argwhere(stray)[0]
-        return SimulationReport(False, prog.kind, error=f"thread {int(th)} writes register {int(np.nonzero(~own)[0][r])}, a broadcast copy", accesses=tuple(accesses), **report_counts)
+        return SimulationReport(False, prog.kind, error=f"thread {int(th)} writes register {int(np.nonzero(~own)[0][r])}, a broadcast copy", accesses=tuple(accesses), **counts)
     if len(wrong):
         th, r = (int(x) for x in wrong[0])
         lanes = prog.lanes
@@ -633,16 +647,16 @@ def run(prog: Program, plan: Plan | None = None) -> SimulationReport:
             False, prog.kind, first_wrong=(thread, r),
             held=None if held < 0 else (_coords(L, held) if L is not None else {"flat": held}),
             expected=_coords(L, exp) if L is not None else {"flat": exp},
-            accesses=tuple(accesses), count_mismatches=mism, **report_counts,
+            accesses=tuple(accesses), count_mismatches=mism, **counts,
         )
-    return SimulationReport(True, prog.kind, accesses=tuple(accesses), count_mismatches=mism, **report_counts)
+    return SimulationReport(True, prog.kind, accesses=tuple(accesses), count_mismatches=mism, **counts)
 
 
-def _mismatches(plan: Plan, counts: dict[str, int]) -> tuple[str, ...]:
+def _mismatches(plan: Plan, counts: _Counts) -> tuple[str, ...]:
     out = []
-    for name in ("shuffles", "stores", "loads", "barriers"):
-        if name in counts and counts[name] != getattr(plan, name):
-            out.append(f"{name}: plan says {getattr(plan, name)}, executed {counts[name]}")
+    for name, executed in counts.items():
+        if name in ("shuffles", "stores", "loads", "barriers") and executed != getattr(plan, name):
+            out.append(f"{name}: plan says {getattr(plan, name)}, executed {executed}")
     return tuple(out)
 
 

@@ -185,6 +185,21 @@ def test_sender_asked_twice_is_caught():
     assert not rep.ok and ("asked for registers" in rep.error or rep.first_wrong is not None)
 
 
+def test_program_missing_its_schedule_is_reported():
+    """A hand-broken in-warp program (a schedule array dropped) is a failed report naming what is
+    missing, not a numpy TypeError; a wrong register is printed with its thread and register."""
+    p = _lane_swap_plan()
+    prog = lower(p)
+    prog.src_lane = None
+    rep = run(prog, p)
+    assert not rep.ok and "src_lane" in rep.error and rep.first_wrong is None
+    assert str(rep).startswith("FAILED (warp_shuffle): an in-warp program needs")
+    prog = lower(p)
+    prog.src_reg = prog.src_reg ^ 1  # every thread reads the other register of its sender
+    rep = run(prog, p)
+    assert not rep.ok and rep.first_wrong is not None and f"register {rep.first_wrong[1]} holds" in str(rep)
+
+
 def _round_trip_plan(bits=16, matrix=True):
     a = blocked([1, 1], [1, 32], [1, 4], [1, 0], [64, 64])
     b = blocked([1, 1], [32, 1], [4, 1], [0, 1], [64, 64])

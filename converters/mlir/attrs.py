@@ -46,7 +46,7 @@ tensor type it sits in decides, see :mod:`converters.mlir.types`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final, TypeGuard, TypeVar, Union
 
 from linlayout.errors import LayoutError, ParseError, UnsupportedError
 
@@ -54,6 +54,7 @@ from converters.gluon import (
     AMDMFMALayout,
     AMDWMMALayout,
     BlockedLayout,
+    DistributedLayout,
     DistributedLinearLayout,
     DotOperandLayout,
     NVMMADistributedLayout,
@@ -81,7 +82,15 @@ MEMORY_SPACES = ("ttg.shared_memory", "ttng.tensor_memory")
 
 
 # ============================================================================ reading
-_REQUIRED = object()
+class _Required:
+    """The type of :data:`_REQUIRED`: a field helper called without a default needs the field."""
+
+
+_REQUIRED: Final = _Required()
+_D = TypeVar("_D")
+
+#: a layout attribute's value: a Gluon layout, or AMD's rotating shared layout (no Gluon class)
+LayoutAttr = Union[GluonLayout, AMDRotatingSharedLayout]
 
 
 class _Fields:
@@ -94,73 +103,52 @@ class _Fields:
             k = unknown[0]
             raise r.error(f"#{name}: unknown field {k!r} (fields: {', '.join(self.known)})", fields[k].key_pos)
 
-    def _get(self, key: str, default: Any) -> Located | None:
-        if key in self.f:
-            return self.f[key]
-        if default is _REQUIRED:
-            raise self.r.error(f"#{self.name}: missing field {key!r} (fields: {', '.join(self.known)})", self.start)
-        return None
+    def take(self, key: str, default: _D | _Required, want: str, ok: Callable[[Any], bool]) -> Any | _D:
+        """The value of field ``key`` (an error saying it must be ``want`` unless ``ok(value)``);
+        ``default`` when the field is absent (an error when there is none)."""
+        if key not in self.f:
+            if isinstance(default, _Required):
+                raise self.r.error(f"#{self.name}: missing field {key!r} (fields: {', '.join(self.known)})", self.start)
+            return default
+        loc = self.f[key]
+        if not ok(loc.value):
+            raise self.bad(key, want, loc)
+        return loc.value
 
-    def _bad(self, key: str, want: str, loc: Located) -> ParseError:
+    def bad(self, key: str, want: str, loc: Located) -> ParseError:
         return self.r.error(f"#{self.name}: field {key!r} must be {want}, got {loc.value!r}", loc.pos)
-
 
 
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _int(F: _Fields, key: str, default: Any = _REQUIRED) -> Any:
-    loc = F._get(key, default)
-    if loc is None:
-        return default
-    if not _is_int(loc.value):
-        raise F._bad(key, "an integer", loc)
-    return loc.value
+def _is_ints(v: Any) -> bool:
+    return isinstance(v, list) and all(_is_int(x) for x in v)
 
 
-def _bool(F: _Fields, key: str, default: Any = _REQUIRED) -> Any:
-    loc = F._get(key, default)
-    if loc is None:
-        return default
-    if not isinstance(loc.value, bool):
-        raise F._bad(key, "true or false", loc)
-    return loc.value
+def _int(F: _Fields, key: str, default: _D | _Required = _REQUIRED) -> int | _D:
+    return F.take(key, default, "an integer", _is_int)
 
 
-def _ints(F: _Fields, key: str, default: Any = _REQUIRED) -> Any:
-    loc = F._get(key, default)
-    if loc is None:
-        return default
-    if not isinstance(loc.value, list) or not all(_is_int(x) for x in loc.value):
-        raise F._bad(key, "a list of integers", loc)
-    return list(loc.value)
+def _bool(F: _Fields, key: str, default: _D | _Required = _REQUIRED) -> bool | _D:
+    return F.take(key, default, "true or false", lambda v: isinstance(v, bool))
 
 
-def _bases(F: _Fields, key: str, default: Any = _REQUIRED) -> Any:
-    loc = F._get(key, default)
-    if loc is None:
-        return default
-    v = loc.value
-    if not isinstance(v, list) or not all(isinstance(b, list) and all(_is_int(x) for x in b) for b in v):
-        raise F._bad(key, "a list of bases (lists of integers)", loc)
-    return [list(b) for b in v]
+def _ints(F: _Fields, key: str, default: _D | _Required = _REQUIRED) -> list[int] | _D:
+    return F.take(key, default, "a list of integers", _is_ints)
 
 
-def _layout(F: _Fields, key: str) -> Any:
-    loc = F._get(key, _REQUIRED)
-    assert loc is not None
-    if not is_layout(loc.value):
-        raise F._bad(key, "a layout attribute", loc)
-    return loc.value
+def _bases(F: _Fields, key: str, default: _D | _Required = _REQUIRED) -> list[list[int]] | _D:
+    return F.take(key, default, "a list of bases (lists of integers)", lambda v: isinstance(v, list) and all(map(_is_ints, v)))
+
+
+def _parent(F: _Fields, key: str) -> DistributedLayout:
+    return F.take(key, _REQUIRED, "a distributed layout attribute", lambda v: isinstance(v, DistributedLayout))
 
 
 def _dict(F: _Fields, key: str) -> dict[str, Located]:
-    loc = F._get(key, _REQUIRED)
-    assert loc is not None
-    if not isinstance(loc.value, dict):
-        raise F._bad(key, "a dictionary {register = [...], warp = [...]}", loc)
-    return loc.value
+    return F.take(key, _REQUIRED, "a dictionary {register = [...], warp = [...]}", lambda v: isinstance(v, dict))
 
 
 def _blocked(F: _Fields) -> GluonLayout:
@@ -169,7 +157,7 @@ def _blocked(F: _Fields) -> GluonLayout:
 
 
 def _slice(F: _Fields) -> GluonLayout:
-    return SliceLayout(_int(F, "dim"), _layout(F, "parent"))
+    return SliceLayout(_int(F, "dim"), _parent(F, "parent"))
 
 
 def _nvidia_mma(F: _Fields) -> GluonLayout:
@@ -178,7 +166,7 @@ def _nvidia_mma(F: _Fields) -> GluonLayout:
 
 
 def _dot_op(F: _Fields) -> GluonLayout:
-    return DotOperandLayout(_int(F, "opIdx"), _layout(F, "parent"), _int(F, "kWidth", 0))
+    return DotOperandLayout(_int(F, "opIdx"), _parent(F, "parent"), _int(F, "kWidth", 0))
 
 
 def _linear(F: _Fields) -> GluonLayout:
@@ -205,12 +193,12 @@ def _nvmma_shared(F: _Fields) -> GluonLayout:
     cga = _bases(F, "CGALayout", [])
     rank = _int(F, "rank", len(cga[0]) if cga else 2)
     return NVMMASharedLayout(_int(F, "swizzlingByteWidth"), _int(F, "elementBitWidth"), rank, _bool(F, "transposed", False),
-                             _bool(F, "fp4Padded", False), cga or None)
+                             _bool(F, "fp4Padded", False), cga)
 
 
 def _swizzled_shared(F: _Fields) -> GluonLayout:
     return SwizzledSharedLayout(_int(F, "vec"), _int(F, "perPhase"), _int(F, "maxPhase"), _ints(F, "order"),
-                                _bases(F, "CGALayout", []) or None)
+                                _bases(F, "CGALayout", []))
 
 
 def _shared_linear(F: _Fields) -> GluonLayout:
@@ -244,7 +232,7 @@ def _span(bases: Sequence[Sequence[int]], rank: int) -> list[int]:
     return span
 
 
-def _amd_rotating_shared(F: _Fields) -> Any:
+def _amd_rotating_shared(F: _Fields) -> AMDRotatingSharedLayout:
     return AMDRotatingSharedLayout(_int(F, "vec"), _int(F, "perPhase"), _int(F, "maxPhase"), _ints(F, "order"),
                                    _bases(F, "CGALayout", []))
 
@@ -264,7 +252,7 @@ def _padded_shared(F: _Fields) -> GluonLayout:
     shape = _ints(F, "shape")
     order = _ints(F, "order")
     if sorted(order) != list(range(len(shape))):
-        raise F._bad("order", f"a permutation of 0..{len(shape) - 1}", F.f["order"])
+        raise F.bad("order", f"a permutation of 0..{len(shape) - 1}", F.f["order"])
     return PaddedSharedLayout(pairs, identity_bases(shape, order), _bases(F, "CGALayout", []), shape)
 
 
@@ -278,7 +266,7 @@ def _tmem_scales(F: _Fields) -> GluonLayout:
 
 
 #: attribute name -> (its fields in Triton's printing order, the builder)
-_READERS: dict[str, tuple[tuple[str, ...], Callable[[_Fields], GluonLayout]]] = {
+_READERS: dict[str, tuple[tuple[str, ...], Callable[[_Fields], LayoutAttr]]] = {
     "ttg.blocked": (("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", "CGALayout"), _blocked),
     "ttg.slice": (("dim", "parent"), _slice),
     "ttg.nvidia_mma": (("versionMajor", "versionMinor", "warpsPerCTA", "CGALayout", "instrShape"), _nvidia_mma),
@@ -312,7 +300,7 @@ def _intervals(r: Reader) -> list[list[int]]:
         r.expect(",", "',' or ']' after an interval:padding pair")
 
 
-def read_attr(r: Reader, aliases: Mapping[str, Any] | None = None) -> Any:
+def read_attr(r: Reader, aliases: Mapping[str, Any] | None = None) -> LayoutAttr | MemorySpace:
     """Read one attribute at the cursor: a layout attribute (a Gluon layout), a memory space
     (:class:`MemorySpace`) or ``#alias`` (looked up in ``aliases``)."""
     r.ws()
@@ -367,12 +355,12 @@ def read_attr(r: Reader, aliases: Mapping[str, Any] | None = None) -> Any:
         raise ParseError(f"#{name}: {e}", r.text, start) from None
 
 
-def is_layout(x: Any) -> bool:
+def is_layout(x: object) -> TypeGuard[LayoutAttr]:
     """Whether ``x`` is a layout value this module reads and prints."""
     return isinstance(x, (GluonLayout, AMDRotatingSharedLayout))
 
 
-def parse_attr(text: str, aliases: Mapping[str, Any] | None = None) -> GluonLayout:
+def parse_attr(text: str, aliases: Mapping[str, Any] | None = None) -> LayoutAttr:
     """The Gluon layout of one layout attribute's text (``#alias`` references resolved through
     ``aliases``: alias name without ``#`` -> layout).
 
@@ -419,7 +407,7 @@ def _is_identity_for(x: PaddedSharedLayout) -> list[int] | None:
     shape = list(x.shape)
     rank = len(shape)
     ob = [list(b) for b in x.offset_bases]
-    dims = []
+    dims: list[int] = []
     for b in ob:
         nz = [i for i, v in enumerate(b) if v]
         if len(nz) != 1:
@@ -468,7 +456,7 @@ def to_mlir(layout: GluonLayout) -> str:
         cta = ([("register", x.reg_bases)] if x.reg_bases else []) + ([("warp", x.warp_bases)] if x.warp_bases else [])
         f = [("version", x.version), ("isTranspose", x.transposed)]
         body = _fields(f) + f", ctaLayout = {{{_fields(cta)}}}"
-        rest = [*_cga(x)] + ([("instrShape", x.instr_shape)] if tuple(x.instr_shape) != (16, 16, 16) else [])
+        rest = [*_cga(x)] + ([("instrShape", x.instr_shape)] if x.instr_shape is not None and tuple(x.instr_shape) != (16, 16, 16) else [])
         if rest:
             body += ", " + _fields(rest)
         return f"#ttg.amd_wmma<{{{body}}}>"

@@ -31,9 +31,8 @@ from linlayout.limits import MAX_RANK, parse_int
 from linlayout.linear import LinearLayout
 
 from converters.gluon import AMDWMMALayout, TensorMemoryLayout, TensorMemoryScalesLayout
-from converters.gluon.base import GluonLayout
 
-from .attrs import MemorySpace, is_layout, read_attr, to_mlir
+from .attrs import LayoutAttr, MemorySpace, is_layout, read_attr, to_mlir
 from .reader import Reader
 
 __all__ = ["TensorType", "MemDescType", "parse_type", "read_type", "dtype_bits"]
@@ -115,7 +114,7 @@ class TensorType(_Typed):
 
     shape: tuple[int, ...]
     dtype: str
-    layout: GluonLayout
+    layout: LayoutAttr
 
     @property
     def kind(self) -> Kind:
@@ -135,7 +134,7 @@ class MemDescType(_Typed):
 
     shape: tuple[int, ...]
     dtype: str
-    layout: GluonLayout
+    layout: LayoutAttr
     memory_space: str = "ttg.shared_memory"
     mutable: bool = False
     alloc_shape: Optional[tuple[int, ...]] = None
@@ -199,7 +198,7 @@ def _dims_and_elem(r: Reader) -> tuple[tuple[int, ...], str]:
     return tuple(dims), m.group()
 
 
-def _fix_rank(layout: GluonLayout, rank: int) -> GluonLayout:
+def _fix_rank(layout: LayoutAttr, rank: int) -> LayoutAttr:
     """A WMMA layout without bases does not say its rank; the tensor's rank does."""
     if isinstance(layout, AMDWMMALayout) and layout.rank != rank and not (layout.warp_bases or layout.reg_bases or layout.cga_layout):
         try:

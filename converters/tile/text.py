@@ -29,8 +29,8 @@ it on the buffer).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterator, Sequence
+from typing import NamedTuple, NoReturn, TypeVar
 
 from linlayout.errors import ParseError
 from linlayout.limits import MAX_INT, MAX_RANK, check_text, parse_int
@@ -49,17 +49,21 @@ class TileParts(NamedTuple):
     shape: tuple[int, ...] | None
 
 
+_T = TypeVar("_T")
+_Token = tuple[str, str, int]  # (kind, text, position)
+
+
 class _Parser:
     _TOKEN = re.compile(r"\s*(?:(?P<int>-?[0-9]+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<sym>[\[\]():,@+=]))")
 
-    def __init__(self, text: str):
+    def __init__(self, text: str) -> None:
         check_text(text, "TileLayout text")
         self.text = text
-        self.toks: list[tuple[str, str, int]] = []
+        self.toks: list[_Token | None] = []
         self._more = self._tokens()
         self.i = 0
 
-    def _tokens(self):
+    def _tokens(self) -> Iterator[_Token | None]:
         """Tokens on demand (text after an error is never scanned); None at the end."""
         text, pos = self.text, 0
         while True:
@@ -72,12 +76,13 @@ class _Parser:
                     break
                 raise ParseError(f"unexpected character {text[p]!r}; expected a number, a name or one of [ ] ( ) : , @ +", text, p)
             kind = m.lastgroup
+            assert kind is not None  # every alternative of _TOKEN is a named group
             yield (kind, m.group(kind), m.start(kind))
             pos = m.end()
         while True:
             yield None
 
-    def peek(self, ahead: int = 0) -> tuple[str, str, int] | None:
+    def peek(self, ahead: int = 0) -> _Token | None:
         while len(self.toks) <= self.i + ahead:
             self.toks.append(next(self._more))
         return self.toks[self.i + ahead]
@@ -86,7 +91,7 @@ class _Parser:
         t = self.peek()
         return t[2] if t else len(self.text)
 
-    def fail(self, expected: str):
+    def fail(self, expected: str) -> NoReturn:
         t = self.peek()
         got = f"{t[1]!r}" if t else "end of text"
         raise ParseError(f"expected {expected}, got {got}", self.text, self.pos())
@@ -114,7 +119,7 @@ class _Parser:
             axis = self.take("name", expected="an axis name after '@'")
         return v, axis
 
-    def tuple_of(self, item, what: str) -> list:
+    def tuple_of(self, item: Callable[[], _T], what: str) -> list[_T]:
         if self.at("("):
             self.i += 1
             out = [item()]
@@ -133,7 +138,7 @@ class _Parser:
             out.append(item())
         return out
 
-    def check_rank(self, out: list, what: str) -> None:
+    def check_rank(self, out: Sequence[object], what: str) -> None:
         if len(out) >= MAX_RANK:
             raise ParseError(f"the {what} tuple has more than {MAX_RANK} entries", self.text, self.pos())
 
