@@ -427,7 +427,13 @@ class RegisterLayout:
         return cls.from_tile(TileLayout(tile.shard, tile.replica, tile.offset), shape)
 
     def to_general(self, shape: Any = None) -> Any:
-        """The map element -> (thread ``tx``, local ``m``) as a MixedRadixLayout (in-dims ``dim0``...)."""
+        """The mixed-radix form of :meth:`to_linear` (the contract's direction: ``register``,
+        ``lane``, ``warp`` -> ``dim0, dim1, ...``), for extents that are not powers of two; the
+        element -> (thread ``tx``, local ``m``) direction is ``to_tile().place_general(shape)``.
+
+            >>> local(3, 4).spatial(2, 3).to_general().apply(register=11, lane=5)
+            {'dim0': 5, 'dim1': 11}
+        """
         return self.to_tile().to_general(self.shape)
 
 

@@ -29,8 +29,8 @@ needs to be a bijection onto its offsets for that, and a form refuses otherwise.
 * ``to_linear(shape=None)`` — its linear form for a tensor of ``shape``.  A form whose layouts
   know their own shape accepts ``shape=None`` and refuses a different shape; a form that needs a
   shape refuses ``None`` with a :class:`~linlayout.errors.DimensionError` saying so;
-* optionally ``to_general(shape=None)`` — its mixed-radix form, for forms with non-power-of-two
-  layouts.
+* optionally ``to_general(shape=None)`` — its mixed-radix form, in the same direction (hardware
+  -> coordinates), for forms with non-power-of-two layouts.
 
 A form module adds ``parse(text)``, ``str(value)`` (with ``parse(str(v)) == v``) and
 ``from_linear(L)`` (a spelling of ``L`` of the same kind, or an

@@ -272,7 +272,7 @@ def test_help_example_for_224_columns_computes_the_pieces():
     assert r.returncode == 0, r.stderr
     pieces = [x for x in r.stdout.splitlines() if x.startswith("  from ")]
     assert [p.split("size")[1].split("offset")[0].strip() for p in pieces] == [
-        "(dim0=128, dim1=128)", "(dim0=128, dim1=64)", "(dim0=128, dim1=32)"]
+        "(row=128, col=128)", "(row=128, col=64)", "(row=128, col=32)"]  # hardware -> coordinates: pieces of columns
     assert len(r.stdout.splitlines()) < 30
 
 

@@ -88,7 +88,7 @@ def test_a_shapeless_or_non_linear_value_says_why():
     _, acc = registry.load("S[(128,224):(1@TLane,1@TCol)] shape=(128,224)")
     html = acc._repr_html_()
     assert "not GF(2)-linear" in html and html.count("power-of-two piece") >= 1
-    assert "TCol&#x27;: 128" in html and "TCol&#x27;: 192" in html  # the 128 + 64 + 32 pieces
+    assert "dim1&#x27;: 128}" in html and "dim1&#x27;: 192}" in html  # the 128 + 64 + 32 column pieces
 
 
 def test_plan_and_equivalence_display():

@@ -36,7 +36,7 @@ def blocked_epilogue(cols: int, rows: int = 128, vec: int = 4, tpw_cols: int = 8
 def tmem_registers(text: str, shape: tuple[int, int]) -> MixedRadixLayout:
     """The register layout ``tcgen05.ld.32x32b`` gives for a tensor-memory layout in the tile
     notation: (register, lane, warp) -> (TLane, TCol) composed with the layout's inverse."""
-    acc = parse_tile(text).to_general(shape)
+    acc = parse_tile(text).place_general(shape)
     lanes, cols = acc.out_dims["TLane"], acc.out_dims["TCol"]
     access = MixedRadixLayout({"register": [(cols, 1, "TCol")], "lane": [(32, 1, "TLane")], "warp": [(lanes // 32, 32, "TLane")]},
                               out_dims={"TLane": lanes, "TCol": cols})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from converters.tile import ComposeLayout, TileLayout, parse_tile, swizzle_address
+from converters.tile.hardware import to_hardware
+from linlayout.mixed_radix import MixedRadixLayout
 from linlayout.errors import (
     LayoutError,
     NotInvertibleError,
@@ -59,13 +62,14 @@ def test_oracle_text_round_trip_and_canonical():
 
 
 def test_oracle_general_bridge_same_map():
-    """TileLayout -> MixedRadixLayout (flat and shaped) gives apply's values on every point."""
+    """TileLayout -> MixedRadixLayout in TIRx's direction (flat and shaped) gives apply's values on
+    every point."""
     for row in ROWS:
         if "swizzle" in row:
             continue
         L = parse_tile(row["spec"])
-        g = L.to_general()
-        gs = L.to_general(row["shape"])
+        g = L.place_general()
+        gs = L.place_general(row["shape"])
         for coord, expected in row["points"]:
             f = 0
             for c, s in zip(coord, row["shape"]):
@@ -74,9 +78,87 @@ def test_oracle_general_bridge_same_map():
             assert {a: base[a] for a in expected} == expected
             shaped = gs.apply({f"dim{k}": c for k, c in enumerate(coord)})
             assert {a: shaped[a] for a in expected} == expected
-        back, shape = TileLayout.from_general(gs)
+        back, shape = TileLayout.from_place_general(gs)
         assert shape == tuple(row["shape"])
-        assert back.to_general().is_equivalent(g)
+        assert back.place_general().is_equivalent(g)
+
+
+def _hardware_place(L, place):
+    """A TIRx place (``{axis: value}`` as ``places`` gives) in the in-dims of the hardware-first
+    forms (the renaming the package docstring states)."""
+    thread = any(a in ("laneid", "warpid", "tx", "wgid", "tid_in_wg", "wid_in_wg") for a in L.axes)
+    out: dict[str, int] = {}
+    for a, v in place.items():
+        if a in ("tx", "tid_in_wg"):
+            out["lane"] = out.get("lane", 0) + v % 32
+            out["warp"] = out.get("warp", 0) + v // 32
+            continue
+        name = {"laneid": "lane", "warpid": "warp", "wid_in_wg": "warp", "TLane": "row", "TCol": "col"}.get(a, a)
+        if a == "wgid":
+            name, v = "warp", 4 * v
+        if a == "m":
+            name = "register" if thread else "offset"
+        out[name] = out.get(name, 0) + v
+    return out
+
+
+def _no_unit_dims(g):
+    """``g`` without its in-dims of size 1 (they hold no information: a one-element TileLayout does
+    not say which axis its extent-1 iters were on once they are grouped away)."""
+    return MixedRadixLayout({n: dl for n, dl in g.digits.items() if g.in_dims[n] > 1}, g.replicas, g.offset, g.out_dims)
+
+
+def test_oracle_to_general_is_hardware_to_coordinates():
+    """The contract's direction on the corpus: to_general(shape) exists exactly for the layouts
+    whose places (replicas included) cover the hardware box once; it maps every place TIRx's
+    ``places`` gives for a coordinate back to that coordinate, agrees with to_linear wherever that
+    exists (to_linear refuses the others too), and from_general reads it back."""
+    inverted = refused = linear = 0
+    for row in ROWS:
+        if "swizzle" in row:
+            continue
+        L = parse_tile(row["spec"])
+        shape = tuple(row["shape"])
+        # every place of every element, replicas included (TIRx's direction), in hardware names
+        g = L.place_general()
+        t = g.full_table().reshape(-1, len(g.axes)).astype(np.int64)
+        cols: dict[str, np.ndarray] = {}
+        for k, a in enumerate(g.axes):
+            for name, v in _hardware_place(L, {a: t[:, k]}).items():
+                cols[name] = cols.get(name, 0) + v
+        places = np.stack(list(cols.values()), axis=1)
+        box = math.prod(int(places[:, k].max()) + 1 for k in range(places.shape[1]))
+        covered_once = places.min() >= 0 and len(np.unique(places, axis=0)) == len(places) == box
+        try:
+            h = L.to_general(shape)
+        except NotInvertibleError:
+            refused += 1
+            assert not covered_once, row["spec"]
+            with pytest.raises((NotInvertibleError, NotLinearError)):
+                L.to_linear(shape)
+            continue
+        assert covered_once, row["spec"]
+        inverted += 1
+        assert h.out_dims == {f"dim{k}": s for k, s in enumerate(shape)}
+        assert math.prod(h.in_dims.values()) == L.size() * math.prod(i.extent for i in L.replica)
+        for f in range(0, L.size(), max(1, L.size() // 16)):
+            coord = np.unravel_index(f, shape)
+            want = {f"dim{k}": int(c) for k, c in enumerate(coord)}
+            for place in L.places(f, shape=(L.size(),)):
+                hp = _hardware_place(L, place)  # an axis of extent 1 is no in-dim: its place is 0
+                assert all(v == 0 for a, v in hp.items() if a not in h.in_dims), (row["spec"], place)
+                assert h.apply({a: v for a, v in hp.items() if a in h.in_dims}) == want, (row["spec"], shape, place)
+        try:
+            ll = L.to_linear(shape)
+        except NotLinearError:
+            assert not h.is_linear()
+        else:
+            linear += 1
+            assert ll.in_dims == h.in_dims and MixedRadixLayout.from_linear(ll).is_equivalent(h), row["spec"]
+        back = TileLayout.from_general(h)
+        assert back.shape == shape and _no_unit_dims(back.to_general()).is_equivalent(_no_unit_dims(h))
+    assert inverted + refused == sum("swizzle" not in r for r in ROWS)
+    assert (inverted, refused, linear) == (47, 719, 26)  # most of the corpus has gaps or offsets
 
 
 def test_swizzle_refusals_match_tirx():
@@ -118,7 +200,7 @@ def test_blackwell_tmem_224_columns():
     for (a, l, c), (lane, col) in {(0, 0, 0): (0, 0), (0, 5, 3): (5, 3), (1, 0, 0): (0, 112), (1, 127, 111): (127, 223)}.items():
         assert L.apply(a, l, c, shape=shape) == {"TLane": lane, "TCol": col}
     assert L.span("TCol") == 224 and L.span("TLane") == 128
-    g = L.to_general(shape)
+    g = L.place_general(shape)
     t = g.table()
     assert t[:, 0].max() == 223 and len({tuple(r) for r in t.tolist()}) == 2 * 128 * 112
     with pytest.raises(NotLinearError, match="112"):
@@ -261,9 +343,18 @@ def test_text_round_trip(L):
 @settings(max_examples=40, deadline=None)
 @given(tile_layouts())
 def test_general_round_trip(L):
-    g = L.to_general()
-    back, _ = TileLayout.from_general(g)
-    assert back.to_general().is_equivalent(g)
+    g = L.place_general()
+    back, _ = TileLayout.from_place_general(g)
+    assert back.place_general().is_equivalent(g)
+    try:
+        h = L.to_general()
+    except NotInvertibleError:
+        pass
+    else:  # hardware -> coordinates undoes coordinates -> places, replicas included
+        hw = to_hardware(g)
+        for x in range(0, L.size(), max(1, L.size() // 7)):
+            assert all(h.apply(p) == {"dim0": x} for p in hw.apply_all(x=x))
+        assert _no_unit_dims(TileLayout.from_general(h).to_general()).is_equivalent(_no_unit_dims(h))
     t = g.table()
     for f in range(0, L.size(), max(1, L.size() // 7)):
         base = L.apply(f)

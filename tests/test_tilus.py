@@ -223,8 +223,9 @@ def test_non_pow2_has_no_linear_form():
         local(3, 4).spatial(2, 3).to_linear()
     T = local(3, 4).spatial(2, 3).to_tile()
     assert RegisterLayout.from_tile(T, (6, 12)) == local(3, 4).spatial(2, 3)
-    g = local(3, 4).spatial(2, 3).to_general()
-    assert g.apply(dim0=5, dim1=11) == {"m": 11, "tx": 5}
+    g = local(3, 4).spatial(2, 3).to_general()  # hardware -> coordinates, as to_linear would be
+    assert g.in_dims == {"register": 12, "lane": 6} and g.apply(register=11, lane=5) == {"dim0": 5, "dim1": 11}
+    assert T.place_general((6, 12)).apply(dim0=5, dim1=11) == {"m": 11, "tx": 5}  # TIRx's direction
 
 
 @st.composite

@@ -3,7 +3,8 @@
 
 * :mod:`.axes` — the axes TIRx names and their linear names;
 * :mod:`.text` — the grammar: reading text into parts, printing iters;
-* :mod:`.layout` — :class:`TileLayout` (evaluation as TIRx, ``to_general``/``to_linear``);
+* :mod:`.layout` — :class:`TileLayout` (evaluation as TIRx, ``to_linear``/``to_general`` in the
+  contract's direction, ``place_general`` in TIRx's);
 * :mod:`.hardware` — TIRx axes as linear-layout in-dims and back;
 * :mod:`.compose` — :class:`ComposeLayout` (a swizzle over a TileLayout).
 
@@ -37,6 +38,23 @@ above a 4-warp group, ``tx``/``tid``/``tid_in_wg`` split into lane (low 5 bits, 
 and warp); memory axes become ``register`` (``m`` when a thread axis is present), ``offset`` (``m``
 otherwise), ``row`` (``TLane``) and ``col`` (``TCol``); other axes keep their names.  The
 logical coordinates are ``dim0, dim1, ...`` (``dim0`` is the slowest of the row-major ``shape``).
+
+Directions.  TIRx maps coordinates to places; the contract (:mod:`linlayout.contract`) maps
+hardware places to coordinates.  :meth:`TileLayout.to_linear` and :meth:`TileLayout.to_general`
+(its mixed-radix form, for extents that are not powers of two) follow the contract, so they exist
+only when the layout's places, replicas included, cover the hardware box ``[0, span)`` of every
+axis exactly once (no offset, no gap between strides, no overlap); :meth:`TileLayout.place_general`
+is TIRx's own direction and exists for every layout.
+
+    >>> t = TileLayout.parse("S[(128,2,112):(1@TLane,112@TCol,1@TCol)] shape=(128,224)")
+    >>> t.to_general().apply(row=5, col=200), t.apply(5, 200, shape=t.shape)
+    ({'dim0': 5, 'dim1': 200}, {'TLane': 5, 'TCol': 200})
+    >>> TileLayout.parse("S[(4,8):(16,1)]").to_general()        # rows of 8 in strides of 16
+    Traceback (most recent call last):
+    ...
+    linlayout.errors.NotInvertibleError: inverse: the layout has 32 inputs x 1 replicas = 32 places, but its output box {'offset': 56} has 56
+    >>> TileLayout.parse("S[(4,8):(16,1)]").place_general().apply(x=9)
+    {'m': 17}
 """
 
 from .axes import LINEAR_AXIS_NAMES, MEMORY_AXES, THREAD_AXES, Iter

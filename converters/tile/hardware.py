@@ -19,7 +19,10 @@ from linlayout.mixed_radix import Digit, MixedRadixLayout
 
 from .axes import BACK_NAMES, LINEAR_AXIS_NAMES, THREAD_AXES, WARP, WARPS_PER_GROUP
 
-__all__ = ["to_hardware", "from_hardware", "invert_to_hardware", "logical_first", "hardware_name", "split_digit", "coalesce_digits"]
+__all__ = [
+    "to_hardware", "from_hardware", "invert_to_hardware", "logical_first", "places_first", "hardware_name", "split_digit",
+    "coalesce_digits",
+]
 
 
 def split_digit(d: Digit, at: int, low: str, high: str) -> list[Digit]:
@@ -115,6 +118,44 @@ def logical_first(L: Any) -> tuple[Any, list[Digit]]:
         fwd_bases[d] = vecs
     full = LinearLayout(fwd_bases, {n: L.in_dims[n] for n in inv.out_dim_names}, require_surjective=False)
     return full, reps
+
+
+def places_first(h: MixedRadixLayout) -> tuple[MixedRadixLayout, list[Digit]]:
+    """The mixed-radix counterpart of :func:`logical_first`: split a hardware-first layout
+    (places -> coordinates, as :meth:`TileLayout.to_general` gives) into the coordinate-first map
+    (coordinates -> places) and its replicas.  A stride-0 digit of a hardware in-dim (the places it
+    steps through hold one element) becomes a replica digit with its place value on that axis;
+    the other digits must map onto the coordinates one to one.
+
+        >>> h = MixedRadixLayout({"lane": [(4, 1, "dim0"), (2, 0, "dim0")]}, out_dims={"dim0": 4})
+        >>> fwd, reps = places_first(h)
+        >>> fwd.digits, reps
+        ({'dim0': (Digit(extent=4, stride=1, axis='lane'),)}, [Digit(extent=2, stride=4, axis='lane')])
+
+    Raises:
+        NotInvertibleError: some coordinate is held by no place, or by two places that are not
+            replicas of each other.
+    """
+    parts: list[tuple[str, list[Digit]]] = []  # one in-dim per non-replica digit
+    where: dict[str, tuple[str, int]] = {}  # that in-dim -> (hardware axis, the digit's place value)
+    reps: list[Digit] = []
+    for a, dl in h.digits.items():
+        place = 1
+        for i, d in enumerate(dl):
+            if d.extent > 1 and d.stride == 0:
+                reps.append(Digit(d.extent, place, a))
+            elif d.extent > 1:
+                name = f"{a}#{i}"
+                parts.append((name, [d]))
+                where[name] = (a, place)
+            place *= d.extent
+    inv = MixedRadixLayout(parts, (), h.offset, h.out_dims).invert()  # coordinates -> parts
+    digits = [(n, [Digit(d.extent, d.stride * where[d.axis][1], where[d.axis][0]) for d in dl]) for n, dl in inv.digits.items()]
+    off: dict[str, int] = {}
+    for name, v in inv.offset.items():
+        a, place = where[name]
+        off[a] = off.get(a, 0) + v * place
+    return MixedRadixLayout(digits, (), off, list(h.in_dims)), reps
 
 
 def from_hardware(g: MixedRadixLayout, reps: Sequence[Digit]) -> MixedRadixLayout:

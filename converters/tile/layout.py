@@ -16,7 +16,7 @@ from linlayout.mixed_radix import MixedRadixLayout
 from linlayout.limits import as_list
 
 from .axes import MEMORY_AXES, THREAD_AXES, Iter, as_iter
-from .hardware import from_hardware, invert_to_hardware, logical_first, to_hardware
+from .hardware import from_hardware, invert_to_hardware, logical_first, places_first, to_hardware
 from .text import format_iters, format_stride, read_tile_text
 
 __all__ = ["TileLayout", "parse_tile"]
@@ -345,19 +345,64 @@ class TileLayout:
     # ------------------------------------------------------------------ bridges
 
     def to_general(self, shape: Sequence[int] | None = None) -> MixedRadixLayout:
-        """The same map as a :class:`~linlayout.mixed_radix.MixedRadixLayout`.
+        """The layout as a :class:`~linlayout.mixed_radix.MixedRadixLayout` in the contract's
+        direction, hardware places -> tensor coordinates: the mixed-radix form of :meth:`to_linear`
+        (the same in-dims ``register``/``offset``/``row``/``col``, ``lane``, ``warp``; out-dims
+        ``dim0, dim1, ...`` over ``shape``, default the layout's own shape or its flat size), for
+        the extents GF(2) cannot express.  Places a replica adds hold the same coordinates.  TIRx's
+        own direction (coordinates -> places) is :meth:`place_general`.
 
-        Without ``shape``: one in-dim ``x`` (the flat index).  With ``shape``: in-dims ``dim0``,
-        ``dim1``, ... (``dim0`` the slowest, row-major), digits fastest first.
+            >>> L = TileLayout.parse("S[(2,128,112):(112@TCol,1@TLane,1@TCol)]")
+            >>> g = L.to_general((256, 112))
+            >>> g.in_dims, g.out_dims
+            ({'row': 128, 'col': 224}, {'dim0': 256, 'dim1': 112})
+            >>> g.apply(row=127, col=223), L.apply(255, 111, shape=(256, 112))
+            ({'dim0': 255, 'dim1': 111}, {'TCol': 223, 'TLane': 127})
 
-            >>> g = TileLayout.parse("S[(2,128,112):(112@TCol,1@TLane,1@TCol)]").to_general((256, 112))
+        Raises:
+            SizeError: ``shape`` has another size, or differs from the layout's own shape.
+            NotInvertibleError: some place of the hardware box ``[0, span)`` holds no element or
+                two (an offset, a gap between strides, overlapping iters): hardware -> coordinates
+                is then no function, and only :meth:`place_general` describes the layout.
+            UnsupportedError: as :meth:`place_general`.
+        """
+        shp = self._shape_for(shape)
+        g = to_hardware(self.place_general(shp if shp is not None else (self.size(),)))
+        return g.invert()
+
+    @classmethod
+    def from_general(cls, g: MixedRadixLayout) -> TileLayout:
+        """The TileLayout (with its shape) of a hardware-first mixed-radix layout, the inverse of
+        :meth:`to_general`; stride-0 digits of a hardware in-dim become replicas.
+
+            >>> L = TileLayout.parse("S[(2,128,112):(112@TCol,1@TLane,1@TCol)] + R[2:128@TLane] shape=(256,112)")
+            >>> print(TileLayout.from_general(L.to_general()))
+            S[(2,128,112):(112@TCol,1@TLane,1@TCol)] + R[2:128@TLane] shape=(256,112)
+
+        Raises:
+            NotInvertibleError: some coordinate is held by no place, or by two places that are not
+                replicas of each other.
+        """
+        fwd, reps = places_first(g)
+        return cls._with_kind(from_hardware(fwd, reps), kind_of_linear(g), "warp" in g.in_dims)
+
+    def place_general(self, shape: Sequence[int] | None = None) -> MixedRadixLayout:
+        """TIRx's own direction, tensor coordinates -> places, as a
+        :class:`~linlayout.mixed_radix.MixedRadixLayout` (out axes are the TIRx axes; replicas
+        are its replicas).  It exists for every layout, including those :meth:`to_general` refuses.
+
+        Without ``shape`` (and no shape of its own): one in-dim ``x`` (the flat index).  With
+        ``shape``: in-dims ``dim0``, ``dim1``, ... (``dim0`` the slowest, row-major), digits
+        fastest first.
+
+            >>> g = TileLayout.parse("S[(2,128,112):(112@TCol,1@TLane,1@TCol)]").place_general((256, 112))
             >>> g.digits["dim0"]
             (Digit(extent=128, stride=1, axis='TLane'), Digit(extent=2, stride=112, axis='TCol'))
             >>> g.apply(dim0=255, dim1=111)
             {'TCol': 223, 'TLane': 127}
 
         Raises:
-            SizeError: ``shape`` has another size.
+            SizeError: ``shape`` has another size, or differs from the layout's own shape.
             UnsupportedError: an iter straddles two dims of ``shape`` in a way no digit split expresses.
         """
         axes = list(self.axes)
@@ -365,7 +410,6 @@ class TileLayout:
         shape = self._shape_for(shape)
         if shape is None:
             return MixedRadixLayout({"x": list(reversed(self.shard))}, reps, self.offset, axes)
-        shape = self._check_shape(shape)
         names = [f"dim{k}" for k in range(len(shape))]
         try:
             grouped, seps = self.group(shape)
@@ -383,11 +427,12 @@ class TileLayout:
         return MixedRadixLayout.from_table(dict(zip(names, shape)), flat[idx], axes, replicas=reps)
 
     @classmethod
-    def from_general(cls, g: MixedRadixLayout) -> tuple[TileLayout, tuple[int, ...]]:
-        """The TileLayout of a general layout and the row-major shape of its in-dims (in order).
+    def from_place_general(cls, g: MixedRadixLayout) -> tuple[TileLayout, tuple[int, ...]]:
+        """The TileLayout of a coordinates -> places mixed-radix layout (:meth:`place_general`'s
+        direction) and the row-major shape of its in-dims (in order).
 
             >>> g = MixedRadixLayout({"dim0": [(4, 1, "laneid")], "dim1": [(2, 1, "m")]})
-            >>> L, shape = TileLayout.from_general(g)
+            >>> L, shape = TileLayout.from_place_general(g)
             >>> print(L), shape
             S[(4,2):(1@laneid,1)]
             (None, (4, 2))
@@ -398,6 +443,17 @@ class TileLayout:
         if not shard:
             shard = [Iter(1, 1, "m")]
         return cls(shard, list(reversed(g.replicas)), {a: v for a, v in g.offset.items()}), tuple(g.in_dims.values())
+
+    @classmethod
+    def _with_kind(cls, g: MixedRadixLayout, kind: Kind, has_warp: bool) -> TileLayout:
+        """The TileLayout, with its shape, of a coordinates -> TIRx places layout read back from a
+        hardware-first form of ``kind``: a distributed form whose thread bits all had size 1 keeps
+        its kind with an extent-1 iter on the thread axis (it adds nothing to any place)."""
+        t, shape = cls.from_place_general(g)
+        out = cls(t.shard, t.replica, t.offset, shape=shape)
+        if kind is Kind.DISTRIBUTED and out.kind is not Kind.DISTRIBUTED:
+            out = cls(out.shard + (Iter(1, 1, "warpid" if has_warp else "laneid"),), out.replica, out.offset, shape=shape)
+        return out
 
     def to_linear(self, shape: Sequence[int] | None = None, *, hardware_first: bool = True) -> Any:
         """The layout as a :class:`~linlayout.LinearLayout` (axes renamed as the module docstring says).
@@ -419,7 +475,7 @@ class TileLayout:
             NotInvertibleError: (hardware_first) some place holds no element or two.
         """
         shp = self._shape_for(shape)
-        g = self.to_general(shp if shp is not None else (self.size(),))
+        g = self.place_general(shp if shp is not None else (self.size(),))
         fwd = to_hardware(g).to_linear()
         if not hardware_first:
             return fwd
@@ -439,20 +495,11 @@ class TileLayout:
             UnsupportedError: a replication that is not a zero basis, or a non-invertible remainder.
         """
         fwd, reps = logical_first(L)
-        g = MixedRadixLayout.from_linear(fwd)
-        g = from_hardware(g, reps)
-        t, shape = cls.from_general(g)
-        out = cls(t.shard, t.replica, t.offset, shape=shape)
-        if kind_of_linear(L) is Kind.DISTRIBUTED and out.kind is not Kind.DISTRIBUTED:
-            # every thread bit was of size 1, so no iter names a thread: keep the kind with an
-            # extent-1 iter on the thread axis (it adds nothing to any place)
-            axis = "warpid" if L.has_in_dim("warp") else "laneid"
-            out = cls(out.shard + (Iter(1, 1, axis),), out.replica, out.offset, shape=shape)
-        return out
+        return cls._with_kind(from_hardware(MixedRadixLayout.from_linear(fwd), reps), kind_of_linear(L), L.has_in_dim("warp"))
 
     def table(self, shape: Sequence[int] | None = None) -> np.ndarray:
         """Base places of every element, by row-major flat index (the same for any ``shape`` of
         the layout's size): int64 array ``(size, len(axes))``, columns in :attr:`axes` order."""
         if shape is not None:
             self._check_shape(shape)
-        return self.to_general().table()
+        return self.place_general().table()

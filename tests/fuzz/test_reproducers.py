@@ -146,7 +146,7 @@ def test_tile_table_agrees_with_apply_at_minus_two_to_the_63():
     from converters.tile import TileLayout
 
     t = TileLayout([(2, -2**63, "m"), (2, 1, "m")])
-    g = t.to_general()
+    g = t.place_general()
     (name,) = g.in_dims
     assert [int(v) for v in t.table()[:, 0]] == [g.apply({name: i})["m"] for i in range(4)]
 
