@@ -120,8 +120,12 @@ def _gluon_from_linear(L: LinearLayout) -> Any:
     return gluon.simplest_spelling(L)
 
 
-def _is_gluon(x: Any) -> bool:
-    return type(x).__module__.startswith("converters.gluon")
+def _module_is(package: str) -> Callable[[Any], bool]:
+    """Whether a value's class is defined in ``package`` or one of its submodules."""
+    return lambda x: type(x).__module__ == package or type(x).__module__.startswith(package + ".")
+
+
+_is_gluon = _module_is("converters.gluon")
 
 
 # ------------------------------------------------------------------------------------ cute, tile, tilus
@@ -208,10 +212,6 @@ def _looks_like_mlir(text: str) -> bool:
     from converters import mlir
 
     return mlir.looks_like(text)
-
-
-def _module_is(prefix: str) -> Callable[[Any], bool]:
-    return lambda x: type(x).__module__.startswith(prefix)
 
 
 _ALL = frozenset({Kind.DISTRIBUTED, Kind.SHARED, Kind.TENSOR_MEMORY, Kind.MEMORY, Kind.OTHER})

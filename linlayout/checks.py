@@ -21,6 +21,8 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+import numpy as np
+
 from .errors import LayoutError, SizeError
 
 __all__ = ["is_pow2", "log2", "log2_exact", "as_int", "check_pow2"]
@@ -37,14 +39,22 @@ def log2(n: int) -> int:
 
 
 def as_int(value: Any, what: str, error: type[LayoutError] = SizeError) -> int:
-    """``value`` as a Python int (anything with ``__index__``, never a bool or a float); else
-    ``error`` naming ``what``."""
-    if isinstance(value, bool):
-        raise error(f"{what} must be an integer, got the boolean {value!r}")
+    """``value`` as a Python int (anything with ``__index__``, numpy integers included; never a
+    bool or a float); else ``error`` (the caller's :class:`~linlayout.errors.LayoutError`
+    subclass) naming ``what`` and what it got.
+
+        >>> as_int(np.uint8(7), "stride"), as_int(np.True_, "stride", LayoutError)
+        Traceback (most recent call last):
+        ...
+        linlayout.errors.LayoutError: stride must be an integer, got the boolean True
+    """
+    if isinstance(value, (bool, np.bool_)):
+        raise error(f"{what} must be an integer, got the boolean {bool(value)!r}")
     try:
         return operator.index(value)
     except TypeError:
-        raise error(f"{what} must be an integer, got {type(value).__name__} {value!r}") from None
+        shown = value.item() if isinstance(value, np.generic) else value
+        raise error(f"{what} must be an integer, got {type(value).__name__} {shown!r}") from None
 
 
 def log2_exact(value: Any, what: str, error: type[LayoutError] = SizeError) -> int:

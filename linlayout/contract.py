@@ -164,21 +164,39 @@ def same_kind(a: Kind, b: Kind) -> bool:
     return Kind(a).linear_kind is Kind(b).linear_kind
 
 
-def _sizes(L: Union[LinearLayout, MixedRadixLayout]) -> list[int]:
-    return list(L.out_dims.values())
+def _shape_arg(shape: Optional[Sequence[int]], what: str) -> Optional[list[int]]:
+    """The one reading of a ``shape`` argument: ``None``, or a list of Python ints (a string, a
+    bool or a float is a :class:`~linlayout.errors.SizeError`)."""
+    if shape is None:
+        return None
+    if isinstance(shape, (str, bytes)) or not isinstance(shape, Sequence):
+        raise SizeError(f"{what}: a shape is a list of integers, got {shape!r}")
+    out = []
+    for s in shape:
+        if isinstance(s, bool) or not hasattr(s, "__index__"):
+            raise SizeError(f"{what}: a shape is a list of integers, got {list(shape)!r}")
+        out.append(s.__index__())
+    return out
+
+
+def _check_sizes(L: Union[LinearLayout, MixedRadixLayout], want: Optional[list[int]], what: str) -> None:
+    """A :class:`~linlayout.errors.SizeError` unless ``want`` (a shape already read by
+    :func:`_shape_arg`) is ``None`` or the out-dim sizes of ``L`` in order."""
+    sizes = list(L.out_dims.values())
+    if want is not None and sizes != want:
+        raise SizeError(f"{what}: it covers a tensor of shape {sizes}, not the requested shape {want}")
 
 
 def check_shape_matches(L: Union[LinearLayout, MixedRadixLayout], shape: Optional[Sequence[int]], what: str = "layout") -> None:
     """A :class:`~linlayout.errors.SizeError` unless ``shape`` is ``None`` or the out-dim sizes
-    of ``L`` in order."""
-    if shape is None:
-        return
-    try:
-        want = [int(s) for s in shape]
-    except (TypeError, ValueError):
-        raise SizeError(f"{what}: a shape is a list of integers, got {shape!r}") from None
-    if _sizes(L) != want:
-        raise SizeError(f"{what}: it covers a tensor of shape {_sizes(L)}, not the requested shape {want}")
+    of ``L`` in order.
+
+        >>> check_shape_matches(LinearLayout.identity_1d(8, "lane", "dim0"), [4])
+        Traceback (most recent call last):
+        ...
+        linlayout.errors.SizeError: layout: it covers a tensor of shape [8], not the requested shape [4]
+    """
+    _check_sizes(L, _shape_arg(shape, what), what)
 
 
 def _not_a_layout(x: Any, what: str) -> LayoutError:
@@ -190,19 +208,6 @@ def _not_a_layout(x: Any, what: str) -> LayoutError:
     )
 
 
-def _shape_arg(shape: Optional[Sequence[int]], what: str) -> Optional[list[int]]:
-    if shape is None:
-        return None
-    if isinstance(shape, (str, bytes)) or not isinstance(shape, Sequence):
-        raise SizeError(f"{what}: a shape is a list of integers, got {shape!r}")
-    out = []
-    for s in shape:
-        if isinstance(s, bool) or not hasattr(s, "__index__"):
-            raise SizeError(f"{what}: a shape is a list of integers, got {list(shape)!r}")
-        out.append(int(s))
-    return out
-
-
 def as_linear(x: Any, shape: Optional[Sequence[int]] = None, *, what: str = "layout") -> LinearLayout:
     """The linear form (hardware -> tensor coordinates) of a layout of any form; the only
     coercion in the code base.
@@ -211,12 +216,16 @@ def as_linear(x: Any, shape: Optional[Sequence[int]] = None, *, what: str = "lay
     shape must agree with it.  ``what`` names the argument in errors.  A mixed-radix layout is
     promoted exactly (:meth:`~linlayout.MixedRadixLayout.to_linear`) or refused.
     """
-    shp = _shape_arg(shape, what)
+    return _as_linear(x, _shape_arg(shape, what), what)
+
+
+def _as_linear(x: Any, shp: Optional[list[int]], what: str) -> LinearLayout:
+    """:func:`as_linear` for a shape already read by :func:`_shape_arg`."""
     if isinstance(x, LinearLayout):
-        check_shape_matches(x, shp, what)
+        _check_sizes(x, shp, what)
         return x
     if isinstance(x, MixedRadixLayout):
-        check_shape_matches(x, shp, what)
+        _check_sizes(x, shp, what)
         return x.to_linear()
     fn = getattr(x, "to_linear", None)
     if fn is None or isinstance(x, type):
@@ -226,7 +235,7 @@ def as_linear(x: Any, shape: Optional[Sequence[int]] = None, *, what: str = "lay
         out = out.to_linear()
     if not isinstance(out, LinearLayout):
         raise LayoutError(f"{what}: {type(x).__name__}.to_linear returned a {type(out).__name__}, not a LinearLayout")
-    check_shape_matches(out, shp, what)
+    _check_sizes(out, shp, what)
     return out
 
 
@@ -240,10 +249,10 @@ def as_layout(x: Any, shape: Optional[Sequence[int]] = None, *, what: str = "lay
     """
     shp = _shape_arg(shape, what)
     if isinstance(x, MixedRadixLayout):
-        check_shape_matches(x, shp, what)
+        _check_sizes(x, shp, what)
         return x
     try:
-        return as_linear(x, shp, what=what)
+        return _as_linear(x, shp, what)
     except (NotLinearError, SizeError, UnsupportedError) as e:
         general = getattr(x, "to_general", None)
         if general is None or isinstance(x, (LinearLayout, str, bytes)):

@@ -71,7 +71,7 @@ from converters.gluon.base import GluonLayout
 from .reader import Located, Reader
 from .rotating import AMDRotatingSharedLayout
 
-__all__ = ["parse_attr", "read_attr", "to_mlir", "is_layout", "MemorySpace", "ATTRIBUTE_NAMES", "MEMORY_SPACES"]
+__all__ = ["parse_attr", "read_attr", "to_mlir", "is_layout", "LayoutAttr", "MemorySpace", "ATTRIBUTE_NAMES", "MEMORY_SPACES"]
 
 
 class MemorySpace(str):
