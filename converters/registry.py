@@ -42,6 +42,7 @@ form        text                                                kinds
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -114,12 +115,6 @@ def _parse_gluon(text: str) -> Any:
     return gluon.from_dict(_json_layout(t, "kind")) if t.startswith("{") else gluon.parse(t)
 
 
-def _gluon_from_linear(L: LinearLayout) -> Any:
-    from converters import gluon
-
-    return gluon.simplest_spelling(L)
-
-
 def _module_is(package: str) -> Callable[[Any], bool]:
     """Whether a value's class is defined in ``package`` or one of its submodules."""
     return lambda x: type(x).__module__ == package or type(x).__module__.startswith(package + ".")
@@ -131,40 +126,20 @@ _is_gluon = _module_is("converters.gluon")
 # ------------------------------------------------------------------------------------ cute, tile, tilus
 
 
-def _parse_cute(text: str) -> Any:
-    from converters import cute
+def _lazy(target: str, strip: bool = False) -> Callable[[Any], Any]:
+    """The function ``module:name`` (``name`` may be dotted: ``Class.method``) applied to its
+    argument, imported on the first call (a form's modules are imported only when it is used);
+    ``strip``: the argument is text, stripped first."""
+    module, _, name = target.partition(":")
 
-    return cute.parse(text.strip())
+    def call(x: Any) -> Any:
+        fn: Any = importlib.import_module(module)
+        for part in name.split("."):
+            fn = getattr(fn, part)
+        return fn(x.strip() if strip else x)
 
-
-def _cute_from_linear(L: LinearLayout) -> Any:
-    from converters import cute
-
-    return cute.from_linear(L)
-
-
-def _parse_tile(text: str) -> Any:
-    from converters import tile
-
-    return tile.parse(text.strip())
-
-
-def _tile_from_linear(L: LinearLayout) -> Any:
-    from converters.tile import TileLayout
-
-    return TileLayout.from_linear(L)
-
-
-def _parse_tilus(text: str) -> Any:
-    from converters import tilus
-
-    return tilus.parse(text)
-
-
-def _tilus_from_linear(L: LinearLayout) -> Any:
-    from converters.tilus import RegisterLayout
-
-    return RegisterLayout.from_linear(L)
+    call.__name__ = call.__qualname__ = name
+    return call
 
 
 _TILUS = re.compile(r"(?:tilus\.)?(?:local|spatial|column_local|column_spatial|replicated|register_layout|RegisterLayout)\s*\(")
@@ -208,12 +183,6 @@ def _is_mlir_value(x: Any) -> bool:
     return isinstance(x, (Attribute, TensorType, MemDescType))
 
 
-def _looks_like_mlir(text: str) -> bool:
-    from converters import mlir
-
-    return mlir.looks_like(text)
-
-
 _ALL = frozenset({Kind.DISTRIBUTED, Kind.SHARED, Kind.TENSOR_MEMORY, Kind.MEMORY, Kind.OTHER})
 
 #: The forms, in the order text detection tries them.
@@ -222,18 +191,21 @@ FORMS: dict[str, Form] = {
     for f in (
         Form("mlir", "#ttg.blocked<{...}> or tensor<128x64xf16, #blocked>",
              frozenset({Kind.DISTRIBUTED, Kind.SHARED, Kind.TENSOR_MEMORY}),
-             _looks_like_mlir, _parse_mlir, str, _mlir_from_linear, _is_mlir_value, _mlir_adopt),
+             _lazy("converters.mlir:looks_like"), _parse_mlir, str, _mlir_from_linear, _is_mlir_value, _mlir_adopt),
         Form("tilus", "local(2, 1).spatial(8, 4)", frozenset({Kind.DISTRIBUTED}),
-             lambda t: bool(_TILUS.match(t)), _parse_tilus, str, _tilus_from_linear, _module_is("converters.tilus")),
+             lambda t: bool(_TILUS.match(t)), _lazy("converters.tilus:parse"), str,
+             _lazy("converters.tilus:RegisterLayout.from_linear"), _module_is("converters.tilus")),
         Form("gluon", "BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])",
              frozenset({Kind.DISTRIBUTED, Kind.SHARED, Kind.TENSOR_MEMORY}),
-             lambda t: bool(_GLUON.match(t)), _parse_gluon, str, _gluon_from_linear,
+             lambda t: bool(_GLUON.match(t)), _parse_gluon, str, _lazy("converters.gluon:simplest_spelling"),
              lambda x: _is_gluon(x) and not _is_mlir_value(x), _gluon_adopt),
         Form("tile", "S[(8,4):(4@laneid,1@laneid)]", frozenset({Kind.DISTRIBUTED, Kind.MEMORY, Kind.TENSOR_MEMORY}),
-             lambda t: bool(_TILE.match(t)), _parse_tile, str, _tile_from_linear, _module_is("converters.tile")),
+             lambda t: bool(_TILE.match(t)), _lazy("converters.tile:parse", strip=True), str,
+             _lazy("converters.tile:TileLayout.from_linear"), _module_is("converters.tile")),
         Form("cute", "(4,8):(8,1), or a thread-value layout ((4,8),(2,2)):((32,1),(16,8)) -> (16,8)",
              frozenset({Kind.DISTRIBUTED, Kind.MEMORY, Kind.SHARED}),
-             lambda t: bool(_CUTE.match(t)), _parse_cute, str, _cute_from_linear, _module_is("converters.cute")),
+             lambda t: bool(_CUTE.match(t)), _lazy("converters.cute:parse", strip=True), str,
+             _lazy("converters.cute:from_linear"), _module_is("converters.cute")),
         Form("linear", "Triton's printed LinearLayout or {\"bases\": ..., \"out_dims\": ...}", _ALL,
              lambda t: bool(_LINEAR_TEXT.search(t)), _parse_linear, str, lambda L: L,
              lambda x: isinstance(x, LinearLayout)),

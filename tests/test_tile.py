@@ -310,6 +310,25 @@ def test_shape_size_mismatch_names_both_numbers():
         TileLayout([(0, 1, "m")])
 
 
+@pytest.mark.parametrize("call, message", [
+    (lambda L: L.apply(1, 2, shape=(4, 8.5)), "shape [4, 8.5]: entry 1 must be an integer, got float 8.5"),
+    (lambda L: L.to_general((4, 8.0)), "shape [4, 8.0]: entry 1 must be an integer, got float 8.0"),
+    (lambda L: L.apply(1, True, shape=(4, 8)), "apply: coordinate 1 must be an integer, got the boolean True"),
+    (lambda L: L.apply(1.0, 2, shape=(4, 8)), "apply: coordinate 0 must be an integer, got float 1.0"),
+    (lambda L: TileLayout(L.shard, offset={"m": 2.0}), "offset on 'm' must be an integer, got float 2.0"),
+    (lambda L: ComposeLayout(3, 2.0, 3, L), "ComposeLayout: swizzle_len must be an integer, got float 2.0"),
+    (lambda L: L.place_general("48"), "shape must be a sequence of ints, got '48'"),
+])
+def test_non_integers_are_refused_not_truncated(call, message):
+    """A float shape entry was once truncated (8.5 read as 8); every integer argument is read by
+    linlayout.checks.as_int, numpy integers included."""
+    L = parse_tile("S[(4,8):(8,1)]")
+    with pytest.raises(LayoutError) as e:
+        call(L)
+    assert str(e.value) == message
+    assert L.apply(np.int64(1), np.uint8(2), shape=np.array([4, 8])) == L.apply(1, 2, shape=(4, 8)) == {"m": 10}
+
+
 def test_group_matches_tirx():
     L = parse_tile("S[(4,4):(3@laneid,12@laneid)]")
     g, seps = L.group([2, 8])

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from linlayout.checks import as_int
 from linlayout.errors import LayoutError, SizeError, UnsupportedError
 
 from .hardware import invert_to_hardware
@@ -51,9 +52,8 @@ class ComposeLayout:
     __slots__ = ("per_element", "swizzle_len", "atom_len", "tile", "swizzle_inner")
 
     def __init__(self, per_element: int, swizzle_len: int, atom_len: int, tile: TileLayout, swizzle_inner: bool = True):
-        for v, n in ((per_element, "per_element"), (swizzle_len, "swizzle_len"), (atom_len, "atom_len")):
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-                raise LayoutError(f"ComposeLayout: {n} must be an int, got {v!r}")
+        per_element, swizzle_len, atom_len = (as_int(v, f"ComposeLayout: {n}", LayoutError) for v, n in (
+            (per_element, "per_element"), (swizzle_len, "swizzle_len"), (atom_len, "atom_len")))
         if per_element < 0 or swizzle_len < 0 or atom_len < swizzle_len:
             raise SizeError(
                 f"ComposeLayout: needs per_element >= 0, swizzle_len >= 0 and atom_len >= swizzle_len; "
@@ -69,7 +69,7 @@ class ComposeLayout:
         for a in tile.offset:
             if a != "m":
                 raise UnsupportedError(f"ComposeLayout: the tile must place data on the memory axis m only; it has an offset on {a!r}")
-        self.per_element, self.swizzle_len, self.atom_len = int(per_element), int(swizzle_len), int(atom_len)
+        self.per_element, self.swizzle_len, self.atom_len = per_element, swizzle_len, atom_len
         self.tile = tile
         self.swizzle_inner = bool(swizzle_inner)
 

@@ -10,13 +10,14 @@ from typing import Any
 
 import numpy as np
 
+from linlayout.checks import as_int
 from linlayout.contract import Kind, kind_of_linear
 from linlayout.errors import DimensionError, LayoutError, SizeError
 from linlayout.mixed_radix import MixedRadixLayout
 from linlayout.limits import as_list
 
 from .axes import MEMORY_AXES, THREAD_AXES, Iter, as_iter
-from .hardware import from_hardware, invert_to_hardware, logical_first, places_first, to_hardware
+from .hardware import coalesce_digits, from_hardware, invert_to_hardware, logical_first, places_first, to_hardware
 from .text import format_iters, format_stride, read_tile_text
 
 __all__ = ["TileLayout", "parse_tile"]
@@ -70,9 +71,7 @@ class TileLayout:
             a = "tx" if a == "tid" else a
             if not isinstance(a, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", a):
                 raise DimensionError(f"offset axis {a!r} is not an identifier")
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-                raise LayoutError(f"offset on {a!r} must be an int, got {v!r}")
-            off[a] = off.get(a, 0) + int(v)
+            off[a] = off.get(a, 0) + as_int(v, f"offset on {a!r}", LayoutError)
         self.offset: dict[str, int] = off
         #: The tensor shape the layout is read over (``None``: the flat index, TIRx's own view).
         self.shape: tuple[int, ...] | None = None if shape is None else self._check_shape(shape)
@@ -180,16 +179,8 @@ class TileLayout:
             S[(32,):(1,)]
         """
 
-        def fuse(iters: Sequence[Iter]) -> list[Iter]:
-            out: list[Iter] = []
-            for it in iters:
-                if it.extent == 1:
-                    continue
-                if out and out[-1].axis == it.axis and out[-1].stride == it.extent * it.stride:
-                    out[-1] = Iter(out[-1].extent * it.extent, it.stride, it.axis)
-                else:
-                    out.append(it)
-            return out
+        def fuse(iters: Sequence[Iter]) -> list[Iter]:  # iters are outermost first, digits fastest first
+            return coalesce_digits(iters[::-1])[::-1]
 
         shard = fuse(self.shard) or [Iter(1, 1, self.shard[0].axis if self.shard else "m")]
         return TileLayout(shard, fuse(self.replica), {a: v for a, v in self.offset.items() if v != 0})
@@ -255,10 +246,11 @@ class TileLayout:
     # ------------------------------------------------------------------ evaluation
 
     def _check_shape(self, shape: Sequence[int]) -> tuple[int, ...]:
-        try:
-            shape = tuple(int(s) for s in shape)
-        except (TypeError, ValueError):
-            raise LayoutError(f"shape must be a sequence of ints, got {shape!r}") from None
+        if isinstance(shape, np.ndarray) and shape.ndim == 1:
+            shape = shape.tolist()
+        if isinstance(shape, (str, bytes)) or not isinstance(shape, Sequence):
+            raise LayoutError(f"shape must be a sequence of ints, got {shape!r}")
+        shape = tuple(as_int(s, f"shape {list(shape)!r}: entry {k}", LayoutError) for k, s in enumerate(shape))
         if any(s < 1 for s in shape):
             raise SizeError(f"shape {list(shape)} has a non-positive entry")
         if math.prod(shape) != self.size():
@@ -278,11 +270,10 @@ class TileLayout:
             raise DimensionError(f"apply: {len(coord)} coordinates for the {len(shape)}-dim shape {list(shape)}")
         f = 0
         for k, (c, s) in enumerate(zip(coord, shape)):
-            if isinstance(c, bool) or not isinstance(c, (int, np.integer)):
-                raise LayoutError(f"apply: coordinate {k} must be an int, got {c!r}")
+            c = as_int(c, f"apply: coordinate {k}", LayoutError)
             if not 0 <= c < s:
                 raise DimensionError(f"apply: coordinate {k} = {c} is out of range [0, {s}) of shape {list(shape)}")
-            f = f * s + int(c)
+            f = f * s + c
         return f, shape
 
     def result_axes(self, shape: Sequence[int] | None = None) -> tuple[str, ...]:
