@@ -1,4 +1,5 @@
-"""Small argument checks shared by every module: integers, powers of two, their logarithms.
+"""Small argument checks shared by every module: integers, powers of two, their logarithms, and
+the power-of-two sizes a set of basis vectors spans.
 
 One home for them, so that every error about a bad size reads the same way.
 
@@ -19,13 +20,14 @@ One home for them, so that every error about a bad size reads the same way.
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
 from .errors import LayoutError, SizeError
 
-__all__ = ["is_pow2", "log2", "log2_exact", "as_int", "check_pow2"]
+__all__ = ["is_pow2", "log2", "log2_exact", "as_int", "check_pow2", "span_sizes"]
 
 
 def is_pow2(n: object) -> bool:
@@ -69,3 +71,20 @@ def check_pow2(value: Any, what: str, error: type[LayoutError] = SizeError) -> i
     """``value`` itself when it is a positive power of two; else ``error`` naming ``what``."""
     log2_exact(value, what, error)
     return operator.index(value)
+
+
+def span_sizes(vectors: Iterable[Sequence[int]], rank: int) -> list[int]:
+    """Per dim, the smallest power of two above every entry of ``vectors`` (non-negative ints):
+    the out-dim sizes Triton infers from a layout's bases.
+
+        >>> span_sizes([[0, 1], [0, 2], [3, 0]], 2)
+        [4, 4]
+        >>> span_sizes([], 3)
+        [1, 1, 1]
+    """
+    sizes = [1] * rank
+    for v in vectors:
+        for d, x in enumerate(v):
+            if x >= sizes[d]:
+                sizes[d] = 1 << x.bit_length()
+    return sizes

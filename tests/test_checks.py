@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from linlayout.checks import as_int, check_pow2, is_pow2, log2_exact
+from linlayout.checks import as_int, check_pow2, is_pow2, log2_exact, span_sizes
 from linlayout.errors import BasisError, LayoutError, SizeError
 
 _INT_TYPES = [int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
@@ -40,3 +40,12 @@ def test_pow2_checks_agree(n):
     else:
         with pytest.raises(SizeError, match="n must be a positive power of two"):
             log2_exact(n, "n")
+
+
+@given(st.integers(1, 4).flatmap(lambda r: st.tuples(st.just(r), st.lists(st.lists(st.integers(0, 1 << 20), min_size=r, max_size=r)))))
+def test_span_sizes_are_the_smallest_powers_of_two_above_every_entry(case):
+    rank, vecs = case
+    sizes = span_sizes(vecs, rank)
+    for d, n in enumerate(sizes):
+        top = max((v[d] for v in vecs), default=0)
+        assert is_pow2(n) and top < n and (n == 1 or n // 2 <= top)

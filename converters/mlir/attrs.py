@@ -48,6 +48,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, TypeGuard, TypeVar, Union
 
+from linlayout.checks import span_sizes
 from linlayout.errors import LayoutError, ParseError, UnsupportedError
 
 from converters.gluon import (
@@ -223,15 +224,6 @@ def identity_bases(shape: Sequence[int], order: Sequence[int]) -> list[list[int]
     return out
 
 
-def _span(bases: Sequence[Sequence[int]], rank: int) -> list[int]:
-    span = [1] * rank
-    for b in bases:
-        for i, x in enumerate(b):
-            if x >= span[i]:
-                span[i] = 1 << x.bit_length()
-    return span
-
-
 def _amd_rotating_shared(F: _Fields) -> AMDRotatingSharedLayout:
     return AMDRotatingSharedLayout(_int(F, "vec"), _int(F, "perPhase"), _int(F, "maxPhase"), _ints(F, "order"),
                                    _bases(F, "CGALayout", []))
@@ -247,7 +239,7 @@ def _padded_shared(F: _Fields) -> GluonLayout:
             k = "order" if "order" in F.f else "shape"
             raise F.r.error(f"#{F.name}: give either offset/block or order/shape, not both", F.f[k].pos)
         rank = len(off[0]) if off else (len(block[0]) if block else 1)
-        shape = _span(off, rank)
+        shape = span_sizes(off, rank)
         return PaddedSharedLayout(pairs, off, block, shape)
     shape = _ints(F, "shape")
     order = _ints(F, "order")
