@@ -197,9 +197,13 @@ def _nvmma_shared(F: _Fields) -> GluonLayout:
                              _bool(F, "fp4Padded", False), cga)
 
 
+def _swizzled_args(F: _Fields) -> tuple[int, int, int, list[int], list[list[int]]]:
+    """The fields of ``#ttg.swizzled_shared`` and ``#ttg.amd_rotating_shared`` (the same set)."""
+    return _int(F, "vec"), _int(F, "perPhase"), _int(F, "maxPhase"), _ints(F, "order"), _bases(F, "CGALayout", [])
+
+
 def _swizzled_shared(F: _Fields) -> GluonLayout:
-    return SwizzledSharedLayout(_int(F, "vec"), _int(F, "perPhase"), _int(F, "maxPhase"), _ints(F, "order"),
-                                _bases(F, "CGALayout", []))
+    return SwizzledSharedLayout(*_swizzled_args(F))
 
 
 def _shared_linear(F: _Fields) -> GluonLayout:
@@ -225,8 +229,7 @@ def identity_bases(shape: Sequence[int], order: Sequence[int]) -> list[list[int]
 
 
 def _amd_rotating_shared(F: _Fields) -> AMDRotatingSharedLayout:
-    return AMDRotatingSharedLayout(_int(F, "vec"), _int(F, "perPhase"), _int(F, "maxPhase"), _ints(F, "order"),
-                                   _bases(F, "CGALayout", []))
+    return AMDRotatingSharedLayout(*_swizzled_args(F))
 
 
 def _padded_shared(F: _Fields) -> GluonLayout:
@@ -461,12 +464,10 @@ def to_mlir(layout: GluonLayout) -> str:
         elif x.rank != 2:
             f.append(("rank", x.rank))
         return f"#ttg.nvmma_shared<{{{_fields(f)}}}>"
-    if isinstance(x, SwizzledSharedLayout):
+    if isinstance(x, (SwizzledSharedLayout, AMDRotatingSharedLayout)):
         f = [("vec", x.vec), ("perPhase", x.per_phase), ("maxPhase", x.max_phase), ("order", x.order), *_cga(x)]
-        return f"#ttg.swizzled_shared<{{{_fields(f)}}}>"
-    if isinstance(x, AMDRotatingSharedLayout):
-        f = [("vec", x.vec), ("perPhase", x.per_phase), ("maxPhase", x.max_phase), ("order", x.order), *_cga(x)]
-        return f"#ttg.amd_rotating_shared<{{{_fields(f)}}}>"
+        name = "swizzled_shared" if isinstance(x, SwizzledSharedLayout) else "amd_rotating_shared"
+        return f"#ttg.{name}<{{{_fields(f)}}}>"
     if isinstance(x, SharedLinearLayout):
         f = [("offset", x.offset_bases)] + ([("block", x.block_bases)] if x.block_bases else [])
         return f"#ttg.shared_linear<{{{_fields(f)}}}, alignment = {x.alignment}>"
