@@ -222,20 +222,26 @@ def test_command_bad_input_is_one_line_exit_2(tmp_path, args, text, message):
     assert p.stderr.count("\n") == 1 and p.stderr.startswith(message) and "Traceback" not in p.stderr
 
 
-def test_shared_total_bounds_what_triton_allocates(reports):
-    """The kernel total (every buffer + the peak conversion scratch, no liveness) is at least the
-    shared memory Triton 3.9 allocates for the kernel (shared.json, metadata.shared), except where
-    the kernel has ops whose scratch the audit does not model (reductions across warps, warp
-    specialization), which the report names."""
+def test_shared_total_against_what_triton_allocates(reports):
+    """The kernel total against the shared memory Triton 3.9 allocates (shared.json,
+    metadata.shared): equal where the report calls it exact (no buffers: the peak of the
+    conversions', reductions' and scans' scratch, Triton's sizes), at least Triton's where it calls
+    it an upper bound (buffers counted as if all live at once), and the unmodelled scratch users
+    named where it calls it incomplete (warp specialization's captures)."""
     shared = json.loads((ORACLES / "triton-3.9-ir" / "shared.json").read_text())
     assert len(shared) == len(reports)
-    named = 0
+    status = Counter()
     for name, triton_bytes in shared.items():
         r = reports[f"{name}.ttgir"]
-        if r.shared_total_bytes < triton_bytes:
-            assert r.uncounted, name
-            assert "not counted: the scratch of" in r.format()
-            named += 1
+        st = r.shared_total_status
+        status[st] += 1
+        if st == "exact":
+            assert r.shared_total_bytes == triton_bytes, name
+            assert "[EXACT:" in r.format()
+        elif st == "upper bound":
+            assert r.shared_total_bytes >= triton_bytes, name
+            assert r.buffers_bytes > 0 and "[UPPER BOUND:" in r.format()
         else:
-            assert r.shared_total_bytes >= triton_bytes
-    assert named <= 14
+            assert r.uncounted == {"ttg.warp_specialize": 1}, name
+            assert "[INCOMPLETE: the scratch of 1 ttg.warp_specialize is not modelled]" in r.format()
+    assert status == {"exact": 25, "upper bound": 35, "incomplete": 2}, status

@@ -52,6 +52,7 @@ from converters.mlir.types import MemDescType, TensorType
 from ..banks import bank_report
 from ..errors import LayoutError, ParseError
 from ..plan import Plan, plan_conversion
+from .audit_scratch import ScratchOp, region_ops
 
 __all__ = ["SHARED_MEMORY_LIMITS", "Conversion", "AuditReport", "audit", "shared_memory_limit", "add_arguments", "run"]
 
@@ -139,15 +140,30 @@ class AuditReport:
     shared_limit: Optional[int]
     shared_limit_source: str
     skipped: list[dict[str, Any]] = field(default_factory=list)
-    #: ops whose scratch shared memory the total does not count (reductions across warps ...): name -> how many
+    #: ops whose scratch shared memory the total does not count (warp specialization, atomics ...): name -> how many
     uncounted: dict[str, int] = field(default_factory=dict)
+    #: the reductions and scans, with the scratch Triton 3.9 gives them (:mod:`.audit_scratch`)
+    regions: list[ScratchOp] = field(default_factory=list)
+    #: other ops with a fixed scratch size: (line, op, bytes)
+    fixed_scratch: list[tuple[int, str, int]] = field(default_factory=list)
 
     @property
     def shared_total_bytes(self) -> int:
         """Buffers allocated in the module (every ``local_alloc``; no liveness analysis) plus the
-        largest conversion scratch buffer: an upper bound of what Triton allocates, except for the
-        scratch of the ops in :attr:`uncounted` (reductions across warps and the like)."""
+        largest scratch buffer (conversions, reductions, scans; Triton 3.9's sizes).  See
+        :attr:`shared_total_status` for what this number is."""
         return self.buffers_bytes + self.scratch_peak_bytes
+
+    @property
+    def shared_total_status(self) -> str:
+        """``"exact"``: the module allocates no buffer and every scratch user is modelled, so the
+        peak scratch is what Triton allocates (a scratch buffer lives only during its op; they all
+        share offset 0); ``"upper bound"``: buffers are counted as if all live at once (Triton
+        reuses memory between buffers whose lifetimes do not overlap); ``"incomplete"``: some
+        ops' scratch (:attr:`uncounted`) is not modelled, so the total may fall short."""
+        if self.uncounted:
+            return "incomplete"
+        return "exact" if self.buffers_bytes == 0 else "upper bound"
 
     @property
     def by_kind(self) -> dict[str, int]:
@@ -170,8 +186,18 @@ class AuditReport:
             "shared_limit": self.shared_limit,
             "shared_limit_source": self.shared_limit_source,
             "over_limit": self.over_limit,
+            "shared_total_status": self.shared_total_status,
             "scratch_not_counted": self.uncounted,
+            "scratch_by_op": self.scratch_by_op(),
         }
+
+    def scratch_by_op(self) -> list[dict[str, Any]]:
+        """Every op with scratch shared memory (Triton 3.9's size, exact): line, op, bytes."""
+        out = [{"line": c.line, "op": c.op, "bytes": c.counts["triton"]["shared_bytes"]}
+               for c in self.conversions if c.op == "ttg.convert_layout" and c.counts["triton"]["shared_bytes"]]
+        out += [{"line": r.line, "op": r.op, "bytes": r.shared_bytes} for r in self.regions if r.shared_bytes]
+        out += [{"line": ln, "op": op, "bytes": n} for ln, op, n in self.fixed_scratch]
+        return sorted(out, key=lambda d: d["line"])
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready report: module facts, ``conversions`` (a list of dicts with at least
@@ -184,6 +210,7 @@ class AuditReport:
             "num_ctas": self.num_ctas,
             "conversions": [c.to_dict() for c in self.conversions],
             "totals": self.totals(),
+            "reductions": [r.to_dict() for r in self.regions],
             "shared_memory_limits": {t: {"bytes": b, "source": s} for t, (b, s) in SHARED_MEMORY_LIMITS.items()},
             "skipped": self.skipped,
         }
@@ -214,10 +241,15 @@ class AuditReport:
         out.append(f"by kind: {kinds or 'none'}; zero cost: {t['zero_cost']}; cheaper plan available: {t['cheaper_plans']}")
         lim = "unknown" if self.shared_limit is None else f"{self.shared_limit} B"
         verdict = "" if self.over_limit is None else (" OVER THE LIMIT" if self.over_limit else " (within the limit)")
-        out.append(f"shared memory: buffers {self.buffers_bytes} B + peak conversion scratch {self.scratch_peak_bytes} B = "
-                   f"{self.shared_total_bytes} B of {lim}{verdict} [{self.shared_limit_source}]")
-        if self.uncounted:
-            out.append("not counted: the scratch of " + ", ".join(f"{n} {k}" for k, n in sorted(self.uncounted.items())))
+        for r in self.regions:
+            out.append(f"line {r.line}: {r.op} axis {r.axis} of {'x'.join(map(str, r.inputs[0].shape))} "
+                       f"({len(r.inputs)} operand(s)): scratch {r.shared_bytes} B -- {r.why}")
+        status = {"exact": "EXACT: no buffers, each scratch buffer lives only during its op",
+                  "upper bound": "UPPER BOUND: every buffer counted as live at once (no liveness analysis); scratch sizes exact",
+                  "incomplete": "INCOMPLETE: the scratch of " + ", ".join(f"{n} {k}" for k, n in sorted(self.uncounted.items()))
+                                + " is not modelled"}[self.shared_total_status]
+        out.append(f"shared memory: buffers {self.buffers_bytes} B + peak scratch {self.scratch_peak_bytes} B = "
+                   f"{self.shared_total_bytes} B of {lim}{verdict} [{status}] [limit: {self.shared_limit_source}]")
         if self.skipped:
             out.append(f"skipped {len(self.skipped)} op(s): " + "; ".join(f"line {s['line']}: {s['why']}" for s in self.skipped[:5]))
         return "\n".join(out)
@@ -276,7 +308,9 @@ class AuditReport:
 
 
 #: ops that may take scratch shared memory the audit does not model (Triton's allocation analysis gives them some)
-_UNCOUNTED_SCRATCH = ("tt.reduce", "tt.scan", "tt.histogram", "tt.gather", "tt.atomic_rmw", "tt.atomic_cas", "ttg.warp_specialize")
+_UNCOUNTED_SCRATCH = ("tt.histogram", "tt.gather", "tt.atomic_rmw", "tt.atomic_cas", "ttg.warp_specialize", "tt.call")
+#: ops with a fixed scratch size in Triton 3.9's allocation analysis (``kTMASize``: a TMA descriptor is built in shared memory)
+_FIXED_SCRATCH = {"ttng.tensormap_create": 128}
 
 
 def _plan_counts(p: Plan) -> dict[str, Any]:
@@ -286,12 +320,9 @@ def _plan_counts(p: Plan) -> dict[str, Any]:
 
 def _plan(a: Any, b: Any, bits: int, arch: Optional[int], strategy: str) -> Plan:
     """Plan with the matrix instructions the target has: ``ldmatrix`` from sm_75, ``stmatrix``
-    from sm_90, none on AMD.  ``plan_conversion`` has one switch for both, so before sm_90 a
-    plan that would store with ``stmatrix`` is made again without matrix instructions."""
-    p = plan_conversion(a, b, bitwidth=bits, matrix_instructions=arch is not None and arch >= 75, strategy=strategy)
-    if arch is not None and arch < 90 and p.uses_stmatrix:
-        p = plan_conversion(a, b, bitwidth=bits, matrix_instructions=False, strategy=strategy)
-    return p
+    from sm_90, neither on AMD (the planner's ``ldmatrix=`` / ``stmatrix=`` switches)."""
+    return plan_conversion(a, b, bitwidth=bits, strategy=strategy, ldmatrix=arch is not None and arch >= 75,
+                           stmatrix=arch is not None and arch >= 90)
 
 
 def _convert(op: Op, src: TensorType, dst: TensorType, arch: Optional[int]) -> Conversion:
@@ -404,11 +435,23 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
             raise
         except LayoutError as e:
             skipped.append({"line": op.line, "op": op.name, "why": str(e).splitlines()[0]})
-    scratch = max((c.shared_bytes for c in conversions if c.op == "ttg.convert_layout"), default=0)
+    regions = []
+    try:
+        regions = region_ops(m)
+    except ParseError:
+        raise
+    except LayoutError as e:
+        skipped.append({"line": 0, "op": "tt.reduce/tt.scan", "why": str(e).splitlines()[0]})
+    scratch = max([c.counts["triton"]["shared_bytes"] for c in conversions if c.op == "ttg.convert_layout"]
+                  + [r.shared_bytes for r in regions], default=0)
+    fixed = [(o.line, o.name, _FIXED_SCRATCH[o.name]) for o in m.ops if o.name in _FIXED_SCRATCH]
+    scratch = max([scratch] + [n for *_, n in fixed])
     limit, source = shared_memory_limit(tgt)
     uncounted = dict(Counter(o.name for o in m.ops if o.name in _UNCOUNTED_SCRATCH))
+    if m.num_ctas > 1:
+        uncounted["cross-CTA scratch (num-ctas > 1)"] = 1
     return AuditReport(tgt, m.num_warps, m.threads_per_warp, m.num_ctas, conversions, buffers, scratch, limit, source, skipped,
-                       uncounted)
+                       uncounted, regions, fixed)
 
 
 # ---------------------------------------------------------------------------- the command
