@@ -53,6 +53,7 @@ from ..banks import bank_report
 from ..errors import LayoutError, ParseError
 from ..plan import Plan, plan_conversion
 from .audit_scratch import ScratchOp, region_ops
+from .audit_suggest import buffer_suggestions, conversion_suggestions
 
 __all__ = ["SHARED_MEMORY_LIMITS", "Conversion", "AuditReport", "audit", "shared_memory_limit", "add_arguments", "run"]
 
@@ -121,6 +122,13 @@ class Conversion:
     counts: dict[str, Any] = field(default_factory=dict)
     triton_kind: Optional[str] = None
     cheaper: Optional[str] = None
+    #: equivalent destinations / shared layouts considered (:mod:`.audit_suggest`), cheapest first
+    suggestions: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def better_layout(self) -> Optional[dict[str, Any]]:
+        """The cheapest equivalent layout that is cheaper than the IR's (a suggestion dict), or None."""
+        return next((s for s in self.suggestions if s["cheaper"]), None)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -325,12 +333,13 @@ def _plan(a: Any, b: Any, bits: int, arch: Optional[int], strategy: str) -> Plan
                            stmatrix=arch is not None and arch >= 90)
 
 
-def _convert(op: Op, src: TensorType, dst: TensorType, arch: Optional[int]) -> Conversion:
+def _convert(m: Module, op: Op, src: TensorType, dst: TensorType, arch: Optional[int]) -> Conversion:
     bits = src.bitwidth
     a, b = src.to_linear(), dst.to_linear()
     best = _plan(a, b, bits, arch, "best")
     tri = _plan(a, b, bits, arch, "triton")
     cheaper = None
+    sugg = conversion_suggestions(m, op, src, dst, tri, lambda x, y, bw, st: _plan(x, y, bw, arch, st))
     if best.cost < tri.cost:
         cheaper = (f"Triton 3.9 lowers this as {tri.kind} (cost {tri.cost:g}); a {best.kind} plan costs {best.cost:g}: "
                    f"{best.describe()}")
@@ -338,7 +347,7 @@ def _convert(op: Op, src: TensorType, dst: TensorType, arch: Optional[int]) -> C
         op.line, op.location, op.name, _OPS[op.name], src.layout_text, dst.layout_text, list(src.shape), src.dtype, bits,
         op.num_warps, op.partition, best.kind, best.is_zero_cost, best.shared_bytes, tri.describe() if cheaper else best.describe(),
         {**_plan_counts(best), "cost": best.cost, "triton_cost": tri.cost,
-         "triton": {**_plan_counts(tri), "shared_bytes": tri.shared_bytes}}, tri.kind, cheaper,
+         "triton": {**_plan_counts(tri), "shared_bytes": tri.shared_bytes}}, tri.kind, cheaper, [s.to_dict() for s in sugg],
     )
 
 
@@ -423,7 +432,7 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
             if op.name == "ttg.convert_layout":
                 if len(regs) != 2:
                     raise LayoutError(f"expected two tensor types, found {len(regs)}")
-                conversions.append(_convert(op, regs[0], regs[1], arch))
+                conversions.append(_convert(m, op, regs[0], regs[1], arch))
             elif not regs or not mems:
                 if op.name != "ttg.local_alloc":  # an allocation without a value moves no data
                     raise LayoutError("expected a tensor type and a memdesc type")
@@ -435,6 +444,10 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
             raise
         except LayoutError as e:
             skipped.append({"line": op.line, "op": op.name, "why": str(e).splitlines()[0]})
+    for line, sug in buffer_suggestions(m, lambda x, y, bw, st: _plan(x, y, bw, arch, st)).items():
+        for c in conversions:
+            if c.line == line:
+                c.suggestions.insert(0, sug.to_dict())
     regions = []
     try:
         regions = region_ops(m)
