@@ -124,6 +124,9 @@ class Conversion:
     cheaper: Optional[str] = None
     #: equivalent destinations / shared layouts considered (:mod:`.audit_suggest`), cheapest first
     suggestions: list[dict[str, Any]] = field(default_factory=list)
+    #: the full types (``tensor<...>`` / ``!ttg.memdesc<...>``, aliases expanded)
+    src_type: str = ""
+    dst_type: str = ""
 
     @property
     def better_layout(self) -> Optional[dict[str, Any]]:
@@ -188,6 +191,7 @@ class AuditReport:
             "by_kind": self.by_kind,
             "zero_cost": sum(c.zero_cost for c in self.conversions),
             "cheaper_plans": sum(c.cheaper is not None for c in self.conversions),
+            "better_layouts": sum(c.better_layout is not None for c in self.conversions),
             "buffers_bytes": self.buffers_bytes,
             "scratch_peak_bytes": self.scratch_peak_bytes,
             "shared_total_bytes": self.shared_total_bytes,
@@ -235,6 +239,9 @@ class AuditReport:
             note = c.description
             if c.cheaper:
                 note += f" CHEAPER: {c.cheaper}"
+            b = c.better_layout
+            if b:
+                note += f" BETTER LAYOUT [{b['kind']}]: {b['layout']} -- {b['equivalent']} {b['plan']}"
             part = "" if c.partition is None else f" (p{c.partition})"
             rows.append([str(c.line), c.op.split(".", 1)[1], ("* " if c.zero_cost else "") + c.kind,
                          "x".join(map(str, c.shape)), c.dtype, f"{c.num_warps}{part}", str(c.shared_bytes), note])
@@ -246,7 +253,8 @@ class AuditReport:
             out.append("  ".join(v.ljust(w) for v, w in zip(r, widths)) + "  " + r[-1])
         t = self.totals()
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(t["by_kind"].items()))
-        out.append(f"by kind: {kinds or 'none'}; zero cost: {t['zero_cost']}; cheaper plan available: {t['cheaper_plans']}")
+        out.append(f"by kind: {kinds or 'none'}; zero cost: {t['zero_cost']}; cheaper plan available: {t['cheaper_plans']}; "
+                   f"equivalent cheaper layout: {t['better_layouts']}")
         lim = "unknown" if self.shared_limit is None else f"{self.shared_limit} B"
         verdict = "" if self.over_limit is None else (" OVER THE LIMIT" if self.over_limit else " (within the limit)")
         for r in self.regions:
@@ -266,9 +274,13 @@ class AuditReport:
         return self.format()
 
     def to_html(self, ir_text: Optional[str] = None, *, max_cells: int = 4096) -> str:
-        """A self-contained HTML report: the table, the totals, and for each conversion the
-        source and destination layouts drawn (SVG, colored by thread; layouts of more than
-        ``max_cells`` elements are not drawn).  ``ir_text``, if given, adds the op's source line."""
+        """A self-contained HTML report: the totals, the table, the suggestions (every equivalent
+        layout considered, with what it changes), and for each conversion or transfer its source,
+        destination and suggested layouts drawn (SVG, colored by thread, or by address for shared
+        memory; tensors of more than ``max_cells`` elements are not drawn).  ``ir_text``, if given,
+        adds the op's source line."""
+        from converters.mlir import parse_type
+
         from ..draw import to_svg
 
         lines = ir_text.splitlines() if ir_text else []
@@ -276,40 +288,79 @@ class AuditReport:
         out = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>linlayout audit</title><style>",
                "body{font-family:sans-serif;margin:1em} table{border-collapse:collapse} td,th{border:1px solid #ccc;"
                "padding:2px 6px;font-size:13px;vertical-align:top} .zero{color:#080} .cheap{color:#a40} "
-               "code{font-size:12px} .pics{display:flex;gap:1em;overflow-x:auto}</style></head><body>",
+               "code{font-size:12px} .pics{display:flex;gap:1em;overflow-x:auto} .pics div{flex:none} "
+               ".pics svg{max-width:520px;height:auto}</style></head><body>",
                f"<h1>Layout audit: {esc(self.target or 'unknown target')}</h1>",
                f"<p>{self.num_warps} warps x {self.threads_per_warp} threads, {self.num_ctas} CTA(s); "
                f"{len(self.conversions)} conversions / transfers.</p>"]
         t = self.totals()
-        out.append("<p>" + esc(self.format().splitlines()[-1 if not self.skipped else -2]) + "</p>")
-        out.append("<p>By kind: " + esc(", ".join(f"{k} {n}" for k, n in sorted(t["by_kind"].items()))) + "</p>")
-        out.append("<table><tr><th>line</th><th>op</th><th>kind</th><th>shape</th><th>dtype</th><th>warps</th>"
-                   "<th>shared B</th><th>plan</th></tr>")
+        text = self.format().splitlines()
+        out.append("<p>" + esc(next(x for x in text if x.startswith("shared memory:"))) + "</p>")
+        out.append("<p>By kind: " + esc(", ".join(f"{k} {n}" for k, n in sorted(t["by_kind"].items()))) +
+                   f"; zero cost: {t['zero_cost']}; cheaper plan: {t['cheaper_plans']}; equivalent cheaper layout: "
+                   f"{t['better_layouts']}</p>")
+        if self.regions:
+            out.append("<h2>Reductions and scans</h2><ul>" + "".join(
+                f"<li>line {r.line}: {esc(r.op)} axis {r.axis} of {'x'.join(map(str, r.inputs[0].shape))}: scratch "
+                f"{r.shared_bytes} B ({esc(r.why)})</li>" for r in self.regions) + "</ul>")
+        out.append("<h2>Conversions and transfers</h2><table><tr><th>line</th><th>op</th><th>kind</th><th>shape</th><th>dtype</th>"
+                   "<th>warps</th><th>shared B</th><th>plan</th><th>equivalent cheaper layout</th></tr>")
         for i, c in enumerate(self.conversions):
-            cls = "zero" if c.zero_cost else ("cheap" if c.cheaper else "")
-            note = esc(c.description) + (f"<br><b>cheaper:</b> {esc(c.cheaper)}" if c.cheaper else "")
+            b = c.better_layout
+            cls = "zero" if c.zero_cost else ("cheap" if c.cheaper or b else "")
+            note = esc(c.description) + (f"<br><b>cheaper plan:</b> {esc(c.cheaper)}" if c.cheaper else "")
+            better = f"<b>{esc(b['kind'])}</b>: <code>{esc(b['layout'])}</code>" if b else ""
             out.append(f"<tr class='{cls}'><td><a href='#c{i}'>{c.line}</a></td><td>{esc(c.op)}</td><td>{esc(c.kind)}</td>"
                        f"<td>{'x'.join(map(str, c.shape))}</td><td>{esc(c.dtype)}</td><td>{c.num_warps}</td>"
-                       f"<td>{c.shared_bytes}</td><td>{note}</td></tr>")
+                       f"<td>{c.shared_bytes}</td><td>{note}</td><td>{better}</td></tr>")
         out.append("</table>")
+        sugg = [(i, c, s) for i, c in enumerate(self.conversions) for s in c.suggestions]
+        out.append(f"<h2>Suggestions ({sum(s['cheaper'] for *_, s in sugg)} cheaper, "
+                   f"{sum(not s['cheaper'] for *_, s in sugg)} explained trade-offs)</h2>")
+        if sugg:
+            out.append("<table><tr><th>line</th><th>op</th><th>verdict</th><th>kind</th><th>layout</th><th>what is equivalent</th>"
+                       "<th>plan with it</th></tr>")
+            for i, c, s in sugg:
+                out.append(f"<tr class='{'cheap' if s['cheaper'] else ''}'><td><a href='#c{i}'>{c.line}</a></td><td>{esc(c.op)}</td>"
+                           f"<td>{'cheaper' if s['cheaper'] else 'trade-off'}</td><td>{esc(s['kind'])}</td>"
+                           f"<td><code>{esc(s['layout'])}</code></td><td>{esc(s['equivalent'])}</td><td>{esc(s['plan'])}</td></tr>")
+            out.append("</table>")
+        else:
+            out.append("<p>none: every conversion is free or has no cheaper equivalent the audit knows of.</p>")
+
+        drawn: dict[str, str] = {}  # type text -> anchor of its picture (each type is drawn once)
+
+        def picture(type_text: str, title: str) -> str:
+            if type_text in drawn:
+                return f"<div><p>{esc(title)}: <a href='#{drawn[type_text]}'>drawn above</a></p></div>"
+            try:
+                ty = parse_type(type_text)
+                L = ty.to_linear()
+                if L.total_out_size > max_cells:
+                    return f"<div><p>{esc(title)}: not drawn ({L.total_out_size} elements &gt; {max_cells})</p></div>"
+                shared = isinstance(ty, MemDescType)
+                svg = to_svg(L, bitwidth=ty.bitwidth) if shared else to_svg(L)
+            except LayoutError as e:
+                return f"<div><p>{esc(title)}: not drawn ({esc(str(e).splitlines()[0])})</p></div>"
+            drawn[type_text] = f"p{len(drawn)}"
+            what = " (offsets, colored by bank)" if shared else " (thread:register)"
+            return f"<div id='{drawn[type_text]}'><p>{esc(title)}{what}</p>{svg}</div>"
+
         for i, c in enumerate(self.conversions):
             out.append(f"<h3 id='c{i}'>line {c.line}: {esc(c.op)} ({esc(c.location)})</h3>")
             if 0 < c.line <= len(lines):
                 out.append(f"<pre><code>{esc(lines[c.line - 1].strip())}</code></pre>")
-            out.append(f"<p>src <code>{esc(c.src)}</code><br>dst <code>{esc(c.dst)}</code></p><div class='pics'>")
-            n = 1
-            for s in c.shape:
-                n *= s
-            for side in (c.src, c.dst):
-                if n > max_cells or not side.startswith(("#ttg.blocked", "#ttg.slice", "#ttg.nvidia_mma", "#ttg.dot_op",
-                                                         "#ttg.linear", "#ttg.amd_")):
-                    continue
-                try:
-                    from converters.mlir import parse_attr
-
-                    out.append("<div>" + to_svg(parse_attr(side).to_linear(list(c.shape))) + "</div>")
-                except LayoutError as e:
-                    out.append(f"<p>(not drawn: {esc(str(e).splitlines()[0])})</p>")
+            out.append(f"<p>src <code>{esc(c.src_type or c.src)}</code><br>dst <code>{esc(c.dst_type or c.dst)}</code></p>"
+                       "<div class='pics'>")
+            if c.src_type and c.dst_type:
+                out.append(picture(c.src_type, "source"))
+                out.append(picture(c.dst_type, "destination"))
+                b = c.better_layout
+                if b and b["kind"] in ("register_order", "shared_layout"):
+                    # the layout it replaces: the destination's, or for a shared layout the memdesc side's
+                    base, old = ((c.dst_type, c.dst) if b["kind"] == "register_order" or c.dst_type.startswith("!")
+                                 else (c.src_type, c.src))
+                    out.append(picture(base.replace(old, b["layout"], 1), f"suggested ({b['kind']})"))
             out.append("</div>")
         out.append("</body></html>")
         return "\n".join(out)
@@ -348,6 +399,7 @@ def _convert(m: Module, op: Op, src: TensorType, dst: TensorType, arch: Optional
         op.num_warps, op.partition, best.kind, best.is_zero_cost, best.shared_bytes, tri.describe() if cheaper else best.describe(),
         {**_plan_counts(best), "cost": best.cost, "triton_cost": tri.cost,
          "triton": {**_plan_counts(tri), "shared_bytes": tri.shared_bytes}}, tri.kind, cheaper, [s.to_dict() for s in sugg],
+        str(src), str(dst),
     )
 
 
@@ -368,7 +420,7 @@ def _shared_transfer(op: Op, reg: TensorType, mem: MemDescType, store: bool) -> 
     except LayoutError as e:
         desc = f"not measured: {e}"
     return Conversion(op.line, op.location, op.name, _OPS[op.name], src.layout_text, dst.layout_text, list(reg.shape), reg.dtype,
-                      bits, op.num_warps, op.partition, kind, False, nbytes, desc, counts)
+                      bits, op.num_warps, op.partition, kind, False, nbytes, desc, counts, src_type=str(src), dst_type=str(dst))
 
 
 def _tmem_transfer(op: Op, reg: TensorType, mem: MemDescType, store: bool) -> Conversion:
@@ -395,7 +447,7 @@ def _tmem_transfer(op: Op, reg: TensorType, mem: MemDescType, store: bool) -> Co
     else:
         desc = f"the register layout is none of the {instr} message layouts of this tensor-memory layout (Triton needs a conversion or refuses)."
     return Conversion(op.line, op.location, op.name, _OPS[op.name], src.layout_text, dst.layout_text, list(reg.shape), reg.dtype,
-                      bits, op.num_warps, op.partition, kind, False, 0, desc, counts)
+                      bits, op.num_warps, op.partition, kind, False, 0, desc, counts, src_type=str(src), dst_type=str(dst))
 
 
 def _cuda_arch(target: str) -> Optional[int]:

@@ -16,10 +16,10 @@ whether another layout would do the same job for less.  "Equivalent" is never as
 ``skip_conversion``
     The conversion's only users accept any distributed layout (``tt.store``, ``ttg.local_alloc``,
     ``ttg.local_store``): they could take the source layout as it is.  What differs is their own
-    access: global stores are priced by vector width and 32-byte sectors per warp (assuming the
-    tensor is contiguous in row-major order, which the IR does not say), shared stores by vector
-    width and bank conflicts.  Cheaper only when that access is no worse; otherwise the entry says
-    what the conversion buys (usually coalescing).
+    access: global stores are priced by instructions, 32-byte sectors and 128-byte line requests
+    per warp (assuming the tensor is contiguous in row-major order, which the IR does not say),
+    shared stores by vector width and bank conflicts.  Cheaper only when that access is no worse
+    on every count; otherwise the entry says what the conversion buys (usually coalescing).
 ``shared_layout``
     For a buffer written and read with ``local_alloc`` / ``local_store`` / ``local_load``: the
     shared layout of the same kind (``swizzled_shared``: vec / perPhase / maxPhase in the same
@@ -136,12 +136,13 @@ def global_store_cost(L: LinearLayout, bitwidth: int, shape: Sequence[int]) -> d
     """Per thread, the ``st.global`` vectors of a tensor stored from layout ``L``, if the tensor is
     contiguous in row-major order: ``vector_bits``, ``instructions`` (per thread), ``sectors``
     (distinct 32-byte sectors one warp instruction touches, register vector 0 of warp 0), ``lines``
-    (distinct 128-byte lines it touches) and ``sectors_per_warp`` (instructions x sectors).
+    (distinct 128-byte lines it touches), ``sectors_per_warp`` (instructions x sectors) and
+    ``line_requests`` (instructions x lines: the memory requests one warp issues).
 
         >>> rows = LinearLayout({"register": [[0, 1], [0, 2]], "lane": [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]]},
         ...                     {"dim0": 4, "dim1": 32})
         >>> global_store_cost(rows, 32, [4, 32])
-        {'vector_bits': 128, 'instructions': 1, 'sectors': 16, 'lines': 4, 'sectors_per_warp': 16}
+        {'vector_bits': 128, 'instructions': 1, 'sectors': 16, 'lines': 4, 'sectors_per_warp': 16, 'line_requests': 4}
     """
     names = list(L.out_dim_names)
     strides, acc = {}, 1
@@ -167,8 +168,9 @@ def global_store_cost(L: LinearLayout, bitwidth: int, shape: Sequence[int]) -> d
         a = flat(R.apply({"lane": ln})) * bitwidth // 8
         sectors.update(range(a // 32, (a + nbytes - 1) // 32 + 1))
     instr = max(1, n_regs // vec)
-    return {"vector_bits": vec * bitwidth, "instructions": instr, "sectors": len(sectors), "lines": len({x // 4 for x in sectors}),
-            "sectors_per_warp": instr * len(sectors)}
+    lines = len({x // 4 for x in sectors})
+    return {"vector_bits": vec * bitwidth, "instructions": instr, "sectors": len(sectors), "lines": lines,
+            "sectors_per_warp": instr * len(sectors), "line_requests": instr * lines}
 
 
 # ---------------------------------------------------------------------------- shared access
@@ -221,12 +223,12 @@ def conversion_suggestions(m: Module, op: Op, src: TensorType, dst: TensorType, 
         for u in us[:1]:
             if u.name == "tt.store":
                 s_cost, d_cost = global_store_cost(a, bits, src.shape), global_store_cost(b, bits, src.shape)
-                better = s_cost["sectors_per_warp"] <= d_cost["sectors_per_warp"] and s_cost["instructions"] <= d_cost["instructions"]
+                better = all(s_cost[k] <= d_cost[k] for k in ("sectors_per_warp", "instructions", "line_requests"))
                 what = (f"storing from the source: {s_cost['instructions']} x {s_cost['vector_bits']}-bit st.global per thread, "
-                        f"{s_cost['sectors_per_warp']} 32-byte sectors per warp ({s_cost['lines']} 128-byte line(s) per "
-                        f"instruction); from the destination: {d_cost['instructions']} x {d_cost['vector_bits']}-bit, "
-                        f"{d_cost['sectors_per_warp']} sectors ({d_cost['lines']} line(s) per instruction); row-major contiguous "
-                        "tensor assumed.")
+                        f"{s_cost['sectors_per_warp']} 32-byte sectors and {s_cost['line_requests']} 128-byte line requests per "
+                        f"warp; from the destination: {d_cost['instructions']} x {d_cost['vector_bits']}-bit, "
+                        f"{d_cost['sectors_per_warp']} sectors and {d_cost['line_requests']} line requests (row-major contiguous "
+                        "tensor assumed).")
                 plan_txt = (what + (" No worse: drop the conversion (build the pointers and mask in the source layout)." if better else
                                     f" The conversion ({tri.kind}, cost {tri.cost:g}) buys the coalescing."))
                 out.append(Suggestion("skip_conversion", src.layout_text,
