@@ -257,9 +257,9 @@ class AuditReport:
                    f"equivalent cheaper layout: {t['better_layouts']}")
         lim = "unknown" if self.shared_limit is None else f"{self.shared_limit} B"
         verdict = "" if self.over_limit is None else (" OVER THE LIMIT" if self.over_limit else " (within the limit)")
-        for r in self.regions:
-            out.append(f"line {r.line}: {r.op} axis {r.axis} of {'x'.join(map(str, r.inputs[0].shape))} "
-                       f"({len(r.inputs)} operand(s)): scratch {r.shared_bytes} B -- {r.why}")
+        for g in self.regions:
+            out.append(f"line {g.line}: {g.op} axis {g.axis} of {'x'.join(map(str, g.inputs[0].shape))} "
+                       f"({len(g.inputs)} operand(s)): scratch {g.shared_bytes} B -- {g.why}")
         status = {"exact": "EXACT: no buffers, each scratch buffer lives only during its op",
                   "upper bound": "UPPER BOUND: every buffer counted as live at once (no liveness analysis); scratch sizes exact",
                   "incomplete": "INCOMPLETE: the scratch of " + ", ".join(f"{n} {k}" for k, n in sorted(self.uncounted.items()))
@@ -496,7 +496,9 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
             raise
         except LayoutError as e:
             skipped.append({"line": op.line, "op": op.name, "why": str(e).splitlines()[0]})
-    for line, sug in buffer_suggestions(m, lambda x, y, bw, st: _plan(x, y, bw, arch, st)).items():
+    # bank conflicts are NVIDIA's 32 x 4-byte banks (linlayout.banks): no shared-layout advice for other targets
+    advice = buffer_suggestions(m, lambda x, y, bw, st: _plan(x, y, bw, arch, st)) if arch is not None else {}
+    for line, sug in advice.items():
         for c in conversions:
             if c.line == line:
                 c.suggestions.insert(0, sug.to_dict())
