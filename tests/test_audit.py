@@ -201,6 +201,8 @@ def test_command_table_json_html(tmp_path):
     assert p.returncode == 0
     d = json.loads(p.stdout)
     assert d["conversions"] and all(REQUIRED <= set(c) for c in d["conversions"])
+    assert all(isinstance(c["suggestions"], list) for c in d["conversions"])
+    assert d["totals"]["shared_total_status"] == "upper bound" and d["totals"]["better_layouts"] == 0
     page = (tmp_path / "r.html").read_text()
     assert page.startswith("<!DOCTYPE html>") and "<svg" in page and "convert_layout" in page
     p = _run("-", "--target", "cuda:80", stdin=f.read_text())

@@ -18,8 +18,17 @@ a value), ``local_store``   register layout against the buffer's shared layout
 ==========================  ==================================================================
 
 The number of warps (per warp-specialized partition) and the target come from the module
-attributes; the kernel total compares the shared memory the module allocates plus the peak
-conversion scratch with the target's per-block limit (:data:`SHARED_MEMORY_LIMITS`, with sources).
+attributes (the target's matrix instructions go to the planner: ``ldmatrix`` from sm_75,
+``stmatrix`` from sm_90).  Where a movement is not free, :mod:`.audit_suggest` looks for an
+equivalent cheaper layout and says what is equivalent (same LinearLayout; same elements per
+thread in another register order; a user that takes any layout; a shared layout of the same kind
+with fewer bank conflicts) and what differs.
+
+The kernel total compares the shared memory the module allocates plus the peak scratch (of
+conversions, and of reductions and scans, :mod:`.audit_scratch`; Triton 3.9's sizes) with the
+target's per-block limit (:data:`SHARED_MEMORY_LIMITS`, with sources), and says whether that total
+is exact (no explicit buffers), an upper bound (buffers without liveness) or incomplete
+(:attr:`AuditReport.shared_total_status`).
 
     >>> ir = '''
     ... #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
