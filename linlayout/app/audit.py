@@ -399,7 +399,10 @@ def _convert(m: Module, op: Op, src: TensorType, dst: TensorType, arch: Optional
     best = _plan(a, b, bits, arch, "best")
     tri = _plan(a, b, bits, arch, "triton")
     cheaper = None
-    sugg = conversion_suggestions(m, op, src, dst, tri, lambda x, y, bw, st: _plan(x, y, bw, arch, st))
+    try:  # a suggestion that cannot be priced is left out; the conversion's own audit stands
+        sugg = conversion_suggestions(m, op, src, dst, tri, lambda x, y, bw, st: _plan(x, y, bw, arch, st))
+    except LayoutError:
+        sugg = []
     if best.cost < tri.cost:
         cheaper = (f"Triton 3.9 lowers this as {tri.kind} (cost {tri.cost:g}); a {best.kind} plan costs {best.cost:g}: "
                    f"{best.describe()}")
@@ -506,7 +509,10 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
         except LayoutError as e:
             skipped.append({"line": op.line, "op": op.name, "why": str(e).splitlines()[0]})
     # bank conflicts are NVIDIA's 32 x 4-byte banks (linlayout.banks): no shared-layout advice for other targets
-    advice = buffer_suggestions(m, lambda x, y, bw, st: _plan(x, y, bw, arch, st)) if arch is not None else {}
+    try:
+        advice = buffer_suggestions(m, lambda x, y, bw, st: _plan(x, y, bw, arch, st)) if arch is not None else {}
+    except LayoutError:
+        advice = {}
     for line, sug in advice.items():
         for c in conversions:
             if c.line == line:
