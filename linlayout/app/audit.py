@@ -61,7 +61,7 @@ from converters.mlir.types import MemDescType, TensorType
 from ..banks import bank_report
 from ..errors import LayoutError, ParseError
 from ..plan import Plan, plan_conversion
-from .audit_scratch import ScratchOp, region_ops
+from .audit_scratch import ScratchOp, live_peak, region_ops
 from .audit_suggest import buffer_suggestions, conversion_suggestions
 
 __all__ = ["SHARED_MEMORY_LIMITS", "Conversion", "AuditReport", "audit", "shared_memory_limit", "add_arguments", "run"]
@@ -166,24 +166,28 @@ class AuditReport:
     regions: list[ScratchOp] = field(default_factory=list)
     #: other ops with a fixed scratch size: (line, op, bytes)
     fixed_scratch: list[tuple[int, str, int]] = field(default_factory=list)
+    #: the most bytes live at one op (buffers by liveness + that op's scratch) and that op's line:
+    #: a lower bound of what Triton allocates (:func:`.audit_scratch.live_peak`)
+    live_peak_bytes: int = 0
+    live_peak_line: int = 0
 
     @property
     def shared_total_bytes(self) -> int:
-        """Buffers allocated in the module (every ``local_alloc``; no liveness analysis) plus the
-        largest scratch buffer (conversions, reductions, scans; Triton 3.9's sizes).  See
-        :attr:`shared_total_status` for what this number is."""
+        """The upper end: buffers allocated in the module (every ``local_alloc``, as if all live at
+        once) plus the largest scratch buffer (conversions, reductions, scans; Triton 3.9's sizes).
+        :attr:`live_peak_bytes` is the lower end; :attr:`shared_total_status` says what they are."""
         return self.buffers_bytes + self.scratch_peak_bytes
 
     @property
     def shared_total_status(self) -> str:
-        """``"exact"``: the module allocates no buffer and every scratch user is modelled, so the
-        peak scratch is what Triton allocates (a scratch buffer lives only during its op; they all
-        share offset 0); ``"upper bound"``: buffers are counted as if all live at once (Triton
-        reuses memory between buffers whose lifetimes do not overlap); ``"incomplete"``: some
-        ops' scratch (:attr:`uncounted`) is not modelled, so the total may fall short."""
+        """``"exact"``: the lower and upper ends agree (no buffers, or buffers that are live
+        together anyway), so Triton allocates that; ``"range"``: Triton allocates between
+        :attr:`live_peak_bytes` and :attr:`shared_total_bytes` (its liveness may keep buffers live
+        longer -- around loops -- and its offsets may fragment); ``"incomplete"``: some ops'
+        scratch (:attr:`uncounted`) is not modelled, so both ends may fall short."""
         if self.uncounted:
             return "incomplete"
-        return "exact" if self.buffers_bytes == 0 else "upper bound"
+        return "exact" if self.live_peak_bytes == self.shared_total_bytes else "range"
 
     @property
     def by_kind(self) -> dict[str, int]:
@@ -204,6 +208,8 @@ class AuditReport:
             "buffers_bytes": self.buffers_bytes,
             "scratch_peak_bytes": self.scratch_peak_bytes,
             "shared_total_bytes": self.shared_total_bytes,
+            "shared_live_peak_bytes": self.live_peak_bytes,
+            "shared_live_peak_line": self.live_peak_line,
             "shared_limit": self.shared_limit,
             "shared_limit_source": self.shared_limit_source,
             "over_limit": self.over_limit,
@@ -269,12 +275,19 @@ class AuditReport:
         for g in self.regions:
             out.append(f"line {g.line}: {g.op} axis {g.axis} of {'x'.join(map(str, g.inputs[0].shape))} "
                        f"({len(g.inputs)} operand(s)): scratch {g.shared_bytes} B -- {g.why}")
-        status = {"exact": "EXACT: no buffers, each scratch buffer lives only during its op",
-                  "upper bound": "UPPER BOUND: every buffer counted as live at once (no liveness analysis); scratch sizes exact",
+        live = (f"at least {self.live_peak_bytes} B (buffers live at line {self.live_peak_line} + its scratch), at most "
+                f"{self.shared_total_bytes} B (buffers {self.buffers_bytes} B, all counted live + peak scratch "
+                f"{self.scratch_peak_bytes} B)")
+        why = "no buffers" if not self.buffers_bytes else "the buffers are live together"
+        status = {"exact": f"EXACT: {why}; the scratch sizes are Triton 3.9's",
+                  "range": "RANGE: " + live,
                   "incomplete": "INCOMPLETE: the scratch of " + ", ".join(f"{n} {k}" for k, n in sorted(self.uncounted.items()))
-                                + " is not modelled"}[self.shared_total_status]
-        out.append(f"shared memory: buffers {self.buffers_bytes} B + peak scratch {self.scratch_peak_bytes} B = "
-                   f"{self.shared_total_bytes} B of {lim}{verdict} [{status}] [limit: {self.shared_limit_source}]")
+                                + f" is not modelled; {live}"}[self.shared_total_status]
+        if self.over_limit and self.live_peak_bytes <= (self.shared_limit or 0):
+            verdict = " (MAY EXCEED the limit)"
+        amount = (f"{self.shared_total_bytes} B" if self.live_peak_bytes == self.shared_total_bytes
+                  else f"{self.live_peak_bytes}..{self.shared_total_bytes} B")
+        out.append(f"shared memory: {amount} of {lim}{verdict} [{status}] [limit: {self.shared_limit_source}]")
         if self.skipped:
             out.append(f"skipped {len(self.skipped)} op(s): " + "; ".join(f"line {s['line']}: {s['why']}" for s in self.skipped[:5]))
         return "\n".join(out)
@@ -532,8 +545,13 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
     uncounted = dict(Counter(o.name for o in m.ops if o.name in _UNCOUNTED_SCRATCH))
     if m.num_ctas > 1:
         uncounted["cross-CTA scratch (num-ctas > 1)"] = 1
+    by_line: dict[int, int] = {}
+    for ln, n in ([(c.line, c.counts["triton"]["shared_bytes"]) for c in conversions if c.op == "ttg.convert_layout"]
+                  + [(r.line, r.shared_bytes) for r in regions] + [(ln, n) for ln, _, n in fixed]):
+        by_line[ln] = by_line.get(ln, 0) + n
+    peak, where = live_peak(m, by_line)
     return AuditReport(tgt, m.num_warps, m.threads_per_warp, m.num_ctas, conversions, buffers, scratch, limit, source, skipped,
-                       uncounted, regions, fixed)
+                       uncounted, regions, fixed, peak, where)
 
 
 # ---------------------------------------------------------------------------- the command

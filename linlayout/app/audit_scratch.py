@@ -35,13 +35,13 @@ from typing import Any, Optional
 from converters.gluon import BlockedLayout
 from converters.mlir.module import Module, Op
 from converters.mlir.reader import Reader
-from converters.mlir.types import TensorType, read_type
+from converters.mlir.types import MemDescType, TensorType, read_type
 
 from ..errors import LayoutError, ParseError
 from ..linear import LinearLayout
 from ..plan import plan_conversion
 
-__all__ = ["ScratchOp", "reduce_scratch_bytes", "scan_scratch_bytes", "region_ops"]
+__all__ = ["ScratchOp", "reduce_scratch_bytes", "scan_scratch_bytes", "region_ops", "live_peak"]
 
 _AXIS = re.compile(r"\baxis\s*=\s*(\d+)")
 _TYPE_START = re.compile(r"tensor<")
@@ -287,3 +287,36 @@ def region_ops(m: Module) -> list[ScratchOp]:
                    "the warps along the scanned axis exchange their carries through shared memory")
         out.append(ScratchOp(op.line, op.name, op.location, axis, inputs, op.num_warps, op.partition, n, why))
     return out
+
+
+def live_peak(m: Module, scratch: dict[int, int]) -> tuple[int, int]:
+    """A lower bound of the shared memory Triton allocates: the most bytes live at any op (text
+    line), counting each ``local_alloc`` buffer from its line to the last use of it or of a view of
+    it (any op using it that yields a memdesc, e.g. ``memdesc_index``; ``local_dealloc`` is a use),
+    plus the scratch of the op on that line (``scratch``: line -> bytes).  Returns (bytes, line).
+
+    Triton's liveness (MLIR's, in the same op order) covers at least these ranges -- it also keeps
+    a buffer live around a loop that uses it, and through loop-carried aliases this reading does not
+    follow -- and its offsets can only add fragmentation, so the peak never exceeds what it allocates.
+    """
+    from .audit_suggest import users  # one definition of "uses"
+
+    ranges: list[tuple[int, int, int]] = []
+    for alloc in m.ops_named("ttg.local_alloc"):
+        mems = [t for t in alloc.types if isinstance(t, MemDescType)]
+        if not mems or not alloc.result:
+            continue
+        end, names, k = alloc.line, [alloc.result], 0
+        while k < len(names):
+            for u in users(m, names[k], alloc.line):
+                end = max(end, u.line)
+                if u.result and u.name.startswith(("ttg.memdesc", "ttng.memdesc")) and u.result not in names:
+                    names.append(u.result)
+            k += 1
+        ranges.append((alloc.line, end, mems[-1].nbytes))
+    best, where = 0, 0
+    for line in sorted({o.line for o in m.ops} | set(scratch)):
+        live = sum(n for a, b, n in ranges if a <= line <= b) + scratch.get(line, 0)
+        if live > best:
+            best, where = live, line
+    return best, where
