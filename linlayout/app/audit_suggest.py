@@ -93,13 +93,27 @@ def _operand_text(op: Op) -> str:
     return t.split("=", 1)[1] if op.result and "=" in t else t
 
 
+_VALUE = re.compile(r"%[\w$.\-]+(?:#\d+)?")
+
+
+def _use_index(m: Module) -> dict[str, list[Op]]:
+    """SSA value name -> the ops naming it among their operands (built once per module)."""
+    idx = getattr(m, "_linlayout_uses", None)
+    if idx is None:
+        idx = {}
+        for o in m.ops:
+            for v in set(_VALUE.findall(_operand_text(o))):
+                idx.setdefault(v, []).append(o)
+        setattr(m, "_linlayout_uses", idx)
+    return idx
+
+
 def users(m: Module, name: str, after: int = 0) -> list[Op]:
     """The ops (other than the definition on line ``after``) whose operands name the SSA value
     ``name`` (``%x``; a multi-result ``%x#1`` is its own value)."""
     if not name:
         return []
-    pat = re.compile(re.escape(name) + r"(?![\w$.#-])")
-    return [o for o in m.ops if o.line != after and pat.search(_operand_text(o))]
+    return [o for o in _use_index(m).get(name, ()) if o.line != after]
 
 
 def _spell(L: LinearLayout, shape: Sequence[int]) -> str:
