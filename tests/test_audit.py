@@ -201,6 +201,8 @@ def test_command_table_json_html(tmp_path):
     assert p.returncode == 0
     d = json.loads(p.stdout)
     assert d["conversions"] and all(REQUIRED <= set(c) for c in d["conversions"])
+    assert all(isinstance(c["suggestions"], list) for c in d["conversions"])
+    assert d["totals"]["shared_total_status"] == "range" and d["totals"]["better_layouts"] == 0
     page = (tmp_path / "r.html").read_text()
     assert page.startswith("<!DOCTYPE html>") and "<svg" in page and "convert_layout" in page
     p = _run("-", "--target", "cuda:80", stdin=f.read_text())
@@ -222,20 +224,28 @@ def test_command_bad_input_is_one_line_exit_2(tmp_path, args, text, message):
     assert p.stderr.count("\n") == 1 and p.stderr.startswith(message) and "Traceback" not in p.stderr
 
 
-def test_shared_total_bounds_what_triton_allocates(reports):
-    """The kernel total (every buffer + the peak conversion scratch, no liveness) is at least the
-    shared memory Triton 3.9 allocates for the kernel (shared.json, metadata.shared), except where
-    the kernel has ops whose scratch the audit does not model (reductions across warps, warp
-    specialization), which the report names."""
+def test_shared_total_against_what_triton_allocates(reports):
+    """The kernel total against the shared memory Triton 3.9 allocates (shared.json,
+    metadata.shared): equal where the report calls it exact; between the live peak (buffers by
+    liveness + the scratch of the op there, Triton's sizes) and the upper end (every buffer + the
+    peak scratch) where it gives a range -- and the live peak is Triton's figure in most of
+    them; the unmodelled scratch users named where it calls it incomplete (warp specialization)."""
     shared = json.loads((ORACLES / "triton-3.9-ir" / "shared.json").read_text())
     assert len(shared) == len(reports)
-    named = 0
+    status, lower_hits = Counter(), 0
     for name, triton_bytes in shared.items():
         r = reports[f"{name}.ttgir"]
-        if r.shared_total_bytes < triton_bytes:
-            assert r.uncounted, name
-            assert "not counted: the scratch of" in r.format()
-            named += 1
+        st = r.shared_total_status
+        status[st] += 1
+        if st == "exact":
+            assert r.shared_total_bytes == r.live_peak_bytes == triton_bytes, name
+            assert "[EXACT:" in r.format()
+        elif st == "range":
+            assert r.live_peak_bytes <= triton_bytes <= r.shared_total_bytes, name
+            assert r.buffers_bytes > 0 and "[RANGE: at least" in r.format()
+            lower_hits += r.live_peak_bytes == triton_bytes
         else:
-            assert r.shared_total_bytes >= triton_bytes
-    assert named <= 14
+            assert r.uncounted == {"ttg.warp_specialize": 1}, name
+            assert "[INCOMPLETE: the scratch of 1 ttg.warp_specialize is not modelled;" in r.format()
+    assert status == {"exact": 29, "range": 31, "incomplete": 2}, status
+    assert lower_hits == 23

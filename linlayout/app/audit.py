@@ -18,8 +18,17 @@ a value), ``local_store``   register layout against the buffer's shared layout
 ==========================  ==================================================================
 
 The number of warps (per warp-specialized partition) and the target come from the module
-attributes; the kernel total compares the shared memory the module allocates plus the peak
-conversion scratch with the target's per-block limit (:data:`SHARED_MEMORY_LIMITS`, with sources).
+attributes (the target's matrix instructions go to the planner: ``ldmatrix`` from sm_75,
+``stmatrix`` from sm_90).  Where a movement is not free, :mod:`.audit_suggest` looks for an
+equivalent cheaper layout and says what is equivalent (same LinearLayout; same elements per
+thread in another register order; a user that takes any layout; a shared layout of the same kind
+with fewer bank conflicts) and what differs.
+
+The kernel total compares the shared memory the module allocates plus the peak scratch (of
+conversions, and of reductions and scans, :mod:`.audit_scratch`; Triton 3.9's sizes) with the
+target's per-block limit (:data:`SHARED_MEMORY_LIMITS`, with sources), and says whether that total
+is exact (no explicit buffers), an upper bound (buffers without liveness) or incomplete
+(:attr:`AuditReport.shared_total_status`).
 
     >>> ir = '''
     ... #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -52,6 +61,8 @@ from converters.mlir.types import MemDescType, TensorType
 from ..banks import bank_report
 from ..errors import LayoutError, ParseError
 from ..plan import Plan, plan_conversion
+from .audit_scratch import ScratchOp, live_peak, region_ops
+from .audit_suggest import buffer_suggestions, conversion_suggestions
 
 __all__ = ["SHARED_MEMORY_LIMITS", "Conversion", "AuditReport", "audit", "shared_memory_limit", "add_arguments", "run"]
 
@@ -120,6 +131,16 @@ class Conversion:
     counts: dict[str, Any] = field(default_factory=dict)
     triton_kind: Optional[str] = None
     cheaper: Optional[str] = None
+    #: equivalent destinations / shared layouts considered (:mod:`.audit_suggest`), cheapest first
+    suggestions: list[dict[str, Any]] = field(default_factory=list)
+    #: the full types (``tensor<...>`` / ``!ttg.memdesc<...>``, aliases expanded)
+    src_type: str = ""
+    dst_type: str = ""
+
+    @property
+    def better_layout(self) -> Optional[dict[str, Any]]:
+        """The cheapest equivalent layout that is cheaper than the IR's (a suggestion dict), or None."""
+        return next((s for s in self.suggestions if s["cheaper"]), None)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -139,15 +160,34 @@ class AuditReport:
     shared_limit: Optional[int]
     shared_limit_source: str
     skipped: list[dict[str, Any]] = field(default_factory=list)
-    #: ops whose scratch shared memory the total does not count (reductions across warps ...): name -> how many
+    #: ops whose scratch shared memory the total does not count (warp specialization, atomics ...): name -> how many
     uncounted: dict[str, int] = field(default_factory=dict)
+    #: the reductions and scans, with the scratch Triton 3.9 gives them (:mod:`.audit_scratch`)
+    regions: list[ScratchOp] = field(default_factory=list)
+    #: other ops with a fixed scratch size: (line, op, bytes)
+    fixed_scratch: list[tuple[int, str, int]] = field(default_factory=list)
+    #: the most bytes live at one op (buffers by liveness + that op's scratch) and that op's line:
+    #: a lower bound of what Triton allocates (:func:`.audit_scratch.live_peak`)
+    live_peak_bytes: int = 0
+    live_peak_line: int = 0
 
     @property
     def shared_total_bytes(self) -> int:
-        """Buffers allocated in the module (every ``local_alloc``; no liveness analysis) plus the
-        largest conversion scratch buffer: an upper bound of what Triton allocates, except for the
-        scratch of the ops in :attr:`uncounted` (reductions across warps and the like)."""
+        """The upper end: buffers allocated in the module (every ``local_alloc``, as if all live at
+        once) plus the largest scratch buffer (conversions, reductions, scans; Triton 3.9's sizes).
+        :attr:`live_peak_bytes` is the lower end; :attr:`shared_total_status` says what they are."""
         return self.buffers_bytes + self.scratch_peak_bytes
+
+    @property
+    def shared_total_status(self) -> str:
+        """``"exact"``: the lower and upper ends agree (no buffers, or buffers that are live
+        together anyway), so Triton allocates that; ``"range"``: Triton allocates between
+        :attr:`live_peak_bytes` and :attr:`shared_total_bytes` (its liveness may keep buffers live
+        longer -- around loops -- and its offsets may fragment); ``"incomplete"``: some ops'
+        scratch (:attr:`uncounted`) is not modelled, so both ends may fall short."""
+        if self.uncounted:
+            return "incomplete"
+        return "exact" if self.live_peak_bytes == self.shared_total_bytes else "range"
 
     @property
     def by_kind(self) -> dict[str, int]:
@@ -164,14 +204,27 @@ class AuditReport:
             "by_kind": self.by_kind,
             "zero_cost": sum(c.zero_cost for c in self.conversions),
             "cheaper_plans": sum(c.cheaper is not None for c in self.conversions),
+            "better_layouts": sum(c.better_layout is not None for c in self.conversions),
             "buffers_bytes": self.buffers_bytes,
             "scratch_peak_bytes": self.scratch_peak_bytes,
             "shared_total_bytes": self.shared_total_bytes,
+            "shared_live_peak_bytes": self.live_peak_bytes,
+            "shared_live_peak_line": self.live_peak_line,
             "shared_limit": self.shared_limit,
             "shared_limit_source": self.shared_limit_source,
             "over_limit": self.over_limit,
+            "shared_total_status": self.shared_total_status,
             "scratch_not_counted": self.uncounted,
+            "scratch_by_op": self.scratch_by_op(),
         }
+
+    def scratch_by_op(self) -> list[dict[str, Any]]:
+        """Every op with scratch shared memory (Triton 3.9's size, exact): line, op, bytes."""
+        out = [{"line": c.line, "op": c.op, "bytes": c.counts["triton"]["shared_bytes"]}
+               for c in self.conversions if c.op == "ttg.convert_layout" and c.counts["triton"]["shared_bytes"]]
+        out += [{"line": r.line, "op": r.op, "bytes": r.shared_bytes} for r in self.regions if r.shared_bytes]
+        out += [{"line": ln, "op": op, "bytes": n} for ln, op, n in self.fixed_scratch]
+        return sorted(out, key=lambda d: d["line"])
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready report: module facts, ``conversions`` (a list of dicts with at least
@@ -184,6 +237,7 @@ class AuditReport:
             "num_ctas": self.num_ctas,
             "conversions": [c.to_dict() for c in self.conversions],
             "totals": self.totals(),
+            "reductions": [r.to_dict() for r in self.regions],
             "shared_memory_limits": {t: {"bytes": b, "source": s} for t, (b, s) in SHARED_MEMORY_LIMITS.items()},
             "skipped": self.skipped,
         }
@@ -200,6 +254,9 @@ class AuditReport:
             note = c.description
             if c.cheaper:
                 note += f" CHEAPER: {c.cheaper}"
+            b = c.better_layout
+            if b:
+                note += f" BETTER LAYOUT [{b['kind']}]: {b['layout']} -- {b['equivalent']} {b['plan']}"
             part = "" if c.partition is None else f" (p{c.partition})"
             rows.append([str(c.line), c.op.split(".", 1)[1], ("* " if c.zero_cost else "") + c.kind,
                          "x".join(map(str, c.shape)), c.dtype, f"{c.num_warps}{part}", str(c.shared_bytes), note])
@@ -211,13 +268,26 @@ class AuditReport:
             out.append("  ".join(v.ljust(w) for v, w in zip(r, widths)) + "  " + r[-1])
         t = self.totals()
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(t["by_kind"].items()))
-        out.append(f"by kind: {kinds or 'none'}; zero cost: {t['zero_cost']}; cheaper plan available: {t['cheaper_plans']}")
+        out.append(f"by kind: {kinds or 'none'}; zero cost: {t['zero_cost']}; cheaper plan available: {t['cheaper_plans']}; "
+                   f"equivalent cheaper layout: {t['better_layouts']}")
         lim = "unknown" if self.shared_limit is None else f"{self.shared_limit} B"
         verdict = "" if self.over_limit is None else (" OVER THE LIMIT" if self.over_limit else " (within the limit)")
-        out.append(f"shared memory: buffers {self.buffers_bytes} B + peak conversion scratch {self.scratch_peak_bytes} B = "
-                   f"{self.shared_total_bytes} B of {lim}{verdict} [{self.shared_limit_source}]")
-        if self.uncounted:
-            out.append("not counted: the scratch of " + ", ".join(f"{n} {k}" for k, n in sorted(self.uncounted.items())))
+        for g in self.regions:
+            out.append(f"line {g.line}: {g.op} axis {g.axis} of {'x'.join(map(str, g.inputs[0].shape))} "
+                       f"({len(g.inputs)} operand(s)): scratch {g.shared_bytes} B -- {g.why}")
+        live = (f"at least {self.live_peak_bytes} B (buffers live at line {self.live_peak_line} + its scratch), at most "
+                f"{self.shared_total_bytes} B (buffers {self.buffers_bytes} B, all counted live + peak scratch "
+                f"{self.scratch_peak_bytes} B)")
+        why = "no buffers" if not self.buffers_bytes else "the buffers are live together"
+        status = {"exact": f"EXACT: {why}; the scratch sizes are Triton 3.9's",
+                  "range": "RANGE: " + live,
+                  "incomplete": "INCOMPLETE: the scratch of " + ", ".join(f"{n} {k}" for k, n in sorted(self.uncounted.items()))
+                                + f" is not modelled; {live}"}[self.shared_total_status]
+        if self.over_limit and self.live_peak_bytes <= (self.shared_limit or 0):
+            verdict = " (MAY EXCEED the limit)"
+        amount = (f"{self.shared_total_bytes} B" if self.live_peak_bytes == self.shared_total_bytes
+                  else f"{self.live_peak_bytes}..{self.shared_total_bytes} B")
+        out.append(f"shared memory: {amount} of {lim}{verdict} [{status}] [limit: {self.shared_limit_source}]")
         if self.skipped:
             out.append(f"skipped {len(self.skipped)} op(s): " + "; ".join(f"line {s['line']}: {s['why']}" for s in self.skipped[:5]))
         return "\n".join(out)
@@ -226,9 +296,13 @@ class AuditReport:
         return self.format()
 
     def to_html(self, ir_text: Optional[str] = None, *, max_cells: int = 4096) -> str:
-        """A self-contained HTML report: the table, the totals, and for each conversion the
-        source and destination layouts drawn (SVG, colored by thread; layouts of more than
-        ``max_cells`` elements are not drawn).  ``ir_text``, if given, adds the op's source line."""
+        """A self-contained HTML report: the totals, the table, the suggestions (every equivalent
+        layout considered, with what it changes), and for each conversion or transfer its source,
+        destination and suggested layouts drawn (SVG, colored by thread, or by address for shared
+        memory; tensors of more than ``max_cells`` elements are not drawn).  ``ir_text``, if given,
+        adds the op's source line."""
+        from converters.mlir import parse_type
+
         from ..draw import to_svg
 
         lines = ir_text.splitlines() if ir_text else []
@@ -236,47 +310,88 @@ class AuditReport:
         out = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>linlayout audit</title><style>",
                "body{font-family:sans-serif;margin:1em} table{border-collapse:collapse} td,th{border:1px solid #ccc;"
                "padding:2px 6px;font-size:13px;vertical-align:top} .zero{color:#080} .cheap{color:#a40} "
-               "code{font-size:12px} .pics{display:flex;gap:1em;overflow-x:auto}</style></head><body>",
+               "code{font-size:12px} .pics{display:flex;gap:1em;overflow-x:auto} .pics div{flex:none} "
+               ".pics svg{max-width:520px;height:auto}</style></head><body>",
                f"<h1>Layout audit: {esc(self.target or 'unknown target')}</h1>",
                f"<p>{self.num_warps} warps x {self.threads_per_warp} threads, {self.num_ctas} CTA(s); "
                f"{len(self.conversions)} conversions / transfers.</p>"]
         t = self.totals()
-        out.append("<p>" + esc(self.format().splitlines()[-1 if not self.skipped else -2]) + "</p>")
-        out.append("<p>By kind: " + esc(", ".join(f"{k} {n}" for k, n in sorted(t["by_kind"].items()))) + "</p>")
-        out.append("<table><tr><th>line</th><th>op</th><th>kind</th><th>shape</th><th>dtype</th><th>warps</th>"
-                   "<th>shared B</th><th>plan</th></tr>")
+        text = self.format().splitlines()
+        out.append("<p>" + esc(next(x for x in text if x.startswith("shared memory:"))) + "</p>")
+        out.append("<p>By kind: " + esc(", ".join(f"{k} {n}" for k, n in sorted(t["by_kind"].items()))) +
+                   f"; zero cost: {t['zero_cost']}; cheaper plan: {t['cheaper_plans']}; equivalent cheaper layout: "
+                   f"{t['better_layouts']}</p>")
+        if self.regions:
+            out.append("<h2>Reductions and scans</h2><ul>" + "".join(
+                f"<li>line {r.line}: {esc(r.op)} axis {r.axis} of {'x'.join(map(str, r.inputs[0].shape))}: scratch "
+                f"{r.shared_bytes} B ({esc(r.why)})</li>" for r in self.regions) + "</ul>")
+        out.append("<h2>Conversions and transfers</h2><table><tr><th>line</th><th>op</th><th>kind</th><th>shape</th><th>dtype</th>"
+                   "<th>warps</th><th>shared B</th><th>plan</th><th>equivalent cheaper layout</th></tr>")
         for i, c in enumerate(self.conversions):
-            cls = "zero" if c.zero_cost else ("cheap" if c.cheaper else "")
-            note = esc(c.description) + (f"<br><b>cheaper:</b> {esc(c.cheaper)}" if c.cheaper else "")
+            b = c.better_layout
+            cls = "zero" if c.zero_cost else ("cheap" if c.cheaper or b else "")
+            note = esc(c.description) + (f"<br><b>cheaper plan:</b> {esc(c.cheaper)}" if c.cheaper else "")
+            better = f"<b>{esc(b['kind'])}</b>: <code>{esc(b['layout'])}</code>" if b else ""
             out.append(f"<tr class='{cls}'><td><a href='#c{i}'>{c.line}</a></td><td>{esc(c.op)}</td><td>{esc(c.kind)}</td>"
                        f"<td>{'x'.join(map(str, c.shape))}</td><td>{esc(c.dtype)}</td><td>{c.num_warps}</td>"
-                       f"<td>{c.shared_bytes}</td><td>{note}</td></tr>")
+                       f"<td>{c.shared_bytes}</td><td>{note}</td><td>{better}</td></tr>")
         out.append("</table>")
+        sugg = [(i, c, s) for i, c in enumerate(self.conversions) for s in c.suggestions]
+        out.append(f"<h2>Suggestions ({sum(s['cheaper'] for *_, s in sugg)} cheaper, "
+                   f"{sum(not s['cheaper'] for *_, s in sugg)} explained trade-offs)</h2>")
+        if sugg:
+            out.append("<table><tr><th>line</th><th>op</th><th>verdict</th><th>kind</th><th>layout</th><th>what is equivalent</th>"
+                       "<th>plan with it</th></tr>")
+            for i, c, s in sugg:
+                out.append(f"<tr class='{'cheap' if s['cheaper'] else ''}'><td><a href='#c{i}'>{c.line}</a></td><td>{esc(c.op)}</td>"
+                           f"<td>{'cheaper' if s['cheaper'] else 'trade-off'}</td><td>{esc(s['kind'])}</td>"
+                           f"<td><code>{esc(s['layout'])}</code></td><td>{esc(s['equivalent'])}</td><td>{esc(s['plan'])}</td></tr>")
+            out.append("</table>")
+        else:
+            out.append("<p>none: every conversion is free or has no cheaper equivalent the audit knows of.</p>")
+
+        drawn: dict[str, str] = {}  # type text -> anchor of its picture (each type is drawn once)
+
+        def picture(type_text: str, title: str) -> str:
+            if type_text in drawn:
+                return f"<div><p>{esc(title)}: <a href='#{drawn[type_text]}'>drawn above</a></p></div>"
+            try:
+                ty = parse_type(type_text)
+                L = ty.to_linear()
+                if L.total_out_size > max_cells:
+                    return f"<div><p>{esc(title)}: not drawn ({L.total_out_size} elements &gt; {max_cells})</p></div>"
+                shared = isinstance(ty, MemDescType)
+                svg = to_svg(L, bitwidth=ty.bitwidth) if shared else to_svg(L)
+            except LayoutError as e:
+                return f"<div><p>{esc(title)}: not drawn ({esc(str(e).splitlines()[0])})</p></div>"
+            drawn[type_text] = f"p{len(drawn)}"
+            what = " (offsets, colored by bank)" if shared else " (thread:register)"
+            return f"<div id='{drawn[type_text]}'><p>{esc(title)}{what}</p>{svg}</div>"
+
         for i, c in enumerate(self.conversions):
             out.append(f"<h3 id='c{i}'>line {c.line}: {esc(c.op)} ({esc(c.location)})</h3>")
             if 0 < c.line <= len(lines):
                 out.append(f"<pre><code>{esc(lines[c.line - 1].strip())}</code></pre>")
-            out.append(f"<p>src <code>{esc(c.src)}</code><br>dst <code>{esc(c.dst)}</code></p><div class='pics'>")
-            n = 1
-            for s in c.shape:
-                n *= s
-            for side in (c.src, c.dst):
-                if n > max_cells or not side.startswith(("#ttg.blocked", "#ttg.slice", "#ttg.nvidia_mma", "#ttg.dot_op",
-                                                         "#ttg.linear", "#ttg.amd_")):
-                    continue
-                try:
-                    from converters.mlir import parse_attr
-
-                    out.append("<div>" + to_svg(parse_attr(side).to_linear(list(c.shape))) + "</div>")
-                except LayoutError as e:
-                    out.append(f"<p>(not drawn: {esc(str(e).splitlines()[0])})</p>")
+            out.append(f"<p>src <code>{esc(c.src_type or c.src)}</code><br>dst <code>{esc(c.dst_type or c.dst)}</code></p>"
+                       "<div class='pics'>")
+            if c.src_type and c.dst_type:
+                out.append(picture(c.src_type, "source"))
+                out.append(picture(c.dst_type, "destination"))
+                b = c.better_layout
+                if b and b["kind"] in ("register_order", "shared_layout"):
+                    # the layout it replaces: the destination's, or for a shared layout the memdesc side's
+                    base, old = ((c.dst_type, c.dst) if b["kind"] == "register_order" or c.dst_type.startswith("!")
+                                 else (c.src_type, c.src))
+                    out.append(picture(base.replace(old, b["layout"], 1), f"suggested ({b['kind']})"))
             out.append("</div>")
         out.append("</body></html>")
         return "\n".join(out)
 
 
 #: ops that may take scratch shared memory the audit does not model (Triton's allocation analysis gives them some)
-_UNCOUNTED_SCRATCH = ("tt.reduce", "tt.scan", "tt.histogram", "tt.gather", "tt.atomic_rmw", "tt.atomic_cas", "ttg.warp_specialize")
+_UNCOUNTED_SCRATCH = ("tt.histogram", "tt.gather", "tt.atomic_rmw", "tt.atomic_cas", "ttg.warp_specialize", "tt.call")
+#: ops with a fixed scratch size in Triton 3.9's allocation analysis (``kTMASize``: a TMA descriptor is built in shared memory)
+_FIXED_SCRATCH = {"ttng.tensormap_create": 128}
 
 
 def _plan_counts(p: Plan) -> dict[str, Any]:
@@ -286,20 +401,21 @@ def _plan_counts(p: Plan) -> dict[str, Any]:
 
 def _plan(a: Any, b: Any, bits: int, arch: Optional[int], strategy: str) -> Plan:
     """Plan with the matrix instructions the target has: ``ldmatrix`` from sm_75, ``stmatrix``
-    from sm_90, none on AMD.  ``plan_conversion`` has one switch for both, so before sm_90 a
-    plan that would store with ``stmatrix`` is made again without matrix instructions."""
-    p = plan_conversion(a, b, bitwidth=bits, matrix_instructions=arch is not None and arch >= 75, strategy=strategy)
-    if arch is not None and arch < 90 and p.uses_stmatrix:
-        p = plan_conversion(a, b, bitwidth=bits, matrix_instructions=False, strategy=strategy)
-    return p
+    from sm_90, neither on AMD (the planner's ``ldmatrix=`` / ``stmatrix=`` switches)."""
+    return plan_conversion(a, b, bitwidth=bits, strategy=strategy, ldmatrix=arch is not None and arch >= 75,
+                           stmatrix=arch is not None and arch >= 90)
 
 
-def _convert(op: Op, src: TensorType, dst: TensorType, arch: Optional[int]) -> Conversion:
+def _convert(m: Module, op: Op, src: TensorType, dst: TensorType, arch: Optional[int]) -> Conversion:
     bits = src.bitwidth
     a, b = src.to_linear(), dst.to_linear()
     best = _plan(a, b, bits, arch, "best")
     tri = _plan(a, b, bits, arch, "triton")
     cheaper = None
+    try:  # a suggestion that cannot be priced is left out; the conversion's own audit stands
+        sugg = conversion_suggestions(m, op, src, dst, tri, lambda x, y, bw, st: _plan(x, y, bw, arch, st))
+    except LayoutError:
+        sugg = []
     if best.cost < tri.cost:
         cheaper = (f"Triton 3.9 lowers this as {tri.kind} (cost {tri.cost:g}); a {best.kind} plan costs {best.cost:g}: "
                    f"{best.describe()}")
@@ -307,7 +423,8 @@ def _convert(op: Op, src: TensorType, dst: TensorType, arch: Optional[int]) -> C
         op.line, op.location, op.name, _OPS[op.name], src.layout_text, dst.layout_text, list(src.shape), src.dtype, bits,
         op.num_warps, op.partition, best.kind, best.is_zero_cost, best.shared_bytes, tri.describe() if cheaper else best.describe(),
         {**_plan_counts(best), "cost": best.cost, "triton_cost": tri.cost,
-         "triton": {**_plan_counts(tri), "shared_bytes": tri.shared_bytes}}, tri.kind, cheaper,
+         "triton": {**_plan_counts(tri), "shared_bytes": tri.shared_bytes}}, tri.kind, cheaper, [s.to_dict() for s in sugg],
+        str(src), str(dst),
     )
 
 
@@ -328,7 +445,7 @@ def _shared_transfer(op: Op, reg: TensorType, mem: MemDescType, store: bool) -> 
     except LayoutError as e:
         desc = f"not measured: {e}"
     return Conversion(op.line, op.location, op.name, _OPS[op.name], src.layout_text, dst.layout_text, list(reg.shape), reg.dtype,
-                      bits, op.num_warps, op.partition, kind, False, nbytes, desc, counts)
+                      bits, op.num_warps, op.partition, kind, False, nbytes, desc, counts, src_type=str(src), dst_type=str(dst))
 
 
 def _tmem_transfer(op: Op, reg: TensorType, mem: MemDescType, store: bool) -> Conversion:
@@ -355,7 +472,7 @@ def _tmem_transfer(op: Op, reg: TensorType, mem: MemDescType, store: bool) -> Co
     else:
         desc = f"the register layout is none of the {instr} message layouts of this tensor-memory layout (Triton needs a conversion or refuses)."
     return Conversion(op.line, op.location, op.name, _OPS[op.name], src.layout_text, dst.layout_text, list(reg.shape), reg.dtype,
-                      bits, op.num_warps, op.partition, kind, False, 0, desc, counts)
+                      bits, op.num_warps, op.partition, kind, False, 0, desc, counts, src_type=str(src), dst_type=str(dst))
 
 
 def _cuda_arch(target: str) -> Optional[int]:
@@ -392,7 +509,7 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
             if op.name == "ttg.convert_layout":
                 if len(regs) != 2:
                     raise LayoutError(f"expected two tensor types, found {len(regs)}")
-                conversions.append(_convert(op, regs[0], regs[1], arch))
+                conversions.append(_convert(m, op, regs[0], regs[1], arch))
             elif not regs or not mems:
                 if op.name != "ttg.local_alloc":  # an allocation without a value moves no data
                     raise LayoutError("expected a tensor type and a memdesc type")
@@ -404,11 +521,37 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
             raise
         except LayoutError as e:
             skipped.append({"line": op.line, "op": op.name, "why": str(e).splitlines()[0]})
-    scratch = max((c.shared_bytes for c in conversions if c.op == "ttg.convert_layout"), default=0)
+    # bank conflicts are NVIDIA's 32 x 4-byte banks (linlayout.banks): no shared-layout advice for other targets
+    try:
+        advice = buffer_suggestions(m, lambda x, y, bw, st: _plan(x, y, bw, arch, st)) if arch is not None else {}
+    except LayoutError:
+        advice = {}
+    for line, sug in advice.items():
+        for c in conversions:
+            if c.line == line:
+                c.suggestions.insert(0, sug.to_dict())
+    regions = []
+    try:
+        regions = region_ops(m)
+    except ParseError:
+        raise
+    except LayoutError as e:
+        skipped.append({"line": 0, "op": "tt.reduce/tt.scan", "why": str(e).splitlines()[0]})
+    scratch = max([c.counts["triton"]["shared_bytes"] for c in conversions if c.op == "ttg.convert_layout"]
+                  + [r.shared_bytes for r in regions], default=0)
+    fixed = [(o.line, o.name, _FIXED_SCRATCH[o.name]) for o in m.ops if o.name in _FIXED_SCRATCH]
+    scratch = max([scratch] + [n for *_, n in fixed])
     limit, source = shared_memory_limit(tgt)
     uncounted = dict(Counter(o.name for o in m.ops if o.name in _UNCOUNTED_SCRATCH))
+    if m.num_ctas > 1:
+        uncounted["cross-CTA scratch (num-ctas > 1)"] = 1
+    by_line: dict[int, int] = {}
+    for ln, n in ([(c.line, c.counts["triton"]["shared_bytes"]) for c in conversions if c.op == "ttg.convert_layout"]
+                  + [(r.line, r.shared_bytes) for r in regions] + [(ln, n) for ln, _, n in fixed]):
+        by_line[ln] = by_line.get(ln, 0) + n
+    peak, where = live_peak(m, by_line)
     return AuditReport(tgt, m.num_warps, m.threads_per_warp, m.num_ctas, conversions, buffers, scratch, limit, source, skipped,
-                       uncounted)
+                       uncounted, regions, fixed, peak, where)
 
 
 # ---------------------------------------------------------------------------- the command
