@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,9 +55,7 @@ from .plan_smem import (
     LD_ST_SHARED,
     MemOpTile,
     SwizzleChoice,
-    conversion_map,
-    optimal_swizzle,
-    optimal_swizzle_ldst,
+    SwizzleSearch,
     remove_broadcast_registers,
     side_bank_conflicts,
 )
@@ -161,7 +159,7 @@ def _check_hardware(a: LinearLayout, b: LinearLayout) -> None:
             )
 
 
-def _triton_needs_shared_memory(a: LinearLayout, b: LinearLayout) -> bool:
+def _triton_needs_shared_memory(comp: LinearLayout) -> bool:
     """Whether Triton 3.9 lowers the conversion through shared memory although every warp (CTA)
     already holds a copy of what it needs.
 
@@ -170,9 +168,9 @@ def _triton_needs_shared_memory(a: LinearLayout, b: LinearLayout) -> bool:
     replica: no cluster barrier, no remote load), as its ``convert_layout_loads_local_replica``
     lowering test and rows 140, 200, 241, 308 and 340 of the cvt_ptx corpus show; where it maps
     them into lanes only, Triton shuffles (rows 10, 32, 251, 318, 373).  An empirical rule from
-    those cases, not a reading of Triton's source.
+    those cases, not a reading of Triton's source.  ``comp`` is the conversion map
+    ``dst.invert_and_compose(src)``.
     """
-    comp = conversion_map(b, a)
     if not comp.has_out_dim("register"):
         return False
     for d in ("warp", "block"):
@@ -199,7 +197,12 @@ def minimal_conversion(src: LinearLayout, dst: LinearLayout, *, strategy: str = 
     """
     a = _normalize(src, "src")
     b = _normalize(dst, "dst")
-    comp = conversion_map(b, a)
+    return _minimal(a, b, b.invert_and_compose(a), strategy)
+
+
+def _minimal(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: str) -> LinearLayout:
+    """:func:`minimal_conversion` of normalized layouts whose conversion map ``comp``
+    (``b.invert_and_compose(a)``) is known."""
     removed: list[str] = []
     for d in ("block", "warp", "lane", "register"):
         q = comp.quotient([d])
@@ -569,7 +572,26 @@ class Plan:
     register_moves: int = 0
     shuffle_schedule: LinearLayout | None = field(default=None, repr=False, compare=False)
     barrier_instr: str = ""
-    rejected: tuple[Alternative, ...] = field(default=(), compare=False)
+    #: the alternatives, or a function computing them on first use of :attr:`rejected` (pricing
+    #: the mechanisms that cannot have won only when someone asks what they cost)
+    _rejected: tuple[Alternative, ...] | Callable[[], tuple[Alternative, ...]] = field(default=(), repr=False, compare=False)
+
+    @property
+    def rejected(self) -> tuple[Alternative, ...]:
+        """The mechanisms ``strategy="best"`` priced and did not choose (:class:`Alternative`)."""
+        r = self._rejected
+        if callable(r):
+            r = r()
+            object.__setattr__(self, "_rejected", r)
+        return r
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self) if f.repr)
+        return f"Plan({shown}, rejected={self.rejected!r})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        self.rejected  # noqa: B018 - a pickled plan carries its alternatives, not how to compute them
+        return self.__dict__
 
     @property
     def is_zero_cost(self) -> bool:
@@ -710,25 +732,66 @@ def _shared_side(kind: str, L: LinearLayout) -> LinearLayout:
     return _independent_registers(L)
 
 
-def _shared_sides(kind: str, a: LinearLayout, b: LinearLayout) -> tuple[LinearLayout, LinearLayout]:
-    return _shared_side(kind, a), _shared_side(kind, b)
+@functools.lru_cache(maxsize=4096)
+def _warp_broadcast(L: LinearLayout) -> bool:
+    """Whether some warp holds a copy of another's data (a free ``warp`` bit); remembered per layout."""
+    return L.free_variable_masks().get("warp", 0) != 0
 
 
-def _warp_sync(a: LinearLayout, b: LinearLayout) -> bool:
-    """Whether a round trip needs only a warp-level barrier (Triton 3.9's ``isCvtWarpSync``): every
-    warp reads back only what it wrote (the conversion is trivial over warps) and no warp holds a
-    copy of another's data (no warp broadcast on either side)."""
-    if a.in_dim_size("warp") == 1:
-        return True
-    comp = b.invert_and_compose(a)
-    return (comp.is_trivial_over(["warp"]) and a.free_variable_masks().get("warp", 0) == 0
-            and b.free_variable_masks().get("warp", 0) == 0)
+class _Trip:
+    """What the plans of one pair share, each computed at most once: the conversion map
+    ``comp`` (``b.invert_and_compose(a)``), the warp permutation of an in-warp exchange, and per
+    round-trip kind its two sides, its swizzle search and the plan of every swizzle it priced."""
+
+    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_plans")
+
+    def __init__(self, a: LinearLayout, b: LinearLayout, conv: LinearLayout, comp: LinearLayout, bits: int):
+        self.a, self.b, self.conv, self.comp, self.bits = a, b, conv, comp, bits
+        self._perm: tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]] | None = None
+        self._sync: bool | None = None
+        self._searches: dict[str, tuple[SwizzleSearch, LinearLayout, LinearLayout]] = {}
+        self._plans: dict[tuple[str, SwizzleChoice], Plan] = {}
+
+    def warp_permutation(self) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
+        """:func:`_warp_permutation` of the pair (the same for every element width)."""
+        if self._perm is None:
+            self._perm = _warp_permutation(self.a, self.b)
+        return self._perm
+
+    def warp_sync(self) -> bool:
+        """Whether a round trip needs only a warp-level barrier (Triton 3.9's ``isCvtWarpSync``):
+        every warp reads back only what it wrote (the conversion is trivial over warps) and no warp
+        holds a copy of another's data (no warp broadcast on either side)."""
+        if self._sync is None:
+            a, b = self.a, self.b
+            self._sync = a.in_dim_size("warp") == 1 or (
+                self.comp.is_trivial_over(["warp"]) and not _warp_broadcast(a) and not _warp_broadcast(b))
+        return self._sync
+
+    def search(self, kind: str) -> tuple[SwizzleSearch, LinearLayout, LinearLayout]:
+        """The swizzle search of a ``kind`` round trip and its two sides."""
+        got = self._searches.get(kind)
+        if got is None:
+            sa, sb = _shared_side(kind, self.a), _shared_side(kind, self.b)
+            # the sides are the layouts themselves unless registers repeat or a block dim goes:
+            # then the search's map is the pair's
+            known = self.comp if sa is self.a and sb is self.b else None
+            got = self._searches[kind] = (SwizzleSearch(sa, sb, max(self.bits, 8), conversion=known), sa, sb)
+        return got
+
+    def round_trip(self, kind: str, choice: SwizzleChoice) -> Plan:
+        """The plan of a ``kind`` round trip through ``choice`` (each choice planned once)."""
+        key = (kind, choice)
+        p = self._plans.get(key)
+        if p is None:
+            _, sa, sb = self.search(kind)
+            p = self._plans[key] = _plan_from_choice(kind, self, choice, sa, sb)
+        return p
 
 
-def _plan_from_choice(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout, bitwidth: int,
-                      choice: SwizzleChoice, sides: tuple[LinearLayout, LinearLayout]) -> Plan:
+def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> Plan:
+    a, b, conv, bitwidth = trip.a, trip.b, trip.conv, trip.bits
     bw = max(bitwidth, 8)
-    sa, sb = sides
     choice = _counted_conflicts(choice, sa, sb)
     sv = _side_vector(choice, sa, choice.store_instr, bw)
     lv = _side_vector(choice, sb, choice.load_instr, bw)
@@ -736,7 +799,7 @@ def _plan_from_choice(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearL
     loads = max(1, _n_regs(sb) // lv)
     reps = choice.reps
     barriers = 2 * reps - 1
-    bar = "barrier.cluster" if kind == "cross_cta" else ("bar.warp.sync" if _warp_sync(a, b) else "bar.sync")
+    bar = "barrier.cluster" if kind == "cross_cta" else ("bar.warp.sync" if trip.warp_sync() else "bar.sync")
     steps = (
         Step(choice.store_instr, stores, sv * bw, f"{choice.store_conflicts} extra wavefronts each" if choice.store_conflicts else "conflict-free"),
         Step(bar, barriers, 0, f"{reps} round(s)"),
@@ -897,30 +960,29 @@ def _matrix_tiles(bitwidth: int, allowed: bool) -> list[MemOpTile]:
     return [LD_ST_SHARED, LD_ST_MATRIX] + ([LD_ST_MATRIX_TRANS] if bitwidth == 16 else [])
 
 
-def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout, bitwidth: int,
-                 matrix: tuple[bool, bool], max_bytes: int | None = None) -> Plan:
+def _shared_plan(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None = None) -> Plan:
     """A round trip; ``matrix`` = (``stmatrix`` allowed, ``ldmatrix`` allowed)."""
-    bw = max(bitwidth, 8)
-    sa, sb = _shared_sides(kind, a, b)
+    bw = max(trip.bits, 8)
+    search, sa, sb = trip.search(kind)
     st_m, ld_m = matrix if kind == "shared_memory" else (False, False)
-    choice = _repaired(optimal_swizzle(sa, sb, bw, src_tiles=_matrix_tiles(bw, st_m), dst_tiles=_matrix_tiles(bw, ld_m)))
+    choice = _repaired(search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m)))
     if not _matrix_rows_fit(choice, sa, sb):
-        choice = _repaired(optimal_swizzle(sa, sb, bw, matrix_instructions=False))
+        choice = _repaired(search.best([LD_ST_SHARED], [LD_ST_SHARED]))
     if max_bytes is None or choice.bytes <= max_bytes:
-        return _plan_from_choice(kind, a, b, conv, bitwidth, choice, (sa, sb))
+        return trip.round_trip(kind, choice)
     # over the budget: more rounds through a smaller buffer, from the best swizzle and from plain
     # ld/st.shared, cheapest first
     tried: list[SwizzleChoice] = []
     starts = [choice]
     if "matrix" in choice.store_instr or "matrix" in choice.load_instr:
-        starts.append(_repaired(optimal_swizzle_ldst(sa, sb, bw)))
+        starts.append(_repaired(search.ldst()))
     fits = []
     for c in starts:
         cur: SwizzleChoice | None = c
         while cur is not None:
             tried.append(cur)
             if cur.bytes <= max_bytes:
-                fits.append(_plan_from_choice(kind, a, b, conv, bitwidth, cur, (sa, sb)))
+                fits.append(trip.round_trip(kind, cur))
                 break
             cur = _fewer_bytes(cur, sa, sb)
     if fits:
@@ -978,11 +1040,11 @@ def schedule_counts(schedule: LinearLayout, bitwidth: int = 32) -> tuple[int, in
     return moving * words, selects
 
 
-def _triton_shuffle_plan(a: LinearLayout, b: LinearLayout, conv: LinearLayout, bits: int,
-                         schedule: LinearLayout | None = None) -> Plan | None:
+def _triton_shuffle_plan(trip: _Trip, schedule: LinearLayout | None = None) -> Plan | None:
     """Triton 3.9's in-warp lowering (its counts), or None where it goes through shared memory
     (two or more register<->lane transpositions)."""
-    perm = _warp_permutation(a, b)  # warp_decomposition(a, b, bits) without the packing, once for both widths
+    a, b, conv, bits = trip.a, trip.b, trip.conv, trip.bits
+    perm = trip.warp_permutation()  # warp_decomposition(a, b, bits) without the packing
     m = len(perm[0])
     if m >= 2:
         return None
@@ -1011,12 +1073,13 @@ def _triton_shuffle_plan(a: LinearLayout, b: LinearLayout, conv: LinearLayout, b
     )
 
 
-def _scheduled_shuffle_plan(a: LinearLayout, b: LinearLayout, conv: LinearLayout, bits: int) -> Plan:
+def _scheduled_shuffle_plan(trip: _Trip) -> Plan:
     """The in-warp exchange as the simulator executes it (:func:`shuffle_schedule`), counted by
     :func:`schedule_counts`; works for any conversion that stays inside the warp."""
+    a, b, conv, bits = trip.a, trip.b, trip.conv, trip.bits
     sch = shuffle_schedule(a, b, bits)
     shfl, sel = schedule_counts(sch, bits)
-    m = len(warp_decomposition(a, b, 32).mixed_transpositions)
+    m = len(trip.warp_permutation()[0])
     rounds = sch.in_dim_size("round") * (sch.in_dim_size("extra") if sch.has_in_dim("extra") else 1)
     steps = (Step("select", sel, 32, "choose the registers sent / filled"),) if sel else ()
     steps += (Step("shfl.sync", shfl, 32, f"idx shuffles in {rounds} round(s), the rest register moves"),)
@@ -1032,48 +1095,86 @@ def _detail(p: Plan) -> str:
     return p.kind
 
 
-def _best(a: LinearLayout, b: LinearLayout, conv: LinearLayout, bits: int, matrix: tuple[bool, bool],
-          budget: int | None) -> Plan:
+def _round_trip_floor(trip: _Trip, kind: str) -> float:
+    """A lower bound of the cost of any ``kind`` round trip of the pair: every word of each side's
+    registers stored (loaded) once at full width without conflicts, and one barrier."""
+    _, sa, sb = trip.search(kind)
+    bw = max(trip.bits, 8)
+    waves = max(_n_regs(sa) * bw // 32, 1) + max(_n_regs(sb) * bw // 32, 1)
+    key = "cluster_barrier" if kind == "cross_cta" else ("warp_barrier" if trip.warp_sync() else "barrier")
+    return waves * WEIGHTS["wavefront"] + WEIGHTS[key]
+
+
+def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
     """Every feasible mechanism priced by :mod:`linlayout.cost`; the cheapest wins (ties: the
-    simpler mechanism), the others are recorded in ``Plan.rejected``."""
-    names = conv.in_dim_names
-    cands: list[Plan] = []
+    simpler mechanism), the others are recorded in ``Plan.rejected``.
+
+    Round trips that cannot win (a mechanism already priced costs no more than
+    :func:`_round_trip_floor`) are priced only when ``Plan.rejected`` is read; the choice is the
+    same as pricing everything first."""
+    names = trip.conv.in_dim_names
+    shuffles: list[Plan] = []
     infeasible: list[Alternative] = []
     if "block" not in names and "warp" not in names:
-        cands.append(_scheduled_shuffle_plan(a, b, conv, bits))
-        tri = _triton_shuffle_plan(a, b, conv, bits, cands[0].shuffle_schedule)
-        if tri is not None and tri.cost < cands[0].cost:
-            cands.insert(0, tri)
+        shuffles.append(_scheduled_shuffle_plan(trip))
+        tri = _triton_shuffle_plan(trip, shuffles[0].shuffle_schedule)
+        if tri is not None and tri.cost < shuffles[0].cost:
+            shuffles.insert(0, tri)
     else:
         reason = "the data crosses CTAs" if "block" in names else "the data crosses warps"
         infeasible.append(Alternative("warp_shuffle", "in-warp exchange", None, reason))
     kind = "cross_cta" if "block" in names else "shared_memory"
     variants = [matrix] + ([(False, False)] if any(matrix) and kind == "shared_memory" else [])
-    errors: list[str] = []
-    for mx in variants:
+    trips: list[Plan | str] = []  # per variant priced so far: its plan, or why none fits
+
+    def price_variant() -> None:
         try:
-            p = _shared_plan(kind, a, b, conv, bits, mx, budget)
+            trips.append(_shared_plan(trip, kind, variants[len(trips)], budget))
         except UnsupportedError as e:
-            errors.append(str(e))
-            continue
-        if all(p != q for q in cands):
-            cands.append(p)
+            trips.append(str(e))
+
+    floor = None if not shuffles else _round_trip_floor(trip, kind)
+    if floor is None or min(p.cost for p in shuffles) > floor:
+        while len(trips) < len(variants):
+            price_variant()
+            got = trips[-1]
+            if isinstance(got, Plan):
+                floor = _round_trip_floor(trip, kind) if floor is None else floor
+                if got.cost <= floor:
+                    break
+
+    def candidates() -> list[Plan]:
+        cands = list(shuffles)
+        for p in trips:
+            if isinstance(p, Plan) and all(p != q for q in cands):
+                cands.append(p)
+        return cands
+
+    cands = candidates()
     if not cands:
-        raise UnsupportedError(errors[0])
-    if errors and not any(c.kind in ("shared_memory", "cross_cta") for c in cands):
-        infeasible.append(Alternative(kind, f"max_shared_bytes={budget}", None, "no round trip fits the shared-memory budget"))
+        raise UnsupportedError(next(e for e in trips if isinstance(e, str)))
     order = {"warp_shuffle": 0, "shared_memory": 1, "cross_cta": 2}
     best = min(cands, key=lambda p: (p.cost, order[p.kind]))
-    rejected = [Alternative(p.kind, _detail(p), p.cost, f"costs {p.cost - best.cost:g} more under the cost model"
-                            if p.cost > best.cost else "as cheap, but a simpler mechanism was chosen")
-                for p in cands if p is not best]
-    return dataclasses.replace(best, rejected=tuple(rejected + infeasible))
+
+    def rejected() -> tuple[Alternative, ...]:
+        while len(trips) < len(variants):
+            price_variant()
+        every = candidates()
+        out = [Alternative(p.kind, _detail(p), p.cost, f"costs {p.cost - best.cost:g} more under the cost model"
+                           if p.cost > best.cost else "as cheap, but a simpler mechanism was chosen")
+               for p in every if p is not best]
+        out += infeasible
+        if any(isinstance(e, str) for e in trips) and not any(c.kind in ("shared_memory", "cross_cta") for c in every):
+            out.append(Alternative(kind, f"max_shared_bytes={budget}", None, "no round trip fits the shared-memory budget"))
+        return tuple(out)
+
+    return dataclasses.replace(best, _rejected=rejected)
 
 
 def clear_caches() -> None:
-    """Forget the per-layout facts and conversion maps the planner remembers (for benchmarks that
-    time a plan from scratch; the answers never depend on them)."""
-    for f in (_with_hardware_dims, _shared_side, conversion_map):
+    """Forget the per-layout facts the planner remembers (for benchmarks that time a plan from
+    scratch; the answers never depend on them).  Nothing of a pair is remembered across calls."""
+    for f in (_with_hardware_dims, _shared_side, _warp_broadcast):
         f.cache_clear()
 
 
@@ -1155,7 +1256,8 @@ def plan_conversion(
         budget = max_shared_bytes
     matrix = (bool(matrix_instructions if stmatrix is None else stmatrix), bool(matrix_instructions if ldmatrix is None else ldmatrix))
     a, b = _pair(src, dst, shape)
-    conv = minimal_conversion(a, b, strategy=strategy)
+    comp = b.invert_and_compose(a)  # the one conversion map every mechanism reads
+    conv = _minimal(a, b, comp, strategy)
     names = conv.in_dim_names
     if "register" in names and len(names) == 1:
         moves = _moved_registers(conv)
@@ -1163,11 +1265,12 @@ def plan_conversion(
                     shuffle_schedule=shuffle_schedule(a, b, bits))
     if not names:
         return Plan("noop", a, b, conv, bits, (), shuffle_schedule=shuffle_schedule(a, b, bits))
+    trip = _Trip(a, b, conv, comp, bits)
     if strategy == "best":
-        return _best(a, b, conv, bits, matrix, budget)
+        return _best(trip, matrix, budget)
     if "block" in names:
-        return _shared_plan("cross_cta", a, b, conv, bits, matrix, budget)
-    if "warp" in names or _triton_needs_shared_memory(a, b):
-        return _shared_plan("shared_memory", a, b, conv, bits, matrix, budget)
-    tri = _triton_shuffle_plan(a, b, conv, bits)
-    return tri if tri is not None else _shared_plan("shared_memory", a, b, conv, bits, matrix, budget)
+        return _shared_plan(trip, "cross_cta", matrix, budget)
+    if "warp" in names or _triton_needs_shared_memory(comp):
+        return _shared_plan(trip, "shared_memory", matrix, budget)
+    tri = _triton_shuffle_plan(trip)
+    return tri if tri is not None else _shared_plan(trip, "shared_memory", matrix, budget)

@@ -36,7 +36,6 @@ broken by more repetitions (a smaller buffer), as Triton does.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -50,6 +49,7 @@ __all__ = [
     "LD_ST_MATRIX",
     "LD_ST_MATRIX_TRANS",
     "SwizzleChoice",
+    "SwizzleSearch",
     "remove_broadcast_registers",
     "optimal_swizzle",
     "optimal_swizzle_ldst",
@@ -286,6 +286,10 @@ def optimal_swizzle_ldst(src: LinearLayout, dst: LinearLayout, bitwidth: int) ->
         0
     """
     src, dst = _prepare(src, dst)
+    return _ldst_choice(src, dst, bitwidth)
+
+
+def _ldst_choice(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> SwizzleChoice:
     vbasis = _vbasis(src, dst, bitwidth)
     tile_src, tile_dst = _ldst_tiles(src, dst, bitwidth, vbasis)
     lay = _build(src, dst, bitwidth, vbasis, tile_src, tile_dst)
@@ -294,13 +298,6 @@ def optimal_swizzle_ldst(src: LinearLayout, dst: LinearLayout, bitwidth: int) ->
         lay, "st.shared", "ld.shared", side_bank_conflicts(seg, tile_src), side_bank_conflicts(seg, tile_dst),
         tuple(tile_src), tuple(tile_dst), bitwidth,
     )
-
-
-@functools.lru_cache(maxsize=256)
-def conversion_map(dst: LinearLayout, src: LinearLayout) -> LinearLayout:
-    """``dst.invert_and_compose(src)`` (the map from ``dst``'s hardware index to ``src``'s holding
-    the same element), remembered: a plan and its swizzle search ask for it more than once."""
-    return dst.invert_and_compose(src)
 
 
 class _Side:
@@ -342,7 +339,7 @@ class _Search:
         if first not in self._cvt:
             a, b = self.sides[first].layout, self.sides[1 - first].layout
             try:
-                self._cvt[first] = conversion_map(b, a)
+                self._cvt[first] = b.invert_and_compose(a)
             except LayoutError:
                 self._cvt[first] = None
         return self._cvt[first]
@@ -408,6 +405,88 @@ def _default_tiles(bitwidth: int, matrix: bool) -> tuple[list[MemOpTile], list[M
     return src, dst
 
 
+class SwizzleSearch:
+    """The swizzle search of one round trip, remembered: every (store tile, load tile) candidate
+    is built at most once, so that a planner asking for the best pair with and without matrix
+    instructions, and for plain ``ld/st.shared``, pays for each candidate once.
+
+    ``conversion`` may give the map from ``dst``'s hardware index to ``src``'s
+    (``dst.invert_and_compose(src)``) when the caller has it already.
+
+        >>> src = LinearLayout({"register": [[0, 1]], "lane": [[0, 2], [0, 4], [0, 8], [0, 16], [0, 32]],
+        ...                     "warp": [[1, 0], [2, 0]]}, {"dim0": 4, "dim1": 64})
+        >>> search = SwizzleSearch(src, src, 16)
+        >>> search.best([LD_ST_SHARED, LD_ST_MATRIX], [LD_ST_SHARED]) == search.best([LD_ST_SHARED], [LD_ST_SHARED])
+        True
+    """
+
+    __slots__ = ("src", "dst", "bitwidth", "_search", "_cands", "_ldst")
+
+    def __init__(self, src: LinearLayout, dst: LinearLayout, bitwidth: int, *, conversion: LinearLayout | None = None):
+        if bitwidth < 1 or bitwidth > 128 or bitwidth & (bitwidth - 1):
+            raise SizeError(f"optimal_swizzle: bitwidth must be a power of two in [1, 128], got {bitwidth}")
+        self.bitwidth = max(bitwidth, 8)
+        self.src, self.dst = _prepare(src, dst)
+        self._search = _Search(self.src, self.dst)
+        if conversion is not None:
+            self._search._cvt[0] = conversion
+        self._cands: dict[tuple[MemOpTile, MemOpTile], SwizzleChoice | None] = {}
+        self._ldst: SwizzleChoice | None = None
+
+    def candidate(self, ts: MemOpTile, td: MemOpTile) -> SwizzleChoice | None:
+        """The swizzle for storing with ``ts`` and loading with ``td``, or None when the pair's
+        access tiles do not fit the layouts."""
+        key = (ts, td)
+        if key in self._cands:
+            return self._cands[key]
+        self._cands[key] = choice = self._candidate(ts, td)
+        return choice
+
+    def _candidate(self, ts: MemOpTile, td: MemOpTile) -> SwizzleChoice | None:
+        bitwidth = self.bitwidth
+        total = (128 // bitwidth).bit_length() - 1
+        n_s = total - len(ts.lane_contig)
+        n_d = total - len(td.lane_contig)
+        if n_s < 0 or n_d < 0:
+            return None
+        search = self._search
+        s_side, d_side = search.sides
+        vb = _tile_vbasis(search, n_s, n_d, ts.lane_contig, td.lane_contig)
+        if vb is None:
+            return None
+        tile_s = _instr_tile(ts, s_side.regs, s_side.lanes, vb)
+        tile_d = _instr_tile(td, d_side.regs, d_side.lanes, vb)
+        if tile_s is None or tile_d is None:
+            return None
+        leave = min(len(ts.lane_contig) + len(ts.lane_addr) - 3, len(td.lane_contig) + len(td.lane_addr) - 3)
+        lay = _build(self.src, self.dst, bitwidth, vb, tile_s, tile_d, leave)
+        seg = list(lay.flat_bases("segment"))
+        w = side_bank_conflicts(seg, tile_s)
+        r = side_bank_conflicts(seg, tile_d)
+        return SwizzleChoice(lay, ts.store_name, td.load_name, w, r, tuple(tile_s), tuple(tile_d), bitwidth)
+
+    def ldst(self) -> SwizzleChoice:
+        """:func:`optimal_swizzle_ldst` of the two sides."""
+        if self._ldst is None:
+            self._ldst = _ldst_choice(self.src, self.dst, self.bitwidth)
+        return self._ldst
+
+    def best(self, src_tiles: Sequence[MemOpTile], dst_tiles: Sequence[MemOpTile]) -> SwizzleChoice:
+        """:func:`optimal_swizzle` over these candidate tiles."""
+        best: tuple[int, int, SwizzleChoice] | None = None
+        for ts in src_tiles:
+            for td in dst_tiles:
+                choice = self.candidate(ts, td)
+                if choice is None:
+                    continue
+                key = (choice.store_conflicts + choice.load_conflicts, -choice.reps)
+                if best is None or key < best[:2]:
+                    best = (key[0], key[1], choice)
+        if best is None:
+            return self.ldst()
+        return best[2]
+
+
 def optimal_swizzle(
     src: LinearLayout,
     dst: LinearLayout,
@@ -430,39 +509,6 @@ def optimal_swizzle(
         >>> c.store_instr, c.load_instr, c.store_conflicts + c.load_conflicts
         ('st.shared', 'ld.shared', 0)
     """
-    if bitwidth < 1 or bitwidth > 128 or bitwidth & (bitwidth - 1):
-        raise SizeError(f"optimal_swizzle: bitwidth must be a power of two in [1, 128], got {bitwidth}")
-    bitwidth = max(bitwidth, 8)
-    src, dst = _prepare(src, dst)
-    dsrc, ddst = _default_tiles(bitwidth, matrix_instructions)
-    src_tiles = list(src_tiles) if src_tiles is not None else dsrc
-    dst_tiles = list(dst_tiles) if dst_tiles is not None else ddst
-    total = (128 // bitwidth).bit_length() - 1
-    search = _Search(src, dst)
-    s_side, d_side = search.sides
-    best: tuple[int, int, SwizzleChoice] | None = None
-    for ts in src_tiles:
-        for td in dst_tiles:
-            n_s = total - len(ts.lane_contig)
-            n_d = total - len(td.lane_contig)
-            if n_s < 0 or n_d < 0:
-                continue
-            vb = _tile_vbasis(search, n_s, n_d, ts.lane_contig, td.lane_contig)
-            if vb is None:
-                continue
-            tile_s = _instr_tile(ts, s_side.regs, s_side.lanes, vb)
-            tile_d = _instr_tile(td, d_side.regs, d_side.lanes, vb)
-            if tile_s is None or tile_d is None:
-                continue
-            leave = min(len(ts.lane_contig) + len(ts.lane_addr) - 3, len(td.lane_contig) + len(td.lane_addr) - 3)
-            lay = _build(src, dst, bitwidth, vb, tile_s, tile_d, leave)
-            seg = list(lay.flat_bases("segment"))
-            w = side_bank_conflicts(seg, tile_s)
-            r = side_bank_conflicts(seg, tile_d)
-            choice = SwizzleChoice(lay, ts.store_name, td.load_name, w, r, tuple(tile_s), tuple(tile_d), bitwidth)
-            key = (w + r, -choice.reps)
-            if best is None or key < best[:2]:
-                best = (key[0], key[1], choice)
-    if best is None:
-        return optimal_swizzle_ldst(src, dst, bitwidth)
-    return best[2]
+    search = SwizzleSearch(src, dst, bitwidth)
+    dsrc, ddst = _default_tiles(search.bitwidth, matrix_instructions)
+    return search.best(list(src_tiles) if src_tiles is not None else dsrc, list(dst_tiles) if dst_tiles is not None else ddst)
