@@ -46,7 +46,7 @@ from typing import Any
 from . import gf2
 from .banks import bank_conflicts
 from .contract import as_linear
-from .cost import WEIGHTS, explain, plan_cost
+from .cost import WEIGHTS, explain, plan_cost, price, shared_wavefronts
 from .dtypes import element_bitwidth
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
 from .plan_smem import (
@@ -793,13 +793,10 @@ def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearL
     a, b, conv, bitwidth = trip.a, trip.b, trip.conv, trip.bits
     bw = max(bitwidth, 8)
     choice = _counted_conflicts(choice, sa, sb)
-    sv = _side_vector(choice, sa, choice.store_instr, bw)
-    lv = _side_vector(choice, sb, choice.load_instr, bw)
-    stores = max(1, _n_regs(sa) // sv)
-    loads = max(1, _n_regs(sb) // lv)
+    sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw)
     reps = choice.reps
     barriers = 2 * reps - 1
-    bar = "barrier.cluster" if kind == "cross_cta" else ("bar.warp.sync" if trip.warp_sync() else "bar.sync")
+    bar = _barrier_instr(kind, trip)
     steps = (
         Step(choice.store_instr, stores, sv * bw, f"{choice.store_conflicts} extra wavefronts each" if choice.store_conflicts else "conflict-free"),
         Step(bar, barriers, 0, f"{reps} round(s)"),
@@ -812,6 +809,29 @@ def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearL
         shared_bytes=choice.bytes, store_conflicts=choice.store_conflicts, load_conflicts=choice.load_conflicts,
         reps=reps, shared_layout=choice.layout, barrier_instr=bar,
     )
+
+
+def _barrier_instr(kind: str, trip: _Trip) -> str:
+    return "barrier.cluster" if kind == "cross_cta" else ("bar.warp.sync" if trip.warp_sync() else "bar.sync")
+
+
+def _trip_counts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout, bw: int) -> tuple[int, int, int, int]:
+    """Store and load vector widths (elements) and instruction counts per thread of a round trip."""
+    sv = _side_vector(choice, sa, choice.store_instr, bw)
+    lv = _side_vector(choice, sb, choice.load_instr, bw)
+    return sv, lv, max(1, _n_regs(sa) // sv), max(1, _n_regs(sb) // lv)
+
+
+_BARRIER_PRICE = {"barrier.cluster": "cluster_barriers", "bar.warp.sync": "warp_barriers", "bar.sync": "barriers"}
+
+
+def _choice_floor(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> float:
+    """The cost of the round trip through ``choice`` were it free of bank conflicts: a lower
+    bound of its plan's cost (counting the conflicts only adds wavefronts)."""
+    bw = max(trip.bits, 8)
+    sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw)
+    waves = stores * shared_wavefronts(choice.store_instr, sv * bw, 0) + loads * shared_wavefronts(choice.load_instr, lv * bw, 0)
+    return price(wavefronts=waves, **{_BARRIER_PRICE[_barrier_instr(kind, trip)]: 2 * choice.reps - 1})
 
 
 def _counted_conflicts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> SwizzleChoice:
@@ -960,8 +980,10 @@ def _matrix_tiles(bitwidth: int, allowed: bool) -> list[MemOpTile]:
     return [LD_ST_SHARED, LD_ST_MATRIX] + ([LD_ST_MATRIX_TRANS] if bitwidth == 16 else [])
 
 
-def _shared_plan(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None = None) -> Plan:
-    """A round trip; ``matrix`` = (``stmatrix`` allowed, ``ldmatrix`` allowed)."""
+def _shared_plan(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None = None,
+                 beat: float | None = None) -> Plan | None:
+    """A round trip; ``matrix`` = (``stmatrix`` allowed, ``ldmatrix`` allowed).  None when a cost
+    ``beat`` is given and the round trip cannot cost less (its conflict-free floor is not below)."""
     bw = max(trip.bits, 8)
     search, sa, sb = trip.search(kind)
     st_m, ld_m = matrix if kind == "shared_memory" else (False, False)
@@ -969,6 +991,8 @@ def _shared_plan(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: i
     if not _matrix_rows_fit(choice, sa, sb):
         choice = _repaired(search.best([LD_ST_SHARED], [LD_ST_SHARED]))
     if max_bytes is None or choice.bytes <= max_bytes:
+        if beat is not None and _choice_floor(kind, trip, choice, sa, sb) >= beat:
+            return None
         return trip.round_trip(kind, choice)
     # over the budget: more rounds through a smaller buffer, from the best swizzle and from plain
     # ld/st.shared, cheapest first
@@ -1125,19 +1149,22 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
         infeasible.append(Alternative("warp_shuffle", "in-warp exchange", None, reason))
     kind = "cross_cta" if "block" in names else "shared_memory"
     variants = [matrix] + ([(False, False)] if any(matrix) and kind == "shared_memory" else [])
-    trips: list[Plan | str] = []  # per variant priced so far: its plan, or why none fits
+    # per variant looked at so far: its plan, why none fits, or None (it cannot cost less than a
+    # mechanism already priced: priced only for Plan.rejected)
+    trips: list[Plan | str | None] = []
 
-    def price_variant() -> None:
+    def price_variant(i: int, beat: float | None = None) -> Plan | str | None:
         try:
-            trips.append(_shared_plan(trip, kind, variants[len(trips)], budget))
+            return _shared_plan(trip, kind, variants[i], budget, beat)
         except UnsupportedError as e:
-            trips.append(str(e))
+            return str(e)
 
     floor = None if not shuffles else _round_trip_floor(trip, kind)
     if floor is None or min(p.cost for p in shuffles) > floor:
-        while len(trips) < len(variants):
-            price_variant()
-            got = trips[-1]
+        for i in range(len(variants)):
+            priced = [p.cost for p in shuffles] + [p.cost for p in trips if isinstance(p, Plan)]
+            got = price_variant(i, min(priced) if priced else None)
+            trips.append(got)
             if isinstance(got, Plan):
                 floor = _round_trip_floor(trip, kind) if floor is None else floor
                 if got.cost <= floor:
@@ -1157,8 +1184,11 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
     best = min(cands, key=lambda p: (p.cost, order[p.kind]))
 
     def rejected() -> tuple[Alternative, ...]:
-        while len(trips) < len(variants):
-            price_variant()
+        for i in range(len(variants)):
+            if i == len(trips):
+                trips.append(price_variant(i))
+            elif trips[i] is None:
+                trips[i] = price_variant(i)
         every = candidates()
         out = [Alternative(p.kind, _detail(p), p.cost, f"costs {p.cost - best.cost:g} more under the cost model"
                            if p.cost > best.cost else "as cheap, but a simpler mechanism was chosen")
