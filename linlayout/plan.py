@@ -107,8 +107,17 @@ def _normalize(L: LinearLayout, which: str) -> LinearLayout:
 def _with_hardware_dims(L: LinearLayout) -> LinearLayout:
     """``L`` with every hardware dim, in Triton's order (absent ones of size 1); remembered, so
     that facts of the result (its rank) are computed once per layout."""
-    ins = dict(L._ins)
-    return LinearLayout._make_raw(tuple((n, ins.get(n, ())) for n in HARDWARE_DIMS), L._outs)
+    return LinearLayout.from_flat({n: L.flat_bases(n) if L.has_in_dim(n) else () for n in HARDWARE_DIMS}, _out_list(L))
+
+
+def _out_list(L: LinearLayout) -> list[tuple[str, int]]:
+    """``L``'s out-dims as (name, size) pairs (the form :meth:`LinearLayout.from_flat` reads fastest)."""
+    return list(L.out_dims.items())
+
+
+def _without(L: LinearLayout, dim: str) -> LinearLayout:
+    """``L`` without the in-dim ``dim`` (the same flat bases for the others)."""
+    return LinearLayout.from_flat({n: L.flat_bases(n) for n in L.in_dim_names if n != dim}, _out_list(L))
 
 
 def _pair(src: Any, dst: Any, shape: Sequence[int] | None) -> tuple[LinearLayout, LinearLayout]:
@@ -274,12 +283,12 @@ def _warp_permutation(a: LinearLayout, b: LinearLayout) -> tuple[tuple[tuple[int
     b = remove_broadcast_registers(b)
     n_reg = max(a.in_dim_size_log2("register"), b.in_dim_size_log2("register"))
     n_lane = max(a.in_dim_size_log2("lane"), b.in_dim_size_log2("lane"))
-    outs = a._outs
+    outs = _out_list(a)
 
     def padded(L: LinearLayout) -> LinearLayout:
-        return LinearLayout._make_raw(tuple(
-            (d, L.flat_bases(d) + (0,) * (n - L.in_dim_size_log2(d))) for d, n in (("register", n_reg), ("lane", n_lane))
-        ), outs)
+        return LinearLayout.from_flat({
+            d: L.flat_bases(d) + (0,) * (n - L.in_dim_size_log2(d)) for d, n in (("register", n_reg), ("lane", n_lane))
+        }, outs)
 
     S, T = padded(a), padded(b)
     reach = gf2.SpanBasis()
@@ -289,9 +298,9 @@ def _warp_permutation(a: LinearLayout, b: LinearLayout) -> tuple[tuple[tuple[int
     if any(not reach.contains(v) for d in ("register", "lane") for v in S.flat_bases(d)):
         # the source holds extra copies (broadcast along a slower dim): those bits select data
         # this warp does not need, so they act as free (zero) bases here
-        S = LinearLayout._make_raw(tuple(
-            (d, tuple(v if reach.contains(v) else 0 for v in S.flat_bases(d))) for d in ("register", "lane")
-        ), outs)
+        S = LinearLayout.from_flat({
+            d: tuple(v if reach.contains(v) else 0 for v in S.flat_bases(d)) for d in ("register", "lane")
+        }, outs)
     pb = S.invert_and_compose(T).bases
     p = {d: [list(v) for v in pb[d]] for d in ("register", "lane")}  # components (register, lane)
     dims = ("register", "lane")
@@ -362,7 +371,7 @@ def _within_warp_sources(a: LinearLayout, b: LinearLayout) -> dict[str, list[int
     kernel = []
     for j, v in enumerate(cols):
         if not basis.insert(v):
-            kernel.append(basis.express(v) ^ (1 << j))  # another index holding the same element
+            kernel.append(basis.reduce(v)[1] ^ (1 << j))  # v is in the span: another index holding the same element
     out: dict[str, list[int]] = {"kernel": kernel}
     for d in HARDWARE_DIMS:
         own = a.flat_bases(d) if d in ("warp", "block") else ()
@@ -440,7 +449,7 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
     extra: list[tuple[int, int]] = []
     exact = [gf2.solve(lane_of, (1 << j) ^ (Tl[j] >> nrs)) for j in range(len(Tl))]
     if all(g is not None for g in exact):
-        G = [int(g) for g in exact]  # every lane reads from itself in the rounds that move no lane bit
+        G = [g for g in exact if g is not None]  # every lane reads from itself in the rounds that move no lane bit
     else:
         # each column may add another round's register (G) or a copy of the element (kernel);
         # a sending lane must never be asked for two registers at once: the span of the chosen
@@ -449,7 +458,8 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
         chosen: list[int] = []
         lim = min(len(gens), 8)  # bounded search; an extra pass covers what it misses
         for j in range(len(Tl)):
-            cands = ([exact[j]] if exact[j] is not None else []) + list(range(1 << lim))
+            e = exact[j]
+            cands = ([e] if e is not None else []) + list(range(1 << lim))
             pick = None
             for m in cands:
                 c = Tl[j] ^ _xor_masked(gens, m)
@@ -503,8 +513,8 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
         "warp": [vec(0, x) for x in T["warp"]],
         "block": [vec(0, x) for x in T["block"]],
     }
-    outs = (("register", 1 << nrd), ("src_lane", 1 << nl), ("src_register", 1 << nrs), ("discard", 1 << len(extra)))
-    return LinearLayout._make_raw(tuple((n, tuple(v)) for n, v in bases.items()), outs)
+    outs = [("register", 1 << nrd), ("src_lane", 1 << nl), ("src_register", 1 << nrs), ("discard", 1 << len(extra))]
+    return LinearLayout.from_flat(bases, outs)
 
 
 @dataclass(frozen=True)
@@ -698,7 +708,7 @@ def _independent_registers(L: LinearLayout) -> LinearLayout:
     keep = tuple(v for v in L.flat_bases("register") if basis.insert(v))
     if len(keep) == L.in_dim_size_log2("register"):
         return L
-    return LinearLayout._make_raw(tuple((n, keep if n == "register" else f) for n, f in L._ins), L._outs)
+    return LinearLayout.from_flat({n: keep if n == "register" else L.flat_bases(n) for n in L.in_dim_names}, _out_list(L))
 
 
 def _n_regs(L: LinearLayout) -> int:
@@ -728,7 +738,7 @@ def _shared_side(kind: str, L: LinearLayout) -> LinearLayout:
     many others).  An empty ``block`` dim stays: the side is then the layout itself, and the swizzle
     search reuses the plan's conversion map."""
     if kind == "shared_memory" and L.flat_bases("block"):
-        L = LinearLayout._make_raw(tuple((n, f) for n, f in L._ins if n != "block"), L._outs)
+        L = _without(L, "block")
     return _independent_registers(L)
 
 
@@ -846,15 +856,15 @@ def _counted_conflicts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout
     if "matrix" in choice.store_instr and "matrix" in choice.load_instr:
         return choice
     lay = choice.layout
-    offset = LinearLayout._make_raw(
-        (("offset", tuple(v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d))),), lay._outs
+    offset = LinearLayout.from_flat(
+        {"offset": [v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d)]}, _out_list(lay)
     )
 
     def count(L: LinearLayout, instr: str, estimate: int) -> int:
         if "matrix" in instr:
             return estimate
         if L.has_in_dim("block"):
-            L = LinearLayout._make_raw(tuple((n, f) for n, f in L._ins if n != "block"), L._outs)
+            L = _without(L, "block")
         try:
             return bank_conflicts(L, offset, choice.bitwidth)
         except LayoutError:  # a side the bank model does not take: keep the estimate
@@ -1021,6 +1031,13 @@ def _shared_plan(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: i
     )
 
 
+def _round_trip(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None) -> Plan:
+    """:func:`_shared_plan` with no cost to beat: a plan, or :class:`UnsupportedError`."""
+    p = _shared_plan(trip, kind, matrix, max_bytes)
+    assert p is not None  # only a cost to beat makes it None
+    return p
+
+
 def _component_rank(sch: LinearLayout, dims: Sequence[str], out: str) -> int:
     k = sch.out_dim_names.index(out)
     return gf2.rank([v[k] for d in dims if sch.has_in_dim(d) for v in sch.bases[d]])
@@ -1105,7 +1122,7 @@ def _scheduled_shuffle_plan(trip: _Trip) -> Plan:
     shfl, sel = schedule_counts(sch, bits)
     m = len(trip.warp_permutation()[0])
     rounds = sch.in_dim_size("round") * (sch.in_dim_size("extra") if sch.has_in_dim("extra") else 1)
-    steps = (Step("select", sel, 32, "choose the registers sent / filled"),) if sel else ()
+    steps: tuple[Step, ...] = (Step("select", sel, 32, "choose the registers sent / filled"),) if sel else ()
     steps += (Step("shfl.sync", shfl, 32, f"idx shuffles in {rounds} round(s), the rest register moves"),)
     return Plan("warp_shuffle", a, b, conv, bits, steps, shuffles=shfl, shuffle_rounds=1 if shfl else 0,
                 mixed_transpositions=m, selects=sel, shuffle_schedule=sch)
@@ -1299,8 +1316,8 @@ def plan_conversion(
     if strategy == "best":
         return _best(trip, matrix, budget)
     if "block" in names:
-        return _shared_plan(trip, "cross_cta", matrix, budget)
+        return _round_trip(trip, "cross_cta", matrix, budget)
     if "warp" in names or _triton_needs_shared_memory(comp):
-        return _shared_plan(trip, "shared_memory", matrix, budget)
+        return _round_trip(trip, "shared_memory", matrix, budget)
     tri = _triton_shuffle_plan(trip)
-    return tri if tri is not None else _shared_plan(trip, "shared_memory", matrix, budget)
+    return tri if tri is not None else _round_trip(trip, "shared_memory", matrix, budget)

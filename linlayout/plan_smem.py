@@ -190,8 +190,7 @@ def _build(
                 reps.append(s)
         else:
             segment.append(s)
-    ins = (("vector", tuple(vbasis)), ("bank", tuple(bbasis)), ("segment", tuple(segment)), ("reps", tuple(reps)))
-    return LinearLayout._make_raw(ins, src._outs)
+    return LinearLayout.from_flat({"vector": vbasis, "bank": bbasis, "segment": segment, "reps": reps}, list(src.out_dims.items()))
 
 
 def _vbasis(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> list[int]:
