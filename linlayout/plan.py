@@ -115,6 +115,12 @@ def _out_list(L: LinearLayout) -> list[tuple[str, int]]:
     return list(L.out_dims.items())
 
 
+@functools.lru_cache(maxsize=4096)
+def _cta_local(L: LinearLayout) -> LinearLayout:
+    """``L`` without its ``block`` dim (what one CTA's shared memory sees); remembered per layout."""
+    return _without(L, "block") if L.has_in_dim("block") else L
+
+
 def _without(L: LinearLayout, dim: str) -> LinearLayout:
     """``L`` without the in-dim ``dim`` (the same flat bases for the others)."""
     return LinearLayout.from_flat({n: L.flat_bases(n) for n in L.in_dim_names if n != dim}, _out_list(L))
@@ -455,7 +461,10 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
         # a sending lane must never be asked for two registers at once: the span of the chosen
         # columns meets the register-only vectors (no lane part) only in 0
         gens = Tr + K
-        chosen: list[int] = []
+        # the chosen columns and their lane parts span spaces of equal dimension (an invariant), so
+        # a column keeps the spans apart exactly when it is in the span of the chosen ones iff its
+        # lane part is in the span of theirs
+        chosen, chosen_lanes = gf2.SpanBasis(), gf2.SpanBasis()
         lim = min(len(gens), 8)  # bounded search; an extra pass covers what it misses
         for j in range(len(Tl)):
             e = exact[j]
@@ -463,8 +472,7 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
             pick = None
             for m in cands:
                 c = Tl[j] ^ _xor_masked(gens, m)
-                trial = chosen + [c]
-                if gf2.rank([x >> nrs for x in trial]) == gf2.rank(trial):
+                if chosen.contains(c) == chosen_lanes.contains(c >> nrs):
                     pick = (m, c)
                     break
             if pick is None:
@@ -473,12 +481,12 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
                 extra.append((j, Tl[j]))
                 Tl[j] = 0
                 G.append(0)
-                chosen.append(0)
                 continue
             g = pick[0] & ((1 << len(Tr)) - 1)
             Tl[j] = pick[1] ^ _xor_masked(Tr, g)
             G.append(g)
-            chosen.append(pick[1])
+            chosen.insert(pick[1])
+            chosen_lanes.insert(pick[1] >> nrs)
     n_pack_max = 0 if bitwidth >= 32 else (32 // max(bitwidth, 8)).bit_length() - 1
     pack = [i for i, x in enumerate(lane_of) if x == 0][:n_pack_max]
     rounds = [i for i in range(len(Tr)) if i not in pack]
@@ -863,8 +871,7 @@ def _counted_conflicts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout
     def count(L: LinearLayout, instr: str, estimate: int) -> int:
         if "matrix" in instr:
             return estimate
-        if L.has_in_dim("block"):
-            L = _without(L, "block")
+        L = _cta_local(L)
         try:
             return bank_conflicts(L, offset, choice.bitwidth)
         except LayoutError:  # a side the bank model does not take: keep the estimate
@@ -1221,7 +1228,7 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
 def clear_caches() -> None:
     """Forget the per-layout facts the planner remembers (for benchmarks that time a plan from
     scratch; the answers never depend on them).  Nothing of a pair is remembered across calls."""
-    for f in (_with_hardware_dims, _shared_side, _warp_broadcast):
+    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local):
         f.cache_clear()
 
 
