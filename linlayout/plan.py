@@ -41,7 +41,7 @@ import dataclasses
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from . import gf2
 from .banks import bank_conflicts
@@ -220,11 +220,13 @@ def _minimal(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: str
     (``b.invert_and_compose(a)``) is known."""
     removed: list[str] = []
     for d in ("block", "warp", "lane", "register"):
-        q = comp.quotient([d])
-        if q is None:
+        # trivial over d after removing the dims before it iff trivial over d in the whole map:
+        # the removed dims neither touch nor are touched by the others
+        if not comp.is_trivial_over([d]):
             break
-        comp = q
         removed.append(d)
+    if removed:
+        comp = comp.sublayout([n for n in comp.in_dim_names if n not in removed], [n for n in comp.out_dim_names if n not in removed])
     fixed = list(removed)
     for d in ("block", "warp", "lane", "register")[len(removed):]:
         if strategy == "triton" and d in ("lane", "register"):
@@ -556,6 +558,43 @@ class Alternative:
         return f"{self.kind.replace('_', ' ')} ({self.detail}; {c}): {self.reason}"
 
 
+class _Later:
+    """A value of a plan computed on first read (see :class:`_OnFirstRead`)."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[], Any]):
+        self.fn = fn
+
+
+def _later(fn: Callable[[], Any]) -> Any:
+    """``fn()`` as a :class:`Plan` field value computed on first read."""
+    return _Later(fn)
+
+
+class _OnFirstRead:
+    """A field of :class:`Plan` that may be given as :func:`_later`: the schedule of a zero-cost
+    plan and the alternatives ``strategy="best"`` did not need to price to choose are computed
+    when first read (the plan is the same; only when the work is done differs)."""
+
+    NAMES = ("shuffle_schedule", "rejected")
+
+    def __init__(self, name: str, default: Any):
+        self.key = "_" + name
+        self.default = default
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        if obj is None:
+            return self.default
+        v = obj.__dict__.get(self.key, self.default)
+        if isinstance(v, _Later):
+            v = obj.__dict__[self.key] = v.fn()
+        return v
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        obj.__dict__[self.key] = self.default if value is self else value
+
+
 @dataclass(frozen=True)
 class Plan:
     """A conversion plan (a frozen value).  Counts are per thread.
@@ -588,28 +627,15 @@ class Plan:
     reps: int = 0
     shared_layout: LinearLayout | None = field(default=None, repr=False)
     register_moves: int = 0
-    shuffle_schedule: LinearLayout | None = field(default=None, repr=False, compare=False)
+    shuffle_schedule: LinearLayout | None = field(default=cast(Any, _OnFirstRead("shuffle_schedule", None)), repr=False, compare=False)
     barrier_instr: str = ""
-    #: the alternatives, or a function computing them on first use of :attr:`rejected` (pricing
-    #: the mechanisms that cannot have won only when someone asks what they cost)
-    _rejected: tuple[Alternative, ...] | Callable[[], tuple[Alternative, ...]] = field(default=(), repr=False, compare=False)
-
-    @property
-    def rejected(self) -> tuple[Alternative, ...]:
-        """The mechanisms ``strategy="best"`` priced and did not choose (:class:`Alternative`)."""
-        r = self._rejected
-        if callable(r):
-            r = r()
-            object.__setattr__(self, "_rejected", r)
-        return r
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self) if f.repr)
-        return f"Plan({shown}, rejected={self.rejected!r})"
+    rejected: tuple[Alternative, ...] = field(default=cast(Any, _OnFirstRead("rejected", ())), compare=False)
 
     def __getstate__(self) -> dict[str, Any]:
-        self.rejected  # noqa: B018 - a pickled plan carries its alternatives, not how to compute them
-        return self.__dict__
+        # a pickled plan carries its schedule and alternatives, not how to compute them
+        for name in _OnFirstRead.NAMES:
+            getattr(self, name)
+        return dict(self.__dict__)
 
     @property
     def is_zero_cost(self) -> bool:
@@ -1222,7 +1248,7 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
             out.append(Alternative(kind, f"max_shared_bytes={budget}", None, "no round trip fits the shared-memory budget"))
         return tuple(out)
 
-    return dataclasses.replace(best, _rejected=rejected)
+    return dataclasses.replace(best, rejected=_later(rejected))
 
 
 def clear_caches() -> None:
@@ -1316,9 +1342,9 @@ def plan_conversion(
     if "register" in names and len(names) == 1:
         moves = _moved_registers(conv)
         return Plan("register", a, b, conv, bits, (Step("mov", 0, 0, f"{moves} registers renamed (free)"),), register_moves=moves,
-                    shuffle_schedule=shuffle_schedule(a, b, bits))
+                    shuffle_schedule=_later(lambda: shuffle_schedule(a, b, bits)))
     if not names:
-        return Plan("noop", a, b, conv, bits, (), shuffle_schedule=shuffle_schedule(a, b, bits))
+        return Plan("noop", a, b, conv, bits, (), shuffle_schedule=_later(lambda: shuffle_schedule(a, b, bits)))
     trip = _Trip(a, b, conv, comp, bits)
     if strategy == "best":
         return _best(trip, matrix, budget)
