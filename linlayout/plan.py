@@ -56,6 +56,7 @@ from .plan_smem import (
     MemOpTile,
     SwizzleChoice,
     SwizzleSearch,
+    clear_swizzle_caches,
     remove_broadcast_registers,
     side_bank_conflicts,
 )
@@ -284,11 +285,17 @@ def _with_packing(mixed: tuple[tuple[int, int], ...], reg_perm: tuple[int, ...],
     return WarpDecomposition(mixed, reg_perm, lane_perm, n_pack)
 
 
+@functools.lru_cache(maxsize=4096)
+def _registers_without_copies(L: LinearLayout) -> LinearLayout:
+    """:func:`remove_broadcast_registers` of ``L``, remembered per layout."""
+    return remove_broadcast_registers(L)
+
+
 def _warp_permutation(a: LinearLayout, b: LinearLayout) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
     """The bit permutation of :func:`warp_decomposition` (which adds the packing) for normalized
     layouts: mixed transpositions, register and lane permutations."""
-    a = remove_broadcast_registers(a)
-    b = remove_broadcast_registers(b)
+    a = _registers_without_copies(a)
+    b = _registers_without_copies(b)
     n_reg = max(a.in_dim_size_log2("register"), b.in_dim_size_log2("register"))
     n_lane = max(a.in_dim_size_log2("lane"), b.in_dim_size_log2("lane"))
     outs = _out_list(a)
@@ -1172,7 +1179,7 @@ def _detail(p: Plan) -> str:
 def _round_trip_floor(trip: _Trip, kind: str) -> float:
     """A lower bound of the cost of any ``kind`` round trip of the pair: every word of each side's
     registers stored (loaded) once at full width without conflicts, and one barrier."""
-    _, sa, sb = trip.search(kind)
+    sa, sb = _shared_side(kind, trip.a), _shared_side(kind, trip.b)
     bw = max(trip.bits, 8)
     waves = max(_n_regs(sa) * bw // 32, 1) + max(_n_regs(sb) * bw // 32, 1)
     key = "cluster_barrier" if kind == "cross_cta" else ("warp_barrier" if trip.warp_sync() else "barrier")
@@ -1254,8 +1261,9 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
 def clear_caches() -> None:
     """Forget the per-layout facts the planner remembers (for benchmarks that time a plan from
     scratch; the answers never depend on them).  Nothing of a pair is remembered across calls."""
-    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local):
+    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _registers_without_copies):
         f.cache_clear()
+    clear_swizzle_caches()
 
 
 def _moved_registers(conv: LinearLayout) -> int:

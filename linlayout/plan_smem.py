@@ -36,11 +36,12 @@ broken by more repetitions (a smaller buffer), as Triton does.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import DimensionError, LayoutError, SizeError
-from .gf2 import complement_units, intersection_basis, intersection_dim
+from .gf2 import SpanBasis, complement_units, intersection_basis, intersection_dim
 from .linear import LinearLayout
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "LD_ST_MATRIX_TRANS",
     "SwizzleChoice",
     "SwizzleSearch",
+    "clear_swizzle_caches",
     "remove_broadcast_registers",
     "optimal_swizzle",
     "optimal_swizzle_ldst",
@@ -311,6 +313,30 @@ class _Side:
         self.n_lanes = len(self.lanes)
 
 
+@functools.lru_cache(maxsize=4096)
+def _bijection_solver(L: LinearLayout) -> tuple[SpanBasis, tuple[int, int], tuple[int, int]] | None:
+    """For a bijective layout with ``register`` and ``lane`` dims: a span of its columns (in-dims
+    in order) and where the register and lane bits sit in a combination; None otherwise.  A fact
+    of one layout, remembered (cost matrices search each layout against many others)."""
+    if not (L.has_in_dim("register") and L.has_in_dim("lane") and L.is_invertible()):
+        return None
+    basis = SpanBasis()
+    at: dict[str, tuple[int, int]] = {}
+    k = 0
+    for d in L.in_dim_names:
+        f = L.flat_bases(d)
+        at[d] = (k, (1 << len(f)) - 1)
+        k += len(f)
+        for v in f:
+            basis.insert(v)
+    return basis, at["register"], at["lane"]
+
+
+def clear_swizzle_caches() -> None:
+    """Forget the per-layout facts the swizzle search remembers (for benchmarks)."""
+    _bijection_solver.cache_clear()
+
+
 class _Search:
     """What the candidate instruction pairs of one search share: both sides' facts, and per
     direction the intersection of the register spans and the conversion map (each computed at
@@ -331,6 +357,27 @@ class _Search:
             a, b = self.sides[first], self.sides[1 - first]
             vb = self._vb[first] = intersection_basis(a.regs, b.regs, self.dim)
         return vb
+
+    def convertible(self, first: int) -> bool:
+        """Whether :meth:`conversion` exists (always, when side ``first`` is bijective)."""
+        if first not in self._cvt and _bijection_solver(self.sides[first].layout) is not None:
+            return True
+        return self.conversion(first) is not None
+
+    def lane_image(self, first: int, i: int) -> tuple[int, int]:
+        """The register and lane parts of :meth:`conversion` ``(first)`` at the other side's lane
+        ``2**i`` (which must exist).  A bijective side ``first`` has one solution: it is read
+        from that layout's remembered span instead of solving the whole map."""
+        cvt = self._cvt.get(first)
+        if cvt is None:
+            solver = _bijection_solver(self.sides[first].layout)
+            if solver is not None:
+                basis, (reg_at, reg_mask), (lane_at, lane_mask) = solver
+                y = basis.reduce(self.sides[1 - first].lanes[i])[1]  # in the span: a bijection reaches everything
+                return (y >> reg_at) & reg_mask, (y >> lane_at) & lane_mask
+            cvt = self.conversion(first)
+            assert cvt is not None  # the caller checked convertible()
+        return cvt.get_basis("lane", i, "register"), cvt.get_basis("lane", i, "lane")
 
     def conversion(self, first: int) -> LinearLayout | None:
         """The map from the other side's hardware index to side ``first``'s (b(x) == a(cvt(x))),
@@ -362,16 +409,15 @@ def _tile_vbasis(search: _Search, n_reg_s: int, n_reg_d: int, lanes_s: Sequence[
     tile_b = [b.lanes[i] for i in lanes_b]
     if 0 in tile_a or 0 in tile_b:
         return None
-    # cvt maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
-    cvt = search.conversion(first)
-    if cvt is None:
+    # the conversion maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
+    if not search.convertible(first):
         return None
     for i in range(n_reg_a - n_reg_b):
-        if cvt.get_basis("lane", lanes_b[i], "register") == 0:
+        if search.lane_image(first, lanes_b[i])[0] == 0:
             return None
     tail = list(lanes_b)[len(lanes_b) - len(lanes_a):] if lanes_a else []
     for ia, ib in zip(lanes_a, tail):
-        if cvt.get_basis("lane", ib, "lane") != (1 << ia):
+        if search.lane_image(first, ib)[1] != (1 << ia):
             return None
     return list(vb[:n_reg_b]) + tile_b
 
