@@ -794,7 +794,7 @@ class _Trip:
     ``comp`` (``b.invert_and_compose(a)``), the warp permutation of an in-warp exchange, and per
     round-trip kind its two sides, its swizzle search and the plan of every swizzle it priced."""
 
-    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_plans")
+    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_plans", "counted")
 
     def __init__(self, a: LinearLayout, b: LinearLayout, conv: LinearLayout, comp: LinearLayout, bits: int):
         self.a, self.b, self.conv, self.comp, self.bits = a, b, conv, comp, bits
@@ -802,6 +802,8 @@ class _Trip:
         self._sync: bool | None = None
         self._searches: dict[str, tuple[SwizzleSearch, LinearLayout, LinearLayout]] = {}
         self._plans: dict[tuple[str, SwizzleChoice], Plan] = {}
+        #: bank conflicts counted per (swizzle, store side?)
+        self.counted: dict[tuple[SwizzleChoice, bool], int] = {}
 
     def warp_permutation(self) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
         """:func:`_warp_permutation` of the pair (the same for every element width)."""
@@ -843,7 +845,7 @@ class _Trip:
 def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> Plan:
     a, b, conv, bitwidth = trip.a, trip.b, trip.conv, trip.bits
     bw = max(bitwidth, 8)
-    choice = _counted_conflicts(choice, sa, sb)
+    choice = _counted_conflicts(choice, sa, sb, trip.counted)
     sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw)
     reps = choice.reps
     barriers = 2 * reps - 1
@@ -876,16 +878,36 @@ def _trip_counts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout, bw: 
 _BARRIER_PRICE = {"barrier.cluster": "cluster_barriers", "bar.warp.sync": "warp_barriers", "bar.sync": "barriers"}
 
 
-def _choice_floor(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> float:
-    """The cost of the round trip through ``choice`` were it free of bank conflicts: a lower
-    bound of its plan's cost (counting the conflicts only adds wavefronts)."""
+def _choice_floor(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout,
+                  store_conflicts: int = 0) -> float:
+    """The cost of the round trip through ``choice`` were its loads (and, unless
+    ``store_conflicts`` gives the stores' count, its stores) free of bank conflicts: a lower bound
+    of its plan's cost (counting the conflicts only adds wavefronts)."""
     bw = max(trip.bits, 8)
     sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw)
-    waves = stores * shared_wavefronts(choice.store_instr, sv * bw, 0) + loads * shared_wavefronts(choice.load_instr, lv * bw, 0)
+    waves = (stores * shared_wavefronts(choice.store_instr, sv * bw, store_conflicts)
+             + loads * shared_wavefronts(choice.load_instr, lv * bw, 0))
     return price(wavefronts=waves, **{_BARRIER_PRICE[_barrier_instr(kind, trip)]: 2 * choice.reps - 1})
 
 
-def _counted_conflicts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> SwizzleChoice:
+def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout) -> int:
+    """The bank conflicts of one side of a round trip through ``choice`` (``store``: the store
+    side ``L``, else the load side), as :func:`_counted_conflicts` gives them."""
+    instr, estimate = (choice.store_instr, choice.store_conflicts) if store else (choice.load_instr, choice.load_conflicts)
+    if "matrix" in instr:
+        return estimate
+    lay = choice.layout
+    offset = LinearLayout.from_flat(
+        {"offset": [v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d)]}, _out_list(lay)
+    )
+    try:
+        return bank_conflicts(_cta_local(L), offset, choice.bitwidth)
+    except LayoutError:  # a side the bank model does not take: keep the estimate
+        return estimate
+
+
+def _counted_conflicts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout,
+                       counted: dict[tuple[SwizzleChoice, bool], int] | None = None) -> SwizzleChoice:
     """``choice`` with the bank conflicts of its ``ld/st.shared`` sides counted by
     :func:`linlayout.banks.bank_conflicts` (Triton's ``gl.bank_conflicts``) on the chosen buffer.
 
@@ -896,25 +918,16 @@ def _counted_conflicts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout
     """
     if "matrix" in choice.store_instr and "matrix" in choice.load_instr:
         return choice
-    lay = choice.layout
-    offset = LinearLayout.from_flat(
-        {"offset": [v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d)]}, _out_list(lay)
-    )
-
-    def count(L: LinearLayout, instr: str, estimate: int) -> int:
-        if "matrix" in instr:
-            return estimate
-        L = _cta_local(L)
-        try:
-            return bank_conflicts(L, offset, choice.bitwidth)
-        except LayoutError:  # a side the bank model does not take: keep the estimate
-            return estimate
-
-    w = count(sa, choice.store_instr, choice.store_conflicts)
-    r = count(sb, choice.load_instr, choice.load_conflicts)
+    got = counted if counted is not None else {}
+    w = got.get((choice, True))
+    if w is None:
+        w = got[(choice, True)] = _side_conflicts(choice, True, sa)
+    r = got.get((choice, False))
+    if r is None:
+        r = got[(choice, False)] = _side_conflicts(choice, False, sb)
     if (w, r) == (choice.store_conflicts, choice.load_conflicts):
         return choice
-    return SwizzleChoice(lay, choice.store_instr, choice.load_instr, w, r, choice.store_tile, choice.load_tile, choice.bitwidth)
+    return SwizzleChoice(choice.layout, choice.store_instr, choice.load_instr, w, r, choice.store_tile, choice.load_tile, choice.bitwidth)
 
 
 def _fewer_bytes(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> SwizzleChoice | None:
@@ -1043,6 +1056,13 @@ def _shared_plan(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: i
     if max_bytes is None or choice.bytes <= max_bytes:
         if beat is not None and _choice_floor(kind, trip, choice, sa, sb) >= beat:
             return None
+        if beat is not None and "matrix" not in choice.store_instr:
+            # count the stores' conflicts first: they may already price it out of the race
+            w = trip.counted.get((choice, True))
+            if w is None:
+                w = trip.counted[(choice, True)] = _side_conflicts(choice, True, sa)
+            if _choice_floor(kind, trip, choice, sa, sb, w) >= beat:
+                return None
         return trip.round_trip(kind, choice)
     # over the budget: more rounds through a smaller buffer, from the best swizzle and from plain
     # ld/st.shared, cheapest first
