@@ -7,13 +7,19 @@ Targets (issue 7): planning a 128x128 pair takes under 1 ms (median); deciding e
 reference is measured in the same run two ways: calling ``apply`` once per point (what a
 point-by-point checker does) and comparing the two full numpy tables (a vectorised checker).
 
-Targets (issue 19): ``plan_conversion`` of a 128x128 pair <= 100 us median, printed warm (the
-planner remembers per-layout facts and conversion maps) and cold (``linlayout.plan.clear_caches()``
-before each plan, the layouts' own cached rank kept), each with its ratio to Triton's
+Targets (issue 19): ``plan_conversion`` (``strategy="best"``, every mechanism priced) of a 128x128
+pair <= 100 us median, per kind of pair (blocked <-> blocked transposed, blocked <-> MMA, MMA <->
+dot operand, tensor-memory register layout -> blocked, a register permutation), printed warm (the
+planner remembers per-layout facts; nothing of a pair is remembered, so every call plans the pair
+from scratch: what a cost matrix pays per entry) and cold (``linlayout.plan.clear_caches()`` before
+each plan, the layouts' own cached rank kept), each with its ratio to Triton's
 ``invert_and_compose`` of the same pair through its C++ binding (the map a plan is built on;
-needs ``pip install triton==3.9.0``); a cost matrix of 128 distinct layouts (class
+needs ``pip install triton==3.9.0``); the growth exponent of the planning time over the tensor
+size (blocked -> transposed at 32x32 .. 256x256); a cost matrix of 128 distinct layouts (class
 representatives of the 128x128 4-warp BlockedLayout space) < 2 s, serial and on the default
 executor, with the growth exponent of its time over the matrix sizes (2 = per-pair cost constant).
+Timings are medians of repeats (``--repeat``) of this process's CPU time (``time.process_time``, so
+that other load on a shared machine does not inflate them), except where a line says min or wall.
 """
 
 from __future__ import annotations
@@ -35,7 +41,10 @@ from linlayout.plan import clear_caches, plan_conversion  # noqa: E402
 
 
 def median_us(fn, number: int, repeat: int = 7) -> float:
-    runs = timeit.repeat(fn, number=number, repeat=repeat)
+    """Median over ``repeat`` runs of the CPU time of one call (``time.process_time``: this
+    process's own work, so that other load on a shared machine does not count)."""
+    repeat = max(repeat, 3)
+    runs = timeit.repeat(fn, number=number, repeat=repeat, timer=time.process_time)
     return statistics.median(runs) / number * 1e6
 
 
@@ -75,6 +84,56 @@ def growth_exponent(sizes, times) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
 
 
+def pair_kinds(shape=(128, 128)) -> dict:
+    """The kinds of 128x128 pairs the planning figures are given for: name -> (src, dst, bits)."""
+    from converters.gluon import TensorMemoryLayout, from_dict
+    from converters.gluon.tmem import tmem_reg_layout
+
+    shape = list(shape)
+    rows = blocked([1, 4], [1, 32], [4, 1], [1, 0], shape)
+    cols = blocked([4, 1], [32, 1], [1, 4], [0, 1], shape)
+    mma2 = {"kind": "NVMMADistributedLayout", "version": [2, 0], "warps_per_cta": [4, 1], "instr_shape": [16, 8]}
+    mma3 = {"kind": "NVMMADistributedLayout", "version": [3, 0], "warps_per_cta": [4, 1], "instr_shape": [16, 128, 16]}
+    dot_a = {"kind": "DotOperandLayout", "operand_index": 0, "parent": mma2, "k_width": 2}
+    dot_b = {"kind": "DotOperandLayout", "operand_index": 1, "parent": mma2, "k_width": 2}
+    g = {k: from_dict(v).to_linear(shape) for k, v in {"mma2": mma2, "mma3": mma3, "dot_a": dot_a, "dot_b": dot_b}.items()}
+    tmem = tmem_reg_layout(TensorMemoryLayout(shape, 1), shape, element_bitwidth=16).to_linear(shape)
+    reorder = LinearLayout(dict(rows.bases, register=[list(v) for v in rows.bases["register"]][::-1]), rows.out_dims)
+    return {
+        "blocked->transposed fp16": (rows, cols, 16),
+        "blocked->transposed fp32": (rows, cols, 32),
+        "blocked->mma v2 fp16": (rows, g["mma2"], 16),
+        "mma v3->blocked fp16": (g["mma3"], rows, 16),
+        "mma v2->dot operand A fp16": (g["mma2"], g["dot_a"], 16),
+        "dot operand B->mma v2 fp16": (g["dot_b"], g["mma2"], 16),
+        "tmem 32x32b->blocked fp16": (tmem, rows, 16),
+        "register reorder fp16": (rows, reorder, 16),
+    }
+
+
+def bench_pairs(tl, repeat: int) -> None:
+    print("planning 128x128 conversions (strategy='best'; median us per plan; Triton: its invert_and_compose of the same pair):")
+    for name, (a, b, bits) in pair_kinds().items():
+        kind = plan_conversion(a, b, bitwidth=bits).kind
+        warm = median_us(lambda: plan_conversion(a, b, bitwidth=bits), number=50, repeat=repeat)
+        cold = median_us(lambda: (clear_caches(), plan_conversion(a, b, bitwidth=bits)), number=50, repeat=repeat)
+        line = f"  {name:27s} {kind:13s} warm {warm:7.1f} us  cold {cold:7.1f} us  (target <= 100)"
+        if tl is not None:
+            ta, tb = to_triton(tl, a), to_triton(tl, b)
+            ref = median_us(lambda: tb.invert_and_compose(ta), number=200, repeat=repeat)
+            line += f" | Triton invert_and_compose {ref:5.1f} us -> warm {warm / ref:5.1f}x, cold {cold / ref:5.1f}x"
+        print(line)
+    sizes, times = [], []
+    for n in (32, 64, 128, 256):
+        rows = blocked([1, 1], [1, 32], [4, 1], [1, 0], [n, n])
+        cols = blocked([1, 1], [32, 1], [1, 4], [0, 1], [n, n])
+        sizes.append(n * n)
+        times.append(median_us(lambda: plan_conversion(rows, cols, bitwidth=16), number=20, repeat=repeat))
+    per = ", ".join(f"{int(math.sqrt(s))}x{int(math.sqrt(s))} {t:.0f} us" for s, t in zip(sizes, times))
+    print(f"  blocked->transposed fp16 (one element per thread and tile) over sizes (warm): {per}; growth exponent over elements "
+          f"{growth_exponent(sizes, times):.2f}")
+
+
 def cost_matrix_layouts(n: int) -> dict:
     """``n`` distinct layouts: class representatives of the 128x128 4-warp BlockedLayout space,
     spread over its classes."""
@@ -89,23 +148,25 @@ def bench_cost_matrix(sizes, repeat: int) -> None:
     from linlayout.app import space
 
     layouts = cost_matrix_layouts(max(sizes))
-    print("cost matrices of distinct 128x128 layouts (fp16; min over runs; caches cleared before each):")
+    print("cost matrices of distinct 128x128 layouts (fp16; caches cleared before each; serial: CPU time, median and min over"
+          " runs; executor: wall clock of one run):")
     serial = []
     for n in sizes:
         names = list(layouts)[:n]
-        best_s = best_d = math.inf
+        runs = []
         for _ in range(repeat):
             clear_caches()
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             space.cost_matrix({k: layouts[k] for k in names}, executor="serial")
-            best_s = min(best_s, time.perf_counter() - t0)
+            runs.append(time.process_time() - t0)
         clear_caches()
         t0 = time.perf_counter()
         space.cost_matrix({k: layouts[k] for k in names})
         best_d = time.perf_counter() - t0
-        serial.append(best_s)
-        print(f"  {n:4d} layouts ({n * n:6d} plans): serial {best_s:7.2f} s ({best_s / (n * n) * 1e6:6.1f} us/plan),"
-              f" default executor {best_d:7.2f} s   (target < 2 s at 128)")
+        med = statistics.median(runs)
+        serial.append(med)
+        print(f"  {n:4d} layouts ({n * n:6d} plans): serial median {med:7.2f} s ({med / (n * n) * 1e6:6.1f} us/plan), "
+              f"min {min(runs):7.2f} s; default executor {best_d:7.2f} s   (target < 2 s at 128)")
     if len(sizes) > 1:
         print(f"  growth exponent of the serial time over the layout count: {growth_exponent(sizes, serial):.2f}")
 
@@ -113,31 +174,15 @@ def bench_cost_matrix(sizes, repeat: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--matrix", type=int, nargs="*", default=[32, 64, 128], help="cost-matrix sizes (none: skip)")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5, help="repeats of every timing (the median is printed)")
+    ap.add_argument("--matrix-repeat", type=int, default=3, help="serial runs of every cost matrix")
     args = ap.parse_args()
     try:
         from triton._C.libtriton import linear_layout as tl
     except ImportError:
         tl = None
         print("triton is not installed: no reference ratios (pip install triton==3.9.0)")
-    rows = blocked([1, 4], [1, 32], [4, 1], [1, 0], [128, 128])
-    cols = blocked([4, 1], [32, 1], [1, 4], [0, 1], [128, 128])
-    mma = blocked([2, 2], [8, 4], [4, 1], [1, 0], [128, 128])
-    print("planning 128x128 conversions (median per plan; Triton: its invert_and_compose of the same pair):")
-    for name, (a, b, bits) in {
-        "row->column fp16 (shared memory)": (rows, cols, 16),
-        "row->column fp32 (shared memory)": (rows, cols, 32),
-        "row->mma-like fp16": (rows, mma, 16),
-        "register reorder": (rows, LinearLayout(dict(rows.bases, register=[list(v) for v in rows.bases["register"]][::-1]), rows.out_dims), 16),
-    }.items():
-        warm = median_us(lambda: plan_conversion(a, b, bitwidth=bits), number=50)
-        cold = median_us(lambda: (clear_caches(), plan_conversion(a, b, bitwidth=bits)), number=50)
-        line = f"  {name:34s} warm {warm:7.1f} us  cold {cold:7.1f} us  (target <= 100)"
-        if tl is not None:
-            ta, tb = to_triton(tl, a), to_triton(tl, b)
-            ref = median_us(lambda: tb.invert_and_compose(ta), number=200)
-            line += f" | Triton invert_and_compose {ref:6.1f} us -> warm {warm / ref:5.1f}x, cold {cold / ref:5.1f}x"
-        print(line)
+    bench_pairs(tl, args.repeat)
 
     a = blocked([2, 2], [4, 8], [4, 1], [1, 0], [64, 64])
     b = LinearLayout(dict(a.bases, register=[list(v) for v in a.bases["register"]][::-1]), a.out_dims)
@@ -170,7 +215,7 @@ def main() -> None:
             f" | numpy tables {vect:8.1f} us -> {vect / ours:6.1f}x   (target >= 100x vs enumeration)"
         )
     if args.matrix:
-        bench_cost_matrix(sorted(args.matrix), args.repeat)
+        bench_cost_matrix(sorted(args.matrix), args.matrix_repeat)
 
 
 if __name__ == "__main__":

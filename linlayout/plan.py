@@ -39,14 +39,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from . import gf2
 from .banks import bank_conflicts
 from .contract import as_linear
-from .cost import WEIGHTS, explain, plan_cost
+from .cost import WEIGHTS, explain, plan_cost, price, shared_wavefronts
 from .dtypes import element_bitwidth
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
 from .plan_smem import (
@@ -55,9 +55,8 @@ from .plan_smem import (
     LD_ST_SHARED,
     MemOpTile,
     SwizzleChoice,
-    conversion_map,
-    optimal_swizzle,
-    optimal_swizzle_ldst,
+    SwizzleSearch,
+    clear_swizzle_caches,
     remove_broadcast_registers,
     side_bank_conflicts,
 )
@@ -109,8 +108,23 @@ def _normalize(L: LinearLayout, which: str) -> LinearLayout:
 def _with_hardware_dims(L: LinearLayout) -> LinearLayout:
     """``L`` with every hardware dim, in Triton's order (absent ones of size 1); remembered, so
     that facts of the result (its rank) are computed once per layout."""
-    ins = dict(L._ins)
-    return LinearLayout._make_raw(tuple((n, ins.get(n, ())) for n in HARDWARE_DIMS), L._outs)
+    return LinearLayout.from_flat({n: L.flat_bases(n) if L.has_in_dim(n) else () for n in HARDWARE_DIMS}, _out_list(L))
+
+
+def _out_list(L: LinearLayout) -> list[tuple[str, int]]:
+    """``L``'s out-dims as (name, size) pairs (the form :meth:`LinearLayout.from_flat` reads fastest)."""
+    return list(L.out_dims.items())
+
+
+@functools.lru_cache(maxsize=4096)
+def _cta_local(L: LinearLayout) -> LinearLayout:
+    """``L`` without its ``block`` dim (what one CTA's shared memory sees); remembered per layout."""
+    return _without(L, "block") if L.has_in_dim("block") else L
+
+
+def _without(L: LinearLayout, dim: str) -> LinearLayout:
+    """``L`` without the in-dim ``dim`` (the same flat bases for the others)."""
+    return LinearLayout.from_flat({n: L.flat_bases(n) for n in L.in_dim_names if n != dim}, _out_list(L))
 
 
 def _pair(src: Any, dst: Any, shape: Sequence[int] | None) -> tuple[LinearLayout, LinearLayout]:
@@ -161,7 +175,7 @@ def _check_hardware(a: LinearLayout, b: LinearLayout) -> None:
             )
 
 
-def _triton_needs_shared_memory(a: LinearLayout, b: LinearLayout) -> bool:
+def _triton_needs_shared_memory(comp: LinearLayout) -> bool:
     """Whether Triton 3.9 lowers the conversion through shared memory although every warp (CTA)
     already holds a copy of what it needs.
 
@@ -170,9 +184,9 @@ def _triton_needs_shared_memory(a: LinearLayout, b: LinearLayout) -> bool:
     replica: no cluster barrier, no remote load), as its ``convert_layout_loads_local_replica``
     lowering test and rows 140, 200, 241, 308 and 340 of the cvt_ptx corpus show; where it maps
     them into lanes only, Triton shuffles (rows 10, 32, 251, 318, 373).  An empirical rule from
-    those cases, not a reading of Triton's source.
+    those cases, not a reading of Triton's source.  ``comp`` is the conversion map
+    ``dst.invert_and_compose(src)``.
     """
-    comp = conversion_map(b, a)
     if not comp.has_out_dim("register"):
         return False
     for d in ("warp", "block"):
@@ -199,14 +213,21 @@ def minimal_conversion(src: LinearLayout, dst: LinearLayout, *, strategy: str = 
     """
     a = _normalize(src, "src")
     b = _normalize(dst, "dst")
-    comp = conversion_map(b, a)
+    return _minimal(a, b, b.invert_and_compose(a), strategy)
+
+
+def _minimal(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: str) -> LinearLayout:
+    """:func:`minimal_conversion` of normalized layouts whose conversion map ``comp``
+    (``b.invert_and_compose(a)``) is known."""
     removed: list[str] = []
     for d in ("block", "warp", "lane", "register"):
-        q = comp.quotient([d])
-        if q is None:
+        # trivial over d after removing the dims before it iff trivial over d in the whole map:
+        # the removed dims neither touch nor are touched by the others
+        if not comp.is_trivial_over([d]):
             break
-        comp = q
         removed.append(d)
+    if removed:
+        comp = comp.sublayout([n for n in comp.in_dim_names if n not in removed], [n for n in comp.out_dim_names if n not in removed])
     fixed = list(removed)
     for d in ("block", "warp", "lane", "register")[len(removed):]:
         if strategy == "triton" and d in ("lane", "register"):
@@ -264,19 +285,25 @@ def _with_packing(mixed: tuple[tuple[int, int], ...], reg_perm: tuple[int, ...],
     return WarpDecomposition(mixed, reg_perm, lane_perm, n_pack)
 
 
+@functools.lru_cache(maxsize=4096)
+def _registers_without_copies(L: LinearLayout) -> LinearLayout:
+    """:func:`remove_broadcast_registers` of ``L``, remembered per layout."""
+    return remove_broadcast_registers(L)
+
+
 def _warp_permutation(a: LinearLayout, b: LinearLayout) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
     """The bit permutation of :func:`warp_decomposition` (which adds the packing) for normalized
     layouts: mixed transpositions, register and lane permutations."""
-    a = remove_broadcast_registers(a)
-    b = remove_broadcast_registers(b)
+    a = _registers_without_copies(a)
+    b = _registers_without_copies(b)
     n_reg = max(a.in_dim_size_log2("register"), b.in_dim_size_log2("register"))
     n_lane = max(a.in_dim_size_log2("lane"), b.in_dim_size_log2("lane"))
-    outs = a._outs
+    outs = _out_list(a)
 
     def padded(L: LinearLayout) -> LinearLayout:
-        return LinearLayout._make_raw(tuple(
-            (d, L.flat_bases(d) + (0,) * (n - L.in_dim_size_log2(d))) for d, n in (("register", n_reg), ("lane", n_lane))
-        ), outs)
+        return LinearLayout.from_flat({
+            d: L.flat_bases(d) + (0,) * (n - L.in_dim_size_log2(d)) for d, n in (("register", n_reg), ("lane", n_lane))
+        }, outs)
 
     S, T = padded(a), padded(b)
     reach = gf2.SpanBasis()
@@ -286,9 +313,9 @@ def _warp_permutation(a: LinearLayout, b: LinearLayout) -> tuple[tuple[tuple[int
     if any(not reach.contains(v) for d in ("register", "lane") for v in S.flat_bases(d)):
         # the source holds extra copies (broadcast along a slower dim): those bits select data
         # this warp does not need, so they act as free (zero) bases here
-        S = LinearLayout._make_raw(tuple(
-            (d, tuple(v if reach.contains(v) else 0 for v in S.flat_bases(d))) for d in ("register", "lane")
-        ), outs)
+        S = LinearLayout.from_flat({
+            d: tuple(v if reach.contains(v) else 0 for v in S.flat_bases(d)) for d in ("register", "lane")
+        }, outs)
     pb = S.invert_and_compose(T).bases
     p = {d: [list(v) for v in pb[d]] for d in ("register", "lane")}  # components (register, lane)
     dims = ("register", "lane")
@@ -359,7 +386,7 @@ def _within_warp_sources(a: LinearLayout, b: LinearLayout) -> dict[str, list[int
     kernel = []
     for j, v in enumerate(cols):
         if not basis.insert(v):
-            kernel.append(basis.express(v) ^ (1 << j))  # another index holding the same element
+            kernel.append(basis.reduce(v)[1] ^ (1 << j))  # v is in the span: another index holding the same element
     out: dict[str, list[int]] = {"kernel": kernel}
     for d in HARDWARE_DIMS:
         own = a.flat_bases(d) if d in ("warp", "block") else ()
@@ -437,21 +464,24 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
     extra: list[tuple[int, int]] = []
     exact = [gf2.solve(lane_of, (1 << j) ^ (Tl[j] >> nrs)) for j in range(len(Tl))]
     if all(g is not None for g in exact):
-        G = [int(g) for g in exact]  # every lane reads from itself in the rounds that move no lane bit
+        G = [g for g in exact if g is not None]  # every lane reads from itself in the rounds that move no lane bit
     else:
         # each column may add another round's register (G) or a copy of the element (kernel);
         # a sending lane must never be asked for two registers at once: the span of the chosen
         # columns meets the register-only vectors (no lane part) only in 0
         gens = Tr + K
-        chosen: list[int] = []
+        # the chosen columns and their lane parts span spaces of equal dimension (an invariant), so
+        # a column keeps the spans apart exactly when it is in the span of the chosen ones iff its
+        # lane part is in the span of theirs
+        chosen, chosen_lanes = gf2.SpanBasis(), gf2.SpanBasis()
         lim = min(len(gens), 8)  # bounded search; an extra pass covers what it misses
         for j in range(len(Tl)):
-            cands = ([exact[j]] if exact[j] is not None else []) + list(range(1 << lim))
+            e = exact[j]
+            cands = ([e] if e is not None else []) + list(range(1 << lim))
             pick = None
             for m in cands:
                 c = Tl[j] ^ _xor_masked(gens, m)
-                trial = chosen + [c]
-                if gf2.rank([x >> nrs for x in trial]) == gf2.rank(trial):
+                if chosen.contains(c) == chosen_lanes.contains(c >> nrs):
                     pick = (m, c)
                     break
             if pick is None:
@@ -460,12 +490,12 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
                 extra.append((j, Tl[j]))
                 Tl[j] = 0
                 G.append(0)
-                chosen.append(0)
                 continue
             g = pick[0] & ((1 << len(Tr)) - 1)
             Tl[j] = pick[1] ^ _xor_masked(Tr, g)
             G.append(g)
-            chosen.append(pick[1])
+            chosen.insert(pick[1])
+            chosen_lanes.insert(pick[1] >> nrs)
     n_pack_max = 0 if bitwidth >= 32 else (32 // max(bitwidth, 8)).bit_length() - 1
     pack = [i for i, x in enumerate(lane_of) if x == 0][:n_pack_max]
     rounds = [i for i in range(len(Tr)) if i not in pack]
@@ -500,8 +530,8 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
         "warp": [vec(0, x) for x in T["warp"]],
         "block": [vec(0, x) for x in T["block"]],
     }
-    outs = (("register", 1 << nrd), ("src_lane", 1 << nl), ("src_register", 1 << nrs), ("discard", 1 << len(extra)))
-    return LinearLayout._make_raw(tuple((n, tuple(v)) for n, v in bases.items()), outs)
+    outs = [("register", 1 << nrd), ("src_lane", 1 << nl), ("src_register", 1 << nrs), ("discard", 1 << len(extra))]
+    return LinearLayout.from_flat(bases, outs)
 
 
 @dataclass(frozen=True)
@@ -533,6 +563,43 @@ class Alternative:
     def __str__(self) -> str:
         c = "infeasible" if self.cost is None else f"cost {self.cost:g}"
         return f"{self.kind.replace('_', ' ')} ({self.detail}; {c}): {self.reason}"
+
+
+class _Later:
+    """A value of a plan computed on first read (see :class:`_OnFirstRead`)."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[], Any]):
+        self.fn = fn
+
+
+def _later(fn: Callable[[], Any]) -> Any:
+    """``fn()`` as a :class:`Plan` field value computed on first read."""
+    return _Later(fn)
+
+
+class _OnFirstRead:
+    """A field of :class:`Plan` that may be given as :func:`_later`: the schedule of a zero-cost
+    plan and the alternatives ``strategy="best"`` did not need to price to choose are computed
+    when first read (the plan is the same; only when the work is done differs)."""
+
+    NAMES = ("shuffle_schedule", "rejected")
+
+    def __init__(self, name: str, default: Any):
+        self.key = "_" + name
+        self.default = default
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        if obj is None:
+            return self.default
+        v = obj.__dict__.get(self.key, self.default)
+        if isinstance(v, _Later):
+            v = obj.__dict__[self.key] = v.fn()
+        return v
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        obj.__dict__[self.key] = self.default if value is self else value
 
 
 @dataclass(frozen=True)
@@ -567,9 +634,15 @@ class Plan:
     reps: int = 0
     shared_layout: LinearLayout | None = field(default=None, repr=False)
     register_moves: int = 0
-    shuffle_schedule: LinearLayout | None = field(default=None, repr=False, compare=False)
+    shuffle_schedule: LinearLayout | None = field(default=cast(Any, _OnFirstRead("shuffle_schedule", None)), repr=False, compare=False)
     barrier_instr: str = ""
-    rejected: tuple[Alternative, ...] = field(default=(), compare=False)
+    rejected: tuple[Alternative, ...] = field(default=cast(Any, _OnFirstRead("rejected", ())), compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # a pickled plan carries its schedule and alternatives, not how to compute them
+        for name in _OnFirstRead.NAMES:
+            getattr(self, name)
+        return dict(self.__dict__)
 
     @property
     def is_zero_cost(self) -> bool:
@@ -676,7 +749,7 @@ def _independent_registers(L: LinearLayout) -> LinearLayout:
     keep = tuple(v for v in L.flat_bases("register") if basis.insert(v))
     if len(keep) == L.in_dim_size_log2("register"):
         return L
-    return LinearLayout._make_raw(tuple((n, keep if n == "register" else f) for n, f in L._ins), L._outs)
+    return LinearLayout.from_flat({n: keep if n == "register" else L.flat_bases(n) for n in L.in_dim_names}, _out_list(L))
 
 
 def _n_regs(L: LinearLayout) -> int:
@@ -706,37 +779,77 @@ def _shared_side(kind: str, L: LinearLayout) -> LinearLayout:
     many others).  An empty ``block`` dim stays: the side is then the layout itself, and the swizzle
     search reuses the plan's conversion map."""
     if kind == "shared_memory" and L.flat_bases("block"):
-        L = LinearLayout._make_raw(tuple((n, f) for n, f in L._ins if n != "block"), L._outs)
+        L = _without(L, "block")
     return _independent_registers(L)
 
 
-def _shared_sides(kind: str, a: LinearLayout, b: LinearLayout) -> tuple[LinearLayout, LinearLayout]:
-    return _shared_side(kind, a), _shared_side(kind, b)
+@functools.lru_cache(maxsize=4096)
+def _warp_broadcast(L: LinearLayout) -> bool:
+    """Whether some warp holds a copy of another's data (a free ``warp`` bit); remembered per layout."""
+    return L.free_variable_masks().get("warp", 0) != 0
 
 
-def _warp_sync(a: LinearLayout, b: LinearLayout) -> bool:
-    """Whether a round trip needs only a warp-level barrier (Triton 3.9's ``isCvtWarpSync``): every
-    warp reads back only what it wrote (the conversion is trivial over warps) and no warp holds a
-    copy of another's data (no warp broadcast on either side)."""
-    if a.in_dim_size("warp") == 1:
-        return True
-    comp = b.invert_and_compose(a)
-    return (comp.is_trivial_over(["warp"]) and a.free_variable_masks().get("warp", 0) == 0
-            and b.free_variable_masks().get("warp", 0) == 0)
+class _Trip:
+    """What the plans of one pair share, each computed at most once: the conversion map
+    ``comp`` (``b.invert_and_compose(a)``), the warp permutation of an in-warp exchange, and per
+    round-trip kind its two sides, its swizzle search and the plan of every swizzle it priced."""
+
+    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_plans", "counted")
+
+    def __init__(self, a: LinearLayout, b: LinearLayout, conv: LinearLayout, comp: LinearLayout, bits: int):
+        self.a, self.b, self.conv, self.comp, self.bits = a, b, conv, comp, bits
+        self._perm: tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]] | None = None
+        self._sync: bool | None = None
+        self._searches: dict[str, tuple[SwizzleSearch, LinearLayout, LinearLayout]] = {}
+        self._plans: dict[tuple[str, SwizzleChoice], Plan] = {}
+        #: bank conflicts counted per (swizzle, store side?)
+        self.counted: dict[tuple[SwizzleChoice, bool], int] = {}
+
+    def warp_permutation(self) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
+        """:func:`_warp_permutation` of the pair (the same for every element width)."""
+        if self._perm is None:
+            self._perm = _warp_permutation(self.a, self.b)
+        return self._perm
+
+    def warp_sync(self) -> bool:
+        """Whether a round trip needs only a warp-level barrier (Triton 3.9's ``isCvtWarpSync``):
+        every warp reads back only what it wrote (the conversion is trivial over warps) and no warp
+        holds a copy of another's data (no warp broadcast on either side)."""
+        if self._sync is None:
+            a, b = self.a, self.b
+            self._sync = a.in_dim_size("warp") == 1 or (
+                self.comp.is_trivial_over(["warp"]) and not _warp_broadcast(a) and not _warp_broadcast(b))
+        return self._sync
+
+    def search(self, kind: str) -> tuple[SwizzleSearch, LinearLayout, LinearLayout]:
+        """The swizzle search of a ``kind`` round trip and its two sides."""
+        got = self._searches.get(kind)
+        if got is None:
+            sa, sb = _shared_side(kind, self.a), _shared_side(kind, self.b)
+            # the sides are the layouts themselves unless registers repeat or a block dim goes:
+            # then the search's map is the pair's
+            known = self.comp if sa is self.a and sb is self.b else None
+            got = self._searches[kind] = (SwizzleSearch(sa, sb, max(self.bits, 8), conversion=known), sa, sb)
+        return got
+
+    def round_trip(self, kind: str, choice: SwizzleChoice) -> Plan:
+        """The plan of a ``kind`` round trip through ``choice`` (each choice planned once)."""
+        key = (kind, choice)
+        p = self._plans.get(key)
+        if p is None:
+            _, sa, sb = self.search(kind)
+            p = self._plans[key] = _plan_from_choice(kind, self, choice, sa, sb)
+        return p
 
 
-def _plan_from_choice(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout, bitwidth: int,
-                      choice: SwizzleChoice, sides: tuple[LinearLayout, LinearLayout]) -> Plan:
+def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> Plan:
+    a, b, conv, bitwidth = trip.a, trip.b, trip.conv, trip.bits
     bw = max(bitwidth, 8)
-    sa, sb = sides
-    choice = _counted_conflicts(choice, sa, sb)
-    sv = _side_vector(choice, sa, choice.store_instr, bw)
-    lv = _side_vector(choice, sb, choice.load_instr, bw)
-    stores = max(1, _n_regs(sa) // sv)
-    loads = max(1, _n_regs(sb) // lv)
+    choice = _counted_conflicts(choice, sa, sb, trip.counted)
+    sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw)
     reps = choice.reps
     barriers = 2 * reps - 1
-    bar = "barrier.cluster" if kind == "cross_cta" else ("bar.warp.sync" if _warp_sync(a, b) else "bar.sync")
+    bar = _barrier_instr(kind, trip)
     steps = (
         Step(choice.store_instr, stores, sv * bw, f"{choice.store_conflicts} extra wavefronts each" if choice.store_conflicts else "conflict-free"),
         Step(bar, barriers, 0, f"{reps} round(s)"),
@@ -751,7 +864,50 @@ def _plan_from_choice(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearL
     )
 
 
-def _counted_conflicts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> SwizzleChoice:
+def _barrier_instr(kind: str, trip: _Trip) -> str:
+    return "barrier.cluster" if kind == "cross_cta" else ("bar.warp.sync" if trip.warp_sync() else "bar.sync")
+
+
+def _trip_counts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout, bw: int) -> tuple[int, int, int, int]:
+    """Store and load vector widths (elements) and instruction counts per thread of a round trip."""
+    sv = _side_vector(choice, sa, choice.store_instr, bw)
+    lv = _side_vector(choice, sb, choice.load_instr, bw)
+    return sv, lv, max(1, _n_regs(sa) // sv), max(1, _n_regs(sb) // lv)
+
+
+_BARRIER_PRICE = {"barrier.cluster": "cluster_barriers", "bar.warp.sync": "warp_barriers", "bar.sync": "barriers"}
+
+
+def _choice_floor(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout,
+                  store_conflicts: int = 0) -> float:
+    """The cost of the round trip through ``choice`` were its loads (and, unless
+    ``store_conflicts`` gives the stores' count, its stores) free of bank conflicts: a lower bound
+    of its plan's cost (counting the conflicts only adds wavefronts)."""
+    bw = max(trip.bits, 8)
+    sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw)
+    waves = (stores * shared_wavefronts(choice.store_instr, sv * bw, store_conflicts)
+             + loads * shared_wavefronts(choice.load_instr, lv * bw, 0))
+    return price(wavefronts=waves, **{_BARRIER_PRICE[_barrier_instr(kind, trip)]: 2 * choice.reps - 1})
+
+
+def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout) -> int:
+    """The bank conflicts of one side of a round trip through ``choice`` (``store``: the store
+    side ``L``, else the load side), as :func:`_counted_conflicts` gives them."""
+    instr, estimate = (choice.store_instr, choice.store_conflicts) if store else (choice.load_instr, choice.load_conflicts)
+    if "matrix" in instr:
+        return estimate
+    lay = choice.layout
+    offset = LinearLayout.from_flat(
+        {"offset": [v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d)]}, _out_list(lay)
+    )
+    try:
+        return bank_conflicts(_cta_local(L), offset, choice.bitwidth)
+    except LayoutError:  # a side the bank model does not take: keep the estimate
+        return estimate
+
+
+def _counted_conflicts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout,
+                       counted: dict[tuple[SwizzleChoice, bool], int] | None = None) -> SwizzleChoice:
     """``choice`` with the bank conflicts of its ``ld/st.shared`` sides counted by
     :func:`linlayout.banks.bank_conflicts` (Triton's ``gl.bank_conflicts``) on the chosen buffer.
 
@@ -762,26 +918,16 @@ def _counted_conflicts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout
     """
     if "matrix" in choice.store_instr and "matrix" in choice.load_instr:
         return choice
-    lay = choice.layout
-    offset = LinearLayout._make_raw(
-        (("offset", tuple(v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d))),), lay._outs
-    )
-
-    def count(L: LinearLayout, instr: str, estimate: int) -> int:
-        if "matrix" in instr:
-            return estimate
-        if L.has_in_dim("block"):
-            L = LinearLayout._make_raw(tuple((n, f) for n, f in L._ins if n != "block"), L._outs)
-        try:
-            return bank_conflicts(L, offset, choice.bitwidth)
-        except LayoutError:  # a side the bank model does not take: keep the estimate
-            return estimate
-
-    w = count(sa, choice.store_instr, choice.store_conflicts)
-    r = count(sb, choice.load_instr, choice.load_conflicts)
+    got = counted if counted is not None else {}
+    w = got.get((choice, True))
+    if w is None:
+        w = got[(choice, True)] = _side_conflicts(choice, True, sa)
+    r = got.get((choice, False))
+    if r is None:
+        r = got[(choice, False)] = _side_conflicts(choice, False, sb)
     if (w, r) == (choice.store_conflicts, choice.load_conflicts):
         return choice
-    return SwizzleChoice(lay, choice.store_instr, choice.load_instr, w, r, choice.store_tile, choice.load_tile, choice.bitwidth)
+    return SwizzleChoice(choice.layout, choice.store_instr, choice.load_instr, w, r, choice.store_tile, choice.load_tile, choice.bitwidth)
 
 
 def _fewer_bytes(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> SwizzleChoice | None:
@@ -897,30 +1043,40 @@ def _matrix_tiles(bitwidth: int, allowed: bool) -> list[MemOpTile]:
     return [LD_ST_SHARED, LD_ST_MATRIX] + ([LD_ST_MATRIX_TRANS] if bitwidth == 16 else [])
 
 
-def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout, bitwidth: int,
-                 matrix: tuple[bool, bool], max_bytes: int | None = None) -> Plan:
-    """A round trip; ``matrix`` = (``stmatrix`` allowed, ``ldmatrix`` allowed)."""
-    bw = max(bitwidth, 8)
-    sa, sb = _shared_sides(kind, a, b)
+def _shared_plan(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None = None,
+                 beat: float | None = None) -> Plan | None:
+    """A round trip; ``matrix`` = (``stmatrix`` allowed, ``ldmatrix`` allowed).  None when a cost
+    ``beat`` is given and the round trip cannot cost less (its conflict-free floor is not below)."""
+    bw = max(trip.bits, 8)
+    search, sa, sb = trip.search(kind)
     st_m, ld_m = matrix if kind == "shared_memory" else (False, False)
-    choice = _repaired(optimal_swizzle(sa, sb, bw, src_tiles=_matrix_tiles(bw, st_m), dst_tiles=_matrix_tiles(bw, ld_m)))
+    choice = _repaired(search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m)))
     if not _matrix_rows_fit(choice, sa, sb):
-        choice = _repaired(optimal_swizzle(sa, sb, bw, matrix_instructions=False))
+        choice = _repaired(search.best([LD_ST_SHARED], [LD_ST_SHARED]))
     if max_bytes is None or choice.bytes <= max_bytes:
-        return _plan_from_choice(kind, a, b, conv, bitwidth, choice, (sa, sb))
+        if beat is not None and _choice_floor(kind, trip, choice, sa, sb) >= beat:
+            return None
+        if beat is not None and "matrix" not in choice.store_instr:
+            # count the stores' conflicts first: they may already price it out of the race
+            w = trip.counted.get((choice, True))
+            if w is None:
+                w = trip.counted[(choice, True)] = _side_conflicts(choice, True, sa)
+            if _choice_floor(kind, trip, choice, sa, sb, w) >= beat:
+                return None
+        return trip.round_trip(kind, choice)
     # over the budget: more rounds through a smaller buffer, from the best swizzle and from plain
     # ld/st.shared, cheapest first
     tried: list[SwizzleChoice] = []
     starts = [choice]
     if "matrix" in choice.store_instr or "matrix" in choice.load_instr:
-        starts.append(_repaired(optimal_swizzle_ldst(sa, sb, bw)))
+        starts.append(_repaired(search.ldst()))
     fits = []
     for c in starts:
         cur: SwizzleChoice | None = c
         while cur is not None:
             tried.append(cur)
             if cur.bytes <= max_bytes:
-                fits.append(_plan_from_choice(kind, a, b, conv, bitwidth, cur, (sa, sb)))
+                fits.append(trip.round_trip(kind, cur))
                 break
             cur = _fewer_bytes(cur, sa, sb)
     if fits:
@@ -933,6 +1089,13 @@ def _shared_plan(kind: str, a: LinearLayout, b: LinearLayout, conv: LinearLayout
         f"{'CTAs' if kind == 'cross_cta' else 'warps'}, so it must go through shared memory, and the smallest buffer is "
         f"{min(c.bytes for c in tried)} bytes (a round can only be split along registers both layouts hold); alternatives: {options}"
     )
+
+
+def _round_trip(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None) -> Plan:
+    """:func:`_shared_plan` with no cost to beat: a plan, or :class:`UnsupportedError`."""
+    p = _shared_plan(trip, kind, matrix, max_bytes)
+    assert p is not None  # only a cost to beat makes it None
+    return p
 
 
 def _component_rank(sch: LinearLayout, dims: Sequence[str], out: str) -> int:
@@ -978,11 +1141,11 @@ def schedule_counts(schedule: LinearLayout, bitwidth: int = 32) -> tuple[int, in
     return moving * words, selects
 
 
-def _triton_shuffle_plan(a: LinearLayout, b: LinearLayout, conv: LinearLayout, bits: int,
-                         schedule: LinearLayout | None = None) -> Plan | None:
+def _triton_shuffle_plan(trip: _Trip, schedule: LinearLayout | None = None) -> Plan | None:
     """Triton 3.9's in-warp lowering (its counts), or None where it goes through shared memory
     (two or more register<->lane transpositions)."""
-    perm = _warp_permutation(a, b)  # warp_decomposition(a, b, bits) without the packing, once for both widths
+    a, b, conv, bits = trip.a, trip.b, trip.conv, trip.bits
+    perm = trip.warp_permutation()  # warp_decomposition(a, b, bits) without the packing
     m = len(perm[0])
     if m >= 2:
         return None
@@ -1011,14 +1174,15 @@ def _triton_shuffle_plan(a: LinearLayout, b: LinearLayout, conv: LinearLayout, b
     )
 
 
-def _scheduled_shuffle_plan(a: LinearLayout, b: LinearLayout, conv: LinearLayout, bits: int) -> Plan:
+def _scheduled_shuffle_plan(trip: _Trip) -> Plan:
     """The in-warp exchange as the simulator executes it (:func:`shuffle_schedule`), counted by
     :func:`schedule_counts`; works for any conversion that stays inside the warp."""
+    a, b, conv, bits = trip.a, trip.b, trip.conv, trip.bits
     sch = shuffle_schedule(a, b, bits)
     shfl, sel = schedule_counts(sch, bits)
-    m = len(warp_decomposition(a, b, 32).mixed_transpositions)
+    m = len(trip.warp_permutation()[0])
     rounds = sch.in_dim_size("round") * (sch.in_dim_size("extra") if sch.has_in_dim("extra") else 1)
-    steps = (Step("select", sel, 32, "choose the registers sent / filled"),) if sel else ()
+    steps: tuple[Step, ...] = (Step("select", sel, 32, "choose the registers sent / filled"),) if sel else ()
     steps += (Step("shfl.sync", shfl, 32, f"idx shuffles in {rounds} round(s), the rest register moves"),)
     return Plan("warp_shuffle", a, b, conv, bits, steps, shuffles=shfl, shuffle_rounds=1 if shfl else 0,
                 mixed_transpositions=m, selects=sel, shuffle_schedule=sch)
@@ -1032,49 +1196,94 @@ def _detail(p: Plan) -> str:
     return p.kind
 
 
-def _best(a: LinearLayout, b: LinearLayout, conv: LinearLayout, bits: int, matrix: tuple[bool, bool],
-          budget: int | None) -> Plan:
+def _round_trip_floor(trip: _Trip, kind: str) -> float:
+    """A lower bound of the cost of any ``kind`` round trip of the pair: every word of each side's
+    registers stored (loaded) once at full width without conflicts, and one barrier."""
+    sa, sb = _shared_side(kind, trip.a), _shared_side(kind, trip.b)
+    bw = max(trip.bits, 8)
+    waves = max(_n_regs(sa) * bw // 32, 1) + max(_n_regs(sb) * bw // 32, 1)
+    key = "cluster_barrier" if kind == "cross_cta" else ("warp_barrier" if trip.warp_sync() else "barrier")
+    return waves * WEIGHTS["wavefront"] + WEIGHTS[key]
+
+
+def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
     """Every feasible mechanism priced by :mod:`linlayout.cost`; the cheapest wins (ties: the
-    simpler mechanism), the others are recorded in ``Plan.rejected``."""
-    names = conv.in_dim_names
-    cands: list[Plan] = []
+    simpler mechanism), the others are recorded in ``Plan.rejected``.
+
+    Round trips that cannot win (a mechanism already priced costs no more than
+    :func:`_round_trip_floor`) are priced only when ``Plan.rejected`` is read; the choice is the
+    same as pricing everything first."""
+    names = trip.conv.in_dim_names
+    shuffles: list[Plan] = []
     infeasible: list[Alternative] = []
     if "block" not in names and "warp" not in names:
-        cands.append(_scheduled_shuffle_plan(a, b, conv, bits))
-        tri = _triton_shuffle_plan(a, b, conv, bits, cands[0].shuffle_schedule)
-        if tri is not None and tri.cost < cands[0].cost:
-            cands.insert(0, tri)
+        shuffles.append(_scheduled_shuffle_plan(trip))
+        tri = _triton_shuffle_plan(trip, shuffles[0].shuffle_schedule)
+        if tri is not None and tri.cost < shuffles[0].cost:
+            shuffles.insert(0, tri)
     else:
         reason = "the data crosses CTAs" if "block" in names else "the data crosses warps"
         infeasible.append(Alternative("warp_shuffle", "in-warp exchange", None, reason))
     kind = "cross_cta" if "block" in names else "shared_memory"
     variants = [matrix] + ([(False, False)] if any(matrix) and kind == "shared_memory" else [])
-    errors: list[str] = []
-    for mx in variants:
+    # per variant looked at so far: its plan, why none fits, or None (it cannot cost less than a
+    # mechanism already priced: priced only for Plan.rejected)
+    trips: list[Plan | str | None] = []
+
+    def price_variant(i: int, beat: float | None = None) -> Plan | str | None:
         try:
-            p = _shared_plan(kind, a, b, conv, bits, mx, budget)
+            return _shared_plan(trip, kind, variants[i], budget, beat)
         except UnsupportedError as e:
-            errors.append(str(e))
-            continue
-        if all(p != q for q in cands):
-            cands.append(p)
+            return str(e)
+
+    floor = None if not shuffles else _round_trip_floor(trip, kind)
+    if floor is None or min(p.cost for p in shuffles) > floor:
+        for i in range(len(variants)):
+            priced = [p.cost for p in shuffles] + [p.cost for p in trips if isinstance(p, Plan)]
+            got = price_variant(i, min(priced) if priced else None)
+            trips.append(got)
+            if isinstance(got, Plan):
+                floor = _round_trip_floor(trip, kind) if floor is None else floor
+                if got.cost <= floor:
+                    break
+
+    def candidates() -> list[Plan]:
+        cands = list(shuffles)
+        for p in trips:
+            if isinstance(p, Plan) and all(p != q for q in cands):
+                cands.append(p)
+        return cands
+
+    cands = candidates()
     if not cands:
-        raise UnsupportedError(errors[0])
-    if errors and not any(c.kind in ("shared_memory", "cross_cta") for c in cands):
-        infeasible.append(Alternative(kind, f"max_shared_bytes={budget}", None, "no round trip fits the shared-memory budget"))
+        raise UnsupportedError(next(e for e in trips if isinstance(e, str)))
     order = {"warp_shuffle": 0, "shared_memory": 1, "cross_cta": 2}
     best = min(cands, key=lambda p: (p.cost, order[p.kind]))
-    rejected = [Alternative(p.kind, _detail(p), p.cost, f"costs {p.cost - best.cost:g} more under the cost model"
-                            if p.cost > best.cost else "as cheap, but a simpler mechanism was chosen")
-                for p in cands if p is not best]
-    return dataclasses.replace(best, rejected=tuple(rejected + infeasible))
+
+    def rejected() -> tuple[Alternative, ...]:
+        for i in range(len(variants)):
+            if i == len(trips):
+                trips.append(price_variant(i))
+            elif trips[i] is None:
+                trips[i] = price_variant(i)
+        every = candidates()
+        out = [Alternative(p.kind, _detail(p), p.cost, f"costs {p.cost - best.cost:g} more under the cost model"
+                           if p.cost > best.cost else "as cheap, but a simpler mechanism was chosen")
+               for p in every if p is not best]
+        out += infeasible
+        if any(isinstance(e, str) for e in trips) and not any(c.kind in ("shared_memory", "cross_cta") for c in every):
+            out.append(Alternative(kind, f"max_shared_bytes={budget}", None, "no round trip fits the shared-memory budget"))
+        return tuple(out)
+
+    return dataclasses.replace(best, rejected=_later(rejected))
 
 
 def clear_caches() -> None:
-    """Forget the per-layout facts and conversion maps the planner remembers (for benchmarks that
-    time a plan from scratch; the answers never depend on them)."""
-    for f in (_with_hardware_dims, _shared_side, conversion_map):
+    """Forget the per-layout facts the planner remembers (for benchmarks that time a plan from
+    scratch; the answers never depend on them).  Nothing of a pair is remembered across calls."""
+    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _registers_without_copies):
         f.cache_clear()
+    clear_swizzle_caches()
 
 
 def _moved_registers(conv: LinearLayout) -> int:
@@ -1155,19 +1364,21 @@ def plan_conversion(
         budget = max_shared_bytes
     matrix = (bool(matrix_instructions if stmatrix is None else stmatrix), bool(matrix_instructions if ldmatrix is None else ldmatrix))
     a, b = _pair(src, dst, shape)
-    conv = minimal_conversion(a, b, strategy=strategy)
+    comp = b.invert_and_compose(a)  # the one conversion map every mechanism reads
+    conv = _minimal(a, b, comp, strategy)
     names = conv.in_dim_names
     if "register" in names and len(names) == 1:
         moves = _moved_registers(conv)
         return Plan("register", a, b, conv, bits, (Step("mov", 0, 0, f"{moves} registers renamed (free)"),), register_moves=moves,
-                    shuffle_schedule=shuffle_schedule(a, b, bits))
+                    shuffle_schedule=_later(lambda: shuffle_schedule(a, b, bits)))
     if not names:
-        return Plan("noop", a, b, conv, bits, (), shuffle_schedule=shuffle_schedule(a, b, bits))
+        return Plan("noop", a, b, conv, bits, (), shuffle_schedule=_later(lambda: shuffle_schedule(a, b, bits)))
+    trip = _Trip(a, b, conv, comp, bits)
     if strategy == "best":
-        return _best(a, b, conv, bits, matrix, budget)
+        return _best(trip, matrix, budget)
     if "block" in names:
-        return _shared_plan("cross_cta", a, b, conv, bits, matrix, budget)
-    if "warp" in names or _triton_needs_shared_memory(a, b):
-        return _shared_plan("shared_memory", a, b, conv, bits, matrix, budget)
-    tri = _triton_shuffle_plan(a, b, conv, bits)
-    return tri if tri is not None else _shared_plan("shared_memory", a, b, conv, bits, matrix, budget)
+        return _round_trip(trip, "cross_cta", matrix, budget)
+    if "warp" in names or _triton_needs_shared_memory(comp):
+        return _round_trip(trip, "shared_memory", matrix, budget)
+    tri = _triton_shuffle_plan(trip)
+    return tri if tri is not None else _round_trip(trip, "shared_memory", matrix, budget)

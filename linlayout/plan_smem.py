@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import DimensionError, LayoutError, SizeError
-from .gf2 import complement_units, intersection_basis, intersection_dim
+from .gf2 import SpanBasis, complement_units, intersection_basis, intersection_dim
 from .linear import LinearLayout
 
 __all__ = [
@@ -50,6 +50,8 @@ __all__ = [
     "LD_ST_MATRIX",
     "LD_ST_MATRIX_TRANS",
     "SwizzleChoice",
+    "SwizzleSearch",
+    "clear_swizzle_caches",
     "remove_broadcast_registers",
     "optimal_swizzle",
     "optimal_swizzle_ldst",
@@ -190,8 +192,7 @@ def _build(
                 reps.append(s)
         else:
             segment.append(s)
-    ins = (("vector", tuple(vbasis)), ("bank", tuple(bbasis)), ("segment", tuple(segment)), ("reps", tuple(reps)))
-    return LinearLayout._make_raw(ins, src._outs)
+    return LinearLayout.from_flat({"vector": vbasis, "bank": bbasis, "segment": segment, "reps": reps}, list(src.out_dims.items()))
 
 
 def _vbasis(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> list[int]:
@@ -286,6 +287,10 @@ def optimal_swizzle_ldst(src: LinearLayout, dst: LinearLayout, bitwidth: int) ->
         0
     """
     src, dst = _prepare(src, dst)
+    return _ldst_choice(src, dst, bitwidth)
+
+
+def _ldst_choice(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> SwizzleChoice:
     vbasis = _vbasis(src, dst, bitwidth)
     tile_src, tile_dst = _ldst_tiles(src, dst, bitwidth, vbasis)
     lay = _build(src, dst, bitwidth, vbasis, tile_src, tile_dst)
@@ -294,13 +299,6 @@ def optimal_swizzle_ldst(src: LinearLayout, dst: LinearLayout, bitwidth: int) ->
         lay, "st.shared", "ld.shared", side_bank_conflicts(seg, tile_src), side_bank_conflicts(seg, tile_dst),
         tuple(tile_src), tuple(tile_dst), bitwidth,
     )
-
-
-@functools.lru_cache(maxsize=256)
-def conversion_map(dst: LinearLayout, src: LinearLayout) -> LinearLayout:
-    """``dst.invert_and_compose(src)`` (the map from ``dst``'s hardware index to ``src``'s holding
-    the same element), remembered: a plan and its swizzle search ask for it more than once."""
-    return dst.invert_and_compose(src)
 
 
 class _Side:
@@ -313,6 +311,30 @@ class _Side:
         self.regs = list(layout.flat_bases("register"))
         self.lanes = list(layout.flat_bases("lane"))
         self.n_lanes = len(self.lanes)
+
+
+@functools.lru_cache(maxsize=4096)
+def _bijection_solver(L: LinearLayout) -> tuple[SpanBasis, tuple[int, int], tuple[int, int]] | None:
+    """For a bijective layout with ``register`` and ``lane`` dims: a span of its columns (in-dims
+    in order) and where the register and lane bits sit in a combination; None otherwise.  A fact
+    of one layout, remembered (cost matrices search each layout against many others)."""
+    if not (L.has_in_dim("register") and L.has_in_dim("lane") and L.is_invertible()):
+        return None
+    basis = SpanBasis()
+    at: dict[str, tuple[int, int]] = {}
+    k = 0
+    for d in L.in_dim_names:
+        f = L.flat_bases(d)
+        at[d] = (k, (1 << len(f)) - 1)
+        k += len(f)
+        for v in f:
+            basis.insert(v)
+    return basis, at["register"], at["lane"]
+
+
+def clear_swizzle_caches() -> None:
+    """Forget the per-layout facts the swizzle search remembers (for benchmarks)."""
+    _bijection_solver.cache_clear()
 
 
 class _Search:
@@ -336,13 +358,34 @@ class _Search:
             vb = self._vb[first] = intersection_basis(a.regs, b.regs, self.dim)
         return vb
 
+    def convertible(self, first: int) -> bool:
+        """Whether :meth:`conversion` exists (always, when side ``first`` is bijective)."""
+        if first not in self._cvt and _bijection_solver(self.sides[first].layout) is not None:
+            return True
+        return self.conversion(first) is not None
+
+    def lane_image(self, first: int, i: int) -> tuple[int, int]:
+        """The register and lane parts of :meth:`conversion` ``(first)`` at the other side's lane
+        ``2**i`` (which must exist).  A bijective side ``first`` has one solution: it is read
+        from that layout's remembered span instead of solving the whole map."""
+        cvt = self._cvt.get(first)
+        if cvt is None:
+            solver = _bijection_solver(self.sides[first].layout)
+            if solver is not None:
+                basis, (reg_at, reg_mask), (lane_at, lane_mask) = solver
+                y = basis.reduce(self.sides[1 - first].lanes[i])[1]  # in the span: a bijection reaches everything
+                return (y >> reg_at) & reg_mask, (y >> lane_at) & lane_mask
+            cvt = self.conversion(first)
+            assert cvt is not None  # the caller checked convertible()
+        return cvt.get_basis("lane", i, "register"), cvt.get_basis("lane", i, "lane")
+
     def conversion(self, first: int) -> LinearLayout | None:
         """The map from the other side's hardware index to side ``first``'s (b(x) == a(cvt(x))),
         or None when there is none."""
         if first not in self._cvt:
             a, b = self.sides[first].layout, self.sides[1 - first].layout
             try:
-                self._cvt[first] = conversion_map(b, a)
+                self._cvt[first] = b.invert_and_compose(a)
             except LayoutError:
                 self._cvt[first] = None
         return self._cvt[first]
@@ -366,16 +409,15 @@ def _tile_vbasis(search: _Search, n_reg_s: int, n_reg_d: int, lanes_s: Sequence[
     tile_b = [b.lanes[i] for i in lanes_b]
     if 0 in tile_a or 0 in tile_b:
         return None
-    # cvt maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
-    cvt = search.conversion(first)
-    if cvt is None:
+    # the conversion maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
+    if not search.convertible(first):
         return None
     for i in range(n_reg_a - n_reg_b):
-        if cvt.get_basis("lane", lanes_b[i], "register") == 0:
+        if search.lane_image(first, lanes_b[i])[0] == 0:
             return None
     tail = list(lanes_b)[len(lanes_b) - len(lanes_a):] if lanes_a else []
     for ia, ib in zip(lanes_a, tail):
-        if cvt.get_basis("lane", ib, "lane") != (1 << ia):
+        if search.lane_image(first, ib)[1] != (1 << ia):
             return None
     return list(vb[:n_reg_b]) + tile_b
 
@@ -408,6 +450,88 @@ def _default_tiles(bitwidth: int, matrix: bool) -> tuple[list[MemOpTile], list[M
     return src, dst
 
 
+class SwizzleSearch:
+    """The swizzle search of one round trip, remembered: every (store tile, load tile) candidate
+    is built at most once, so that a planner asking for the best pair with and without matrix
+    instructions, and for plain ``ld/st.shared``, pays for each candidate once.
+
+    ``conversion`` may give the map from ``dst``'s hardware index to ``src``'s
+    (``dst.invert_and_compose(src)``) when the caller has it already.
+
+        >>> src = LinearLayout({"register": [[0, 1]], "lane": [[0, 2], [0, 4], [0, 8], [0, 16], [0, 32]],
+        ...                     "warp": [[1, 0], [2, 0]]}, {"dim0": 4, "dim1": 64})
+        >>> search = SwizzleSearch(src, src, 16)
+        >>> search.best([LD_ST_SHARED, LD_ST_MATRIX], [LD_ST_SHARED]) == search.best([LD_ST_SHARED], [LD_ST_SHARED])
+        True
+    """
+
+    __slots__ = ("src", "dst", "bitwidth", "_search", "_cands", "_ldst")
+
+    def __init__(self, src: LinearLayout, dst: LinearLayout, bitwidth: int, *, conversion: LinearLayout | None = None):
+        if bitwidth < 1 or bitwidth > 128 or bitwidth & (bitwidth - 1):
+            raise SizeError(f"optimal_swizzle: bitwidth must be a power of two in [1, 128], got {bitwidth}")
+        self.bitwidth = max(bitwidth, 8)
+        self.src, self.dst = _prepare(src, dst)
+        self._search = _Search(self.src, self.dst)
+        if conversion is not None:
+            self._search._cvt[0] = conversion
+        self._cands: dict[tuple[MemOpTile, MemOpTile], SwizzleChoice | None] = {}
+        self._ldst: SwizzleChoice | None = None
+
+    def candidate(self, ts: MemOpTile, td: MemOpTile) -> SwizzleChoice | None:
+        """The swizzle for storing with ``ts`` and loading with ``td``, or None when the pair's
+        access tiles do not fit the layouts."""
+        key = (ts, td)
+        if key in self._cands:
+            return self._cands[key]
+        self._cands[key] = choice = self._candidate(ts, td)
+        return choice
+
+    def _candidate(self, ts: MemOpTile, td: MemOpTile) -> SwizzleChoice | None:
+        bitwidth = self.bitwidth
+        total = (128 // bitwidth).bit_length() - 1
+        n_s = total - len(ts.lane_contig)
+        n_d = total - len(td.lane_contig)
+        if n_s < 0 or n_d < 0:
+            return None
+        search = self._search
+        s_side, d_side = search.sides
+        vb = _tile_vbasis(search, n_s, n_d, ts.lane_contig, td.lane_contig)
+        if vb is None:
+            return None
+        tile_s = _instr_tile(ts, s_side.regs, s_side.lanes, vb)
+        tile_d = _instr_tile(td, d_side.regs, d_side.lanes, vb)
+        if tile_s is None or tile_d is None:
+            return None
+        leave = min(len(ts.lane_contig) + len(ts.lane_addr) - 3, len(td.lane_contig) + len(td.lane_addr) - 3)
+        lay = _build(self.src, self.dst, bitwidth, vb, tile_s, tile_d, leave)
+        seg = list(lay.flat_bases("segment"))
+        w = side_bank_conflicts(seg, tile_s)
+        r = side_bank_conflicts(seg, tile_d)
+        return SwizzleChoice(lay, ts.store_name, td.load_name, w, r, tuple(tile_s), tuple(tile_d), bitwidth)
+
+    def ldst(self) -> SwizzleChoice:
+        """:func:`optimal_swizzle_ldst` of the two sides."""
+        if self._ldst is None:
+            self._ldst = _ldst_choice(self.src, self.dst, self.bitwidth)
+        return self._ldst
+
+    def best(self, src_tiles: Sequence[MemOpTile], dst_tiles: Sequence[MemOpTile]) -> SwizzleChoice:
+        """:func:`optimal_swizzle` over these candidate tiles."""
+        best: tuple[int, int, SwizzleChoice] | None = None
+        for ts in src_tiles:
+            for td in dst_tiles:
+                choice = self.candidate(ts, td)
+                if choice is None:
+                    continue
+                key = (choice.store_conflicts + choice.load_conflicts, -choice.reps)
+                if best is None or key < best[:2]:
+                    best = (key[0], key[1], choice)
+        if best is None:
+            return self.ldst()
+        return best[2]
+
+
 def optimal_swizzle(
     src: LinearLayout,
     dst: LinearLayout,
@@ -430,39 +554,6 @@ def optimal_swizzle(
         >>> c.store_instr, c.load_instr, c.store_conflicts + c.load_conflicts
         ('st.shared', 'ld.shared', 0)
     """
-    if bitwidth < 1 or bitwidth > 128 or bitwidth & (bitwidth - 1):
-        raise SizeError(f"optimal_swizzle: bitwidth must be a power of two in [1, 128], got {bitwidth}")
-    bitwidth = max(bitwidth, 8)
-    src, dst = _prepare(src, dst)
-    dsrc, ddst = _default_tiles(bitwidth, matrix_instructions)
-    src_tiles = list(src_tiles) if src_tiles is not None else dsrc
-    dst_tiles = list(dst_tiles) if dst_tiles is not None else ddst
-    total = (128 // bitwidth).bit_length() - 1
-    search = _Search(src, dst)
-    s_side, d_side = search.sides
-    best: tuple[int, int, SwizzleChoice] | None = None
-    for ts in src_tiles:
-        for td in dst_tiles:
-            n_s = total - len(ts.lane_contig)
-            n_d = total - len(td.lane_contig)
-            if n_s < 0 or n_d < 0:
-                continue
-            vb = _tile_vbasis(search, n_s, n_d, ts.lane_contig, td.lane_contig)
-            if vb is None:
-                continue
-            tile_s = _instr_tile(ts, s_side.regs, s_side.lanes, vb)
-            tile_d = _instr_tile(td, d_side.regs, d_side.lanes, vb)
-            if tile_s is None or tile_d is None:
-                continue
-            leave = min(len(ts.lane_contig) + len(ts.lane_addr) - 3, len(td.lane_contig) + len(td.lane_addr) - 3)
-            lay = _build(src, dst, bitwidth, vb, tile_s, tile_d, leave)
-            seg = list(lay.flat_bases("segment"))
-            w = side_bank_conflicts(seg, tile_s)
-            r = side_bank_conflicts(seg, tile_d)
-            choice = SwizzleChoice(lay, ts.store_name, td.load_name, w, r, tuple(tile_s), tuple(tile_d), bitwidth)
-            key = (w + r, -choice.reps)
-            if best is None or key < best[:2]:
-                best = (key[0], key[1], choice)
-    if best is None:
-        return optimal_swizzle_ldst(src, dst, bitwidth)
-    return best[2]
+    search = SwizzleSearch(src, dst, bitwidth)
+    dsrc, ddst = _default_tiles(search.bitwidth, matrix_instructions)
+    return search.best(list(src_tiles) if src_tiles is not None else dsrc, list(dst_tiles) if dst_tiles is not None else ddst)

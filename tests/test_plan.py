@@ -366,3 +366,31 @@ def test_triton_local_replica_is_a_shared_memory_round_trip():
     assert best.kind == "register" and best.cost == 0 < t.cost
     for p in (t, best):
         assert simulate(p).ok
+
+
+def test_alternatives_and_schedules_read_late_are_the_plans_own(oracle):
+    """strategy="best" prices a round trip that cannot win (a mechanism already priced costs no
+    more than its floor) only when Plan.rejected is read, and a zero-cost plan's shuffle schedule
+    when it is read: reading them at once, late, after pickling, after ``dataclasses.replace`` or
+    after clear_caches gives the same, and no alternative read late beats the choice (ties go to
+    the simpler mechanism, then to the one priced first)."""
+    import dataclasses
+    import pickle
+
+    from linlayout.plan import clear_caches
+
+    order = {"warp_shuffle": 0, "shared_memory": 1, "cross_cta": 2}
+    kinds = set()
+    for r in oracle("triton-3.9/cvt_ptx.jsonl")[::5]:
+        src, dst = gluon(r["src"], r["shape"]), gluon(r["dst"], r["shape"])
+        now = plan_conversion(src, dst, bitwidth=r["dtype"])
+        alts, sch = now.rejected, now.shuffle_schedule
+        clear_caches()
+        later = pickle.loads(pickle.dumps(plan_conversion(src, dst, bitwidth=r["dtype"])))
+        assert later == now and later.rejected == alts and later.shuffle_schedule == sch and str(later) == str(now)
+        copy = dataclasses.replace(plan_conversion(src, dst, bitwidth=r["dtype"]), steps=now.steps)
+        assert copy.rejected == alts and copy.to_dict() == now.to_dict()
+        for a in alts:
+            assert a.cost is None or (a.cost, order[a.kind]) >= (now.cost, order.get(now.kind, -1)), (r, a)
+        kinds.add(now.kind)
+    assert {"noop", "register", "warp_shuffle", "shared_memory"} <= kinds
