@@ -34,7 +34,7 @@ import numpy as np
 from . import gf2
 from .checks import as_int, is_pow2, log2
 from .linear_text import read_linear_text
-from .tabulate import smallest_dtype, tabulate
+from .tabulate import smallest_dtype, tabulate_xor
 from .errors import (
     BasisError,
     DimensionError,
@@ -733,8 +733,8 @@ class LinearLayout:
             [0, 1, 3, 2]
         """
         self._check_table_size()
-        dt = smallest_dtype(0, (1 << self.total_out_size_log2) - 1)
-        return tabulate([(2, (b,)) for b in self._columns()], (0,), "xor", dt).reshape(-1)
+        mask = (1 << self.total_out_size_log2) - 1
+        return tabulate_xor(self._columns(), [(0, mask)], smallest_dtype(0, mask)).reshape(-1)
 
     def table(self) -> np.ndarray:
         """Outputs of every input at once: an array of shape ``(total_in_size, num_out_dims)`` of
@@ -753,8 +753,7 @@ class LinearLayout:
         self._check_table_size()
         unpack = self._out_unpack
         dt = smallest_dtype(0, max((m for _, _, m in unpack), default=0))
-        digits = [(2, tuple((b >> sh) & m for _, sh, m in unpack)) for b in self._columns()]
-        return tabulate(digits, (0,) * len(unpack), "xor", dt)
+        return tabulate_xor(self._columns(), [(sh, m) for _, sh, m in unpack], dt)
 
     def _check_table_size(self) -> None:
         n = self.total_in_size_log2
