@@ -197,7 +197,20 @@ class LinearLayout:
         where out dims are: [dim0 (size 128)]
     """
 
-    __slots__ = ("_ins", "_outs", "_shifts", "_rank", "_hash", "_bases", "_tables", "_out_unpack")
+    __slots__ = ("_ins", "_outs", "_stored", "_shifts", "_rank", "_hash", "_bases", "_tables", "_out_unpack")
+
+    _ins: tuple[tuple[str, tuple[int, ...]], ...]
+    _outs: tuple[tuple[str, int], ...]
+    #: ``(_ins, _outs)``: the whole stored form in one tuple, which ``==`` and ``hash`` read
+    _stored: tuple[tuple[tuple[str, tuple[int, ...]], ...], tuple[tuple[str, int], ...]]
+    _shifts: tuple[int, ...]
+    _out_unpack: tuple[tuple[str, int, int], ...]
+    _rank: int | None
+    _hash: int | None
+    _bases: dict[str, tuple[tuple[int, ...], ...]] | None
+    #: the lookup tables of :meth:`apply` (in-dim -> (size, table or bases)), or before they are
+    #: built the number of calls so far (None: none)
+    _tables: dict[str, tuple[int, Sequence[int]]] | int | None
 
     # ----------------------------------------------------------------------------- construction
 
@@ -300,6 +313,7 @@ class LinearLayout:
     def _init(self, ins: tuple[tuple[str, tuple[int, ...]], ...], outs: tuple[tuple[str, int], ...]) -> None:
         self._ins = ins
         self._outs = outs
+        self._stored = (ins, outs)
         packing = _OUT_PACKING.get(outs)
         if packing is None:
             packing = _out_packing(outs)
@@ -1411,28 +1425,33 @@ class LinearLayout:
 
     # ------------------------------------------------------------------------------ dunder
 
-    def _key(self) -> tuple:
-        return (self._ins, self._outs)
-
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not LinearLayout and not isinstance(other, LinearLayout):
+        """Equal dims (names, sizes, order) and equal bases, as Triton's ``==``: one comparison of
+        the stored tuples (after a first equal comparison both layouts share them, so the next is
+        an identity check).
+
+            >>> LinearLayout.identity_1d(4, "lane", "dim0") == LinearLayout({"lane": [[1], [2]]}, {"dim0": 4})
+            True
+        """
+        try:
+            theirs = other._stored  # type: ignore[attr-defined]
+        except AttributeError:
             return NotImplemented
-        a, b = self._ins, other._ins
-        if a is not b:
-            if a != b:
-                return False
-            other._ins = a  # equal immutable tuples: share them, so the next comparison is `is`
-        a, b = self._outs, other._outs
-        if a is not b:
-            if a != b:
-                return False
-            other._outs = a
+        mine = self._stored
+        if mine is theirs:
+            return True
+        if not isinstance(other, LinearLayout):
+            return NotImplemented
+        if mine != theirs:
+            return False
+        other._stored = mine  # equal immutable tuples: share them
         return True
 
     def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(self._key())
-        return self._hash
+        h = self._hash
+        if h is None:
+            h = self._hash = hash(self._stored)
+        return h
 
     def __reduce__(self):
         return (LinearLayout._make, (self._ins, self._outs))
