@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, Union, cast
 
 import numpy as np
 
@@ -97,12 +97,14 @@ def _items(obj: Any, what: str) -> list[tuple[Any, Any]]:
 def _new_dims(dims: Sequence[tuple[str, int]] | Mapping[str, int], kind: str, total_log2: int) -> list[tuple[str, int]]:
     """Validate the ``(name, size)`` list of a reshape: names unique, sizes powers of two that
     multiply to the layout's total size (``2**total_log2``)."""
-    items = list(dims.items()) if isinstance(dims, Mapping) else [tuple(x) for x in dims]
+    items: list[tuple[str, int]] = []
     total = 0
-    for n, size in items:
-        _check_name(n, f"{kind}-dim")
-        if not is_pow2(_as_int(size, f"size of {kind}-dim {n!r}")):
+    for name, value in _items(dims, f"the new {kind}-dims"):
+        n = _check_name(name, f"{kind}-dim")
+        size = _as_int(value, f"size of {kind}-dim {n!r}")
+        if not is_pow2(size):
             raise SizeError(f"reshape_{kind}s: {kind}-dim {n!r} has size {size}, not a power of two")
+        items.append((n, size))
         total += log2(size)
     if total != total_log2:
         raise SizeError(f"reshape_{kind}s: new {kind}-dims have total size {1 << total}, but the layout has {1 << total_log2}")
@@ -231,9 +233,10 @@ class LinearLayout:
                 raw = list(out_dims)
             except TypeError:
                 raise LayoutError(f"out_dims must be a mapping, a list of names or of (name, size) pairs; got {out_dims!r}") from None
-            if all(isinstance(x, str) for x in raw):
+            names = [x for x in raw if isinstance(x, str)]
+            if len(names) == len(raw):
                 infer = True
-                out_items = [(x, 1) for x in raw]
+                out_items = [(x, 1) for x in names]
             else:
                 out_items = _items(raw, "out_dims")
         out_names: list[str] = []
@@ -356,11 +359,11 @@ class LinearLayout:
         fast = type(out_dims) is list and all(type(x) is tuple and len(x) == 2 for x in out_dims)
         known = _FLAT_OUTS.get(tuple(out_dims)) if fast else None  # out-dims checked before
         if known is None:
-            outs = []
+            outs: list[tuple[str, int]] = []
             total = 0
-            for name, size in (out_dims if fast else _items(out_dims, "out_dims")):
+            for name, value in (cast(list, out_dims) if fast else _items(out_dims, "out_dims")):
                 _check_name(name, "out-dim")
-                size = _as_int(size, f"size of out-dim {name!r}")
+                size = _as_int(value, f"size of out-dim {name!r}")
                 if not is_pow2(size):
                     raise SizeError(f"out-dim {name!r} has size {size}; out-dim sizes must be powers of two")
                 outs.append((name, size))
@@ -370,9 +373,9 @@ class LinearLayout:
             if total > MAX_TOTAL_LOG2:
                 raise SizeError(f"out-dims total {total} bits; at most {MAX_TOTAL_LOG2} are supported")
             known = (tuple(outs), total)
-            if fast and len(_FLAT_OUTS) < 4096 and all(type(n) is str and type(v) is int for n, v in out_dims):
+            if fast and len(_FLAT_OUTS) < 4096 and all(type(n) is str and type(v) is int for n, v in cast(list, out_dims)):
                 _FLAT_OUTS[tuple(out_dims)] = known
-        outs, total = known
+        stored_outs, total = known
         limit = 1 << total
         ins = []
         n_bits = 0
@@ -396,7 +399,7 @@ class LinearLayout:
             raise DimensionError(f"from_flat: repeated in-dim names in {[n for n, _ in ins]}")
         if n_bits > MAX_TOTAL_LOG2:
             raise SizeError(f"in-dims total {n_bits} bits; at most {MAX_TOTAL_LOG2} are supported")
-        return cls._make_raw(tuple(ins), outs)
+        return cls._make_raw(tuple(ins), stored_outs)
 
     @classmethod
     def identity_1d(cls, size: int, in_dim: str, out_dim: str) -> LinearLayout:
@@ -690,10 +693,10 @@ class LinearLayout:
 
     __call__ = apply
 
-    def _apply_untabled(self, inputs: Mapping[str, int], calls: int | None) -> dict[str, int]:
+    def _apply_untabled(self, inputs: Mapping[str, int], calls: object) -> dict[str, int]:
         """:meth:`apply` before the lookup tables pay: XOR the bases of the set bits, and count the
         calls (in ``_tables``) until the ``_APPLY_TABLE_CALLS``-th builds the tables."""
-        calls = (calls or 0) + 1
+        calls = calls + 1 if isinstance(calls, int) else 1
         if calls >= _APPLY_TABLE_CALLS:
             self._build_apply_tables()
             return self.apply(inputs)
@@ -717,8 +720,8 @@ class LinearLayout:
                 i += 1
         return {n: (flat >> sh) & m for n, sh, m in self._out_unpack}
 
-    def _build_apply_tables(self) -> dict[str, tuple[int, Any]]:
-        tables = {}
+    def _build_apply_tables(self) -> dict[str, tuple[int, Sequence[int]]]:
+        tables: dict[str, tuple[int, Sequence[int]]] = {}
         for n, f in self._ins:
             if len(f) <= _APPLY_TABLE_LOG2:
                 t = [0]
@@ -1017,9 +1020,15 @@ class LinearLayout:
             basis = gf2.SpanBasis()
             for v in self._columns():
                 basis.insert(v)
+
+            def solve(v: int) -> int:
+                x = basis.express(v)
+                assert x is not None  # every output is reached (surjective)
+                return x
+
             out_items = [(n, 1 << len(f)) for n, f in self._ins]
             return LinearLayout._make(
-                [(n, [basis.express(1 << (sh + i)) for i in range(log2(s))]) for (n, s), sh in zip(self._outs, self._shifts)],
+                [(n, [solve(1 << (sh + i)) for i in range(log2(s))]) for (n, s), sh in zip(self._outs, self._shifts)],
                 out_items,
             )
         return self._identity_on_outs().invert_and_compose(self)

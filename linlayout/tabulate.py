@@ -44,9 +44,10 @@ __all__ = ["smallest_dtype", "tabulate", "tabulate_xor", "value_range", "MAX_OBJ
 #: Largest table (rows x columns) of Python ints, for values beyond 64 bits (about 50 bytes a cell).
 MAX_OBJECT_CELLS = 1 << 20
 
-_UNSIGNED = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.uint32), np.dtype(np.uint64))
-_SIGNED = (np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32), np.dtype(np.int64))
-_LANES = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32), 8: np.dtype(np.uint64)}
+_UNSIGNED: tuple[np.dtype, ...] = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.uint32), np.dtype(np.uint64))
+_SIGNED: tuple[np.dtype, ...] = (np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32), np.dtype(np.int64))
+#: The unsigned dtype of each size in bytes (a row of packed columns, or a machine word).
+_LANES: dict[int, np.dtype] = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32), 8: np.dtype(np.uint64)}
 _OBJECT = np.dtype(object)
 
 
