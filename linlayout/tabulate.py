@@ -141,7 +141,7 @@ def tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dtype
     w = dt.itemsize * 8
     lane = _LANES.get(dt.itemsize * k) if sys.byteorder == "little" and dt.kind in "ui" else None
     cols = [[(b >> sh) & m for b in images] for sh, m in fields]
-    if lane is None or len(images) > 64:  # (no table has more than 2**64 rows)
+    if lane is None:
         return tabulate([(2, v) for v in zip(*cols)] if k else [(2, ())] * len(images), [0] * k, "xor", dt)
     n = 1 << len(images)
     out = np.empty((n, k), dtype=dt)
@@ -236,7 +236,7 @@ def _table(steps: Sequence[tuple[int, int]], base: int, op: str, dt: np.dtype, m
         e, v = steps[0]
         lo = np.arange(e, dtype=np.uint64)
         np.multiply(lo, np.uint64(v & _U64), out=lo)
-        np.add(lo, np.uint64(base & _U64), out=lo)
+        _UFUNC[op](lo, np.uint64(base & _U64), out=lo)
         lo = lo.astype(dt, copy=False)
         h, i = e, 1
         if i == len(steps):
