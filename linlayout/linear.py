@@ -758,8 +758,9 @@ class LinearLayout:
         the smallest unsigned dtype that holds every out-dim's values (``uint8`` up to size 256).
 
         Row ``k`` holds the outputs of the flat input ``k``, whose lowest bits are the first in-dim.
-        Computed in place by XOR doubling over the bases (see :mod:`linlayout.tabulate`): one
-        numpy call per input bit, peak memory the output itself.
+        Computed as a cache-resident block of the lowest input bits XORed with a short table of
+        the rest, written in one broadcast call (see :mod:`linlayout.tabulate`): close to numpy's
+        time to write the array, peak memory the output itself.
 
             >>> L = LinearLayout({"register": [[0, 1]], "lane": [[1, 0], [2, 0]]}, {"dim0": 4, "dim1": 2})
             >>> L.table()[:4].tolist()

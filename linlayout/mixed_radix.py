@@ -530,8 +530,9 @@ class MixedRadixLayout:
         Row ``k`` is the flat input ``k``, first in-dim fastest, digits fastest first.  The dtype is
         the smallest integer type that holds every image (unsigned when none is negative; ``uint64``
         up to ``2**64 - 1``); images beyond 64 bits come as Python ints in an object array, so the
-        table always agrees with :meth:`apply`.  Computed in place by doubling over the digits (see
-        :mod:`linlayout.tabulate`): peak memory is the output.
+        table always agrees with :meth:`apply`.  Computed as a cache-resident block of the fastest digits plus a
+        short table of the rest, in one broadcast write (see :mod:`linlayout.tabulate`): peak
+        memory is the output.
 
             >>> MixedRadixLayout({"x": [(2, 3, "m")], "y": [(2, 1, "laneid")]}).table().tolist()
             [[0, 0], [3, 0], [0, 1], [3, 1]]

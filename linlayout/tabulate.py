@@ -1,18 +1,23 @@
 """Whole-layout evaluation at memory speed: every point of a layout in a handful of numpy calls.
 
 A layout whose flat input splits into digits (fastest first; a GF(2) layout's input bits are
-digits of extent 2) is tabulated by *doubling*: with the rows of the first ``h`` inputs written,
-digit value ``t`` of the next digit gives rows ``t*h .. (t+1)*h`` as those rows combined with
-``t`` steps of the digit (``+`` for a mixed-radix digit, XOR for a GF(2) basis), and the rows
-already written double each call.  Everything is written in place into one preallocated array of
-the smallest integer dtype that holds every value, so peak memory is the output itself; there is
-no index array and no temporary as large as the output.
+digits of extent 2) has the table ``row(j + h*r) = lo[j] (+) hi[r]``, where ``lo`` is the table
+of the fastest digits (a *block* of ``h`` rows, 32 KiB or at least 8192 rows: it stays in cache)
+and ``hi`` the table of the rest (``(+)`` is ``+`` for a mixed-radix digit, XOR for a GF(2)
+basis).  Both small tables are built the same way, from Python lists of up to 128 rows; the
+output is one preallocated array of the smallest integer dtype that holds every value, written
+once by one broadcast call (the block in place first, then ``out[h:] = lo (+) hi[1:]``), so the
+time is close to numpy's time to write the array, and peak memory is the output plus the block.
+A long digit is split (``t = t0 + d*t1``) to make the block large.
 
 When a row (every output column) fits in 1, 2, 4 or 8 bytes, the rows are viewed as single
-unsigned integers with the columns in separate lanes (numpy arrays are little-endian here), so
-each call is one flat SIMD pass: XOR never crosses lanes, and for ``+`` every lane holds a value
-in ``[0, 2**w)`` (signed columns are biased by ``2**(w-1)`` while summing, then flipped back with
-one XOR) so a lane never carries into its neighbour.
+unsigned integers with the columns in separate lanes (numpy arrays are little-endian here):
+XOR never crosses lanes, and packing is additive modulo the word, so ``+`` of packed rows is
+``+`` of rows (signed columns are biased by ``2**(w-1)`` so that each final lane is in
+``[0, 2**w)``, then flipped back with one XOR).  Wider rows (3 columns, say) are written over
+machine words that each hold whole elements of one or more rows, one word-wise call along the
+words that share a position in the period of rows; there ``lo`` and ``hi`` hold non-negative
+lane values that sum to the final value, so no lane carries into its neighbour.
 
 Values outside 64-bit integers are tabulated as Python ints in an object array (exact, slower;
 at most ``MAX_OBJECT_CELLS`` cells, else a :class:`~linlayout.errors.SizeError`).
