@@ -142,6 +142,10 @@ def _merged_order(xs: Sequence[str], ys: Sequence[str]) -> list[str]:
     return out
 
 
+#: The stored forms of layouts built by the public constructor (see :meth:`LinearLayout.__init__`).
+_STORED: dict[tuple, tuple] = {}
+_STORED_MAX = 4096
+
 _OUT_PACKING: dict[tuple[tuple[str, int], ...], tuple[tuple[int, ...], tuple[tuple[str, int, int], ...]]] = {}
 
 
@@ -310,6 +314,14 @@ class LinearLayout:
         if sum(len(f) for _, f in ins) > MAX_TOTAL_LOG2:
             raise SizeError(f"in-dims total {sum(len(f) for _, f in ins)} bits; at most {MAX_TOTAL_LOG2} are supported")
         self._init(tuple(ins), outs)
+        # layouts built from the same spelling share one stored form, so == between them is an
+        # identity check (the table is bounded: when full it starts again)
+        stored = _STORED.setdefault(self._stored, self._stored)
+        if stored is not self._stored:
+            self._ins, self._outs = stored
+            self._stored = stored
+        elif len(_STORED) > _STORED_MAX:
+            _STORED.clear()
         if require_surjective and not self.is_surjective():
             raise NotSurjectiveError(f"layout is not surjective: {self._unreached_description()}")
 
