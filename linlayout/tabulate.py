@@ -289,6 +289,17 @@ def _fill_columns(out: np.ndarray, digits: Sequence[tuple[int, Sequence[int]]], 
     lo_steps, hi_steps = steps[:i], steps[i:]
     h = math.prod(e for e, _ in lo_steps)
     rest = n // h
+    if op == "xor":
+        R = s * k
+        while h * R % 8 and i < len(steps):  # the block must fill whole 8-byte words
+            h *= steps[i][0]
+            i += 1
+        lo_steps, hi_steps = steps[:i], steps[i:]
+        for c in range(k):
+            cols[:h, c] = _table([(e, v[c] & mask) for e, v in lo_steps], base[c] & mask, op, U, mask)
+        if hi_steps:
+            _extend_xor(out, h, [v for _, v in hi_steps])
+        return
     bias = 1 << (w - 1) if signed_add else 0
     R = s * k
     W = next(W for W in (8, 4, 2, 1) if W >= s and (h * R) % W == 0)
@@ -308,6 +319,41 @@ def _fill_columns(out: np.ndarray, digits: Sequence[tuple[int, Sequence[int]]], 
     _UFUNC[op](lo_t[None], tiles.reshape(rest, -1).view(Wt)[:, :, None], out=words.reshape(rest, h // p, q).transpose(0, 2, 1))
     if bias:
         np.bitwise_xor(words, Wt.type(sum(bias << (w * j) for j in range(W // s))), out=words)
+
+
+#: The XOR of wide rows grows its block to this many bytes before the last pass (it stays in L2).
+_GRAY_BYTES = 1 << 17
+
+
+def _extend_xor(out: np.ndarray, h: int, steps: Sequence[Sequence[int]]) -> None:
+    """Fill the rows ``h ..`` of ``out`` (rows wider than a word; ``h`` a power of two, the first
+    ``h`` rows written) with the XOR table of one more input bit per step, in Gray-code order:
+    each next copy of the block is the copy before it (just written, in cache) XOR the step
+    repeated over the block, one contiguous call over machine words per copy.  The block first
+    grows to about ``_GRAY_BYTES`` so that the copies are few."""
+    n, k = out.shape
+    U = _LANES[out.itemsize]
+    words = out.reshape(-1).view(np.uint8).view(np.uint64)
+    R = out.itemsize * k
+    p = math.lcm(R, 8) // R  # rows in a period of whole words
+    j = 0
+    while j < len(steps):
+        a = len(steps) - j
+        while a > 1 and (h << a) * R > _GRAY_BYTES and (h << 1) * R < _GRAY_BYTES:
+            a -= 1  # grow the block first
+        period = np.empty((p, k), U)
+        tiles = []
+        for v in steps[j : j + a]:
+            period[:] = [x & ((1 << (8 * out.itemsize)) - 1) for x in v]
+            tiles.append(np.tile(period.reshape(-1).view(np.uint64), h // p))
+        copies = words[: (h << a) * R // 8].reshape(1 << a, h * R // 8)
+        prev = 0
+        for r in range(1, 1 << a):
+            g = r ^ (r >> 1)
+            np.bitwise_xor(copies[prev], tiles[(r & -r).bit_length() - 1], out=copies[g])
+            prev = g
+        h <<= a
+        j += a
 
 
 def _divisor_near(e: int, most: int) -> int:

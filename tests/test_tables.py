@@ -182,9 +182,10 @@ def test_tabulate_blocks_and_word_writes_are_exact(digits, base, k, scale, sizes
     xi = np.arange(1 << len(xd), dtype=object)
     for j, (_, v) in enumerate(xd):
         xwant ^= np.outer((xi >> j) & 1, v)
-    saved = tab._PY_ROWS, tab._BLOCK_BYTES, tab._BLOCK_ROWS
+    saved = tab._PY_ROWS, tab._BLOCK_BYTES, tab._BLOCK_ROWS, tab._GRAY_BYTES
     try:
         tab._PY_ROWS, tab._BLOCK_BYTES, tab._BLOCK_ROWS = sizes
+        tab._GRAY_BYTES = 8 * sizes[1]
         t = tabulate(digits, base, "add")
         x = tabulate(xd, xbase, "xor")
         fields = [(64 * c, (1 << 64) - 1) for c in range(k)]
@@ -192,7 +193,7 @@ def test_tabulate_blocks_and_word_writes_are_exact(digits, base, k, scale, sizes
         x0 = tabulate(xd, [0] * k, "xor")
         xf = tab.tabulate_xor(images, fields, x0.dtype)
     finally:
-        tab._PY_ROWS, tab._BLOCK_BYTES, tab._BLOCK_ROWS = saved
+        tab._PY_ROWS, tab._BLOCK_BYTES, tab._BLOCK_ROWS, tab._GRAY_BYTES = saved
     assert t.astype(object).tolist() == want.tolist()
     assert x.astype(object).tolist() == xwant.tolist()
     assert x0.astype(object).tolist() == (xwant ^ np.array(xbase, dtype=object)).tolist()
