@@ -15,9 +15,11 @@ unsigned integers with the columns in separate lanes (numpy arrays are little-en
 XOR never crosses lanes, and packing is additive modulo the word, so ``+`` of packed rows is
 ``+`` of rows (signed columns are biased by ``2**(w-1)`` so that each final lane is in
 ``[0, 2**w)``, then flipped back with one XOR).  Wider rows (3 columns, say) are written over
-machine words that each hold whole elements of one or more rows, one word-wise call along the
-words that share a position in the period of rows; there ``lo`` and ``hi`` hold non-negative
-lane values that sum to the final value, so no lane carries into its neighbour.
+8-byte machine words that each hold whole elements of one or more rows: an XOR table copies its
+block in Gray-code order, each copy the one before it (still in cache) XOR one input bit's image
+repeated over the block; a sum writes one word-wise call along the words that share a position
+in the period of rows, with ``lo`` and ``hi`` holding non-negative lane values that sum to the
+final value, so no lane carries into its neighbour.
 
 Values outside 64-bit integers are tabulated as Python ints in an object array (exact, slower;
 at most ``MAX_OBJECT_CELLS`` cells, else a :class:`~linlayout.errors.SizeError`).
