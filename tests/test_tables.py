@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from strategies import linear_layouts
 
@@ -198,3 +198,17 @@ def test_tabulate_blocks_and_word_writes_are_exact(digits, base, k, scale, sizes
     assert x.astype(object).tolist() == xwant.tolist()
     assert x0.astype(object).tolist() == (xwant ^ np.array(xbase, dtype=object)).tolist()
     assert xf.tolist() == x0.tolist() and xf.dtype == x0.dtype
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 5), st.integers(-9, 9), st.integers(0, 2)), min_size=1, max_size=4))
+def test_cute_coord_table_is_the_layout(modes):
+    from converters.cute.layout import E
+
+    strides = tuple(E(d, i) if d else 0 for _, d, i in modes)
+    assume(any(type(d) is E for d in strides))
+    L = Layout(tuple(s for s, _, _ in modes), strides)
+    t = L.coord_table()
+    want = [list(L(i)) for i in range(L.size())]
+    assert t.astype(object).tolist() == [w + [0] * (t.shape[1] - len(w)) for w in want]
+    assert t.dtype == smallest([v for w in want for v in w])
