@@ -77,6 +77,14 @@ def first_call_us(objects, fn, repeat: int = 7) -> float:
     return statistics.median(runs)
 
 
+def met(ratio: float, target: str) -> str:
+    """'yes' / 'NO' for a target such as '<= 1' or '<= 1/50'; '' without one (or without Triton)."""
+    if not target.startswith("<=") or ratio != ratio:
+        return ""
+    num, _, den = target[2:].strip().partition("/")
+    return "yes" if ratio <= float(num) / float(den or 1) else "NO"
+
+
 def import_seconds(module: str) -> float:
     code = f"import time; t=time.perf_counter(); import {module}; print(time.perf_counter()-t)"
     times = [float(subprocess.check_output([sys.executable, "-c", code], text=True)) for _ in range(5)]
@@ -109,7 +117,7 @@ def main() -> int:
             "invert": lambda: ta.invert(),
             "invert_and_compose": lambda: ta.invert_and_compose(tb),
         }
-    print(f"{'operation':<38}{'ours (us)':>12}{'triton (us)':>14}{'ratio ours/triton':>20}   target")
+    print(f"{'operation':<38}{'ours (us)':>12}{'triton (us)':>14}{'ratio ours/triton':>20}   {'target':<12}met")
     for name, (fn, number) in ours.items():
         us = best_us(fn, number)
         if name in ref:
@@ -161,12 +169,13 @@ def main() -> int:
                  ("== (equal layouts)", eq, float("nan"), float("nan"), "<= 1"),
                  ("== (first, fresh equal pair)", eq_first, float("nan"), float("nan"), "(no target)")]
     for name, us, them, ratio, target in rows:
-        print(f"{name:<38}{us:>12.3f}{them:>14.3f}{ratio:>20.3f}   {target}")
+        print(f"{name:<38}{us:>12.3f}{them:>14.3f}{ratio:>20.3f}   {target:<12}{met(ratio, target)}")
 
     base = import_seconds("numpy")
     ours_import = import_seconds("linlayout")
     galois = import_seconds("galois")
-    print(f"\nimport linlayout: {ours_import:.3f} s ({ours_import - base:+.3f} s over numpy alone; target: at most 0.25 s)")
+    print(f"\nimport linlayout: {ours_import:.3f} s ({ours_import - base:+.3f} s over numpy alone; target: adds at most 0.25 s: "
+          f"{'yes' if ours_import - base <= 0.25 else 'NO'})")
     print(f"import galois (for scale): {galois:.3f} s")
     return 0
 

@@ -27,14 +27,14 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, Union, cast
 
 import numpy as np
 
 from . import gf2
 from .checks import as_int, is_pow2, log2
 from .linear_text import read_linear_text
-from .tabulate import smallest_dtype, tabulate
+from .tabulate import smallest_dtype, tabulate_xor
 from .errors import (
     BasisError,
     DimensionError,
@@ -97,12 +97,14 @@ def _items(obj: Any, what: str) -> list[tuple[Any, Any]]:
 def _new_dims(dims: Sequence[tuple[str, int]] | Mapping[str, int], kind: str, total_log2: int) -> list[tuple[str, int]]:
     """Validate the ``(name, size)`` list of a reshape: names unique, sizes powers of two that
     multiply to the layout's total size (``2**total_log2``)."""
-    items = list(dims.items()) if isinstance(dims, Mapping) else [tuple(x) for x in dims]
+    items: list[tuple[str, int]] = []
     total = 0
-    for n, size in items:
-        _check_name(n, f"{kind}-dim")
-        if not is_pow2(_as_int(size, f"size of {kind}-dim {n!r}")):
+    for name, value in _items(dims, f"the new {kind}-dims"):
+        n = _check_name(name, f"{kind}-dim")
+        size = _as_int(value, f"size of {kind}-dim {n!r}")
+        if not is_pow2(size):
             raise SizeError(f"reshape_{kind}s: {kind}-dim {n!r} has size {size}, not a power of two")
+        items.append((n, size))
         total += log2(size)
     if total != total_log2:
         raise SizeError(f"reshape_{kind}s: new {kind}-dims have total size {1 << total}, but the layout has {1 << total_log2}")
@@ -139,6 +141,10 @@ def _merged_order(xs: Sequence[str], ys: Sequence[str]) -> list[str]:
     out.extend(ys[j:])
     return out
 
+
+#: The stored forms of layouts built by the public constructor (see :meth:`LinearLayout.__init__`).
+_STORED: dict[tuple, tuple] = {}
+_STORED_MAX = 4096
 
 _OUT_PACKING: dict[tuple[tuple[str, int], ...], tuple[tuple[int, ...], tuple[tuple[str, int, int], ...]]] = {}
 
@@ -197,7 +203,20 @@ class LinearLayout:
         where out dims are: [dim0 (size 128)]
     """
 
-    __slots__ = ("_ins", "_outs", "_shifts", "_rank", "_hash", "_bases", "_tables", "_out_unpack")
+    __slots__ = ("_ins", "_outs", "_stored", "_shifts", "_rank", "_hash", "_bases", "_tables", "_out_unpack")
+
+    _ins: tuple[tuple[str, tuple[int, ...]], ...]
+    _outs: tuple[tuple[str, int], ...]
+    #: ``(_ins, _outs)``: the whole stored form in one tuple, which ``==`` and ``hash`` read
+    _stored: tuple[tuple[tuple[str, tuple[int, ...]], ...], tuple[tuple[str, int], ...]]
+    _shifts: tuple[int, ...]
+    _out_unpack: tuple[tuple[str, int, int], ...]
+    _rank: int | None
+    _hash: int | None
+    _bases: dict[str, tuple[tuple[int, ...], ...]] | None
+    #: the lookup tables of :meth:`apply` (in-dim -> (size, table or bases)), or before they are
+    #: built the number of calls so far (None: none)
+    _tables: dict[str, tuple[int, Sequence[int]]] | int | None
 
     # ----------------------------------------------------------------------------- construction
 
@@ -218,9 +237,10 @@ class LinearLayout:
                 raw = list(out_dims)
             except TypeError:
                 raise LayoutError(f"out_dims must be a mapping, a list of names or of (name, size) pairs; got {out_dims!r}") from None
-            if all(isinstance(x, str) for x in raw):
+            names = [x for x in raw if isinstance(x, str)]
+            if len(names) == len(raw):
                 infer = True
-                out_items = [(x, 1) for x in raw]
+                out_items = [(x, 1) for x in names]
             else:
                 out_items = _items(raw, "out_dims")
         out_names: list[str] = []
@@ -294,12 +314,21 @@ class LinearLayout:
         if sum(len(f) for _, f in ins) > MAX_TOTAL_LOG2:
             raise SizeError(f"in-dims total {sum(len(f) for _, f in ins)} bits; at most {MAX_TOTAL_LOG2} are supported")
         self._init(tuple(ins), outs)
+        # layouts built from the same spelling share one stored form, so == between them is an
+        # identity check (the table is bounded: when full it starts again)
+        stored = _STORED.setdefault(self._stored, self._stored)
+        if stored is not self._stored:
+            self._ins, self._outs = stored
+            self._stored = stored
+        elif len(_STORED) > _STORED_MAX:
+            _STORED.clear()
         if require_surjective and not self.is_surjective():
             raise NotSurjectiveError(f"layout is not surjective: {self._unreached_description()}")
 
     def _init(self, ins: tuple[tuple[str, tuple[int, ...]], ...], outs: tuple[tuple[str, int], ...]) -> None:
         self._ins = ins
         self._outs = outs
+        self._stored = (ins, outs)
         packing = _OUT_PACKING.get(outs)
         if packing is None:
             packing = _out_packing(outs)
@@ -342,11 +371,11 @@ class LinearLayout:
         fast = type(out_dims) is list and all(type(x) is tuple and len(x) == 2 for x in out_dims)
         known = _FLAT_OUTS.get(tuple(out_dims)) if fast else None  # out-dims checked before
         if known is None:
-            outs = []
+            outs: list[tuple[str, int]] = []
             total = 0
-            for name, size in (out_dims if fast else _items(out_dims, "out_dims")):
+            for name, value in (cast(list, out_dims) if fast else _items(out_dims, "out_dims")):
                 _check_name(name, "out-dim")
-                size = _as_int(size, f"size of out-dim {name!r}")
+                size = _as_int(value, f"size of out-dim {name!r}")
                 if not is_pow2(size):
                     raise SizeError(f"out-dim {name!r} has size {size}; out-dim sizes must be powers of two")
                 outs.append((name, size))
@@ -356,9 +385,9 @@ class LinearLayout:
             if total > MAX_TOTAL_LOG2:
                 raise SizeError(f"out-dims total {total} bits; at most {MAX_TOTAL_LOG2} are supported")
             known = (tuple(outs), total)
-            if fast and len(_FLAT_OUTS) < 4096 and all(type(n) is str and type(v) is int for n, v in out_dims):
+            if fast and len(_FLAT_OUTS) < 4096 and all(type(n) is str and type(v) is int for n, v in cast(list, out_dims)):
                 _FLAT_OUTS[tuple(out_dims)] = known
-        outs, total = known
+        stored_outs, total = known
         limit = 1 << total
         ins = []
         n_bits = 0
@@ -382,7 +411,7 @@ class LinearLayout:
             raise DimensionError(f"from_flat: repeated in-dim names in {[n for n, _ in ins]}")
         if n_bits > MAX_TOTAL_LOG2:
             raise SizeError(f"in-dims total {n_bits} bits; at most {MAX_TOTAL_LOG2} are supported")
-        return cls._make_raw(tuple(ins), outs)
+        return cls._make_raw(tuple(ins), stored_outs)
 
     @classmethod
     def identity_1d(cls, size: int, in_dim: str, out_dim: str) -> LinearLayout:
@@ -676,10 +705,10 @@ class LinearLayout:
 
     __call__ = apply
 
-    def _apply_untabled(self, inputs: Mapping[str, int], calls: int | None) -> dict[str, int]:
+    def _apply_untabled(self, inputs: Mapping[str, int], calls: object) -> dict[str, int]:
         """:meth:`apply` before the lookup tables pay: XOR the bases of the set bits, and count the
         calls (in ``_tables``) until the ``_APPLY_TABLE_CALLS``-th builds the tables."""
-        calls = (calls or 0) + 1
+        calls = calls + 1 if isinstance(calls, int) else 1
         if calls >= _APPLY_TABLE_CALLS:
             self._build_apply_tables()
             return self.apply(inputs)
@@ -703,8 +732,8 @@ class LinearLayout:
                 i += 1
         return {n: (flat >> sh) & m for n, sh, m in self._out_unpack}
 
-    def _build_apply_tables(self) -> dict[str, tuple[int, Any]]:
-        tables = {}
+    def _build_apply_tables(self) -> dict[str, tuple[int, Sequence[int]]]:
+        tables: dict[str, tuple[int, Sequence[int]]] = {}
         for n, f in self._ins:
             if len(f) <= _APPLY_TABLE_LOG2:
                 t = [0]
@@ -733,16 +762,17 @@ class LinearLayout:
             [0, 1, 3, 2]
         """
         self._check_table_size()
-        dt = smallest_dtype(0, (1 << self.total_out_size_log2) - 1)
-        return tabulate([(2, (b,)) for b in self._columns()], (0,), "xor", dt).reshape(-1)
+        mask = (1 << self.total_out_size_log2) - 1
+        return tabulate_xor(self._columns(), [(0, mask)], smallest_dtype(0, mask)).reshape(-1)
 
     def table(self) -> np.ndarray:
         """Outputs of every input at once: an array of shape ``(total_in_size, num_out_dims)`` of
         the smallest unsigned dtype that holds every out-dim's values (``uint8`` up to size 256).
 
         Row ``k`` holds the outputs of the flat input ``k``, whose lowest bits are the first in-dim.
-        Computed in place by XOR doubling over the bases (see :mod:`linlayout.tabulate`): one
-        numpy call per input bit, peak memory the output itself.
+        Computed as a cache-resident block of the lowest input bits XORed with a short table of
+        the rest, written in one broadcast call (see :mod:`linlayout.tabulate`): close to numpy's
+        time to write the array, peak memory the output itself.
 
             >>> L = LinearLayout({"register": [[0, 1]], "lane": [[1, 0], [2, 0]]}, {"dim0": 4, "dim1": 2})
             >>> L.table()[:4].tolist()
@@ -753,8 +783,7 @@ class LinearLayout:
         self._check_table_size()
         unpack = self._out_unpack
         dt = smallest_dtype(0, max((m for _, _, m in unpack), default=0))
-        digits = [(2, tuple((b >> sh) & m for _, sh, m in unpack)) for b in self._columns()]
-        return tabulate(digits, (0,) * len(unpack), "xor", dt)
+        return tabulate_xor(self._columns(), [(sh, m) for _, sh, m in unpack], dt)
 
     def _check_table_size(self) -> None:
         n = self.total_in_size_log2
@@ -1004,9 +1033,15 @@ class LinearLayout:
             basis = gf2.SpanBasis()
             for v in self._columns():
                 basis.insert(v)
+
+            def solve(v: int) -> int:
+                x = basis.express(v)
+                assert x is not None  # every output is reached (surjective)
+                return x
+
             out_items = [(n, 1 << len(f)) for n, f in self._ins]
             return LinearLayout._make(
-                [(n, [basis.express(1 << (sh + i)) for i in range(log2(s))]) for (n, s), sh in zip(self._outs, self._shifts)],
+                [(n, [solve(1 << (sh + i)) for i in range(log2(s))]) for (n, s), sh in zip(self._outs, self._shifts)],
                 out_items,
             )
         return self._identity_on_outs().invert_and_compose(self)
@@ -1412,28 +1447,33 @@ class LinearLayout:
 
     # ------------------------------------------------------------------------------ dunder
 
-    def _key(self) -> tuple:
-        return (self._ins, self._outs)
-
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not LinearLayout and not isinstance(other, LinearLayout):
+        """Equal dims (names, sizes, order) and equal bases, as Triton's ``==``: one comparison of
+        the stored tuples (after a first equal comparison both layouts share them, so the next is
+        an identity check).
+
+            >>> LinearLayout.identity_1d(4, "lane", "dim0") == LinearLayout({"lane": [[1], [2]]}, {"dim0": 4})
+            True
+        """
+        try:
+            theirs = other._stored  # type: ignore[attr-defined]
+        except AttributeError:
             return NotImplemented
-        a, b = self._ins, other._ins
-        if a is not b:
-            if a != b:
-                return False
-            other._ins = a  # equal immutable tuples: share them, so the next comparison is `is`
-        a, b = self._outs, other._outs
-        if a is not b:
-            if a != b:
-                return False
-            other._outs = a
+        mine = self._stored
+        if mine is theirs:
+            return True
+        if not isinstance(other, LinearLayout):
+            return NotImplemented
+        if mine != theirs:
+            return False
+        other._stored = mine  # equal immutable tuples: share them
         return True
 
     def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(self._key())
-        return self._hash
+        h = self._hash
+        if h is None:
+            h = self._hash = hash(self._stored)
+        return h
 
     def __reduce__(self):
         return (LinearLayout._make, (self._ins, self._outs))

@@ -35,15 +35,16 @@ is a power of two, strides are non-negative, there is no offset, and on each axi
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from .checks import is_pow2
+from .checks import as_int, is_pow2
 from .errors import (
     DimensionError,
     LayoutError,
@@ -111,10 +112,8 @@ class Pow2Piece:
     layout: "MixedRadixLayout" = field(repr=False)
 
 
-def _as_int(v: Any, what: str) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-        raise LayoutError(f"{what} must be an int, got {v!r}")
-    return int(v)
+#: Integer arguments of the layout: the shared check, raising LayoutError as this module always has.
+_as_int = functools.partial(as_int, error=LayoutError)
 
 
 def to_digit(d: Any, where: str) -> Digit:
@@ -306,6 +305,8 @@ class MixedRadixLayout:
     """
 
     __slots__ = ("_digits", "_replicas", "_offset", "_axes", "_out_sizes", "_hash")
+
+    _hash: int | None
 
     def __init__(
         self,
@@ -529,8 +530,9 @@ class MixedRadixLayout:
         Row ``k`` is the flat input ``k``, first in-dim fastest, digits fastest first.  The dtype is
         the smallest integer type that holds every image (unsigned when none is negative; ``uint64``
         up to ``2**64 - 1``); images beyond 64 bits come as Python ints in an object array, so the
-        table always agrees with :meth:`apply`.  Computed in place by doubling over the digits (see
-        :mod:`linlayout.tabulate`): peak memory is the output.
+        table always agrees with :meth:`apply`.  Computed as a cache-resident block of the fastest digits plus a
+        short table of the rest, in one broadcast write (see :mod:`linlayout.tabulate`): peak
+        memory is the output.
 
             >>> MixedRadixLayout({"x": [(2, 3, "m")], "y": [(2, 1, "laneid")]}).table().tolist()
             [[0, 0], [3, 0], [0, 1], [3, 1]]
@@ -686,9 +688,10 @@ class MixedRadixLayout:
         )
 
     def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash((self._digits, self._replicas, tuple(sorted((a, v) for a, v in self._offset.items() if v)), tuple(self.out_dims.items())))
-        return self._hash
+        h = self._hash
+        if h is None:
+            h = self._hash = hash((self._digits, self._replicas, tuple(sorted((a, v) for a, v in self._offset.items() if v)), tuple(self.out_dims.items())))
+        return h
 
     def counterexample(self, other: MixedRadixLayout) -> Counterexample | None:
         """None when both layouts are the same map (base images and replica sets), else a
@@ -827,8 +830,9 @@ class MixedRadixLayout:
         odig = dict(outer._digits)
         zero_axis = outer._axes[0] if outer._axes else "m"
         used: dict[str, dict[int, int]] = {a: {} for a in self._axes}
-        parts: list[tuple[str, tuple[Digit, ...]]] = []
-        for n, dl in itertools.chain(self._digits, ((None, self._replicas),)):
+        parts: list[tuple[str | None, list[Digit]]] = []  # the in-dims, then None: the replicas
+        chains: Iterable[tuple[str | None, tuple[Digit, ...]]] = itertools.chain(self._digits, ((None, self._replicas),))
+        for n, dl in chains:
             chain: list[Digit] = []
             for d in dl:
                 e, s = d.extent, d.stride
@@ -845,7 +849,7 @@ class MixedRadixLayout:
                 chain += placed
             parts.append((n, chain))
         reps = parts.pop()[1]
-        digits = [(n, _coalesce_digits(c)) for n, c in parts]
+        digits = [(str(n), _coalesce_digits(c)) for n, c in parts]
         # carry check: per outer digit, the lowest image's digit plus every digit's largest value
         off = dict(outer._offset)
         for a in self._axes:
@@ -861,7 +865,7 @@ class MixedRadixLayout:
                     off[od.axis] = off.get(od.axis, 0) + v % od.extent * od.stride
                 v //= od.extent
         return MixedRadixLayout._make(
-            digits, _coalesce_digits(reps + list(outer._replicas)), {a: v for a, v in off.items() if v}, outer._axes
+            digits, _coalesce_digits([*reps, *outer._replicas]), {a: v for a, v in off.items() if v}, outer._axes
         )
 
     def _compose_enumerated(self, outer: MixedRadixLayout) -> MixedRadixLayout:
@@ -944,7 +948,7 @@ class MixedRadixLayout:
                 if d.stride == 0:
                     raise NotInvertibleError(f"inverse: replica {k} ({d}) has stride 0, so its {d.extent} copies share one place")
                 per_axis[d.axis].append((abs(d.stride), d.extent, None, 0, d.stride < 0))
-        digits: list[tuple[str, list[Digit]]] = []
+        digits: list[tuple[str, tuple[Digit, ...]]] = []
         off: dict[str, int] = {}
         ranges = self._ranges()
         for a, size in zip(axes, sizes):
@@ -1098,7 +1102,7 @@ class MixedRadixLayout:
         """
         outs = list(L.out_dims)
         masks = {a: 0 for a in outs}
-        digits: list[tuple[str, list[Digit]]] = []
+        digits: list[tuple[str, tuple[Digit, ...]]] = []
         reps: list[Digit] = []
         for n, bl in L.bases.items():
             dl = []
@@ -1145,7 +1149,7 @@ class MixedRadixLayout:
 
         def piece(starts: list[int], lens: list[int]) -> None:
             grids = np.meshgrid(*[np.arange(st, st + ln) for st, ln in zip(starts, lens)], indexing="ij")
-            flat = np.zeros(grids[0].shape if grids else (), dtype=np.int64)
+            flat: np.ndarray = np.zeros(grids[0].shape if grids else (), dtype=np.int64)
             mult = 1
             for g, s in zip(grids, sizes):
                 flat = flat + g * mult

@@ -1,18 +1,25 @@
 """Whole-layout evaluation at memory speed: every point of a layout in a handful of numpy calls.
 
 A layout whose flat input splits into digits (fastest first; a GF(2) layout's input bits are
-digits of extent 2) is tabulated by *doubling*: with the rows of the first ``h`` inputs written,
-digit value ``t`` of the next digit gives rows ``t*h .. (t+1)*h`` as those rows combined with
-``t`` steps of the digit (``+`` for a mixed-radix digit, XOR for a GF(2) basis), and the rows
-already written double each call.  Everything is written in place into one preallocated array of
-the smallest integer dtype that holds every value, so peak memory is the output itself; there is
-no index array and no temporary as large as the output.
+digits of extent 2) has the table ``row(j + h*r) = lo[j] (+) hi[r]``, where ``lo`` is the table
+of the fastest digits (a *block* of ``h`` rows, 32 KiB or at least 8192 rows: it stays in cache)
+and ``hi`` the table of the rest (``(+)`` is ``+`` for a mixed-radix digit, XOR for a GF(2)
+basis).  Both small tables are built the same way, from Python lists of up to 128 rows; the
+output is one preallocated array of the smallest integer dtype that holds every value, written
+once by one broadcast call (the block in place first, then ``out[h:] = lo (+) hi[1:]``), so the
+time is close to numpy's time to write the array, and peak memory is the output plus the block.
+A long digit is split (``t = t0 + d*t1``) to make the block large.
 
 When a row (every output column) fits in 1, 2, 4 or 8 bytes, the rows are viewed as single
-unsigned integers with the columns in separate lanes (numpy arrays are little-endian here), so
-each call is one flat SIMD pass: XOR never crosses lanes, and for ``+`` every lane holds a value
-in ``[0, 2**w)`` (signed columns are biased by ``2**(w-1)`` while summing, then flipped back with
-one XOR) so a lane never carries into its neighbour.
+unsigned integers with the columns in separate lanes (numpy arrays are little-endian here):
+XOR never crosses lanes, and packing is additive modulo the word, so ``+`` of packed rows is
+``+`` of rows (signed columns are biased by ``2**(w-1)`` so that each final lane is in
+``[0, 2**w)``, then flipped back with one XOR).  Wider rows (3 columns, say) are written over
+8-byte machine words that each hold whole elements of one or more rows: an XOR table copies its
+block in Gray-code order, each copy the one before it (still in cache) XOR one input bit's image
+repeated over the block; a sum writes one word-wise call along the words that share a position
+in the period of rows, with ``lo`` and ``hi`` holding non-negative lane values that sum to the
+final value, so no lane carries into its neighbour.
 
 Values outside 64-bit integers are tabulated as Python ints in an object array (exact, slower;
 at most ``MAX_OBJECT_CELLS`` cells, else a :class:`~linlayout.errors.SizeError`).
@@ -29,21 +36,25 @@ at most ``MAX_OBJECT_CELLS`` cells, else a :class:`~linlayout.errors.SizeError`)
 
 from __future__ import annotations
 
+import math
 import sys
-from collections.abc import Sequence
+from array import array
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import numpy as np
 
 from .errors import SizeError
 
-__all__ = ["smallest_dtype", "tabulate", "value_range", "MAX_OBJECT_CELLS"]
+__all__ = ["smallest_dtype", "tabulate", "tabulate_xor", "value_range", "MAX_OBJECT_CELLS"]
 
 #: Largest table (rows x columns) of Python ints, for values beyond 64 bits (about 50 bytes a cell).
 MAX_OBJECT_CELLS = 1 << 20
 
-_UNSIGNED = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.uint32), np.dtype(np.uint64))
-_SIGNED = (np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32), np.dtype(np.int64))
-_LANES = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32), 8: np.dtype(np.uint64)}
+_UNSIGNED: tuple[np.dtype, ...] = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.uint32), np.dtype(np.uint64))
+_SIGNED: tuple[np.dtype, ...] = (np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32), np.dtype(np.int64))
+#: The unsigned dtype of each size in bytes (a row of packed columns, or a machine word).
+_LANES: dict[int, np.dtype] = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32), 8: np.dtype(np.uint64)}
 _OBJECT = np.dtype(object)
 
 
@@ -51,12 +62,16 @@ def smallest_dtype(lo: int, hi: int) -> np.dtype:
     """The smallest integer dtype holding every value in ``[lo, hi]`` (unsigned when ``lo >= 0``);
     ``object`` (Python ints) beyond 64 bits.
 
-        >>> smallest_dtype(0, 255), smallest_dtype(-1, 255), smallest_dtype(0, 2**64)
-        (dtype('uint8'), dtype('int16'), dtype('O'))
+        >>> smallest_dtype(0, 255), smallest_dtype(-1, 255), smallest_dtype(-128, 127), smallest_dtype(0, 2**64)
+        (dtype('uint8'), dtype('int16'), dtype('int8'), dtype('O'))
     """
-    for dt in _UNSIGNED if lo >= 0 else _SIGNED:
-        info = np.iinfo(dt)
-        if info.min <= lo and hi <= info.max:
+    lo, hi = int(lo), int(hi)
+    if lo >= 0:
+        bits, kinds = hi.bit_length(), _UNSIGNED
+    else:
+        bits, kinds = max(hi.bit_length(), (-lo - 1).bit_length()) + 1, _SIGNED
+    for dt in kinds:
+        if bits <= dt.itemsize * 8:
             return dt
     return _OBJECT
 
@@ -97,9 +112,7 @@ def tabulate(
         [2, 6, 1, 5, 0, 4]
     """
     k = len(base)
-    n = 1
-    for e, _ in digits:
-        n *= e
+    n = math.prod(e for e, _ in digits)
     dt = np.dtype(dtype) if dtype is not None else smallest_dtype(*value_range(digits, base, op))
     if dt == _OBJECT and n * k > MAX_OBJECT_CELLS:
         raise SizeError(
@@ -113,78 +126,236 @@ def tabulate(
         _fill_object(out, digits, base, op)
         return out
     w = dt.itemsize * 8
-    signed = dt.kind == "i"
-    lanes = _LANES.get(dt.itemsize * k) if sys.byteorder == "little" else None
-    if lanes is None:  # rows of 3, 5, 6, 7 or more than 8 bytes: column-wise lanes, broadcast rows
-        flat = out.view(_LANES[dt.itemsize])
-        mask = (1 << w) - 1
-        _double(flat, [(e, np.array([x & mask for x in v], dtype=flat.dtype)) for e, v in digits],
-                np.array([x & mask for x in base], dtype=flat.dtype), op, mask)
-        return out
-    flat = out.view(lanes).reshape(n)
-    width = (1 << (w * k)) - 1
-    bias = (1 << (w - 1)) if signed and k > 1 and op == "add" else 0
-
-    def pack(v: Sequence[int], b: int = 0) -> int:
-        p = 0
-        for c, x in enumerate(v):
-            p |= ((x + b) & ((1 << w) - 1)) << (w * c)
-        return p
-
-    if op == "add" and k > 1:
-        steps = [(e, sum(x << (w * c) for c, x in enumerate(v)) & width) for e, v in digits]
+    lane = _LANES.get(dt.itemsize * k) if sys.byteorder == "little" else None
+    if lane is not None:
+        _fill_packed(out.view(lane).reshape(n), digits, base, op, w, dt.kind == "i" and k > 1 and op == "add")
     else:
-        steps = [(e, pack(v)) for e, v in digits]
-    _double(flat, steps, pack(base, bias), op, width)
-    if bias:
-        np.bitwise_xor(flat, lanes.type(pack([bias] * k)), out=flat)
+        _fill_columns(out, digits, base, op, w, dt.kind == "i" and op == "add")
     return out
 
 
-#: Rows written by doubling before the rest is added as one broadcast over a cache-resident block.
+def tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dtype: np.dtype) -> np.ndarray:
+    """The table of a GF(2)-linear map given by the flat images of its input bits (the XOR of
+    the images of the set bits): ``(2**len(images), len(fields))``, column ``c`` of a row being
+    ``(flat >> shift) & mask`` for ``fields[c] == (shift, mask)``; the same as :func:`tabulate`
+    with ``op="xor"`` on the split images, without building them one tuple at a time.
+
+        >>> tabulate_xor([0b01, 0b11, 0b10], [(0, 1), (1, 1)], np.dtype(np.uint8)).tolist()
+        [[0, 0], [1, 0], [1, 1], [0, 1], [0, 1], [1, 1], [1, 0], [0, 0]]
+    """
+    dt = np.dtype(dtype)
+    k = len(fields)
+    w = dt.itemsize * 8
+    lane = _LANES.get(dt.itemsize * k) if sys.byteorder == "little" and dt.kind in "ui" else None
+    cols = [[(b >> sh) & m for b in images] for sh, m in fields]
+    if lane is None:
+        return tabulate([(2, v) for v in zip(*cols)] if k else [(2, ())] * len(images), [0] * k, "xor", dt)
+    n = 1 << len(images)
+    out = np.empty((n, k), dtype=dt)
+    if k == 0:
+        return out
+    packed = cols[0]
+    for c in range(1, k):
+        packed = [p | (x << (w * c)) for p, x in zip(packed, cols[c])]
+    _fill(out.view(lane).reshape(n), [(2, p) for p in packed], 0, "xor", (1 << (8 * lane.itemsize)) - 1)
+    return out
+
+
+#: The block of rows that the whole table is combined from: this many bytes (it stays in cache)...
 _BLOCK_BYTES = 1 << 15
+#: ...or at least this many rows (numpy's broadcast over shorter rows of the output is slower).
+_BLOCK_ROWS = 1 << 13
+#: Tables of up to this many rows are built as Python lists (cheaper than a numpy call per digit).
+_PY_ROWS = 128
 
 
-def _double(flat: np.ndarray, steps: Sequence[tuple[int, object]], base: object, op: str, mask: int) -> None:
-    """Fill ``flat`` (rows, or a 1-D array of packed rows) in place (see the module): doubling
-    until the rows written fill a block that stays in cache, then one broadcast call combines that
-    block with the (small) table of the remaining digits, so the output is written once and the
-    block is read from cache."""
-    ufunc = np.bitwise_xor if op == "xor" else np.add
-    scalar = flat.ndim == 1
-    flat[0] = base
-    h = 1
-    block = max(1, _BLOCK_BYTES // (flat.itemsize * (1 if scalar else flat.shape[1])))
-    k = 0
-    steps = list(steps)
-    while k < len(steps) and h < block:
-        e, v = steps[k]
-        if h * e > 2 * block:  # split a long digit t = t0 + d*t1 so that the block stays in cache
-            d = _divisor_near(e, block // h)
-            if d > 1:
-                big = (v * d) & mask if scalar else v * flat.dtype.type(d)  # (only "add" has extents > 2)
-                steps[k : k + 1] = [(d, v), (e // d, big)]
-                e = d
-        c = 1
-        while c < e:
-            m = min(c, e - c)
-            # c steps of this digit: a scalar (mod the lane width) or a row
-            if scalar:
-                s = flat.dtype.type((c * v) & mask if op == "add" else v)
-            else:
-                s = (v * flat.dtype.type(c)) if op == "add" else v
-            ufunc(flat[: m * h], s, out=flat[c * h : (c + m) * h])
-            c += m
-        h *= e
-        k += 1
-    if k == len(steps) or h == flat.shape[0]:
+def _fill_packed(
+    flat: np.ndarray, digits: Sequence[tuple[int, Sequence[int]]], base: Sequence[int], op: str, w: int, biased: bool
+) -> None:
+    """Fill ``flat``, one unsigned integer per row with column ``c`` in bits ``w*c ..``: a row is
+    one number, ``base + sum(t * step)`` of the packed numbers modulo the word (the packing is
+    additive), or their XOR.  Signed columns of a sum are biased by ``2**(w-1)`` so that each lane
+    of the final row is its value plus the bias, in ``[0, 2**w)``; one XOR flips the bias back."""
+    width = (1 << (flat.itemsize * 8)) - 1
+    bias = 1 << (w - 1) if biased else 0
+    steps = [(e, sum(x << (w * c) for c, x in enumerate(v)) & width) for e, v in digits]
+    _fill(flat, steps, sum((x + bias) << (w * c) for c, x in enumerate(base)) & width, op, width)
+    if bias:
+        np.bitwise_xor(flat, flat.dtype.type(sum(bias << (w * c) for c in range(len(base)))), out=flat)
+
+
+def _fill(flat: np.ndarray, steps: list[tuple[int, int]], base: int, op: str, mask: int) -> None:
+    """Fill the 1-D ``flat`` with the table of ``steps`` (ints modulo ``mask + 1``): the rows of
+    the fastest digits form a block that stays in cache, the rest a short table, and one
+    broadcast call writes their combination, so the output is written once."""
+    i, steps = _split(steps, max(_BLOCK_ROWS, _BLOCK_BYTES // flat.itemsize), op, lambda v, d: (v * d) & mask)
+    if i == len(steps):
+        _table(steps, base, op, flat.dtype, mask, flat)
         return
-    rest = flat.shape[0] // h
-    high = np.empty((rest,) + flat.shape[1:], dtype=flat.dtype)
-    _double(high, steps[k:], flat.dtype.type(0) if scalar else np.zeros_like(flat[0]), op, mask)
-    lo = flat[:h]
-    out = flat[h:].reshape((rest - 1, h) + flat.shape[1:])
-    ufunc(lo[None], high[1:, None], out=out)
+    h = math.prod(e for e, _ in steps[:i])
+    lo = _table(steps[:i], base, op, flat.dtype, mask, flat[:h])  # the block: the first h rows
+    hi = _table(steps[i:], 0, op, flat.dtype, mask)
+    _UFUNC[op](lo[None, :], hi[1:, None], out=flat[h:].reshape(len(hi) - 1, h))
+
+
+_UFUNC = {"add": np.add, "xor": np.bitwise_xor}
+
+_S = TypeVar("_S")
+
+
+def _split(steps: Sequence[tuple[int, _S]], block: int, op: str, scale: Callable[[_S, int], _S]) -> tuple[int, list[tuple[int, _S]]]:
+    """``(i, steps)``: the first ``i`` steps make the block (at most ``block`` rows, and near it
+    when the digits allow: a long digit ``t`` splits into ``t0 + d*t1``, its step scaled by ``d``
+    with ``scale``)."""
+    steps = list(steps)
+    i, h = 0, 1
+    while i < len(steps) and h * steps[i][0] <= block:
+        h *= steps[i][0]
+        i += 1
+    if op == "add" and i < len(steps) and h * 2 <= block:
+        e, v = steps[i]
+        d = _divisor_near(e, block // h)
+        if d > 1:
+            steps[i : i + 1] = [(d, v), (e // d, scale(v, d))]
+            i += 1
+    return i, steps
+
+
+def _table(steps: Sequence[tuple[int, int]], base: int, op: str, dt: np.dtype, mask: int, out: np.ndarray | None = None) -> np.ndarray:
+    """The 1-D table of ``steps`` (fastest first) from ``base``, into ``out`` if given: the
+    fastest digits as a Python list, the rest (recursively) as a second table, combined by one
+    broadcast call."""
+    res = np.empty(math.prod(e for e, _ in steps), dt) if out is None else out
+    rows = [base]
+    i, h = 0, 1
+    while i < len(steps) and h * steps[i][0] <= _PY_ROWS:
+        e, v = steps[i]
+        if op == "xor":
+            rows += [x ^ v for x in rows]
+        elif e > 1:
+            rows = [(x + c) & mask for c in range(0, e * v, v) for x in rows] if v else rows * e
+        h *= e
+        i += 1
+    if i == len(steps):
+        res[:] = _array(rows, dt)
+        return res
+    if h == 1:  # a digit longer than a Python table: its multiples by numpy (64-bit, then truncated)
+        e, v = steps[0]
+        lo = np.arange(e, dtype=np.uint64)
+        np.multiply(lo, np.uint64(v & _U64), out=lo)
+        _UFUNC[op](lo, np.uint64(base & _U64), out=lo)
+        lo = lo.astype(dt, copy=False)
+        h, i = e, 1
+        if i == len(steps):
+            res[:] = lo
+            return res
+    else:
+        lo = _array(rows, dt)
+    hi = _table(steps[i:], 0, op, dt, mask)
+    _UFUNC[op](lo[None, :], hi[:, None], out=res.reshape(len(hi), h))
+    return res
+
+
+#: array-module type codes of the unsigned dtypes (a list converts to one faster than to numpy).
+_TYPECODE = {np.dtype(t): c for c in "BHILQ" for t in (np.uint8, np.uint16, np.uint32, np.uint64) if array(c).itemsize == np.dtype(t).itemsize}
+
+
+def _array(rows: list[int], dt: np.dtype) -> np.ndarray:
+    """``rows`` (ints that fit the unsigned ``dt``) as a numpy array."""
+    code = _TYPECODE.get(dt)
+    if code is None:  # pragma: no cover - every platform numpy supports has these type codes
+        return np.array(rows, dtype=dt)
+    return np.frombuffer(array(code, rows), dtype=dt)
+
+
+_U64 = (1 << 64) - 1
+
+
+def _fill_columns(out: np.ndarray, digits: Sequence[tuple[int, Sequence[int]]], base: Sequence[int], op: str, w: int, signed_add: bool) -> None:
+    """Fill ``out`` when a row does not fit one machine word (rows of 3, 5, 6, 7 or more than 8
+    bytes): each column's block and short table are built as in :func:`_fill`; the final write
+    runs over machine words, each holding whole elements of one or more rows.  A word-wise sum
+    must not carry between elements, so for sums every column's block and table hold
+    non-negative values whose sum is the final value (biased by ``2**(w-1)`` when signed, the bias
+    flipped back by one XOR)."""
+    n, k = out.shape
+    s = out.itemsize
+    cols = out.view(_LANES[s])
+    U = cols.dtype
+    mask = (1 << w) - 1
+    i, steps = _split(digits, max(_BLOCK_ROWS, _BLOCK_BYTES // (s * k)), op, lambda v, d: [x * d for x in v])
+    if i == len(steps):
+        for c in range(k):
+            cols[:, c] = _table([(e, v[c] & mask) for e, v in steps], base[c] & mask, op, U, mask)
+        return
+    lo_steps, hi_steps = steps[:i], steps[i:]
+    h = math.prod(e for e, _ in lo_steps)
+    rest = n // h
+    if op == "xor":
+        R = s * k
+        while h * R % 8 and i < len(steps):  # the block must fill whole 8-byte words
+            h *= steps[i][0]
+            i += 1
+        lo_steps, hi_steps = steps[:i], steps[i:]
+        for c in range(k):
+            cols[:h, c] = _table([(e, v[c] & mask) for e, v in lo_steps], base[c] & mask, op, U, mask)
+        if hi_steps:
+            _extend_xor(out, h, [v for _, v in hi_steps])
+        return
+    bias = 1 << (w - 1) if signed_add else 0
+    R = s * k
+    W = next(W for W in (8, 4, 2, 1) if W >= s and (h * R) % W == 0)
+    Wt = _LANES[W]
+    p = math.lcm(R, W) // R  # rows per period of words
+    q = p * R // W  # words per period
+    blk = np.empty((h, k), U)
+    tiles = np.empty((rest, p, k), U)
+    for c in range(k):
+        low = 0
+        if op == "add":
+            low = sum(min(0, (e - 1) * v[c]) for e, v in hi_steps)
+        blk[:, c] = _table([(e, v[c] & mask) for e, v in lo_steps], (base[c] + bias + low) & mask, op, U, mask)
+        tiles[:, :, c] = _table([(e, v[c] & mask) for e, v in hi_steps], -low & mask, op, U, mask)[:, None]
+    lo_t = blk.reshape(-1).view(Wt).reshape(h // p, q).T.copy()
+    words = out.reshape(-1).view(np.uint8).view(Wt)
+    _UFUNC[op](lo_t[None], tiles.reshape(rest, -1).view(Wt)[:, :, None], out=words.reshape(rest, h // p, q).transpose(0, 2, 1))
+    if bias:
+        np.bitwise_xor(words, Wt.type(sum(bias << (w * j) for j in range(W // s))), out=words)
+
+
+#: The XOR of wide rows grows its block to this many bytes before the last pass (it stays in L2).
+_GRAY_BYTES = 1 << 17
+
+
+def _extend_xor(out: np.ndarray, h: int, steps: Sequence[Sequence[int]]) -> None:
+    """Fill the rows ``h ..`` of ``out`` (rows wider than a word; ``h`` a power of two, the first
+    ``h`` rows written) with the XOR table of one more input bit per step, in Gray-code order:
+    each next copy of the block is the copy before it (just written, in cache) XOR the step
+    repeated over the block, one contiguous call over machine words per copy.  The block first
+    grows to about ``_GRAY_BYTES`` so that the copies are few."""
+    n, k = out.shape
+    U = _LANES[out.itemsize]
+    words = out.reshape(-1).view(np.uint8).view(np.uint64)
+    R = out.itemsize * k
+    p = math.lcm(R, 8) // R  # rows in a period of whole words
+    j = 0
+    while j < len(steps):
+        a = len(steps) - j
+        while a > 1 and (h << a) * R > _GRAY_BYTES and (h << 1) * R < _GRAY_BYTES:
+            a -= 1  # grow the block first
+        period = np.empty((p, k), U)
+        tiles = []
+        for v in steps[j : j + a]:
+            period[:] = [x & ((1 << (8 * out.itemsize)) - 1) for x in v]
+            tiles.append(np.tile(period.reshape(-1).view(np.uint64), h // p))
+        copies = words[: (h << a) * R // 8].reshape(1 << a, h * R // 8)
+        prev = 0
+        for r in range(1, 1 << a):
+            g = r ^ (r >> 1)
+            np.bitwise_xor(copies[prev], tiles[(r & -r).bit_length() - 1], out=copies[g])
+            prev = g
+        h <<= a
+        j += a
 
 
 def _divisor_near(e: int, most: int) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from strategies import linear_layouts
 
@@ -149,3 +149,66 @@ def test_long_digits_are_split_correctly(extents, axes):
         assert np.array_equal(t[:, c].astype(np.int64), want[a])
     cl = Layout(tuple(extents), tuple(strides))
     assert np.array_equal(cl.table().astype(np.int64), sum(want.values()) - len(axes) * 10**6)
+
+
+_small_digit = st.tuples(st.integers(1, 6), st.lists(st.integers(-(2**20), 2**20), min_size=3, max_size=3))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_small_digit, min_size=1, max_size=7),
+    st.lists(st.integers(-(2**20), 2**20), min_size=3, max_size=3),
+    st.integers(1, 3),
+    st.sampled_from([1, 2**7, 2**15, 2**31, 2**63]),
+    st.sampled_from([(1, 1, 1), (1, 64, 8), (2, 4, 2), (8, 8, 4), (16, 64, 8)]),
+)
+def test_tabulate_blocks_and_word_writes_are_exact(digits, base, k, scale, sizes):
+    # shrink the block, the Python-list tables and the row minimum so that small tables take every
+    # path of large ones: the block plus a short table, split long digits, long digits by numpy,
+    # rows packed in one word and rows written over words (3 columns), signed and unsigned
+    import linlayout.tabulate as tab
+
+    digits = [(e, [x % scale - scale // 2 for x in v[:k]]) for e, v in digits]
+    base = [x % scale - scale // 2 for x in base[:k]]
+    xd = [(2, [abs(x) for x in v]) for _, v in digits]
+    n = int(np.prod([e for e, _ in digits]))
+    idx = np.arange(n, dtype=object)
+    want = np.array([base] * n, dtype=object).reshape(n, k)
+    xbase = [abs(x) for x in base]
+    xwant = np.array([xbase] * (1 << len(xd)), dtype=object).reshape(-1, k)
+    for e, v in digits:
+        want += np.outer(idx % e, v)
+        idx //= e
+    xi = np.arange(1 << len(xd), dtype=object)
+    for j, (_, v) in enumerate(xd):
+        xwant ^= np.outer((xi >> j) & 1, v)
+    saved = tab._PY_ROWS, tab._BLOCK_BYTES, tab._BLOCK_ROWS, tab._GRAY_BYTES
+    try:
+        tab._PY_ROWS, tab._BLOCK_BYTES, tab._BLOCK_ROWS = sizes
+        tab._GRAY_BYTES = 8 * sizes[1]
+        t = tabulate(digits, base, "add")
+        x = tabulate(xd, xbase, "xor")
+        fields = [(64 * c, (1 << 64) - 1) for c in range(k)]
+        images = [sum(col << (64 * c) for c, col in enumerate(v)) for _, v in xd]
+        x0 = tabulate(xd, [0] * k, "xor")
+        xf = tab.tabulate_xor(images, fields, x0.dtype)
+    finally:
+        tab._PY_ROWS, tab._BLOCK_BYTES, tab._BLOCK_ROWS, tab._GRAY_BYTES = saved
+    assert t.astype(object).tolist() == want.tolist()
+    assert x.astype(object).tolist() == xwant.tolist()
+    assert x0.astype(object).tolist() == (xwant ^ np.array(xbase, dtype=object)).tolist()
+    assert xf.tolist() == x0.tolist() and xf.dtype == x0.dtype
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 5), st.integers(-9, 9), st.integers(0, 2)), min_size=1, max_size=4))
+def test_cute_coord_table_is_the_layout(modes):
+    from converters.cute.layout import E
+
+    strides = tuple(E(d, i) if d else 0 for _, d, i in modes)
+    assume(any(type(d) is E for d in strides))
+    L = Layout(tuple(s for s, _, _ in modes), strides)
+    t = L.coord_table()
+    want = [list(L(i)) for i in range(L.size())]
+    assert t.astype(object).tolist() == [w + [0] * (t.shape[1] - len(w)) for w in want]
+    assert t.dtype == smallest([v for w in want for v in w])

@@ -447,8 +447,9 @@ class Layout(memory_map.MemoryMap):
         return _table(self._fs, self._fd, n)
 
     def coord_table(self) -> np.ndarray:
-        """For basis strides: the coordinates of every flat index, an ``(size, k)`` int64 array
-        (``k`` = one more than the largest basis index); integer strides give ``(size, 1)``.
+        """For basis strides: the coordinates of every flat index, an ``(size, k)`` array (``k`` =
+        one more than the largest basis index) of the smallest integer dtype that holds them, all
+        columns in one tabulation; integer strides give ``(size, 1)``.
 
         >>> Layout((2, 2), (E(1, 1), E(1, 0))).coord_table().tolist()
         [[0, 0], [0, 1], [1, 0], [1, 1]]
@@ -457,11 +458,15 @@ class Layout(memory_map.MemoryMap):
         if n > MAX_TABLE_SIZE:
             raise SizeError(f"layout of size {n} is too large to tabulate (limit {MAX_TABLE_SIZE})")
         k = self._basis if self._basis is not None else 1
-        cols = []
-        for i in range(k):
-            fd = tuple(d.value if type(d) is E and d.index == i else (d if i == 0 and type(d) is not E else 0) for d in self._fd)
-            cols.append(_table(self._fs, fd, n))
-        return np.stack(cols, axis=1)
+        steps = []
+        for sh, d in zip(self._fs, self._fd):
+            v = [0] * k
+            if type(d) is E:
+                v[d.index] = d.value
+            else:
+                v[0] = d
+            steps.append((sh, v))
+        return tabulate(steps, [0] * k)
 
     # ----------------------------------------------------------------- comparison, text
     def __eq__(self, other: object) -> bool:
