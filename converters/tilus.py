@@ -410,9 +410,14 @@ class RegisterLayout:
         Raises:
             NotLinearError: a mode or thread count that is not a power of two.
         """
+        self._check_shape(shape)
+        return self.to_tile().to_linear(self.shape)
+
+    def _check_shape(self, shape: Sequence[int] | None) -> None:
+        """A SizeError unless ``shape`` is ``None`` or the layout's own shape (the contract: a
+        shape that disagrees with the layout is an error, never ignored)."""
         if shape is not None and list(shape) != list(self.shape):
             raise SizeError(f"{self} covers the shape {list(self.shape)}, not the requested shape {list(shape)}")
-        return self.to_tile().to_linear(self.shape)
 
     @classmethod
     def from_linear(cls, L: Any) -> RegisterLayout:
@@ -433,7 +438,12 @@ class RegisterLayout:
 
             >>> local(3, 4).spatial(2, 3).to_general().apply(register=11, lane=5)
             {'dim0': 5, 'dim1': 11}
+            >>> local(3, 4).spatial(2, 3).to_general([5, 12])
+            Traceback (most recent call last):
+            ...
+            linlayout.errors.SizeError: RegisterLayout(shape=[6, 12], mode_shape=[3, 2, 4, 3], spatial_modes=[1, 3], local_modes=[0, 2]) covers the shape [6, 12], not the requested shape [5, 12]
         """
+        self._check_shape(shape)
         return self.to_tile().to_general(self.shape)
 
 
