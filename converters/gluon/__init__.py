@@ -22,6 +22,7 @@ from .distributed import (
     DotOperandLayout,
     NVMMADistributedLayout,
     SliceLayout,
+    blocked_linear,
 )
 from .amd import AMDMFMALayout, AMDWMMALayout
 from .text import parse
@@ -46,6 +47,7 @@ __all__ = [
     "DistributedLayout",
     "BlockedLayout",
     "SliceLayout",
+    "blocked_linear",
     "DistributedLinearLayout",
     "NVMMADistributedLayout",
     "DotOperandLayout",

@@ -33,7 +33,7 @@ import itertools
 import math
 import os
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +55,7 @@ from .spellings import (
     check_spelling_shape,
     dot_operand_spellings,
     format_spelling,
+    linear_of,
     mma_spellings,
     safe_linear,
     slice_space,
@@ -83,6 +84,18 @@ __all__ = [
 # ------------------------------------------------------------------------- classification
 
 
+class _Sized:
+    """An iterator with a known length (so that :func:`sweep_iter` sizes its chunks and its
+    progress bar as for the sequence it stands for)."""
+
+    def __init__(self, items: Iterator[Any], n: int):
+        self.items, self.n = items, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __iter__(self) -> Iterator[Any]:
+        return self.items
 
 
 @dataclass
@@ -190,7 +203,13 @@ def classify(
     # one object per distinct layout (members of a class share it), one key per distinct layout
     groups: dict[Any, list[int]] = {}
     seen: dict[LinearLayout, tuple[LinearLayout, Any]] = {}
-    results = sweep_iter(functools.partial(safe_linear, shape=shape), spellings, executor=executor, progress=progress, desc="layouts")
+    # enumerated spaces are swept from their combinations of fields (no dict, no re-validation)
+    direct = spellings.linear_items() if isinstance(spellings, (SpellingProduct, SpellingChain)) else None
+    if direct is not None:
+        results = sweep_iter(functools.partial(linear_of, shape=shape), _Sized(direct, len(spellings)),
+                             executor=executor, progress=progress, desc="layouts")
+    else:
+        results = sweep_iter(functools.partial(safe_linear, shape=shape), spellings, executor=executor, progress=progress, desc="layouts")
     with gc_paused():
         for i, r in enumerate(results):
             if isinstance(r, str):
