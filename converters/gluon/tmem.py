@@ -138,11 +138,16 @@ class _TensorMemory:
         # bases cut to the tensor).  A CTA's bases lie below its part, so packed with the whole
         # tensor's shift they are the tensor's bases as they stand; the block bases say where
         # each CTA's part starts.
-        cut = [(r if r < m else 0, c if c < n else 0) for r, c in self.cga_layout]
-        pm = m // (max(r for r, _ in cut) * 2 or 1)
-        pn = n // (max(c for _, c in cut) * 2 or 1)
+        tm = tn = 1
+        for r, c in self.cga_layout:  # powers of two, each at most once per dim (checked)
+            if r < m and r >= tm:
+                tm = 2 * r
+            if c < n and c >= tn:
+                tn = 2 * c
+        pm, pn = m // tm, n // tn
         row, col = self._cta_flat(pm, pn, sh)
-        return _rowcol(row, col, m, n, [r * pm | c * pn << sh for r, c in cut])
+        block = [(r * pm if r < m else 0) | (c * pn if c < n else 0) << sh for r, c in self.cga_layout]
+        return _rowcol(row, col, m, n, block)
 
     def cta_linear(self, shape: Sequence[int]) -> LinearLayout:
         """The ``row``/``col`` layout of one CTA's ``shape`` tile."""
