@@ -93,6 +93,19 @@ def _rowcol(row: list[int], col: list[int], m: int, n: int, block: list[int] | N
     return LinearLayout.from_flat(flat, [("dim0", m), ("dim1", n)])
 
 
+def _doublings(out: list[int], start: int, stop: int, shift: int) -> list[int]:
+    """Append ``start, 2 start, 4 start, ...`` below ``stop``, shifted left by ``shift`` (the
+    bases that grow a dim from ``start`` to ``stop``, in flat form), to ``out``; return ``out``.
+
+        >>> _doublings([0], 2, 16, 4)
+        [0, 32, 64, 128]
+    """
+    while start < stop:
+        out.append(start << shift)
+        start <<= 1
+    return out
+
+
 class _TensorMemory:
     """What both tensor-memory layouts share: the CGA split (each CTA holds its own tile of the
     tensor in its own tensor memory; ``cga_layout`` bases are in CTA-tile units, as Gluon's) and
@@ -245,9 +258,10 @@ class TensorMemoryLayout(_RegisterAccess, GluonLayout):
         if m < bm:
             raise SizeError(f"{who}: {m} rows per CTA, fewer than block {[bm, bn]} (Triton aborts: repsM >= 1)")
         bn = min(bn, n)
-        blocks = [bm << i for i in range(log2(m // bm))] + [bn << i << sh for i in range(log2(n // bn))]
+        blocks = _doublings([], bm, m, 0)  # further blocks along M, then along N
+        _doublings(blocks, bn, n, sh)
         # the block's column slots: col_stride - 1 unused ones after each element
-        col = [0] * log2(self._stride) + [1 << i << sh for i in range(log2(bn))]
+        col = _doublings([0] * log2(self._stride), 1, bn, sh)
         if bm == 64 and self.two_ctas:
             # a CTA pair runs one 128-row MMA: each CTA's 64 rows fill all 128 lanes, lanes
             # 64-127 holding the upper half of the block's column slots
