@@ -116,7 +116,8 @@ def test_blocked_linear_is_the_builders_layout(data):
     """The direct construction (one dim at a time, remembered) equals Triton's builder steps
     (identity products, ensureLayoutNotSmaller/NotLarger) for blocked layouts and their slices,
     on tensors smaller than, equal to and larger than the tile."""
-    from converters.gluon import BlockedLayout, SliceLayout, blocked_linear
+    from converters.gluon import BlockedLayout, SliceLayout
+    from converters.gluon.distributed import blocked_linear
     from converters.gluon.base import clear_to_linear_caches
 
     rank = data.draw(st.integers(1, 3))

@@ -22,7 +22,6 @@ from .distributed import (
     DotOperandLayout,
     NVMMADistributedLayout,
     SliceLayout,
-    blocked_linear,
 )
 from .amd import AMDMFMALayout, AMDWMMALayout
 from .text import parse
@@ -47,7 +46,6 @@ __all__ = [
     "DistributedLayout",
     "BlockedLayout",
     "SliceLayout",
-    "blocked_linear",
     "DistributedLinearLayout",
     "NVMMADistributedLayout",
     "DotOperandLayout",

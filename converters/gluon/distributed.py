@@ -35,7 +35,6 @@ __all__ = [
     "SliceLayout",
     "DistributedLinearLayout",
     "WARP_SIZES",
-    "blocked_linear",
 ]
 
 #: The warp sizes of real hardware: 32 (NVIDIA) or 64 (AMD wavefronts).  Triton's layout
@@ -231,8 +230,9 @@ def blocked_linear(
     (then ``shape`` has one dim fewer than the fields), built straight from the fields: each
     dim's bases are computed once per (fields of the dim, extent) and remembered, then laid out
     in ``order``.  The fields are trusted (powers of two, one entry per dim, ``order`` a
-    permutation, ``shape`` powers of two): :class:`BlockedLayout` checks what a user writes; a
-    sweep over enumerated spellings calls this directly.
+    permutation, ``shape`` powers of two), so this is not part of the package's API:
+    :class:`BlockedLayout` checks what a user writes and calls it; a sweep over spellings it
+    enumerated itself (:mod:`linlayout.app.spellings`) calls it directly.
 
         >>> L = blocked_linear((2, 4), (16, 2), (2, 2), (1, 0), [64, 16])
         >>> L == BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0]).to_linear([64, 16])

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, overload
 
 from converters import gluon
+from converters.gluon.distributed import blocked_linear
 from linlayout.checks import is_pow2
 from linlayout.errors import DimensionError, LayoutError, SizeError
 from linlayout.limits import MAX_SPELLINGS
@@ -250,7 +251,7 @@ def _blocked_linear(combo: tuple, shape: list[int]) -> LinearLayout | str:
     spt, tpw, wpc, order = combo
     if len(spt) != len(shape):  # a space swept over a shape of another rank: the spelling's own error
         return safe_linear(_blocked(combo), shape)
-    return gluon.blocked_linear(spt, tpw, wpc, order, shape)
+    return blocked_linear(spt, tpw, wpc, order, shape)
 
 
 def _sliced_linear(dim: int, combo: tuple, shape: list[int]) -> LinearLayout | str:
@@ -258,7 +259,7 @@ def _sliced_linear(dim: int, combo: tuple, shape: list[int]) -> LinearLayout | s
     spt, tpw, wpc, order = combo
     if len(spt) != len(shape) + 1:
         return safe_linear(_sliced(dim, combo), shape)
-    return gluon.blocked_linear(spt, tpw, wpc, order, shape, sliced=dim)
+    return blocked_linear(spt, tpw, wpc, order, shape, sliced=dim)
 
 
 def _blocked_factors(shape: Sequence[int], num_warps: int, threads_per_warp: int, max_size_per_thread: int | None) -> list[list]:
