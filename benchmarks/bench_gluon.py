@@ -1,6 +1,7 @@
 """Gluon layout -> linear layout: converters.gluon against Triton's own builder, same run.
 
-Run on demand:  python benchmarks/bench_gluon.py   (needs `pip install triton==3.9.0` for the reference)
+Run on demand:  python benchmarks/bench_gluon.py [--timer cpu|wall] [--root PATH]
+                (needs `pip install triton==3.9.0` for the reference)
 
 Target (issue 3): our `to_linear` of a BlockedLayout on [128, 128] at most as slow as Triton's
 `to_linear_layout` through its GluonOpBuilder (ratio ours/Triton <= 1).  Target (issue 19):
@@ -14,20 +15,23 @@ So does `converters.gluon` (`cached_to_linear`).  Two comparisons, both with tar
 * warm: our cached call against Triton's repeated call.
 
 The last column compares our cold computation with Triton's warm call, the issue's measurement.
+
+Times are the median over repeats of this process's CPU time (``--timer cpu``, the default: on a
+shared machine, time spent descheduled would otherwise land on whichever side it hit) or of wall
+time (``--timer wall``); both sides are measured with the same clock.  ``--root PATH`` measures
+another checkout of this repository (say, the commit before a change) with this same harness.
 """
 
 from __future__ import annotations
 
+import argparse
+import statistics
 import sys
+import time
+import timeit
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an installed copy
-
-import statistics
-import timeit
-
-from converters import gluon
-from converters.gluon.base import clear_to_linear_caches
+ROOT = Path(__file__).resolve().parents[1]
 
 CASES = [
     ("BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])", [128, 128]),
@@ -55,8 +59,11 @@ def same_as_triton(check, mine) -> bool:
     return all(tuple(map(tuple, getattr(check, f"{a}_bases"))) == mine.bases[k] for a, k in IN_DIMS if k in mine.bases)
 
 
+TIMER = time.process_time
+
+
 def median_us(fn, number: int = 1000, repeat: int = 7) -> float:
-    return statistics.median(timeit.repeat(fn, number=number, repeat=repeat)) / number * 1e6
+    return statistics.median(timeit.repeat(fn, number=number, repeat=repeat, timer=TIMER)) / number * 1e6
 
 
 def triton_cold_us(ir, gluon_ir, theirs, shape, samples: int = 25) -> float:
@@ -66,13 +73,24 @@ def triton_cold_us(ir, gluon_ir, theirs, shape, samples: int = 25) -> float:
         ctx = ir.context()
         ir.load_dialects(ctx)
         builder = gluon_ir.GluonOpBuilder(ctx)
-        t0 = timeit.default_timer()
+        t0 = TIMER()
         builder.to_linear_layout(theirs._to_ir(builder), shape)
-        times.append(timeit.default_timer() - t0)
+        times.append(TIMER() - t0)
     return statistics.median(times) * 1e6
 
 
 def main() -> int:
+    global TIMER
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--timer", choices=("cpu", "wall"), default="cpu")
+    ap.add_argument("--root", default=str(ROOT), help="the checkout to measure (default: this one)")
+    args = ap.parse_args()
+    TIMER = time.process_time if args.timer == "cpu" else time.perf_counter
+    sys.path.insert(0, args.root)  # that checkout, not an installed copy
+    from converters import gluon
+    from converters.gluon.base import clear_to_linear_caches
+
+    print(f"{args.root} ({args.timer} time)")
     try:
         from triton._C.libtriton import gluon_ir, ir
         import triton.experimental.gluon.language as gl

@@ -2,6 +2,7 @@
 
 Run on demand:  python benchmarks/bench_space.py [--shapes 32,32 64,64 128,128] [--warps 4]
                                                  [--triton-sample 3000] [--no-reference]
+                                                 [--baseline PATH]
 
 For each shape, the BlockedLayout and SliceLayout spellings on ``--warps`` warps (what
 ``linlayout space --kind all`` sweeps) are classified serially, each sweep in a fresh child
@@ -13,6 +14,10 @@ references are measured in the same run:
 * Triton 3.9's ``GluonOpBuilder.to_linear_layout`` on a sample of the same spellings (fresh
   context, so nothing cached), scaled to the whole space: the time Triton alone would take to
   convert it (needs ``pip install triton==3.9.0``).
+
+``--baseline PATH`` also sweeps each space with another checkout of this repository (say, the
+commit before a change: ``git archive <commit> | tar -x -C PATH``), in its own child process,
+and prints its time and memory beside ours: before and after from one run.
 
 The growth exponents are the slopes of log(time) and log(peak memory) over log(spellings)
 (1 = linear in the space; memory near 0 = streaming).
@@ -34,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CHILD = r"""
 import gc, json, resource, sys, time
 sys.path.insert(0, {root!r})
+sys.path = [p for p in sys.path if p not in ("", ".")]  # that checkout, not the working directory's
 
 def peak_kib():
     # VmHWM: this process image's peak (ru_maxrss would include the parent's image before exec)
@@ -69,15 +75,21 @@ print(json.dumps({{"n": n, "classes": classes, "sizes": sizes, "wall": wall, "cp
 """
 
 
-def run_child(shape: list[int], warps: int, mode: str) -> dict:
-    code = CHILD.format(root=str(ROOT), shape=shape, warps=warps, mode=mode)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+def run_child(shape: list[int], warps: int, mode: str, root: Path = ROOT) -> dict:
+    code = CHILD.format(root=str(root), shape=shape, warps=warps, mode=mode)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=str(root))
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    if mode == "stream":  # the child really imported that checkout
+        check = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(root)!r}); "
+                                "import linlayout; print(linlayout.__file__)"], capture_output=True, text=True,
+                               check=True, cwd=str(root))
+        assert check.stdout.strip().startswith(str(root)), (root, check.stdout)
+    return got
 
 
 def triton_seconds_per_spelling(shape: list[int], warps: int, sample: int) -> float | None:
-    """Triton's to_linear_layout per spelling (a fresh context, so nothing cached), over an even
-    sample of the space."""
+    """Triton's to_linear_layout per spelling (CPU time; a fresh context, so nothing cached), over
+    an even sample of the space."""
     try:
         import triton.experimental.gluon.language as gl
         from triton._C.libtriton import gluon_ir, ir
@@ -101,10 +113,10 @@ def triton_seconds_per_spelling(shape: list[int], warps: int, sample: int) -> fl
     ctx = ir.context()
     ir.load_dialects(ctx)
     builder = gluon_ir.GluonOpBuilder(ctx)
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time, as the sweeps' "cpu s" it is compared with
     for o in objs:
         builder.to_linear_layout(o._to_ir(builder), shape)
-    return (time.perf_counter() - t0) / len(objs)
+    return (time.process_time() - t0) / len(objs)
 
 
 def slope(xs: list[float], ys: list[float]) -> float:
@@ -120,10 +132,13 @@ def main() -> int:
     ap.add_argument("--warps", type=int, default=4)
     ap.add_argument("--triton-sample", type=int, default=3000)
     ap.add_argument("--no-reference", action="store_true", help="skip the list-approach reference")
+    ap.add_argument("--baseline", type=Path, help="another checkout to sweep with, shown beside ours")
     args = ap.parse_args()
     shapes = [[int(x) for x in s.split(",")] for s in args.shapes]
+    print(f"checkout: {ROOT}" + (f"; baseline: {args.baseline}" if args.baseline else ""))
     print(f"{'shape':>10}{'spellings':>11}{'classes':>9}{'wall s':>9}{'cpu s':>8}{'peak MiB':>10}{'sweep MiB':>11}"
-          f"{'list cpu s':>12}{'list MiB':>10}{'cpu ratio':>11}{'mem ratio':>11}{'Triton s':>10}{'/Triton':>9}")
+          f"{'list cpu s':>12}{'list MiB':>10}{'cpu ratio':>11}{'mem ratio':>11}{'Triton s':>10}{'/Triton':>9}"
+          + (f"{'base cpu s':>12}{'base MiB':>10}{'/base':>8}" if args.baseline else ""))
     ns, walls, mems = [], [], []
     for shape in shapes:
         ours = run_child(shape, args.warps, "stream")
@@ -140,6 +155,12 @@ def main() -> int:
         if per is not None:
             tri = per * ours["n"]
             line += f"{tri:>10.2f}{ours['cpu'] / tri:>9.2f}"
+        else:
+            line += f"{'':>10}{'':>9}"
+        if args.baseline:
+            base = run_child(shape, args.warps, "stream", args.baseline.resolve())
+            assert (base["n"], base["classes"], base["sizes"]) == (ours["n"], ours["classes"], ours["sizes"]), shape
+            line += f"{base['cpu']:>12.2f}{base['peak_mib']:>10.1f}{ours['cpu'] / base['cpu']:>8.2f}"
         print(line, flush=True)
         ns.append(ours["n"])
         walls.append(ours["cpu"])

@@ -180,6 +180,46 @@ def test_tensor_memory_over_several_ctas():
         TensorMemoryLayout([64, 1], 1, cga_layout=[[1, 0]], two_ctas=True).to_linear([128, 1])
 
 
+@st.composite
+def _tmem_over_ctas(draw):
+    """A tensor-memory layout with a CGA (any mix of CTAs along M and N, some broadcast) and a
+    shape that gives each CTA at least a block's rows."""
+    cga = []
+    steps = [1, 1]
+    for _ in range(draw(st.integers(0, 3))):
+        d = draw(st.sampled_from([0, 1, None]))
+        if d is None:
+            cga.append([0, 0])
+        else:
+            cga.append([steps[0], 0] if d == 0 else [0, steps[1]])
+            steps[d] *= 2
+    shape = [steps[0] * draw(st.sampled_from([64, 128, 256])), draw(st.sampled_from([1, 2, 8, 64, 256, 1024]))]
+    if draw(st.booleans()):
+        return TensorMemoryScalesLayout(cga), shape
+    bm = draw(st.sampled_from([64, 128]))
+    assume(shape[0] >= bm * steps[0])
+    return TensorMemoryLayout([bm, draw(st.sampled_from([1, 8, 64, 512]))], draw(st.sampled_from([1, 2, 4])),
+                              cga_layout=cga), shape
+
+
+@given(_tmem_over_ctas())
+def test_tensor_memory_over_ctas_is_its_cta_tile_plus_blocks(case):
+    """to_linear over several CTAs (packed in one step) is one CTA's tile (cta_linear of the part
+    cta_split gives it, as Triton prints it) with the block bases cta_split computes."""
+    tmem, shape = case
+    try:
+        per, _, blocks = tmem.cta_split(shape)
+        cta = tmem.cta_linear(per)
+    except SizeError:
+        with pytest.raises(SizeError):
+            tmem.to_linear(shape)
+        return
+    L = tmem.to_linear(shape)
+    assert L.out_dims == {"dim0": shape[0], "dim1": shape[1]}
+    assert L.bases["row"] == cta.bases["row"] and L.bases["col"] == cta.bases["col"]
+    assert L.bases.get("block", ()) == tuple(blocks)
+
+
 @pytest.mark.parametrize(
     "tmem, shape",
     [

@@ -83,6 +83,61 @@ def test_classify_with_a_process_pool_and_a_lazy_space():
     _same_space(ref, got)
 
 
+@pytest.mark.parametrize("shape,warps,kw", SPACES)
+def test_direct_sweep_equals_the_dict_sweep(shape, warps, kw):
+    """An enumerated space is swept from its fields (no dicts, no validation): the same layouts,
+    errors and classes as converting each spelling dict, serially and on a process pool."""
+    lazy = space.blocked_space(shape, warps, **kw) + space.slice_space(shape, warps, **kw)
+    assert lazy.linear_items() is not None
+    ref = space.classify(list(lazy), shape, executor="serial")
+    _same_space(ref, space.classify(lazy, shape, executor="serial"))
+    with cf.ThreadPoolExecutor(2) as ex:
+        _same_space(ref, space.classify(lazy, shape, executor=ex))
+    # swept over other shapes: a larger tensor (repeats), a smaller one (broadcasts), another rank (errors)
+    for other in ([s * 4 for s in shape], [max(1, s // 4) for s in shape], shape + [2]):
+        _same_space(space.classify(list(lazy), other, executor="serial"), space.classify(lazy, other, executor="serial"))
+    wrong = space.classify(lazy, shape + [2], executor="serial")
+    assert wrong.num_valid == 0 and "rank" in wrong.errors[0]
+
+
+def test_a_chain_with_a_listed_part_sweeps_its_dicts():
+    chain = space.blocked_space([8], 1) + space.blocked_spellings([8], 2)
+    assert chain.linear_items() is None
+    s = space.classify(chain, [8], executor="serial")
+    _same_space(s, space.classify(list(chain), [8], executor="serial"))
+
+
+_POW2 = st.integers(0, 3).map(lambda e: 1 << e)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_blocked_linear_is_the_builders_layout(data):
+    """The direct construction (one dim at a time, remembered) equals Triton's builder steps
+    (identity products, ensureLayoutNotSmaller/NotLarger) for blocked layouts and their slices,
+    on tensors smaller than, equal to and larger than the tile."""
+    from converters.gluon import BlockedLayout, SliceLayout
+    from converters.gluon.distributed import blocked_linear
+    from converters.gluon.base import clear_to_linear_caches
+
+    rank = data.draw(st.integers(1, 3))
+    fields = [tuple(data.draw(st.lists(_POW2, min_size=rank, max_size=rank))) for _ in range(3)]
+    order = tuple(data.draw(st.permutations(range(rank))))
+    shape = data.draw(st.lists(st.integers(0, 7).map(lambda e: 1 << e), min_size=rank, max_size=rank))
+    if data.draw(st.booleans()):
+        clear_to_linear_caches()  # cold and remembered parts give the same answer
+    b = BlockedLayout(*fields, order)
+    assert blocked_linear(*fields, order, shape) == b._builder(shape).build() == b.to_linear(shape)
+    if rank > 1:
+        k = data.draw(st.integers(0, rank - 1))
+        sub = shape[:k] + shape[k + 1:]
+        pb = b._builder(shape[:k] + [1] + shape[k + 1:])  # Triton's slice: the parent with extent 1 at k, projected
+        pb.bases = {n: [v[:k] + v[k + 1:] for v in vs] for n, vs in pb.bases.items()}
+        pb.bases["register"] = [v for v in pb.bases["register"] if any(v)]
+        pb.sizes = pb.sizes[:k] + pb.sizes[k + 1:]
+        assert blocked_linear(*fields, order, sub, sliced=k) == pb.build() == SliceLayout(k, b).to_linear(sub)
+
+
 def test_sweep_iter_streams_and_keeps_order():
     consumed = []
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from linlayout import gf2
 from linlayout.checks import is_pow2
@@ -270,10 +271,10 @@ class AMDWMMALayout(DistributedLayout):
     version: int
     transposed: bool
     warp_bases: Sequence[Sequence[int]]
-    reg_bases: Sequence[Sequence[int]] | None = None
-    instr_shape: Sequence[int] | None = None
-    cga_layout: Sequence[Sequence[int]] = field(default_factory=tuple)
-    rank: int | None = None  # type: ignore[assignment]  # Gluon's field; the property of the base
+    reg_bases: Sequence[Sequence[int]] = ()
+    instr_shape: Sequence[int] = (16, 16, 16)
+    cga_layout: Sequence[Sequence[int]] = ()
+    rank: int = 2  # Gluon's field (the base class has it as a property)
 
     def __post_init__(self) -> None:
         who = "AMDWMMALayout"
@@ -281,7 +282,9 @@ class AMDWMMALayout(DistributedLayout):
         if not 1 <= v <= 3:
             raise LayoutError(f"{who}: version must be in 1..3 (1: RDNA3, 2: RDNA4, 3: gfx1250), got {v}")
         transposed = as_bool(self.transposed, who, "transposed")
-        rank = 2 if self.rank is None else as_int(self.rank, who, "rank")
+        # Gluon's None for an optional field means its default
+        given: Any = self.rank
+        rank = 2 if given is None else as_int(given, who, "rank")
         if rank not in (2, 3):
             raise DimensionError(f"{who}: rank must be 2 or 3, got {rank} (Triton aborts on other ranks)")
         for name in ("warp_bases", "reg_bases", "cga_layout"):
@@ -291,22 +294,20 @@ class AMDWMMALayout(DistributedLayout):
             if isinstance(vecs, Sequence) and not isinstance(vecs, (str, bytes)):
                 for i, b in enumerate(vecs):
                     if isinstance(b, Sequence) and not isinstance(b, (str, bytes)) and len(b) != rank:
-                        hint = f"; pass rank={len(b)}" if self.rank is None and len(b) == 3 else ""
+                        hint = f"; pass rank={len(b)}" if rank == 2 and len(b) == 3 else ""
                         raise BasisError(
                             f"{who}: {name}[{i}] = {list(b)} has {len(b)} entries, expected {rank} (the rank){hint}"
                         )
             set_field(self, name, bases_tuple(vecs, who, name, rank))
-        if self.instr_shape is None:
-            instr: tuple[int, ...] = (16, 16, 16)
-        else:
-            instr = int_tuple(self.instr_shape, who, "instr_shape")
+        given = self.instr_shape
+        instr = (16, 16, 16) if given is None else int_tuple(given, who, "instr_shape")
         if len(instr) != 3:
             raise DimensionError(f"{who}: instr_shape {list(instr)} must be [M, N, K]")
         if instr not in WMMA_INSTR_SHAPES[v]:
             ok = ", ".join(str(list(s)) for s in WMMA_INSTR_SHAPES[v])
             raise UnsupportedError(f"{who}: instr_shape {list(instr)} is not a WMMA v{v} instruction; version {v} accepts {ok}")
         # reg_bases and warp_bases together form a layout over tiles that must reach every tile it spans
-        tiles = self.reg_bases + self.warp_bases
+        tiles = [*self.reg_bases, *self.warp_bases]
         if not _reaches_all(tiles, _span_sizes(tiles, rank)):
             raise BasisError(
                 f"{who}: reg_bases {[list(b) for b in self.reg_bases]} and warp_bases "
@@ -455,7 +456,7 @@ class AMDWMMALayout(DistributedLayout):
         parts = [str(self.version), str(self.transposed), format_value(self.warp_bases)]
         if self.reg_bases:
             parts.append(f"reg_bases={format_value(self.reg_bases)}")
-        if tuple(self.instr_shape) != (16, 16, 16):  # type: ignore[arg-type]
+        if tuple(self.instr_shape) != (16, 16, 16):
             parts.append(f"instr_shape={format_value(self.instr_shape)}")
         if self.cga_layout:
             parts.append(f"cga_layout={format_value(self.cga_layout)}")
@@ -488,7 +489,7 @@ class AMDWMMALayout(DistributedLayout):
             return [[x * e for x, e in zip(v, ext)] for v in vecs]
 
         bases = {"register": reg + scaled(self.reg_bases), "lane": lane, "warp": scaled(self.warp_bases)}
-        tiles = _span_sizes(self.reg_bases + self.warp_bases, rank)
+        tiles = _span_sizes([*self.reg_bases, *self.warp_bases], rank)
         sizes = [e * t for e, t in zip(ext, tiles)]
         # the CGA layout, cut to the shape
         blocks = [list(b) for b in self.cga_layout]

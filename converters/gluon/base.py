@@ -35,7 +35,7 @@ import dataclasses
 import functools
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from linlayout.contract import Kind
 from linlayout.errors import LayoutError
@@ -44,6 +44,7 @@ from linlayout.linear import LinearLayout
 
 __all__ = [
     "GluonLayout", "register", "lookup", "registry", "jsonify", "format_value", "cached_to_linear", "clear_to_linear_caches",
+    "to_linear_memo",
 ]
 
 #: how many (layout, shape) results each ``to_linear`` keeps (least recently used go first)
@@ -52,9 +53,35 @@ _CACHES: list[Any] = []
 
 
 def clear_to_linear_caches() -> None:
-    """Forget every remembered ``to_linear`` result (see :func:`cached_to_linear`)."""
+    """Forget every remembered ``to_linear`` result (see :func:`cached_to_linear`) and every
+    remembered part of one (see :func:`to_linear_memo`): the next call computes from scratch."""
     for c in _CACHES:
         c.cache_clear()
+
+
+_T = TypeVar("_T")
+
+
+def to_linear_memo(maxsize: int) -> Callable[[Callable[..., _T]], functools._lru_cache_wrapper[_T]]:
+    """``functools.lru_cache(maxsize)`` for a part of a ``to_linear`` computation that many
+    layouts share (one dim's bases, the out-dims of a shape), emptied with the results by
+    :func:`clear_to_linear_caches` so that a cold measurement is cold.
+
+        >>> @to_linear_memo(8)
+        ... def square(x: int) -> int:
+        ...     return x * x
+        >>> square(3), square.cache_info().currsize
+        (9, 1)
+        >>> clear_to_linear_caches(); square.cache_info().currsize
+        0
+    """
+
+    def wrap(fn: Callable[..., _T]) -> functools._lru_cache_wrapper[_T]:
+        cached = functools.lru_cache(maxsize=maxsize)(fn)
+        _CACHES.append(cached)
+        return cached
+
+    return wrap
 
 
 def cached_to_linear(fn: Callable[[Any, Any], LinearLayout]) -> Callable[[Any, Any], LinearLayout]:

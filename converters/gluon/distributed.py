@@ -25,8 +25,8 @@ from linlayout.errors import BasisError, DimensionError, LayoutError, SizeError,
 from linlayout.linear import LinearLayout
 
 
-from ._build import Builder, check_shape
-from .base import GluonLayout, cached_to_linear
+from ._build import Builder, check_shape, colex_shifts, powers
+from .base import GluonLayout, cached_to_linear, to_linear_memo
 from .fields import as_int, bases_tuple, check_cga, check_order, int_tuple, set_field
 
 __all__ = [
@@ -186,6 +186,76 @@ class BlockedLayout(DistributedLayout):
         b.combine_cga(self.cga_layout, shp, broadcast_registers=False)  # Triton 3.9 drops cut registers here
         return b
 
+    @cached_to_linear
+    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
+        """Triton's linear layout of this layout over ``shape`` (one CTA: :func:`blocked_linear`)."""
+        shp = check_shape(shape, self.rank, "BlockedLayout")
+        if self.cga_layout:
+            return self._builder(shp).build()
+        return blocked_linear(self.size_per_thread, self.threads_per_warp, self.warps_per_cta, self.order, shp)
+
+
+@to_linear_memo(4096)
+def _blocked_dim(spt: int, tpw: int, wpc: int, size: int, shift: int) -> tuple[tuple[int, ...], ...]:
+    """One tensor dim of a one-CTA blocked layout over a dim of ``size`` whose bits start at
+    ``shift`` in the flat form: the flat bases it contributes as (registers of a thread, lanes,
+    warps, registers that repeat the CTA tile).  Triton's ensureLayoutNotLargerThan removes the
+    bases of value ``size`` and up (lanes and warps zeroed, registers dropped); a dim larger than
+    the tile repeats it in registers."""
+    tile = spt * tpw * wpc
+    return (
+        tuple(v << shift for v in powers(1, min(spt, size))),
+        tuple(v << shift if v < size else 0 for v in powers(spt, spt * tpw)),
+        tuple(v << shift if v < size else 0 for v in powers(spt * tpw, tile)),
+        tuple(v << shift for v in powers(tile, size)),
+    )
+
+
+@to_linear_memo(256)
+def _out_dims(shape: tuple[int, ...]) -> tuple[list[tuple[str, int]], tuple[int, ...]]:
+    """The out-dims ``dim0..`` of ``shape`` and where each dim's bits start in the flat form."""
+    return [(f"dim{i}", s) for i, s in enumerate(shape)], tuple(colex_shifts(shape))
+
+
+def blocked_linear(
+    size_per_thread: Sequence[int],
+    threads_per_warp: Sequence[int],
+    warps_per_cta: Sequence[int],
+    order: Sequence[int],
+    shape: Sequence[int],
+    sliced: int | None = None,
+) -> LinearLayout:
+    """The linear layout of ``BlockedLayout(size_per_thread, threads_per_warp, warps_per_cta,
+    order)`` (one CTA) over ``shape``, or with ``sliced=k`` of ``SliceLayout(k, that layout)``
+    (then ``shape`` has one dim fewer than the fields), built straight from the fields: each
+    dim's bases are computed once per (fields of the dim, extent) and remembered, then laid out
+    in ``order``.  The fields are trusted (powers of two, one entry per dim, ``order`` a
+    permutation, ``shape`` powers of two), so this is not part of the package's API:
+    :class:`BlockedLayout` checks what a user writes and calls it; a sweep over spellings it
+    enumerated itself (:mod:`linlayout.app.spellings`) calls it directly.
+
+        >>> L = blocked_linear((2, 4), (16, 2), (2, 2), (1, 0), [64, 16])
+        >>> L == BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0]).to_linear([64, 16])
+        True
+        >>> blocked_linear((1, 1), (1, 32), (1, 4), (1, 0), [128], sliced=0).bases["lane"][:2]
+        ((1,), (2,))
+    """
+    outs, shifts = _out_dims(tuple(shape))
+    if sliced is not None:  # the sliced dim has extent 1: its lanes and warps are zero, no registers
+        shifts = shifts[:sliced] + (0,) + shifts[sliced:]
+        shape = [*shape[:sliced], 1, *shape[sliced:]]
+    regs: list[int] = []
+    lanes: list[int] = []
+    warps: list[int] = []
+    repeats: list[int] = []
+    for d in order:
+        r, ln, w, rep = _blocked_dim(size_per_thread[d], threads_per_warp[d], warps_per_cta[d], shape[d], shifts[d])
+        regs += r
+        lanes += ln
+        warps += w
+        repeats += rep
+    return LinearLayout.from_flat({"register": regs + repeats, "lane": lanes, "warp": warps, "block": []}, outs)
+
 
 # ============================================================================ SliceLayout
 @dataclass(frozen=True, repr=False)
@@ -230,6 +300,9 @@ class SliceLayout(DistributedLayout):
         shp = check_shape(shape, self.rank, "SliceLayout")
         pshape = shp[: self.dim] + [1] + shp[self.dim :]
         k = self.dim
+        p = self.parent
+        if type(p) is BlockedLayout and not p.cga_layout:
+            return blocked_linear(p.size_per_thread, p.threads_per_warp, p.warps_per_cta, p.order, shp, sliced=k)
         try:
             b = self.parent._builder(pshape)
         except NotImplementedError:  # a parent built otherwise: project its linear layout

@@ -277,7 +277,7 @@ class NVMMASharedLayout(_SharedLayout):
         bits = element_bitwidth(dtype)
         cga = check_cga(cga_layout, len(block_shape), "NVMMASharedLayout.get_default_for")
         width = select_swizzle_width(block_shape, bits, transposed=transposed, fp4_padded=fp4_padded, cga_layout=cga)
-        return NVMMASharedLayout(width, bits, len(block_shape), transposed, fp4_padded, cga or None)
+        return NVMMASharedLayout(width, bits, len(block_shape), transposed, fp4_padded, cga)
 
 
 # ============================================================================ swizzled
@@ -400,7 +400,7 @@ class SharedLinearLayout(_SharedLayout):
     @property
     def shape(self) -> list[int]:
         """The tensor shape the bases span (per dim: the next power of two above the largest entry)."""
-        return [1 << max((b[i] for b in self.offset_bases + self.block_bases), default=0).bit_length()
+        return [1 << max((b[i] for b in (*self.offset_bases, *self.block_bases)), default=0).bit_length()
                 for i in range(self.rank)]
 
     @classmethod
@@ -463,9 +463,9 @@ class PaddedSharedLayout(_SharedLayout):
             raise LayoutError("PaddedSharedLayout: needs at least one [interval, padding] pair")
         if len({a for a, _ in pairs}) != len(pairs):
             raise LayoutError("PaddedSharedLayout: intervals must be distinct")
-        for a, b in pairs:
-            if not (is_pow2(a) and is_pow2(b)):
-                raise SizeError(f"PaddedSharedLayout: interval and padding must be powers of two, got [{a}, {b}]")
+        for interval, pad in pairs:
+            if not (is_pow2(interval) and is_pow2(pad)):
+                raise SizeError(f"PaddedSharedLayout: interval and padding must be powers of two, got [{interval}, {pad}]")
         shp = check_shape(self.shape, None, "PaddedSharedLayout")
         ob = tuple(tuple(int(v) for v in b) for b in self.offset_bases)
         for b in ob:
@@ -559,8 +559,12 @@ def shared_from_dict(d: Mapping[str, Any]) -> _SharedLayout:
         >>> shared_from_dict({"kind": "SwizzledSharedLayout", "vec": 1, "per_phase": 1, "max_phase": 1, "order": [1, 0]})
         SwizzledSharedLayout(1, 1, 1, [1, 0])
     """
-    cls = lookup(d.get("kind")) if isinstance(d, Mapping) else None
+    kind: Any = d.get("kind") if isinstance(d, Mapping) else None  # unchecked input: lookup checks it
+    cls = lookup(kind) if isinstance(d, Mapping) else None
     if cls is None or not issubclass(cls, _SharedLayout):
-        got = d.get("kind") if isinstance(d, Mapping) else type(d).__name__
+        got = kind if isinstance(d, Mapping) else type(d).__name__
         raise LayoutError(f"{got} is not a shared layout; expected one of NVMMASharedLayout, SwizzledSharedLayout, SharedLinearLayout, PaddedSharedLayout")
-    return cls.from_dict(d)
+    layout = cls.from_dict(d)
+    if not isinstance(layout, _SharedLayout):  # from_dict builds the class its kind names: never taken
+        raise LayoutError(f"{kind}: from_dict built a {type(layout).__name__}, not a shared layout")
+    return layout

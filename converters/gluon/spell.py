@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from linlayout.errors import DimensionError, LayoutError
 from linlayout.linear import LinearLayout
@@ -40,6 +41,7 @@ from linlayout.checks import log2
 from ._build import check_shape
 from .base import GluonLayout
 from .distributed import (
+    DistributedLayout,
     BlockedLayout,
     DistributedLinearLayout,
     DotOperandLayout,
@@ -47,7 +49,12 @@ from .distributed import (
     SliceLayout,
 )
 
+if TYPE_CHECKING:  # pragma: no cover
+    from .amd import AMDWMMALayout
+
 __all__ = ["spellings", "simplest_spelling", "canonical"]
+
+_G = TypeVar("_G", bound=GluonLayout)
 
 _DIST = {"register", "lane", "warp", "block"}
 
@@ -137,16 +144,19 @@ class _BlockedSearch:
 
     def __init__(self, layout: LinearLayout, shape: Sequence[int]):
         self.layout, self.shape = layout, list(shape)
-        self.cga = _cga(layout, shape)
+        cga = _cga(layout, shape)
         b = layout.bases
         regs, lanes, warps = b.get("register", ()), b.get("lane", ()), b.get("warp", ())
-        self.reg_dims = [_dim_of(v) for v in regs]
+        reg_dims = [_dim_of(v) for v in regs]
         self.lane_dims = [_dim_of(v) for v in lanes]
         self.warp_dims = [_dim_of(v) for v in warps]
         rank = len(shape)
+        # every register moves one dim (none zero or diagonal): their dims as ints
+        self.reg_dims = [d for d in reg_dims if d is not None and d != -1]
+        self.cga: list[list[int]] = cga if cga is not None else []
         self.ok = (
-            self.cga is not None
-            and all(d is not None and d != -1 for d in self.reg_dims)  # no zero/diagonal registers
+            cga is not None
+            and len(self.reg_dims) == len(reg_dims)
             and -1 not in self.lane_dims
             and -1 not in self.warp_dims
         )
@@ -195,7 +205,7 @@ def _blocked(layout: LinearLayout, shape: Sequence[int]) -> list[BlockedLayout]:
     return _BlockedSearch(layout, shape).all()
 
 
-def canonical(spelling: GluonLayout, shape: Sequence[int]) -> GluonLayout:
+def canonical(spelling: _G, shape: Sequence[int]) -> _G:
     """The canonical form of ``spelling`` on ``shape``: the same layout, with the choices the tensor
     makes irrelevant fixed as :func:`spellings` fixes them.  A ``BlockedLayout`` (also as a
     ``SliceLayout`` parent) gets ``size_per_thread`` cut to the CTA's extent and cut lane/warp
@@ -210,13 +220,21 @@ def canonical(spelling: GluonLayout, shape: Sequence[int]) -> GluonLayout:
         >>> canonical(b, [4096]) == b         # nothing is cut: already canonical
         True
     """
+    if not isinstance(spelling, GluonLayout):
+        raise LayoutError(f"canonical: expected a Gluon layout, got {type(spelling).__name__}")
+    shp = check_shape(shape, None, "canonical")
+    found = _canonical(spelling, shp)
+    if not isinstance(found, type(spelling)):  # every branch of _canonical keeps the class
+        raise LayoutError(f"canonical: {spelling} became a {type(found).__name__} (please report this)")
+    return found
+
+
+def _canonical(spelling: GluonLayout, shp: list[int]) -> GluonLayout:
+    """:func:`canonical` of a checked shape."""
     from .shared import NVMMASharedLayout, SwizzledSharedLayout
     from .amd import AMDWMMALayout
     from .tmem import TensorMemoryLayout, TensorMemoryScalesLayout
 
-    if not isinstance(spelling, GluonLayout):
-        raise LayoutError(f"canonical: expected a Gluon layout, got {type(spelling).__name__}")
-    shp = check_shape(shape, None, "canonical")
     layout = spelling.to_linear(shp)
     if isinstance(spelling, SliceLayout):
         pshape = shp[: spelling.dim] + [1] + shp[spelling.dim:]
@@ -225,15 +243,15 @@ def canonical(spelling: GluonLayout, shape: Sequence[int]) -> GluonLayout:
         search = _BlockedSearch(layout, shp)
         if search.ok:
             t = sum(log2(min(s, c)) for s, c in zip(spelling.size_per_thread, search.cta))
-            cand = search.derive(spelling.order, t)
-            if cand is not None:
-                return cand
+            derived = search.derive(spelling.order, t)
+            if derived is not None:
+                return derived
         raise LayoutError(f"canonical: no canonical form found for {spelling} on {shp} (please report this)")
     if isinstance(spelling, AMDWMMALayout):
         same = (spelling.version, spelling.transposed, tuple(spelling.instr_shape), len(spelling.reg_bases))
-        for cand in _wmma(layout, shp):
-            if (cand.version, cand.transposed, tuple(cand.instr_shape), len(cand.reg_bases)) == same:
-                return cand
+        for wmma in _wmma(layout, shp):
+            if (wmma.version, wmma.transposed, tuple(wmma.instr_shape), len(wmma.reg_bases)) == same:
+                return wmma
         return spelling
     if isinstance(spelling, TensorMemoryLayout):
         width = spelling.cta_split(shp)[0][1]  # the columns of one CTA's tile
@@ -244,9 +262,9 @@ def canonical(spelling: GluonLayout, shape: Sequence[int]) -> GluonLayout:
                                      TensorMemoryLayout, TensorMemoryScalesLayout)):
         new = _cga(layout, shp)
         if new is not None and [list(v) for v in new] != [list(v) for v in cga]:
-            cand = _replace_cga(spelling, new)
-            if cand is not None and cand.to_linear(shp) == layout:
-                return cand
+            replaced = _replace_cga(spelling, new)
+            if replaced is not None and replaced.to_linear(shp) == layout:
+                return replaced
     return spelling
 
 
@@ -277,9 +295,9 @@ def _warp_splits(n_log2: int, rank: int) -> Iterator[list[int]]:
             yield [1 << x for x in c]
 
 
-def _mma(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
+def _mma(layout: LinearLayout, shape: Sequence[int]) -> list[DistributedLayout]:
     rank = len(shape)
-    out: list[GluonLayout] = []
+    out: list[DistributedLayout] = []
     cga = _cga(layout, shape)
     lanes, warps = layout.bases.get("lane", ()), layout.bases.get("warp", ())
     if cga is None or rank < 2 or len(lanes) != 5:
@@ -305,7 +323,7 @@ def _mma(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
     # base the tensor cuts becomes zero whatever the warps are): one mismatch rules out the key.
     wrong_lanes: set[tuple] = set()
 
-    def attempt(cand: GluonLayout, key: tuple) -> None:
+    def attempt(cand: DistributedLayout, key: tuple) -> None:
         if key in wrong_lanes:
             return
         try:
@@ -357,7 +375,7 @@ def _amd(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
     return out
 
 
-def _wmma(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
+def _wmma(layout: LinearLayout, shape: Sequence[int]) -> list[AMDWMMALayout]:
     """``AMDWMMALayout`` spellings (32-lane wavefronts): for each version, transposition and
     instruction shape, the warp bases and the register bases past one tile are read off the
     layout in tile units; the register bases may end where the tensor's repetitions begin, so
@@ -370,7 +388,7 @@ def _wmma(layout: LinearLayout, shape: Sequence[int]) -> list[GluonLayout]:
     if cga is None or rank not in (2, 3) or len(b.get("lane", ())) != 5:
         return []
     regs, warps = b.get("register", ()), b.get("warp", ())
-    out: list[GluonLayout] = []
+    out: list[AMDWMMALayout] = []
     for version, shapes in sorted(WMMA_INSTR_SHAPES.items()):
         for instr in shapes:
             for tr in (False, True):
@@ -455,8 +473,9 @@ def spellings(layout: LinearLayout, shape: Sequence[int] | None = None, *, limit
     ins = set(layout.in_dim_names)
     out: list[GluonLayout] = []
     if ins <= _DIST:
-        out += sorted(_blocked(layout, shp), key=_blocked_key)
-        slices: list[GluonLayout] = []
+        blocked: list[BlockedLayout] = sorted(_blocked(layout, shp), key=_blocked_key)
+        out += blocked
+        slices: list[SliceLayout] = []
         for dim in range(len(shp) + 1):
             lifted = {k: [list(v[:dim]) + [0] + list(v[dim:]) for v in vecs] for k, vecs in layout.bases.items()}
             pshape = shp[:dim] + [1] + shp[dim:]
@@ -464,10 +483,11 @@ def spellings(layout: LinearLayout, shape: Sequence[int] | None = None, *, limit
                 pl = LinearLayout(lifted, [(f"dim{i}", s) for i, s in enumerate(pshape)], require_surjective=False)
             except LayoutError:
                 continue
-            for p in sorted(_blocked(pl, pshape), key=_blocked_key) + _mma(pl, pshape):
-                s = SliceLayout(dim, p)
-                if s.to_linear(shp) == layout:
-                    slices.append(s)
+            parents: list[DistributedLayout] = [*sorted(_blocked(pl, pshape), key=_blocked_key), *_mma(pl, pshape)]
+            for p in parents:
+                sliced = SliceLayout(dim, p)
+                if sliced.to_linear(shp) == layout:
+                    slices.append(sliced)
         # slices of blocked parents, the MMA families, then slices of MMA parents
         out += [s for s in slices if isinstance(s.parent, BlockedLayout)]
         out += _mma(layout, shp)

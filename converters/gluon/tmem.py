@@ -55,7 +55,7 @@ from typing import Any, ClassVar
 
 from linlayout.contract import Kind
 from linlayout.dtypes import element_bitwidth
-from linlayout.errors import BasisError, LayoutError, SizeError, UnsupportedError
+from linlayout.errors import LayoutError, SizeError, UnsupportedError
 from linlayout.linear import LinearLayout
 
 from linlayout.checks import is_pow2, log2
@@ -68,6 +68,9 @@ from .fields import as_bool, as_int, check_cga, int_tuple, set_field
 __all__ = ["TensorMemoryLayout", "TensorMemoryScalesLayout", "TMEM_INSTR_VARIANTS", "tmem_reg_layout", "tmem_view_layout"]
 
 
+Vec = tuple[int, int]
+
+
 def check_alloc(shape: Sequence[int], alloc_shape: Sequence[int], who: str) -> list[int]:
     """The last two dims of ``alloc_shape`` (a leading multi-buffering dim is ignored), checked to
     hold the 2-D view ``shape``."""
@@ -77,23 +80,30 @@ def check_alloc(shape: Sequence[int], alloc_shape: Sequence[int], who: str) -> l
     return alloc[-2:]
 
 
-def _rowcol(row: Sequence[tuple[int, int]], col: Sequence[tuple[int, int]], m: int, n: int) -> LinearLayout:
-    """The ``row``/``col`` -> ``dim0``/``dim1`` layout of a 2-D ``[m, n]`` tile from (dim0, dim1)
-    bases, packed straight into flat form (the cold path of ``to_linear``).
+def _rowcol(row: list[int], col: list[int], m: int, n: int, block: list[int] | None = None) -> LinearLayout:
+    """The ``row``/``col`` (and ``block``) -> ``dim0``/``dim1`` layout of a 2-D ``[m, n]``
+    tensor from flat bases (``r | c << log2(m)``): one construction.
 
-        >>> _rowcol([(1, 0)], [(0, 1), (0, 0)], 2, 2).bases
+        >>> _rowcol([1], [2, 0], 2, 2).bases
         {'row': ((1, 0),), 'col': ((0, 1), (0, 0))}
+        >>> _rowcol([1], [4], 4, 2, block=[2]).bases["block"]
+        ((2, 0),)
     """
-    sh = log2(m)
-    flat = {}
-    for name, vecs in (("row", row), ("col", col)):
-        out = []
-        for r, c in vecs:
-            if not (0 <= r < m and 0 <= c < n):
-                raise BasisError(f"tensor memory: {name} basis {(r, c)} lies outside the [{m}, {n}] tile")
-            out.append(r | c << sh)
-        flat[name] = out
+    flat = {"row": row, "col": col} if block is None else {"row": row, "col": col, "block": block}
     return LinearLayout.from_flat(flat, [("dim0", m), ("dim1", n)])
+
+
+def _doublings(out: list[int], start: int, stop: int, shift: int) -> list[int]:
+    """Append ``start, 2 start, 4 start, ...`` below ``stop``, shifted left by ``shift`` (the
+    bases that grow a dim from ``start`` to ``stop``, in flat form), to ``out``; return ``out``.
+
+        >>> _doublings([0], 2, 16, 4)
+        [0, 32, 64, 128]
+    """
+    while start < stop:
+        out.append(start << shift)
+        start <<= 1
+    return out
 
 
 class _TensorMemory:
@@ -133,24 +143,33 @@ class _TensorMemory:
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
         """Triton's ``row``/``col`` (and ``block`` with a ``cga_layout``) -> ``dim0``/``dim1``
         layout over ``shape`` (2-D)."""
-        shp = check_shape(shape, 2, type(self).__name__)
-        per, _, blocks = self._split(shp, shp)
-        cta = self._cta_linear(*per)
+        m, n = check_shape(shape, 2, type(self).__name__)
+        sh = log2(m)
         if not self.cga_layout:
-            return cta
-        # the CTA's bases in the whole tensor's flat form, then the block bases
-        lo, sh = per[0] - 1, log2(per[0])
-        big = log2(shp[0])
-        flat = {d: [(f & lo) | (f >> sh) << big for f in cta.flat_bases(d)] for d in cta.in_dim_names}
-        flat["block"] = [r | c << big for r, c in blocks]
-        return LinearLayout.from_flat(flat, [("dim0", shp[0]), ("dim1", shp[1])])
+            return _rowcol(*self._cta_flat(m, n, sh), m, n)
+        # Each CTA holds an [m / tm, n / tn] part (tm, tn: the CTAs the CGA puts along each dim,
+        # bases cut to the tensor).  A CTA's bases lie below its part, so packed with the whole
+        # tensor's shift they are the tensor's bases as they stand; the block bases say where
+        # each CTA's part starts.
+        tm = tn = 1
+        for r, c in self.cga_layout:  # powers of two, each at most once per dim (checked)
+            if r < m and r >= tm:
+                tm = 2 * r
+            if c < n and c >= tn:
+                tn = 2 * c
+        pm, pn = m // tm, n // tn
+        row, col = self._cta_flat(pm, pn, sh)
+        block = [(r * pm if r < m else 0) | (c * pn if c < n else 0) << sh for r, c in self.cga_layout]
+        return _rowcol(row, col, m, n, block)
 
     def cta_linear(self, shape: Sequence[int]) -> LinearLayout:
         """The ``row``/``col`` layout of one CTA's ``shape`` tile."""
-        return self._cta_linear(*check_shape(shape, 2, type(self).__name__))
+        m, n = check_shape(shape, 2, type(self).__name__)
+        return _rowcol(*self._cta_flat(m, n, log2(m)), m, n)
 
-    def _cta_linear(self, m: int, n: int) -> LinearLayout:
-        """:meth:`cta_linear` of a checked ``[m, n]`` tile."""
+    def _cta_flat(self, m: int, n: int, sh: int) -> tuple[list[int], list[int]]:
+        """The ``row`` and ``col`` bases of one CTA's checked ``[m, n]`` tile, in flat form with
+        ``dim1`` starting at bit ``sh`` (``log2`` of the tensor's ``dim0``, at least ``m``)."""
         raise NotImplementedError
 
 
@@ -232,31 +251,31 @@ class TensorMemoryLayout(_RegisterAccess, GluonLayout):
     def rank(self) -> int:
         return 2
 
-    def _cta_linear(self, m: int, n: int) -> LinearLayout:
-        """The ``row``/``col`` layout of one CTA's tile (the blocks of ``block`` in M, then N)."""
+    def _cta_flat(self, m: int, n: int, sh: int) -> tuple[list[int], list[int]]:
+        """The ``row``/``col`` bases of one CTA's tile (the blocks of ``block`` in M, then N)."""
         who = "TensorMemoryLayout"
         bm, bn = self.block
         if m < bm:
             raise SizeError(f"{who}: {m} rows per CTA, fewer than block {[bm, bn]} (Triton aborts: repsM >= 1)")
         bn = min(bn, n)
-        blocks = [(bm << i, 0) for i in range(log2(m // bm))] + [(0, bn << i) for i in range(log2(n // bn))]
+        blocks = _doublings([], bm, m, 0)  # further blocks along M, then along N
+        _doublings(blocks, bn, n, sh)
         # the block's column slots: col_stride - 1 unused ones after each element
-        col = [(0, 0)] * log2(self._stride) + [(0, 1 << i) for i in range(log2(bn))]
+        col = _doublings([0] * log2(self._stride), 1, bn, sh)
         if bm == 64 and self.two_ctas:
             # a CTA pair runs one 128-row MMA: each CTA's 64 rows fill all 128 lanes, lanes
             # 64-127 holding the upper half of the block's column slots
             if not col:
                 raise SizeError(f"{who}: two_ctas with a [64, 1] block of packed elements has no column slots "
                                 "to split over the two lane halves (Triton aborts)")
-            row = [(1 << i, 0) for i in range(6)] + [col[-1]]
-            return _rowcol(row, col[:-1] + blocks, m, n)
+            return [1, 2, 4, 8, 16, 32, col[-1]], col[:-1] + blocks
         if bm == 128:
-            row = [(1 << i, 0) for i in range(7)]
+            row = [1, 2, 4, 8, 16, 32, 64]
         else:
-            extra = blocks.pop(0) if blocks else (0, 0)
-            row = [(1 << i, 0) for i in range(4)] + [extra, (16, 0), (32, 0)]
+            extra = blocks.pop(0) if blocks else 0
+            row = [1, 2, 4, 8, extra, 16, 32]
         col += blocks
-        return _rowcol(row, col, m, n)
+        return row, col
 
 
 @dataclass(frozen=True, repr=False)
@@ -281,17 +300,13 @@ class TensorMemoryScalesLayout(_RegisterAccess, GluonLayout):
     def rank(self) -> int:
         return 2
 
-    def _cta_linear(self, m: int, n: int) -> LinearLayout:
-        """The ``row``/``col`` layout of one CTA's tile of scales."""
-
-        def cut(v: tuple[int, int]) -> tuple[int, int]:
-            return (v[0] if v[0] < m else 0, v[1] if v[1] < n else 0)
-
-        row = [cut((1 << i, 0)) for i in range(5)] + [(0, 0), (0, 0)]
-        col = [cut((0, 1)), cut((0, 2))]
-        col += [cut((32 << i, 0)) for i in range(max(1, log2(m) - 5))]
-        col += [(0, 4 << i) for i in range(max(0, log2(n) - 2))]
-        return _rowcol(row, col, m, n)
+    def _cta_flat(self, m: int, n: int, sh: int) -> tuple[list[int], list[int]]:
+        """The ``row``/``col`` bases of one CTA's tile of scales."""
+        row = [r if r < m else 0 for r in (1, 2, 4, 8, 16)] + [0, 0]
+        col = [1 << sh if n > 1 else 0, 2 << sh if n > 2 else 0]
+        col += [r if r < m else 0 for r in (32 << i for i in range(max(1, log2(m) - 5)))]
+        col += [4 << i << sh for i in range(max(0, log2(n) - 2))]
+        return row, col
 
 
 # ============================================================================ tcgen05 register layouts
@@ -300,7 +315,6 @@ class TensorMemoryScalesLayout(_RegisterAccess, GluonLayout):
 TMEM_INSTR_VARIANTS = ("32x32b", "16x64b", "16x128b", "16x256b", "32x32b_splitn")
 
 _ROWS = 128
-Vec = tuple[int, int]
 
 # (register bases, lane bases, columns) of each 32-bit access atom, as (row, col)
 _ATOMS: dict[str, tuple[list[Vec], list[Vec], int]] = {

@@ -19,7 +19,9 @@ spellings falls into equivalence classes.
     >>> space.num_spellings, space.num_classes
     (48, 38)
 
-Sweeps take an executor: ``None`` uses a process pool for big sweeps (serial for small ones),
+Sweeps take an executor: ``None`` uses a process pool for big sweeps (serial for small ones, and
+for the enumerated spaces of :func:`blocked_space` / :func:`slice_space`, which :func:`classify`
+converts straight from their fields faster than a worker could send the layouts back),
 ``"serial"`` runs in this process, and any :class:`concurrent.futures.Executor` works unchanged —
 including a Dask cluster's (``distributed.Client(...).get_executor()``), so a sweep that outgrows one
 machine runs on many.
@@ -33,7 +35,7 @@ import itertools
 import math
 import os
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +57,7 @@ from .spellings import (
     check_spelling_shape,
     dot_operand_spellings,
     format_spelling,
+    linear_of,
     mma_spellings,
     safe_linear,
     slice_space,
@@ -83,6 +86,18 @@ __all__ = [
 # ------------------------------------------------------------------------- classification
 
 
+class _Sized:
+    """An iterator with a known length (so that :func:`sweep_iter` sizes its chunks and its
+    progress bar as for the sequence it stands for)."""
+
+    def __init__(self, items: Iterator[Any], n: int):
+        self.items, self.n = items, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __iter__(self) -> Iterator[Any]:
+        return self.items
 
 
 @dataclass
@@ -174,7 +189,10 @@ def classify(
 ) -> LayoutSpace:
     """Convert every spelling to its linear layout (through ``executor``, see :func:`sweep`) and
     group equal layouts (``up_to="identical"``) or layouts equal up to register order
-    (``up_to="register_order"``) into classes.
+    (``up_to="register_order"``) into classes.  An enumerated space (:func:`blocked_space`,
+    :func:`slice_space` and their sums) is converted straight from each spelling's fields (no
+    dict, no re-validation), serially unless an executor is given; other spellings go through
+    :func:`safe_linear`.  The answers are the same either way.
 
         >>> sp = [{"kind": "BlockedLayout", "size_per_thread": [1], "threads_per_warp": [32], "warps_per_cta": [4], "order": [0]}] * 2
         >>> classify(sp, [128], executor="serial").class_sizes()
@@ -190,7 +208,15 @@ def classify(
     # one object per distinct layout (members of a class share it), one key per distinct layout
     groups: dict[Any, list[int]] = {}
     seen: dict[LinearLayout, tuple[LinearLayout, Any]] = {}
-    results = sweep_iter(functools.partial(safe_linear, shape=shape), spellings, executor=executor, progress=progress, desc="layouts")
+    # enumerated spaces are swept from their combinations of fields (no dict, no re-validation)
+    direct = spellings.linear_items() if isinstance(spellings, (SpellingProduct, SpellingChain)) else None
+    if direct is not None:
+        # ~7 us a spelling here, less than a worker takes to send the layout back (the parent's
+        # unpickling and grouping alone cost about what the serial sweep does): no pool unless asked
+        results = sweep_iter(functools.partial(linear_of, shape=shape), _Sized(direct, len(spellings)),
+                             executor="serial" if executor is None else executor, progress=progress, desc="layouts")
+    else:
+        results = sweep_iter(functools.partial(safe_linear, shape=shape), spellings, executor=executor, progress=progress, desc="layouts")
     with gc_paused():
         for i, r in enumerate(results):
             if isinstance(r, str):

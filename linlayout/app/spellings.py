@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, overload
 
 from converters import gluon
+from converters.gluon.distributed import blocked_linear
 from linlayout.checks import is_pow2
 from linlayout.errors import DimensionError, LayoutError, SizeError
 from linlayout.limits import MAX_SPELLINGS
@@ -34,6 +35,7 @@ __all__ = [
     "spelling_to_linear",
     "safe_linear",
     "check_spelling_shape",
+    "linear_of",
 ]
 
 Spelling = dict
@@ -102,14 +104,20 @@ class SpellingProduct(Sequence):
     function (or a :func:`functools.partial` of one), so a process pool can be sent index
     ranges instead of spellings.
 
+    ``linear(c, shape)``, when given, is what :func:`safe_linear` answers for ``make(c)``,
+    computed straight from the combination ``c`` (no dict, no re-validation of what the
+    enumeration guarantees); :meth:`linear_items` pairs it with every combination.
+
         >>> sp = blocked_space([4, 4], 1, max_size_per_thread=1)
         >>> len(sp), sp[1] == list(sp)[1], sp[-1] == list(sp)[-1]
         (12, True, True)
     """
 
-    def __init__(self, factors: Sequence[Sequence[Any]], make: Callable[[tuple], Spelling]):
+    def __init__(self, factors: Sequence[Sequence[Any]], make: Callable[[tuple], Spelling],
+                 linear: Callable[[tuple, list[int]], LinearLayout | str] | None = None):
         self.factors = tuple(tuple(f) for f in factors)
         self.make = make
+        self.linear = linear
         self._len = math.prod(len(f) for f in self.factors)
 
     def __len__(self) -> int:
@@ -142,6 +150,29 @@ class SpellingProduct(Sequence):
 
     def __add__(self, other: Sequence[Spelling]) -> SpellingChain:
         return SpellingChain([self, other])
+
+    def linear_items(self) -> Iterator[tuple[Callable[[tuple, list[int]], LinearLayout | str], tuple]] | None:
+        """``(linear, c)`` for every combination ``c`` in order (``linear_of`` turns one into the
+        spelling's layout), or None when this product has no ``linear``."""
+        if self.linear is None:
+            return None
+        return zip(itertools.repeat(self.linear), itertools.product(*self.factors))
+
+
+def linear_of(item: tuple[Callable[[tuple, list[int]], LinearLayout | str], tuple], shape: list[int]) -> LinearLayout | str:
+    """:func:`safe_linear` of the spelling an item of :meth:`SpellingProduct.linear_items`
+    stands for (``shape`` checked by :func:`check_spelling_shape`).
+
+        >>> sp = blocked_space([64], 2)
+        >>> item = next(sp.linear_items())
+        >>> linear_of(item, [64]) == safe_linear(sp[0], [64])
+        True
+    """
+    linear, combo = item
+    try:
+        return linear(combo, shape)
+    except LayoutError as e:
+        return _error_line(e)
 
 
 class SpellingChain(Sequence):
@@ -184,6 +215,17 @@ class SpellingChain(Sequence):
     def __add__(self, other: Sequence[Spelling]) -> SpellingChain:
         return SpellingChain([self, other])
 
+    def linear_items(self) -> Iterator[tuple[Callable[[tuple, list[int]], LinearLayout | str], tuple]] | None:
+        """The parts' :meth:`SpellingProduct.linear_items` one after another, or None unless
+        every part has them."""
+        items = []
+        for p in self.parts:
+            it = p.linear_items() if isinstance(p, (SpellingProduct, SpellingChain)) else None
+            if it is None:
+                return None
+            items.append(it)
+        return itertools.chain.from_iterable(items)
+
 
 # ---------------------------------------------------------------------------------- spellings
 
@@ -202,6 +244,22 @@ def _blocked(combo: tuple) -> Spelling:
 
 def _sliced(dim: int, combo: tuple) -> Spelling:
     return {"kind": "SliceLayout", "dim": dim, "parent": _blocked(combo)}
+
+
+def _blocked_linear(combo: tuple, shape: list[int]) -> LinearLayout | str:
+    """The layout of ``_blocked(combo)`` from the combination's fields (trusted: enumerated)."""
+    spt, tpw, wpc, order = combo
+    if len(spt) != len(shape):  # a space swept over a shape of another rank: the spelling's own error
+        return safe_linear(_blocked(combo), shape)
+    return blocked_linear(spt, tpw, wpc, order, shape)
+
+
+def _sliced_linear(dim: int, combo: tuple, shape: list[int]) -> LinearLayout | str:
+    """The layout of ``_sliced(dim, combo)`` from the combination's fields."""
+    spt, tpw, wpc, order = combo
+    if len(spt) != len(shape) + 1:
+        return safe_linear(_sliced(dim, combo), shape)
+    return blocked_linear(spt, tpw, wpc, order, shape, sliced=dim)
 
 
 def _blocked_factors(shape: Sequence[int], num_warps: int, threads_per_warp: int, max_size_per_thread: int | None) -> list[list]:
@@ -234,7 +292,7 @@ def blocked_space(
         >>> len(blocked_space([128, 128], 4)), blocked_space([128, 128], 4)[5] == blocked_spellings([128, 128], 4)[5]
         (2304, True)
     """
-    return SpellingProduct(_blocked_factors(shape, num_warps, threads_per_warp, max_size_per_thread), _blocked)
+    return SpellingProduct(_blocked_factors(shape, num_warps, threads_per_warp, max_size_per_thread), _blocked, _blocked_linear)
 
 
 def slice_space(
@@ -254,7 +312,7 @@ def slice_space(
     for dim in range(len(shape) + 1):
         parent_shape = shape[:dim] + [1] + shape[dim:]
         factors = _blocked_factors(parent_shape, num_warps, threads_per_warp, max_size_per_thread)
-        parts.append(SpellingProduct(factors, functools.partial(_sliced, dim)))
+        parts.append(SpellingProduct(factors, functools.partial(_sliced, dim), functools.partial(_sliced_linear, dim)))
     return SpellingChain(parts)
 
 
@@ -440,5 +498,10 @@ def safe_linear(spelling: Mapping[str, Any], shape: Sequence[int]) -> LinearLayo
         compute = getattr(type(layout).to_linear, "__wrapped__", None)
         return compute(layout, list(shape)) if compute is not None else layout.to_linear(list(shape))
     except (LayoutError, KeyError, TypeError, IndexError) as e:  # a foreign converter may raise the latter
-        msg = str(e).splitlines()[0] if str(e) else ""
-        return f"{type(e).__name__}: {msg}"
+        return _error_line(e)
+
+
+def _error_line(e: Exception) -> str:
+    """An error as the one line a sweep records: its class and the first line of its message."""
+    msg = str(e).splitlines()[0] if str(e) else ""
+    return f"{type(e).__name__}: {msg}"
