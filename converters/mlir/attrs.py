@@ -186,8 +186,8 @@ def _amd_wmma(F: _Fields) -> GluonLayout:
     warp = _bases(sub, "warp", [])
     cga = _bases(F, "CGALayout", [])
     rank = next((len(b) for b in reg + warp + cga), 2)
-    return AMDWMMALayout(_int(F, "version"), _bool(F, "isTranspose"), warp, reg, _ints(F, "instrShape", None), cga,
-                         rank if rank != 2 else None)
+    return AMDWMMALayout(_int(F, "version"), _bool(F, "isTranspose"), warp, reg,
+                         _ints(F, "instrShape", list(AMDWMMALayout.instr_shape)), cga, rank)
 
 
 def _nvmma_shared(F: _Fields) -> GluonLayout:
