@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .contract import as_layout
-from .errors import DimensionError
+from .errors import DimensionError, LayoutError
 from .mixed_radix import Counterexample, MixedRadixLayout
 from .linear import LinearLayout
 from .locality import is_register_only
@@ -44,7 +44,10 @@ class Equivalence:
     order"`` means the layouts differ only in which register of a thread holds an element: a
     zero-cost conversion (``zero_cost`` is True).  ``counterexample`` is an input where the two
     maps differ, with both outputs (None when identical, or when the layouts do not even cover
-    the same tensor; ``reason`` then says why).
+    the same tensor; ``reason`` then says why).  ``method`` says how the answer was found:
+    ``"linear"`` (from the bases), ``"general"`` (mixed-radix maps) or ``"memory map"`` (two memory
+    layouts without a hardware -> coordinates form, such as padded shared layouts, compared by
+    their coordinates -> offset maps).
     """
 
     relation: str
@@ -135,21 +138,45 @@ def equivalent(a: Any, b: Any, *, shape: Sequence[int] | None = None) -> Equival
         LayoutError: a side cannot be read as a layout, or comparing them passes a limit of
             :mod:`linlayout.limits` (a refusal, never the answer "different").
     """
-    fa, fb = _to_form(a, shape), _to_form(b, shape)
+    try:
+        fa, fb = _to_form(a, shape), _to_form(b, shape)
+    except LayoutError as e:
+        try:
+            maps = _memory_maps(a, b, shape)
+        except LayoutError:
+            maps = None
+        if maps is None:
+            raise e from None
+        return _general(*maps, "memory map")
     if isinstance(fa, LinearLayout) and isinstance(fb, LinearLayout):
         return _linear(fa, fb)
     ga = fa if isinstance(fa, MixedRadixLayout) else MixedRadixLayout.from_linear(fa)
     gb = fb if isinstance(fb, MixedRadixLayout) else MixedRadixLayout.from_linear(fb)
+    return _general(ga, gb, "general")
+
+
+def _memory_maps(a: Any, b: Any, shape: Sequence[int] | None) -> tuple[MixedRadixLayout, MixedRadixLayout] | None:
+    """Both sides' memory maps (coordinates -> offset, ``offset_general(shape)``), when both are
+    memory layouts with one and at least one of them has no hardware -> coordinates form (a padded
+    shared layout, a CuTe layout that is not a bijection).  Equal memory maps are the same layout,
+    so comparing them answers the question in the other direction.  ``None`` otherwise."""
+    ma, mb = getattr(a, "offset_general", None), getattr(b, "offset_general", None)
+    if not (callable(ma) and callable(mb)):
+        return None
+    return ma(shape), mb(shape)
+
+
+def _general(ga: MixedRadixLayout, gb: MixedRadixLayout, method: str) -> Equivalence:
     ia = {k: v for k, v in ga.in_dims.items() if v > 1}
     ib = {k: v for k, v in gb.in_dims.items() if v > 1}
     if ia != ib:
-        return Equivalence("different", None, f"their inputs differ: {ia} vs {ib}", "general")
+        return Equivalence("different", None, f"their inputs differ: {ia} vs {ib}", method)
     try:
         c = ga.counterexample(gb)
     except DimensionError as e:  # the in-dims differ: an answer, not a refusal
-        return Equivalence("different", None, str(e), "general")
+        return Equivalence("different", None, str(e), method)
     # any other LayoutError (a size limit, an unsupported form) is a refusal and propagates:
     # a limit must never be answered as "different"
     if c is None:
-        return Equivalence("identical", None, "", "general")
-    return Equivalence("different", c, "", "general")
+        return Equivalence("identical", None, "", method)
+    return Equivalence("different", c, "", method)

@@ -131,21 +131,31 @@ def test_padded_is_not_linear():
 
 def test_padded_as_a_general_layout():
     lay = PaddedSharedLayout([[8, 1]], [[0, 1], [0, 2], [2, 0], [4, 0], [1, 0]], [], [8, 4])
-    g = lay.to_general()
+    g = lay.offset_general()
     assert not g.is_linear()
     assert all(g.apply(dim0=c[0], dim1=c[1]) == {"offset": a} for c, a in lay.table())
-    assert lay.to_general([8, 4]) == g
+    assert lay.offset_general([8, 4]) == g
+    with pytest.raises(NotSurjectiveError, match="span shape"):
+        lay.offset_general([8, 8])
+    with pytest.raises(UnsupportedError, match="offset basis 2 = \\[2, 1\\]"):
+        PaddedSharedLayout([[8, 1]], [[0, 1], [0, 2], [2, 1], [4, 0], [1, 0]], [], [8, 4]).offset_general()
+    with pytest.raises(NotSurjectiveError, match="do not reach"):
+        PaddedSharedLayout([[8, 1]], [[0, 1], [0, 2], [2, 0], [4, 0]], [], [8, 4]).offset_general()
+    # the contract's direction (padded address -> coordinates) is not a function: refused
+    with pytest.raises(UnsupportedError, match="padding slots hold no element"):
+        lay.to_general()
     with pytest.raises(NotSurjectiveError, match="span shape"):
         lay.to_general([8, 8])
-    with pytest.raises(UnsupportedError, match="offset basis 2 = \\[2, 1\\]"):
-        PaddedSharedLayout([[8, 1]], [[0, 1], [0, 2], [2, 1], [4, 0], [1, 0]], [], [8, 4]).to_general()
-    with pytest.raises(NotSurjectiveError, match="do not reach"):
-        PaddedSharedLayout([[8, 1]], [[0, 1], [0, 2], [2, 0], [4, 0]], [], [8, 4]).to_general()
-    # equivalence goes through the general backend: an interval past the tensor pads nothing
+    # equivalence compares the memory maps: an interval past the tensor pads nothing
     wider = PaddedSharedLayout([[8, 1], [64, 2]], lay.offset_bases, [], [8, 4])
-    assert linlayout.equivalent(lay, wider, shape=[8, 4]).relation == "identical"
+    e = linlayout.equivalent(lay, wider, shape=[8, 4])
+    assert (e.relation, e.method) == ("identical", "memory map")
     more = PaddedSharedLayout([[8, 1], [16, 2]], lay.offset_bases, [], [8, 4])
-    assert linlayout.equivalent(lay, more, shape=[8, 4]).relation == "different"
+    e = linlayout.equivalent(lay, more, shape=[8, 4])
+    assert (e.relation, e.method) == ("different", "memory map") and e.counterexample is not None
+    # a padded layout is never "equivalent" to a layout of another kind: refused, not answered
+    with pytest.raises(linlayout.LayoutError):
+        linlayout.equivalent(lay, lay.offset_layout())
 
 
 @st.composite
@@ -162,9 +172,9 @@ def padded_layouts(draw):
 
 
 @given(padded_layouts())
-def test_the_general_layout_is_the_padded_memory_map(lay):
-    """Every offset's padded address is one of the places the general layout gives its element."""
-    g = lay.to_general()
+def test_offset_general_is_the_padded_memory_map(lay):
+    """Every offset's padded address is one of the places the memory map (offset_general) gives its element."""
+    g = lay.offset_general()
     for coord, addr in lay.table():
         places = g.apply_all({f"dim{d}": x for d, x in enumerate(coord)})
         assert {"offset": addr} in places

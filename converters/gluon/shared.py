@@ -436,8 +436,11 @@ class PaddedSharedLayout(_SharedLayout):
     """Gluon's ``PaddedSharedLayout``: a linear remap of offsets plus padding after every interval.
 
     Element offset ``o`` is stored at ``o + sum(pad * (o // interval))``: an addition, so the map to
-    memory is not GF(2)-linear and :meth:`to_linear` refuses; :meth:`to_general` gives it as a
-    general-shape (mixed-radix) layout and :meth:`physical_offset` evaluates it.
+    memory is not GF(2)-linear and :meth:`to_linear` refuses; :meth:`offset_general` gives the memory
+    map (coordinates -> padded address, CuTe's direction) as a general-shape (mixed-radix) layout and
+    :meth:`physical_offset` evaluates it.  The contract's direction, padded address -> coordinates,
+    is not a function (padding slots hold no element), so :meth:`to_general` refuses;
+    :meth:`offset_layout` is the GF(2) map offset -> coordinates before padding.
 
         >>> lay = PaddedSharedLayout([[2, 1], [4, 2]], [[1], [2], [4]], [], [8])
         >>> [lay.physical_offset(o) for o in range(8)]
@@ -445,7 +448,7 @@ class PaddedSharedLayout(_SharedLayout):
         >>> lay.to_linear([8])
         Traceback (most recent call last):
         ...
-        linlayout.errors.NotLinearError: PaddedSharedLayout: padding adds offset // interval * padding to the address, which is not linear over GF(2); Triton refuses too. Use to_general() or physical_offset()/table() for the memory map, or offset_layout() for the GF(2) remap before padding
+        linlayout.errors.NotLinearError: PaddedSharedLayout: padding adds offset // interval * padding to the address, which is not linear over GF(2); Triton refuses too. Use offset_general() or physical_offset()/table() for the memory map, or offset_layout() for the GF(2) remap before padding
     """
 
     family = "PaddedSharedLayout"
@@ -489,12 +492,31 @@ class PaddedSharedLayout(_SharedLayout):
         """Refused: padding is not linear over GF(2) (:class:`~linlayout.errors.NotLinearError`)."""
         raise NotLinearError(
             "PaddedSharedLayout: padding adds offset // interval * padding to the address, which is not "
-            "linear over GF(2); Triton refuses too. Use to_general() or physical_offset()/table() for the "
+            "linear over GF(2); Triton refuses too. Use offset_general() or physical_offset()/table() for the "
             "memory map, or offset_layout() for the GF(2) remap before padding"
         )
 
     def to_general(self, shape: Sequence[int] | None = None) -> MixedRadixLayout:
-        """The memory map, tensor coordinate -> padded address, as a general-shape layout.
+        """Refused (:class:`~linlayout.errors.UnsupportedError`): the contract's direction, padded
+        address -> tensor coordinates, is not a function, since the padding slots hold no element.
+        :meth:`offset_general` is the memory map in CuTe's direction; :meth:`offset_layout` the GF(2)
+        map offset -> coordinates before padding.
+
+            >>> PaddedSharedLayout([[4, 1]], [[0, 1], [0, 2], [1, 0], [2, 0]], [], [4, 4]).to_general()
+            Traceback (most recent call last):
+            ...
+            linlayout.errors.UnsupportedError: PaddedSharedLayout.to_general: padded address -> coordinates is not a function (the padding slots hold no element); offset_general() gives the memory map coordinates -> padded address, offset_layout() the GF(2) map offset -> coordinates before padding
+        """
+        self.offset_general(shape)  # the shape and the bases are checked as for the memory map
+        raise UnsupportedError(
+            "PaddedSharedLayout.to_general: padded address -> coordinates is not a function (the padding "
+            "slots hold no element); offset_general() gives the memory map coordinates -> padded address, "
+            "offset_layout() the GF(2) map offset -> coordinates before padding"
+        )
+
+    def offset_general(self, shape: Sequence[int] | None = None) -> MixedRadixLayout:
+        """The memory map, tensor coordinate -> padded address (CuTe's direction, as
+        :func:`converters.cute.offset_general`), as a general-shape layout.
 
         With power-of-two intervals the padding is an integer-linear function of the offset bits:
         offset bit ``j`` moves the address by ``2**j + sum(pad * 2**j // interval)`` over the
@@ -503,7 +525,7 @@ class PaddedSharedLayout(_SharedLayout):
         :class:`~linlayout.mixed_radix.MixedRadixLayout` from ``dim0, dim1, ...`` to the axis ``offset``.
 
             >>> lay = PaddedSharedLayout([[4, 1]], [[0, 1], [0, 2], [1, 0], [2, 0]], [], [4, 4])
-            >>> g = lay.to_general()
+            >>> g = lay.offset_general()
             >>> g.apply(dim0=1, dim1=0), g.apply(dim0=3, dim1=3)    # rows of 4 with one pad element
             ({'offset': 5}, {'offset': 18})
             >>> sorted((c, a) for c, a in lay.table())[-1]
@@ -516,7 +538,7 @@ class PaddedSharedLayout(_SharedLayout):
         """
         from linlayout.mixed_radix import MixedRadixLayout
 
-        who = "PaddedSharedLayout.to_general"
+        who = "PaddedSharedLayout.offset_general"
         if shape is not None and tuple(check_shape(shape, len(self.shape), who)) != self.shape:
             raise NotSurjectiveError(f"{who}: the offset bases span shape {list(self.shape)}, not {list(shape)}")
         if self.cga_layout:
