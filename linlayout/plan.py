@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from . import gf2
-from .banks import bank_conflicts
+from .banks import bank_conflicts, conflicts_of_bases
 from .contract import as_linear
 from .cost import WEIGHTS, explain, plan_cost, price, shared_wavefronts
 from .dtypes import element_bitwidth
@@ -897,13 +897,27 @@ def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout) -> int:
     if "matrix" in instr:
         return estimate
     lay = choice.layout
-    offset = LinearLayout.from_flat(
-        {"offset": [v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d)]}, _out_list(lay)
-    )
+    offsets = [v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d)]
+    if list(lay.out_dims.items()) == list(L.out_dims.items()):
+        regs, lanes, others = _bank_side(L)
+        got = conflicts_of_bases(regs, lanes, others, offsets, choice.bitwidth, lay.total_out_size_log2)
+        if got is not None:
+            return got
+    offset = LinearLayout.from_flat({"offset": offsets}, _out_list(lay))
     try:
         return bank_conflicts(_cta_local(L), offset, choice.bitwidth)
     except LayoutError:  # a side the bank model does not take: keep the estimate
         return estimate
+
+
+@functools.lru_cache(maxsize=4096)
+def _bank_side(L: LinearLayout) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The flat register, lane and other (warp) bases of ``L`` within one CTA, as
+    :func:`linlayout.banks.conflicts_of_bases` reads them; remembered per layout."""
+    C = _cta_local(L)
+    regs = tuple(v for v in C.flat_bases("register") if v)
+    others = tuple(v for d in C.in_dim_names if d not in ("register", "lane") for v in C.flat_bases(d))
+    return regs, C.flat_bases("lane"), others
 
 
 def _counted_conflicts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout,
@@ -1281,7 +1295,7 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
 def clear_caches() -> None:
     """Forget the per-layout facts the planner remembers (for benchmarks that time a plan from
     scratch; the answers never depend on them).  Nothing of a pair is remembered across calls."""
-    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _registers_without_copies):
+    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _registers_without_copies, _bank_side):
         f.cache_clear()
     clear_swizzle_caches()
 
