@@ -33,6 +33,7 @@ lanes 0..7 on the 8 rows.  Unswizzled, all rows start in bank 0; with ``Swizzle(
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -172,31 +173,24 @@ def conflicts_of_bases(
         >>> conflicts_of_bases([], [32 << k for k in range(5)], [], offs, 32, 10)   # lane i: row i
         31
     """
-    n = len(offsets)
-    if n != dim:
+    if len(offsets) != dim:
         return None
-    basis = gf2.SpanBasis()
-    for v in offsets:
-        if v >> dim or not basis.insert(v):
-            return None
+    inv = _unit_images(tuple(offsets))
+    if inv is None:
+        return None
 
-    def offset_of(v: int) -> int | None:
-        rem, c = basis.reduce(v)
-        return None if rem else c
+    def offset_of(v: int) -> int:
+        o = 0
+        while v:
+            low = v & -v
+            o ^= inv[low.bit_length() - 1]
+            v ^= low
+        return o
 
-    regs = []
-    for v in registers:
-        if v:
-            o = offset_of(v)
-            if o is None:
-                return None
-            regs.append(o)
-    rest = []
-    for v in list(lanes) + list(others):
-        o = offset_of(v)
-        if o is None:
-            return None
-        rest.append(o)
+    if any(v >> dim for v in registers) or any(v >> dim for v in lanes) or any(v >> dim for v in others):
+        return None
+    regs = [offset_of(v) for v in registers if v]
+    rest = [offset_of(v) for v in lanes] + [offset_of(v) for v in others]
     # Triton's largestVectorisation (:func:`_vectorisation` of the unique conversion map)
     vec = max(1, 128 // bitwidth)
     while vec > 1:
@@ -212,11 +206,18 @@ def conflicts_of_bases(
                 and not any(o & mask for o in rest):
             break
         vec //= 2
-    bank = min(NUM_BANKS * 32 // (vec * bitwidth), max(1, (1 << n) // vec))
+    bank = min(NUM_BANKS * 32 // (vec * bitwidth), max(1, (1 << dim) // vec))
     segment = offsets[vec.bit_length() - 1 + bank.bit_length() - 1:]
     log2vec_words = max(vec * bitwidth // 32, 1).bit_length() - 1
     lanes_wf = lanes[: max(0, len(lanes) - log2vec_words)]
     return (1 << gf2.intersection_dim([x for x in segment if x], [x for x in lanes_wf if x])) - 1
+
+
+@functools.lru_cache(maxsize=1024)
+def _unit_images(offsets: tuple[int, ...]) -> list[int] | None:
+    """:func:`linlayout.gf2.unit_images` of a shared layout's offset bases, remembered (a planner
+    counts the store and the load side of one buffer)."""
+    return gf2.unit_images(offsets)
 
 
 def bank_conflicts(register_layout: Any, shared_layout: Any, bitwidth: int, *, shape: Sequence[int] | None = None) -> int:

@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import DimensionError, LayoutError, SizeError
-from .gf2 import SpanBasis, complement_units, intersection_basis, intersection_dim
+from .gf2 import SpanBasis, intersection_basis, intersection_dim, unit_complement
 from .linear import LinearLayout
 
 __all__ = [
@@ -179,7 +179,7 @@ def _build(
     len_b = min(max((1024 // word).bit_length() - 1, 0) if word <= 1024 else 0, dim - len(vbasis))
     len_s = dim - len_b - len(vbasis)
     sbasis = _compute_segment(bank_src, bank_dst, dim, len_s)
-    bbasis = complement_units(list(vbasis) + sbasis, dim)
+    bbasis = unit_complement(list(vbasis) + sbasis, dim)
     regs_src = set(list(src.flat_bases("register")))
     regs_dst = set(list(dst.flat_bases("register")))
     segment, reps = [], []
