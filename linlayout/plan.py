@@ -316,8 +316,15 @@ def _warp_permutation(a: LinearLayout, b: LinearLayout) -> tuple[tuple[tuple[int
         S = LinearLayout.from_flat({
             d: tuple(v if reach.contains(v) else 0 for v in S.flat_bases(d)) for d in ("register", "lane")
         }, outs)
-    pb = S.invert_and_compose(T).bases
-    p = {d: [list(v) for v in pb[d]] for d in ("register", "lane")}  # components (register, lane)
+    C = S.invert_and_compose(T)
+    # components (register, lane) of each basis, read from the flat bases (out-dims register, lane)
+    if C.out_dim_names == ("register", "lane"):
+        k_reg = C.out_dim_size_log2("register")
+        m_reg = (1 << k_reg) - 1
+        p = {d: [[v & m_reg, v >> k_reg] for v in C.flat_bases(d)] for d in ("register", "lane")}
+    else:
+        pb = C.bases
+        p = {d: [list(v) for v in pb[d]] for d in ("register", "lane")}
     dims = ("register", "lane")
     src_free, dst_free = [], []
     for di, d in enumerate(dims):
@@ -408,6 +415,15 @@ def _xor_masked(vectors: Sequence[int], mask: int) -> int:
     return out
 
 
+def _solver(columns: Sequence[int]) -> gf2.SpanBasis:
+    """The span of ``columns`` inserted in order: its ``express(t)`` is ``gf2.solve(columns, t)``
+    (one elimination for many right-hand sides)."""
+    basis = gf2.SpanBasis()
+    for v in columns:
+        basis.insert(v)
+    return basis
+
+
 def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -> LinearLayout:
     """The lane exchange of an in-warp conversion, as a linear map (what each thread does per round).
 
@@ -435,10 +451,11 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
     nl = a.in_dim_size_log2("lane")
     K = T["kernel"]
     lane_K = [k >> nrs for k in K]
+    solve_K = _solver(lane_K)
 
     def with_copy(x: int, lane_target: int) -> int:
         """``x`` moved to another copy of its element whose lane part differs by ``lane_target``."""
-        m = gf2.solve(lane_K, lane_target)
+        m = solve_K.express(lane_target)
         if m is None:
             return x
         for i, k in enumerate(K):
@@ -454,15 +471,17 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
         T[d] = [with_copy(x, x >> nrs) for x in T[d]]
     Tl = list(T["lane"])
     lane_of = [c >> nrs for c in Tr]
+    solve_of_K = _solver(lane_of + lane_K)
     for j in range(len(Tl)):
         # a copy of lane j's element in a register of the receiving lane itself, when there is one
-        m = gf2.solve(lane_of + lane_K, (1 << j) ^ (Tl[j] >> nrs))
+        m = solve_of_K.express((1 << j) ^ (Tl[j] >> nrs))
         if m is not None:
             Tl[j] ^= _xor_masked(K, m >> len(lane_of))
 
     G: list[int] = []
     extra: list[tuple[int, int]] = []
-    exact = [gf2.solve(lane_of, (1 << j) ^ (Tl[j] >> nrs)) for j in range(len(Tl))]
+    solve_of = _solver(lane_of)
+    exact = [solve_of.express((1 << j) ^ (Tl[j] >> nrs)) for j in range(len(Tl))]
     if all(g is not None for g in exact):
         G = [g for g in exact if g is not None]  # every lane reads from itself in the rounds that move no lane bit
     else:
@@ -475,12 +494,23 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
         # lane part is in the span of theirs
         chosen, chosen_lanes = gf2.SpanBasis(), gf2.SpanBasis()
         lim = min(len(gens), 8)  # bounded search; an extra pass covers what it misses
+        combos = [0]  # _xor_masked(gens, m) for m = 0, 1, ..., built as the search reaches them
+
+        def combo(m: int) -> int:
+            if m >= 1 << lim:
+                return _xor_masked(gens, m)
+            while len(combos) <= m:
+                k = len(combos)
+                low = k & -k
+                combos.append(combos[k ^ low] ^ gens[low.bit_length() - 1])
+            return combos[m]
+
         for j in range(len(Tl)):
             e = exact[j]
             cands = ([e] if e is not None else []) + list(range(1 << lim))
             pick = None
             for m in cands:
-                c = Tl[j] ^ _xor_masked(gens, m)
+                c = Tl[j] ^ combo(m)
                 if chosen.contains(c) == chosen_lanes.contains(c >> nrs):
                     pick = (m, c)
                     break
@@ -665,7 +695,10 @@ class Plan:
     @property
     def cost(self) -> float:
         """The cost model's price of the plan (:func:`linlayout.cost.plan_cost`); 0 for zero-cost plans."""
-        return plan_cost(self)
+        got = self.__dict__.get("_cost")
+        if got is None:  # a function of the frozen fields: computed once (the planner compares often)
+            got = self.__dict__["_cost"] = plan_cost(self)
+        return got
 
     def explain_cost(self) -> str:
         """The cost as a sum of counts times weights (:func:`linlayout.cost.explain`)."""
