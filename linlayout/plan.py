@@ -1055,6 +1055,8 @@ def _matrix_rows_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) 
     rows.  A lane vector that mixes the two (e.g. lane 16 -> lane 1 ^ lane 4 of a layout holding
     copies) leaves a row start inside a row: no matrix instruction can serve it.
     """
+    if "matrix" not in choice.store_instr and "matrix" not in choice.load_instr:
+        return True  # no fragment to place
     lay = choice.layout
     offset = list(lay.flat_bases("vector")) + list(lay.flat_bases("bank")) + list(lay.flat_bases("segment"))
     basis = gf2.SpanBasis()
