@@ -366,13 +366,14 @@ class _Search:
     direction the intersection of the register spans and the conversion map (each computed at
     most once, on first use)."""
 
-    __slots__ = ("sides", "dim", "_vb", "_cvt")
+    __slots__ = ("sides", "dim", "_vb", "_cvt", "_img")
 
     def __init__(self, src: LinearLayout, dst: LinearLayout):
         self.sides = (_Side(src), _Side(dst))
         self.dim = src.total_out_size_log2
         self._vb: dict[int, list[int]] = {}
         self._cvt: dict[int, LinearLayout | None] = {}
+        self._img: dict[tuple[int, int], tuple[int, int]] = {}
 
     def common_registers(self, first: int) -> list[int]:
         """A basis of span(regs of side ``first``) ∩ span(regs of the other), in ``first``'s order."""
@@ -391,7 +392,14 @@ class _Search:
     def lane_image(self, first: int, i: int) -> tuple[int, int]:
         """The register and lane parts of :meth:`conversion` ``(first)`` at the other side's lane
         ``2**i`` (which must exist).  A bijective side ``first`` has one solution: it is read
-        from that layout's remembered span instead of solving the whole map."""
+        from that layout's remembered span instead of solving the whole map.  Each is computed
+        once per search (the candidates read the same lanes)."""
+        got = self._img.get((first, i))
+        if got is None:
+            got = self._img[(first, i)] = self._lane_image(first, i)
+        return got
+
+    def _lane_image(self, first: int, i: int) -> tuple[int, int]:
         cvt = self._cvt.get(first)
         if cvt is None:
             solver = _bijection_solver(self.sides[first].layout)
