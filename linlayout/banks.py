@@ -210,7 +210,7 @@ def conflicts_of_bases(
     segment = offsets[vec.bit_length() - 1 + bank.bit_length() - 1:]
     log2vec_words = max(vec * bitwidth // 32, 1).bit_length() - 1
     lanes_wf = lanes[: max(0, len(lanes) - log2vec_words)]
-    return (1 << gf2.intersection_dim([x for x in segment if x], [x for x in lanes_wf if x])) - 1
+    return (1 << gf2.meet_dim([x for x in segment if x], [x for x in lanes_wf if x])) - 1
 
 
 @functools.lru_cache(maxsize=1024)

@@ -415,6 +415,27 @@ def _xor_masked(vectors: Sequence[int], mask: int) -> int:
     return out
 
 
+def _in_echelon(lead: dict[int, int], v: int) -> bool:
+    """Whether ``v`` is in the span of an echelon dict (leading bit length -> vector)."""
+    while v:
+        w = lead.get(v.bit_length())
+        if w is None:
+            return False
+        v ^= w
+    return True
+
+
+def _echelon_insert(lead: dict[int, int], v: int) -> None:
+    """Add ``v`` to the span of an echelon dict (leading bit length -> vector)."""
+    while v:
+        n = v.bit_length()
+        w = lead.get(n)
+        if w is None:
+            lead[n] = v
+            return
+        v ^= w
+
+
 def _solver(columns: Sequence[int]) -> gf2.SpanBasis:
     """The span of ``columns`` inserted in order: its ``express(t)`` is ``gf2.solve(columns, t)``
     (one elimination for many right-hand sides)."""
@@ -492,7 +513,9 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
         # the chosen columns and their lane parts span spaces of equal dimension (an invariant), so
         # a column keeps the spans apart exactly when it is in the span of the chosen ones iff its
         # lane part is in the span of theirs
-        chosen, chosen_lanes = gf2.SpanBasis(), gf2.SpanBasis()
+        # (echelon dicts, leading bit -> vector: only membership is asked)
+        chosen: dict[int, int] = {}
+        chosen_lanes: dict[int, int] = {}
         lim = min(len(gens), 8)  # bounded search; an extra pass covers what it misses
         combos = [0]  # _xor_masked(gens, m) for m = 0, 1, ..., built as the search reaches them
 
@@ -509,9 +532,10 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
             e = exact[j]
             cands = ([e] if e is not None else []) + list(range(1 << lim))
             pick = None
+            t = Tl[j]
             for m in cands:
-                c = Tl[j] ^ combo(m)
-                if chosen.contains(c) == chosen_lanes.contains(c >> nrs):
+                c = t ^ combo(m)
+                if _in_echelon(chosen, c) == _in_echelon(chosen_lanes, c >> nrs):
                     pick = (m, c)
                     break
             if pick is None:
@@ -524,8 +548,8 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
             g = pick[0] & ((1 << len(Tr)) - 1)
             Tl[j] = pick[1] ^ _xor_masked(Tr, g)
             G.append(g)
-            chosen.insert(pick[1])
-            chosen_lanes.insert(pick[1] >> nrs)
+            _echelon_insert(chosen, pick[1])
+            _echelon_insert(chosen_lanes, pick[1] >> nrs)
     n_pack_max = 0 if bitwidth >= 32 else (32 // max(bitwidth, 8)).bit_length() - 1
     pack = [i for i, x in enumerate(lane_of) if x == 0][:n_pack_max]
     rounds = [i for i in range(len(Tr)) if i not in pack]
@@ -827,7 +851,7 @@ class _Trip:
     ``comp`` (``b.invert_and_compose(a)``), the warp permutation of an in-warp exchange, and per
     round-trip kind its two sides, its swizzle search and the plan of every swizzle it priced."""
 
-    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_plans", "counted")
+    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_plans", "counted", "trip_counts")
 
     def __init__(self, a: LinearLayout, b: LinearLayout, conv: LinearLayout, comp: LinearLayout, bits: int):
         self.a, self.b, self.conv, self.comp, self.bits = a, b, conv, comp, bits
@@ -837,6 +861,8 @@ class _Trip:
         self._plans: dict[tuple[str, SwizzleChoice], Plan] = {}
         #: bank conflicts counted per (swizzle, store side?)
         self.counted: dict[tuple[SwizzleChoice, bool], int] = {}
+        #: _trip_counts per (kind, swizzle, element bits)
+        self.trip_counts: dict[tuple[str, SwizzleChoice, int], tuple[int, int, int, int]] = {}
 
     def warp_permutation(self) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
         """:func:`_warp_permutation` of the pair (the same for every element width)."""
@@ -879,7 +905,7 @@ def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearL
     a, b, conv, bitwidth = trip.a, trip.b, trip.conv, trip.bits
     bw = max(bitwidth, 8)
     choice = _counted_conflicts(choice, sa, sb, trip.counted)
-    sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw)
+    sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw, trip, kind)
     reps = choice.reps
     barriers = 2 * reps - 1
     bar = _barrier_instr(kind, trip)
@@ -901,8 +927,20 @@ def _barrier_instr(kind: str, trip: _Trip) -> str:
     return "barrier.cluster" if kind == "cross_cta" else ("bar.warp.sync" if trip.warp_sync() else "bar.sync")
 
 
-def _trip_counts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout, bw: int) -> tuple[int, int, int, int]:
-    """Store and load vector widths (elements) and instruction counts per thread of a round trip."""
+def _trip_counts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout, bw: int,
+                 trip: _Trip | None = None, kind: str = "") -> tuple[int, int, int, int]:
+    """Store and load vector widths (elements) and instruction counts per thread of a round trip
+    (remembered per ``kind`` and choice in ``trip``, whose kind fixes the sides ``sa``, ``sb``)."""
+    if trip is None:
+        return _trip_counts_of(choice, sa, sb, bw)
+    key = (kind, choice, bw)
+    got = trip.trip_counts.get(key)
+    if got is None:
+        got = trip.trip_counts[key] = _trip_counts_of(choice, sa, sb, bw)
+    return got
+
+
+def _trip_counts_of(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout, bw: int) -> tuple[int, int, int, int]:
     sv = _side_vector(choice, sa, choice.store_instr, bw)
     lv = _side_vector(choice, sb, choice.load_instr, bw)
     return sv, lv, max(1, _n_regs(sa) // sv), max(1, _n_regs(sb) // lv)
@@ -917,7 +955,7 @@ def _choice_floor(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayou
     ``store_conflicts`` gives the stores' count, its stores) free of bank conflicts: a lower bound
     of its plan's cost (counting the conflicts only adds wavefronts)."""
     bw = max(trip.bits, 8)
-    sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw)
+    sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw, trip, kind)
     waves = (stores * shared_wavefronts(choice.store_instr, sv * bw, store_conflicts)
              + loads * shared_wavefronts(choice.load_instr, lv * bw, 0))
     return price(wavefronts=waves, **{_BARRIER_PRICE[_barrier_instr(kind, trip)]: 2 * choice.reps - 1})

@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import DimensionError, LayoutError, SizeError
-from .gf2 import SpanBasis, intersection_basis, intersection_dim, unit_complement
+from .gf2 import SpanBasis, intersection_basis, meet_dim, unit_complement
 from .linear import LinearLayout
 
 __all__ = [
@@ -140,7 +140,7 @@ def side_bank_conflicts(segment: Sequence[int], tile: Sequence[int]) -> int:
         >>> side_bank_conflicts([4, 8], [1, 2, 4])
         1
     """
-    return (1 << intersection_dim([s for s in segment if s], [t for t in tile if t])) - 1
+    return (1 << meet_dim([s for s in segment if s], [t for t in tile if t])) - 1
 
 
 def _compute_segment(bank_src: Sequence[int], bank_dst: Sequence[int], dim: int, length: int) -> list[int]:

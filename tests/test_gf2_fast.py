@@ -48,3 +48,11 @@ def test_unit_images_inverts_a_basis(data):
 
 def test_unit_images_refuses_vectors_outside_the_space():
     assert gf2.unit_images([0b1, 0b100]) is None
+
+
+@settings(max_examples=400, deadline=None)
+@given(vectors(), vectors())
+def test_meet_dim_is_intersection_dim(a, b):
+    (v1, _), (v2, _) = a, b
+    assert gf2.meet_dim(v1, v2) == gf2.intersection_dim(v1, v2)
+    assert gf2.meet_dim(v1, v2) == gf2.meet_dim(v2, v1)
