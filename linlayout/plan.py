@@ -56,6 +56,7 @@ from .plan_smem import (
     MemOpTile,
     SwizzleChoice,
     SwizzleSearch,
+    _bijection_solver,
     clear_swizzle_caches,
     remove_broadcast_registers,
     side_bank_conflicts,
@@ -216,6 +217,31 @@ def minimal_conversion(src: LinearLayout, dst: LinearLayout, *, strategy: str = 
     return _minimal(a, b, b.invert_and_compose(a), strategy)
 
 
+def _trivial_over(comp: LinearLayout, d: str) -> bool:
+    """``comp.is_trivial_over([d])`` read from the flat bases: ``d`` is an in- and an out-dim of
+    one size, its bases are the unit vectors of its out bits in order, and no other in-dim's
+    bases touch those bits."""
+    if not comp.has_in_dim(d) or not comp.has_out_dim(d):
+        return False
+    k = comp.in_dim_size_log2(d)
+    if k != comp.out_dim_size_log2(d):
+        return False
+    shift = 0
+    for n in comp.out_dim_names:
+        if n == d:
+            break
+        shift += comp.out_dim_size_log2(n)
+    mask = ((1 << k) - 1) << shift
+    for n in comp.in_dim_names:
+        f = comp.flat_bases(n)
+        if n == d:
+            if any(v != 1 << (shift + i) for i, v in enumerate(f)):
+                return False
+        elif any(v & mask for v in f):
+            return False
+    return True
+
+
 def _minimal(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: str) -> LinearLayout:
     """:func:`minimal_conversion` of normalized layouts whose conversion map ``comp``
     (``b.invert_and_compose(a)``) is known."""
@@ -223,7 +249,7 @@ def _minimal(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: str
     for d in ("block", "warp", "lane", "register"):
         # trivial over d after removing the dims before it iff trivial over d in the whole map:
         # the removed dims neither touch nor are touched by the others
-        if not comp.is_trivial_over([d]):
+        if not _trivial_over(comp, d):
             break
         removed.append(d)
     if removed:
@@ -1387,6 +1413,26 @@ def _moved_registers(conv: LinearLayout) -> int:
     return moved
 
 
+def _conversion_map(a: LinearLayout, b: LinearLayout) -> LinearLayout:
+    """``b.invert_and_compose(a)`` of a normalized pair.  Where ``a`` is a bijection the map is
+    unique: each of ``b``'s bases written over ``a``'s columns, read from ``a``'s remembered span
+    (a cost matrix solves against each layout many times)."""
+    solver = _bijection_solver(a)
+    if solver is None:
+        return b.invert_and_compose(a)
+    basis = solver[0]
+    images = {}
+    for d in b.in_dim_names:
+        col = []
+        for v in b.flat_bases(d):
+            rem, c = basis.reduce(v)
+            if rem:  # not reached by a (cannot happen for a bijection of the same tensor)
+                return b.invert_and_compose(a)
+            col.append(c)
+        images[d] = col
+    return LinearLayout.from_flat(images, [(n, a.in_dim_size(n)) for n in a.in_dim_names])
+
+
 def plan_conversion(
     src: Any,
     dst: Any,
@@ -1451,7 +1497,7 @@ def plan_conversion(
         budget = max_shared_bytes
     matrix = (bool(matrix_instructions if stmatrix is None else stmatrix), bool(matrix_instructions if ldmatrix is None else ldmatrix))
     a, b = _pair(src, dst, shape)
-    comp = b.invert_and_compose(a)  # the one conversion map every mechanism reads
+    comp = _conversion_map(a, b)  # the one conversion map every mechanism reads
     conv = _minimal(a, b, comp, strategy)
     names = conv.in_dim_names
     if "register" in names and len(names) == 1:
