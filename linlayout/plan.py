@@ -221,35 +221,47 @@ def _trivial_over(comp: LinearLayout, d: str) -> bool:
     """``comp.is_trivial_over([d])`` read from the flat bases: ``d`` is an in- and an out-dim of
     one size, its bases are the unit vectors of its out bits in order, and no other in-dim's
     bases touch those bits."""
-    if not comp.has_in_dim(d) or not comp.has_out_dim(d):
-        return False
-    k = comp.in_dim_size_log2(d)
-    if k != comp.out_dim_size_log2(d):
-        return False
+    return _trivial_test(comp)(d)
+
+
+def _trivial_test(comp: LinearLayout) -> Callable[[str], bool]:
+    """:func:`_trivial_over` of ``comp`` for several dims, the layout read once."""
+    ins = [(n, comp.flat_bases(n)) for n in comp.in_dim_names]
+    at: dict[str, tuple[int, int]] = {}  # out-dim -> (shift, bits)
     shift = 0
-    for n in comp.out_dim_names:
-        if n == d:
-            break
-        shift += comp.out_dim_size_log2(n)
-    mask = ((1 << k) - 1) << shift
-    for n in comp.in_dim_names:
-        f = comp.flat_bases(n)
-        if n == d:
-            if any(v != 1 << (shift + i) for i, v in enumerate(f)):
-                return False
-        elif any(v & mask for v in f):
+    for n, size in comp.out_dims.items():
+        k = size.bit_length() - 1
+        at[n] = (shift, k)
+        shift += k
+
+    def test(d: str) -> bool:
+        where = at.get(d)
+        if where is None:
             return False
-    return True
+        shift, k = where
+        mask = ((1 << k) - 1) << shift
+        seen = False
+        for n, f in ins:
+            if n == d:
+                seen = True
+                if len(f) != k or any(v != 1 << (shift + i) for i, v in enumerate(f)):
+                    return False
+            elif any(v & mask for v in f):
+                return False
+        return seen
+
+    return test
 
 
 def _minimal(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: str) -> LinearLayout:
     """:func:`minimal_conversion` of normalized layouts whose conversion map ``comp``
     (``b.invert_and_compose(a)``) is known."""
     removed: list[str] = []
+    trivial = _trivial_test(comp)
     for d in ("block", "warp", "lane", "register"):
         # trivial over d after removing the dims before it iff trivial over d in the whole map:
         # the removed dims neither touch nor are touched by the others
-        if not _trivial_over(comp, d):
+        if not trivial(d):
             break
         removed.append(d)
     if removed:
