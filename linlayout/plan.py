@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from . import gf2
+from .banks import _unit_images as _bank_unit_images
 from .banks import bank_conflicts, conflicts_of_bases
 from .contract import as_linear
 from .cost import WEIGHTS, explain, plan_cost, price, shared_wavefronts
@@ -453,16 +454,6 @@ def _xor_masked(vectors: Sequence[int], mask: int) -> int:
     return out
 
 
-def _in_echelon(lead: dict[int, int], v: int) -> bool:
-    """Whether ``v`` is in the span of an echelon dict (leading bit length -> vector)."""
-    while v:
-        w = lead.get(v.bit_length())
-        if w is None:
-            return False
-        v ^= w
-    return True
-
-
 def _echelon_insert(lead: dict[int, int], v: int) -> None:
     """Add ``v`` to the span of an echelon dict (leading bit length -> vector)."""
     while v:
@@ -555,25 +546,33 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
         chosen: dict[int, int] = {}
         chosen_lanes: dict[int, int] = {}
         lim = min(len(gens), 8)  # bounded search; an extra pass covers what it misses
-        combos = [0]  # _xor_masked(gens, m) for m = 0, 1, ..., built as the search reaches them
-
-        def combo(m: int) -> int:
-            if m >= 1 << lim:
-                return _xor_masked(gens, m)
-            while len(combos) <= m:
-                k = len(combos)
-                low = k & -k
-                combos.append(combos[k ^ low] ^ gens[low.bit_length() - 1])
-            return combos[m]
+        size = 1 << lim
+        combos = [0] * size  # _xor_masked(gens, m) for every m < 2**lim
+        for k in range(1, size):
+            low = k & -k
+            combos[k] = combos[k ^ low] ^ gens[low.bit_length() - 1]
 
         for j in range(len(Tl)):
             e = exact[j]
-            cands = ([e] if e is not None else []) + list(range(1 << lim))
+            cands = ([e] if e is not None else []) + list(range(size))
             pick = None
             t = Tl[j]
             for m in cands:
-                c = t ^ combo(m)
-                if _in_echelon(chosen, c) == _in_echelon(chosen_lanes, c >> nrs):
+                c = t ^ (combos[m] if m < size else _xor_masked(gens, m))
+                # membership of c in the chosen span and of its lane part in theirs (inlined)
+                v = c
+                while v:
+                    w = chosen.get(v.bit_length())
+                    if w is None:
+                        break
+                    v ^= w
+                u = c >> nrs
+                while u:
+                    w = chosen_lanes.get(u.bit_length())
+                    if w is None:
+                        break
+                    u ^= w
+                if (v == 0) == (u == 0):
                     pick = (m, c)
                     break
             if pick is None:
@@ -1409,6 +1408,7 @@ def clear_caches() -> None:
     for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _registers_without_copies, _bank_side):
         f.cache_clear()
     clear_swizzle_caches()
+    _bank_unit_images.cache_clear()
 
 
 def _moved_registers(conv: LinearLayout) -> int:
