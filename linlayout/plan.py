@@ -330,6 +330,28 @@ def _registers_without_copies(L: LinearLayout) -> LinearLayout:
     return remove_broadcast_registers(L)
 
 
+@functools.lru_cache(maxsize=4096)
+def _padded(L: LinearLayout, n_reg: int, n_lane: int) -> LinearLayout:
+    """``L``'s register and lane dims only, padded with zero bases to ``n_reg`` / ``n_lane`` bits;
+    remembered per layout and sizes."""
+    return LinearLayout.from_flat({
+        d: L.flat_bases(d) + (0,) * (n - L.in_dim_size_log2(d)) for d, n in (("register", n_reg), ("lane", n_lane))
+    }, _out_list(L))
+
+
+@functools.lru_cache(maxsize=4096)
+def _warp_span(L: LinearLayout) -> tuple[gf2.SpanBasis, tuple[int, ...]]:
+    """The span of ``L``'s register then lane bases, in that order (only read, never extended),
+    and its kernel: per dependent index ``j``, the combination of earlier indices holding the same
+    element, XOR ``1 << j``.  Remembered per layout."""
+    basis = gf2.SpanBasis()
+    kernel = []
+    for j, v in enumerate(list(L.flat_bases("register")) + list(L.flat_bases("lane"))):
+        if not basis.insert(v):
+            kernel.append(basis.reduce(v)[1] ^ (1 << j))  # v is in the span: another index holding the same element
+    return basis, tuple(kernel)
+
+
 def _warp_permutation(a: LinearLayout, b: LinearLayout) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
     """The bit permutation of :func:`warp_decomposition` (which adds the packing) for normalized
     layouts: mixed transpositions, register and lane permutations."""
@@ -338,17 +360,8 @@ def _warp_permutation(a: LinearLayout, b: LinearLayout) -> tuple[tuple[tuple[int
     n_reg = max(a.in_dim_size_log2("register"), b.in_dim_size_log2("register"))
     n_lane = max(a.in_dim_size_log2("lane"), b.in_dim_size_log2("lane"))
     outs = _out_list(a)
-
-    def padded(L: LinearLayout) -> LinearLayout:
-        return LinearLayout.from_flat({
-            d: L.flat_bases(d) + (0,) * (n - L.in_dim_size_log2(d)) for d, n in (("register", n_reg), ("lane", n_lane))
-        }, outs)
-
-    S, T = padded(a), padded(b)
-    reach = gf2.SpanBasis()
-    for d in ("register", "lane"):
-        for v in T.flat_bases(d):
-            reach.insert(v)
+    S, T = _padded(a, n_reg, n_lane), _padded(b, n_reg, n_lane)
+    reach = _warp_span(b)[0]  # the span of T's bases (the padding adds zeros)
     if any(not reach.contains(v) for d in ("register", "lane") for v in S.flat_bases(d)):
         # the source holds extra copies (broadcast along a slower dim): those bits select data
         # this warp does not need, so they act as free (zero) bases here
@@ -427,13 +440,8 @@ def _within_warp_sources(a: LinearLayout, b: LinearLayout) -> dict[str, list[int
     Linear: a destination thread at (warp w, block c) reads source index ``T(x)`` where x is its
     (register, lane, warp, block) index; raises when some element is not held inside the warp.
     """
-    cols = list(a.flat_bases("register")) + list(a.flat_bases("lane"))
-    basis = gf2.SpanBasis()
-    kernel = []
-    for j, v in enumerate(cols):
-        if not basis.insert(v):
-            kernel.append(basis.reduce(v)[1] ^ (1 << j))  # v is in the span: another index holding the same element
-    out: dict[str, list[int]] = {"kernel": kernel}
+    basis, kernel = _warp_span(a)
+    out: dict[str, list[int]] = {"kernel": list(kernel)}
     for d in HARDWARE_DIMS:
         own = a.flat_bases(d) if d in ("warp", "block") else ()
         got = []
@@ -1405,7 +1413,8 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
 def clear_caches() -> None:
     """Forget the per-layout facts the planner remembers (for benchmarks that time a plan from
     scratch; the answers never depend on them).  Nothing of a pair is remembered across calls."""
-    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _registers_without_copies, _bank_side):
+    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _registers_without_copies, _bank_side,
+              _padded, _warp_span):
         f.cache_clear()
     clear_swizzle_caches()
     _bank_unit_images.cache_clear()
