@@ -1230,9 +1230,21 @@ def _round_trip(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: in
     return p
 
 
+def _out_component(L: LinearLayout, out: str) -> Callable[[int], int]:
+    """The part of a flat vector of ``L`` in the out-dim ``out`` (what ``L.bases[d][i][k]`` reads)."""
+    shift = 0
+    for n, size in L.out_dims.items():
+        k = size.bit_length() - 1
+        if n == out:
+            mask = (1 << k) - 1
+            return lambda v: (v >> shift) & mask
+        shift += k
+    raise KeyError(out)
+
+
 def _component_rank(sch: LinearLayout, dims: Sequence[str], out: str) -> int:
-    k = sch.out_dim_names.index(out)
-    return gf2.rank([v[k] for d in dims if sch.has_in_dim(d) for v in sch.bases[d]])
+    part = _out_component(sch, out)
+    return gf2.rank([part(v) for d in dims for v in sch.flat_bases(d)])
 
 
 def schedule_counts(schedule: LinearLayout, bitwidth: int = 32) -> tuple[int, int]:
@@ -1250,19 +1262,19 @@ def schedule_counts(schedule: LinearLayout, bitwidth: int = 32) -> tuple[int, in
         (1, 4)
     """
     words = max(bitwidth // 32, 1)
-    k_lane = schedule.out_dim_names.index("src_lane")
+    src_lane = _out_component(schedule, "src_lane")
     thread_dims = [d for d in ("lane", "warp", "block") if schedule.has_in_dim(d)]
     # src_lane XOR own lane, over the threads: zero for all threads iff this space is {0}
     nl = schedule.in_dim_size_log2("lane") if schedule.has_in_dim("lane") else 0
-    moved = [v[k_lane] ^ ((1 << i) if d == "lane" and i < nl else 0)
-             for d in thread_dims for i, v in enumerate(schedule.bases[d])]
+    moved = [src_lane(v) ^ ((1 << i) if d == "lane" and i < nl else 0)
+             for d in thread_dims for i, v in enumerate(schedule.flat_bases(d))]
     round_dims = [d for d in ("round", "extra") if schedule.has_in_dim(d)]
     n_rounds = 1 << sum(schedule.in_dim_size_log2(d) for d in round_dims)
     if any(moved):
         moving = n_rounds
     else:
         kernel = sum(schedule.in_dim_size_log2(d) for d in round_dims) - gf2.rank(
-            [v[k_lane] for d in round_dims for v in schedule.bases[d]])
+            [src_lane(v) for d in round_dims for v in schedule.flat_bases(d)])
         moving = n_rounds - (1 << kernel)
     # a choice that depends only on the warp or CTA is uniform across the warp: a branch, no selects
     g_src = _component_rank(schedule, ["lane"], "src_register")
