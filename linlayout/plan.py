@@ -57,8 +57,8 @@ from .plan_smem import (
     MemOpTile,
     SwizzleChoice,
     SwizzleSearch,
-    _bijection_solver,
     clear_swizzle_caches,
+    conversion_map,
     remove_broadcast_registers,
     side_bank_conflicts,
 )
@@ -1446,26 +1446,6 @@ def _moved_registers(conv: LinearLayout) -> int:
     return moved
 
 
-def _conversion_map(a: LinearLayout, b: LinearLayout) -> LinearLayout:
-    """``b.invert_and_compose(a)`` of a normalized pair.  Where ``a`` is a bijection the map is
-    unique: each of ``b``'s bases written over ``a``'s columns, read from ``a``'s remembered span
-    (a cost matrix solves against each layout many times)."""
-    solver = _bijection_solver(a)
-    if solver is None:
-        return b.invert_and_compose(a)
-    basis = solver[0]
-    images = {}
-    for d in b.in_dim_names:
-        col = []
-        for v in b.flat_bases(d):
-            rem, c = basis.reduce(v)
-            if rem:  # not reached by a (cannot happen for a bijection of the same tensor)
-                return b.invert_and_compose(a)
-            col.append(c)
-        images[d] = col
-    return LinearLayout.from_flat(images, [(n, a.in_dim_size(n)) for n in a.in_dim_names])
-
-
 def plan_conversion(
     src: Any,
     dst: Any,
@@ -1530,7 +1510,7 @@ def plan_conversion(
         budget = max_shared_bytes
     matrix = (bool(matrix_instructions if stmatrix is None else stmatrix), bool(matrix_instructions if ldmatrix is None else ldmatrix))
     a, b = _pair(src, dst, shape)
-    comp = _conversion_map(a, b)  # the one conversion map every mechanism reads
+    comp = conversion_map(a, b)  # the one conversion map every mechanism reads
     conv = _minimal(a, b, comp, strategy)
     names = conv.in_dim_names
     if "register" in names and len(names) == 1:

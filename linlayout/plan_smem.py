@@ -356,9 +356,52 @@ def _bijection_solver(L: LinearLayout) -> tuple[SpanBasis, tuple[int, int], tupl
     return basis, at["register"], at["lane"]
 
 
+@functools.lru_cache(maxsize=4096)
+def _column_span(L: LinearLayout) -> SpanBasis:
+    """The span of ``L``'s columns inserted in in-dim order (dependent ones too, so that a
+    combination's bit ``k`` is flat column ``k``); only read, never extended.  Remembered per layout."""
+    basis = SpanBasis()
+    for d in L.in_dim_names:
+        for v in L.flat_bases(d):
+            basis.insert(v)
+    return basis
+
+
+def conversion_map(a: LinearLayout, b: LinearLayout) -> LinearLayout:
+    """``b.invert_and_compose(a)``, solved against ``a``'s remembered column span where Triton's
+    broadcasting heuristic keeps no in-dim as the identity (then the map is the least-squares
+    solve over all of ``a``'s columns); otherwise, and for anything unusual, the general method.
+
+        >>> a = LinearLayout({"register": [[1], [0]], "lane": [[2]]}, {"dim0": 4})
+        >>> b = LinearLayout({"register": [[2]], "lane": [[1]]}, {"dim0": 4})
+        >>> conversion_map(a, b) == b.invert_and_compose(a)
+        True
+    """
+    outs = list(a.out_dims.items())
+    if outs != list(b.out_dims.items()):
+        return b.invert_and_compose(a)
+    names = a.in_dim_names
+    flats = [a.flat_bases(n) for n in names]
+    for n, f in zip(names, flats):
+        if f and b.flat_bases(n) == f:  # a candidate of the identity heuristic: leave it to the general method
+            return b.invert_and_compose(a)
+    basis = _column_span(a)
+    images = {}
+    for d in b.in_dim_names:
+        col = []
+        for v in b.flat_bases(d):
+            rem, c = basis.reduce(v)
+            if rem:  # not reached: the general method says why
+                return b.invert_and_compose(a)
+            col.append(c)
+        images[d] = col
+    return LinearLayout.from_flat(images, [(n, 1 << len(f)) for n, f in zip(names, flats)])
+
+
 def clear_swizzle_caches() -> None:
     """Forget the per-layout facts the swizzle search remembers (for benchmarks)."""
     _bijection_solver.cache_clear()
+    _column_span.cache_clear()
 
 
 class _Search:
@@ -417,7 +460,7 @@ class _Search:
         if first not in self._cvt:
             a, b = self.sides[first].layout, self.sides[1 - first].layout
             try:
-                self._cvt[first] = b.invert_and_compose(a)
+                self._cvt[first] = conversion_map(a, b)
             except LayoutError:
                 self._cvt[first] = None
         return self._cvt[first]
