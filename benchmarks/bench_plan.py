@@ -20,6 +20,9 @@ representatives of the 128x128 4-warp BlockedLayout space) < 2 s, serial and on 
 executor, with the growth exponent of its time over the matrix sizes (2 = per-pair cost constant).
 Timings are medians of repeats (``--repeat``) of this process's CPU time (``time.process_time``, so
 that other load on a shared machine does not inflate them), except where a line says min or wall.
+
+Speed work on the planner must leave every plan identical: ``benchmarks/check_plans.py --save`` on
+the commit before, ``--compare`` after (both corpora and 3000 generated pairs, both strategies).
 """
 
 from __future__ import annotations

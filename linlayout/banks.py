@@ -33,6 +33,7 @@ lanes 0..7 on the 8 rows.  Unswizzled, all rows start in bank 0; with ``Swizzle(
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -153,6 +154,70 @@ def _count(reg: LinearLayout, smem: LinearLayout, names: Sequence[str], bitwidth
     lanes_wf = lanes[: max(0, len(lanes) - log2vec_words)]
     conflicts = (1 << gf2.intersection_dim([x for x in segment if x], [x for x in lanes_wf if x])) - 1
     return cvt, vec, conflicts, log2vec_words
+
+
+def conflicts_of_bases(
+    registers: Sequence[int], lanes: Sequence[int], others: Sequence[int], offsets: Sequence[int], bitwidth: int, dim: int
+) -> int | None:
+    """:func:`bank_conflicts` on flat bases, without checks: for the planner, whose inputs are its own.
+
+    ``registers`` / ``lanes`` / ``others`` (warp, ...) are the flat tensor images of the register
+    layout's in-dims (out-dims packed in the shared layout's order, broadcast registers may be
+    included: they are skipped); ``offsets`` the flat images of the shared offset bits 0, 1, ...
+    (no ``block`` dim), ``dim`` the tensor's log2 size.  ``bitwidth`` is one of 1, 2, .., 128.
+    Only a shared layout that is a bijection is taken (then the conversion map is unique: each
+    register-layout basis written over the offset bits); None otherwise, where the caller asks
+    :func:`bank_conflicts`.
+
+        >>> offs = [1 << k for k in range(5)] + [32 << k for k in range(5)]       # 32 x 32, dim0 fastest
+        >>> conflicts_of_bases([], [32 << k for k in range(5)], [], offs, 32, 10)   # lane i: row i
+        31
+    """
+    if len(offsets) != dim:
+        return None
+    inv = _unit_images(tuple(offsets))
+    if inv is None:
+        return None
+
+    def offset_of(v: int) -> int:
+        o = 0
+        while v:
+            low = v & -v
+            o ^= inv[low.bit_length() - 1]
+            v ^= low
+        return o
+
+    if any(v >> dim for v in registers) or any(v >> dim for v in lanes) or any(v >> dim for v in others):
+        return None
+    regs = [offset_of(v) for v in registers if v]
+    rest = [offset_of(v) for v in lanes] + [offset_of(v) for v in others]
+    # Triton's largestVectorisation (:func:`_vectorisation` of the unique conversion map)
+    vec = max(1, 128 // bitwidth)
+    while vec > 1:
+        k = vec.bit_length() - 1
+        mask = vec - 1
+        chosen = []
+        for i in range(k):
+            try:
+                chosen.append(regs.index(1 << i))
+            except ValueError:
+                break
+        if len(chosen) == k and all(r & mask == 0 for j, r in enumerate(regs) if j not in chosen) \
+                and not any(o & mask for o in rest):
+            break
+        vec //= 2
+    bank = min(NUM_BANKS * 32 // (vec * bitwidth), max(1, (1 << dim) // vec))
+    segment = offsets[vec.bit_length() - 1 + bank.bit_length() - 1:]
+    log2vec_words = max(vec * bitwidth // 32, 1).bit_length() - 1
+    lanes_wf = lanes[: max(0, len(lanes) - log2vec_words)]
+    return (1 << gf2.meet_dim([x for x in segment if x], [x for x in lanes_wf if x])) - 1
+
+
+@functools.lru_cache(maxsize=1024)
+def _unit_images(offsets: tuple[int, ...]) -> list[int] | None:
+    """:func:`linlayout.gf2.unit_images` of a shared layout's offset bases, remembered (a planner
+    counts the store and the load side of one buffer)."""
+    return gf2.unit_images(offsets)
 
 
 def bank_conflicts(register_layout: Any, shared_layout: Any, bitwidth: int, *, shape: Sequence[int] | None = None) -> int:

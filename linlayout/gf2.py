@@ -305,3 +305,98 @@ def complement_units(basis: Sequence[int], dim: int) -> list[int]:
     """
     pivots = {(r & -r).bit_length() - 1 for r in rref_lowbit(basis, dim)}
     return [1 << i for i in range(dim) if i not in pivots]
+
+
+def unit_complement(basis: Iterable[int], dim: int) -> list[int]:
+    """:func:`complement_units` by one pass of elimination on the lowest set bits (no reduced
+    form): the pivots of the lowest-bit echelon form are the lowest bits of the span's vectors, the
+    same set for any echelon basis of the span, so the answer is the same.
+
+        >>> unit_complement([0b011], 3), unit_complement([0b110, 0b011], 3)
+        ([2, 4], [4])
+    """
+    lead: dict[int, int] = {}  # lowest bit -> vector
+    for v in basis:
+        while v:
+            low = v & -v
+            w = lead.get(low)
+            if w is None:
+                lead[low] = v
+                break
+            v ^= w
+    return [1 << i for i in range(dim) if (1 << i) not in lead]
+
+
+def unit_images(vectors: Sequence[int]) -> list[int] | None:
+    """For linearly independent ``vectors`` spanning GF(2)^n (``n == len(vectors)``, every
+    vector below ``2**n``): the inverse matrix as the image of each unit vector, i.e.
+    ``out[i]`` is the mask of the vectors that XOR to ``1 << i``; None when they are not such a
+    basis.  Any vector ``v`` is then written over them as the XOR of ``out[i]`` for the bits ``i``
+    of ``v``.
+
+        >>> unit_images([0b01, 0b11])       # 1 = v0, 2 = v0 ^ v1
+        [1, 3]
+        >>> unit_images([0b01, 0b01]) is None
+        True
+    """
+    n = len(vectors)
+    # Gauss-Jordan on (vector, combination) pairs; pivot j is the lowest bit of row j
+    rows: list[list[int]] = []
+    for k, v in enumerate(vectors):
+        if v >> n:
+            return None
+        c = 1 << k
+        for r in rows:
+            if v & r[2]:
+                v ^= r[0]
+                c ^= r[1]
+        if not v:
+            return None
+        low = v & -v
+        for r in rows:
+            if r[0] & low:
+                r[0] ^= v
+                r[1] ^= c
+        rows.append([v, c, low])
+    out = [0] * n
+    for v, c, low in rows:
+        out[low.bit_length() - 1] = c
+    return out
+
+
+def meet_dim(b1: Iterable[int], b2: Sequence[int]) -> int:
+    """:func:`intersection_dim` with two eliminations instead of three: ``dim(span(b2)) -
+    (rank(b1 + b2) - rank(b1))``, the second term by inserting ``b2`` into ``b1``'s echelon form.
+
+        >>> meet_dim([1, 2], [3, 4]), meet_dim([], [1]), meet_dim([6, 1], [7, 6])
+        (1, 0, 2)
+    """
+    lead: dict[int, int] = {}  # leading bit length -> vector
+    for v in b1:
+        while v:
+            n = v.bit_length()
+            w = lead.get(n)
+            if w is None:
+                lead[n] = v
+                break
+            v ^= w
+    new = 0  # vectors of b2 independent of b1 (and of the b2 vectors before them)
+    own: dict[int, int] = {}  # b2's own echelon form
+    for v in b2:
+        u = v
+        while u:
+            n = u.bit_length()
+            w = lead.get(n)
+            if w is None:
+                lead[n] = u
+                new += 1
+                break
+            u ^= w
+        while v:
+            n = v.bit_length()
+            w = own.get(n)
+            if w is None:
+                own[n] = v
+                break
+            v ^= w
+    return len(own) - new

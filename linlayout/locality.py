@@ -23,6 +23,7 @@ __all__ = ["THREAD_DIMS", "stays_within", "is_register_only", "conversion_mechan
 
 #: The distributed in-dims above ``register``, fastest first.
 THREAD_DIMS = ("lane", "warp", "block")
+_DIMS = ("register",) + THREAD_DIMS
 
 
 def register_order_key(L: LinearLayout) -> tuple:
@@ -53,22 +54,34 @@ def stays_within(src: LinearLayout, dst: LinearLayout, local: Sequence[str]) -> 
     """
     if src.out_dims != dst.out_dims:
         return False
-    dims = ("register",) + THREAD_DIMS
-    for d in dims:
-        sa = src.in_dim_size(d) if src.has_in_dim(d) else 1
-        sb = dst.in_dim_size(d) if dst.has_in_dim(d) else 1
-        if d not in local and sa != sb:
+    local = tuple(local)
+    sf = [src.flat_bases(d) for d in _DIMS]
+    df = [dst.flat_bases(d) for d in _DIMS]
+    for d, a, b in zip(_DIMS, sf, df):
+        if d not in local and len(a) != len(b):
             return False
-    span = gf2.reduced_basis([v for d in local for v in src.flat_bases(d)])
-    if any(gf2.reduce_mod(v, span) for d in local for v in dst.flat_bases(d)):
+    # an echelon basis of the span of src's local bases (leading bit -> vector); membership by reduction
+    lead: dict[int, int] = {}
+    for d in local:
+        for v in src.flat_bases(d):
+            while v:
+                w = lead.get(v.bit_length())
+                if w is None:
+                    lead[v.bit_length()] = v
+                    break
+                v ^= w
+
+    def outside(v: int) -> bool:
+        while v:
+            w = lead.get(v.bit_length())
+            if w is None:
+                return True
+            v ^= w
         return False
-    for d in dims:
-        if d in local:
-            continue
-        for a, b in zip(src.flat_bases(d), dst.flat_bases(d)):
-            if gf2.reduce_mod(a ^ b, span):
-                return False
-    return True
+
+    if any(outside(v) for d in local for v in dst.flat_bases(d)):
+        return False
+    return not any(outside(x ^ y) for d, a, b in zip(_DIMS, sf, df) if d not in local for x, y in zip(a, b))
 
 
 def is_register_only(src: LinearLayout, dst: LinearLayout) -> bool:

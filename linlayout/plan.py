@@ -44,7 +44,8 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from . import gf2
-from .banks import bank_conflicts
+from .banks import _unit_images as _bank_unit_images
+from .banks import bank_conflicts, conflicts_of_bases
 from .contract import as_linear
 from .cost import WEIGHTS, explain, plan_cost, price, shared_wavefronts
 from .dtypes import element_bitwidth
@@ -57,6 +58,7 @@ from .plan_smem import (
     SwizzleChoice,
     SwizzleSearch,
     clear_swizzle_caches,
+    conversion_map,
     remove_broadcast_registers,
     side_bank_conflicts,
 )
@@ -216,14 +218,51 @@ def minimal_conversion(src: LinearLayout, dst: LinearLayout, *, strategy: str = 
     return _minimal(a, b, b.invert_and_compose(a), strategy)
 
 
+def _trivial_over(comp: LinearLayout, d: str) -> bool:
+    """``comp.is_trivial_over([d])`` read from the flat bases: ``d`` is an in- and an out-dim of
+    one size, its bases are the unit vectors of its out bits in order, and no other in-dim's
+    bases touch those bits."""
+    return _trivial_test(comp)(d)
+
+
+def _trivial_test(comp: LinearLayout) -> Callable[[str], bool]:
+    """:func:`_trivial_over` of ``comp`` for several dims, the layout read once."""
+    ins = [(n, comp.flat_bases(n)) for n in comp.in_dim_names]
+    at: dict[str, tuple[int, int]] = {}  # out-dim -> (shift, bits)
+    shift = 0
+    for n, size in comp.out_dims.items():
+        k = size.bit_length() - 1
+        at[n] = (shift, k)
+        shift += k
+
+    def test(d: str) -> bool:
+        where = at.get(d)
+        if where is None:
+            return False
+        shift, k = where
+        mask = ((1 << k) - 1) << shift
+        seen = False
+        for n, f in ins:
+            if n == d:
+                seen = True
+                if len(f) != k or any(v != 1 << (shift + i) for i, v in enumerate(f)):
+                    return False
+            elif any(v & mask for v in f):
+                return False
+        return seen
+
+    return test
+
+
 def _minimal(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: str) -> LinearLayout:
     """:func:`minimal_conversion` of normalized layouts whose conversion map ``comp``
     (``b.invert_and_compose(a)``) is known."""
     removed: list[str] = []
+    trivial = _trivial_test(comp)
     for d in ("block", "warp", "lane", "register"):
         # trivial over d after removing the dims before it iff trivial over d in the whole map:
         # the removed dims neither touch nor are touched by the others
-        if not comp.is_trivial_over([d]):
+        if not trivial(d):
             break
         removed.append(d)
     if removed:
@@ -291,6 +330,28 @@ def _registers_without_copies(L: LinearLayout) -> LinearLayout:
     return remove_broadcast_registers(L)
 
 
+@functools.lru_cache(maxsize=4096)
+def _padded(L: LinearLayout, n_reg: int, n_lane: int) -> LinearLayout:
+    """``L``'s register and lane dims only, padded with zero bases to ``n_reg`` / ``n_lane`` bits;
+    remembered per layout and sizes."""
+    return LinearLayout.from_flat({
+        d: L.flat_bases(d) + (0,) * (n - L.in_dim_size_log2(d)) for d, n in (("register", n_reg), ("lane", n_lane))
+    }, _out_list(L))
+
+
+@functools.lru_cache(maxsize=4096)
+def _warp_span(L: LinearLayout) -> tuple[gf2.SpanBasis, tuple[int, ...]]:
+    """The span of ``L``'s register then lane bases, in that order (only read, never extended),
+    and its kernel: per dependent index ``j``, the combination of earlier indices holding the same
+    element, XOR ``1 << j``.  Remembered per layout."""
+    basis = gf2.SpanBasis()
+    kernel = []
+    for j, v in enumerate(list(L.flat_bases("register")) + list(L.flat_bases("lane"))):
+        if not basis.insert(v):
+            kernel.append(basis.reduce(v)[1] ^ (1 << j))  # v is in the span: another index holding the same element
+    return basis, tuple(kernel)
+
+
 def _warp_permutation(a: LinearLayout, b: LinearLayout) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
     """The bit permutation of :func:`warp_decomposition` (which adds the packing) for normalized
     layouts: mixed transpositions, register and lane permutations."""
@@ -299,25 +360,23 @@ def _warp_permutation(a: LinearLayout, b: LinearLayout) -> tuple[tuple[tuple[int
     n_reg = max(a.in_dim_size_log2("register"), b.in_dim_size_log2("register"))
     n_lane = max(a.in_dim_size_log2("lane"), b.in_dim_size_log2("lane"))
     outs = _out_list(a)
-
-    def padded(L: LinearLayout) -> LinearLayout:
-        return LinearLayout.from_flat({
-            d: L.flat_bases(d) + (0,) * (n - L.in_dim_size_log2(d)) for d, n in (("register", n_reg), ("lane", n_lane))
-        }, outs)
-
-    S, T = padded(a), padded(b)
-    reach = gf2.SpanBasis()
-    for d in ("register", "lane"):
-        for v in T.flat_bases(d):
-            reach.insert(v)
+    S, T = _padded(a, n_reg, n_lane), _padded(b, n_reg, n_lane)
+    reach = _warp_span(b)[0]  # the span of T's bases (the padding adds zeros)
     if any(not reach.contains(v) for d in ("register", "lane") for v in S.flat_bases(d)):
         # the source holds extra copies (broadcast along a slower dim): those bits select data
         # this warp does not need, so they act as free (zero) bases here
         S = LinearLayout.from_flat({
             d: tuple(v if reach.contains(v) else 0 for v in S.flat_bases(d)) for d in ("register", "lane")
         }, outs)
-    pb = S.invert_and_compose(T).bases
-    p = {d: [list(v) for v in pb[d]] for d in ("register", "lane")}  # components (register, lane)
+    C = S.invert_and_compose(T)
+    # components (register, lane) of each basis, read from the flat bases (out-dims register, lane)
+    if C.out_dim_names == ("register", "lane"):
+        k_reg = C.out_dim_size_log2("register")
+        m_reg = (1 << k_reg) - 1
+        p = {d: [[v & m_reg, v >> k_reg] for v in C.flat_bases(d)] for d in ("register", "lane")}
+    else:
+        pb = C.bases
+        p = {d: [list(v) for v in pb[d]] for d in ("register", "lane")}
     dims = ("register", "lane")
     src_free, dst_free = [], []
     for di, d in enumerate(dims):
@@ -381,13 +440,8 @@ def _within_warp_sources(a: LinearLayout, b: LinearLayout) -> dict[str, list[int
     Linear: a destination thread at (warp w, block c) reads source index ``T(x)`` where x is its
     (register, lane, warp, block) index; raises when some element is not held inside the warp.
     """
-    cols = list(a.flat_bases("register")) + list(a.flat_bases("lane"))
-    basis = gf2.SpanBasis()
-    kernel = []
-    for j, v in enumerate(cols):
-        if not basis.insert(v):
-            kernel.append(basis.reduce(v)[1] ^ (1 << j))  # v is in the span: another index holding the same element
-    out: dict[str, list[int]] = {"kernel": kernel}
+    basis, kernel = _warp_span(a)
+    out: dict[str, list[int]] = {"kernel": list(kernel)}
     for d in HARDWARE_DIMS:
         own = a.flat_bases(d) if d in ("warp", "block") else ()
         got = []
@@ -406,6 +460,26 @@ def _xor_masked(vectors: Sequence[int], mask: int) -> int:
         if mask >> i & 1:
             out ^= v
     return out
+
+
+def _echelon_insert(lead: dict[int, int], v: int) -> None:
+    """Add ``v`` to the span of an echelon dict (leading bit length -> vector)."""
+    while v:
+        n = v.bit_length()
+        w = lead.get(n)
+        if w is None:
+            lead[n] = v
+            return
+        v ^= w
+
+
+def _solver(columns: Sequence[int]) -> gf2.SpanBasis:
+    """The span of ``columns`` inserted in order: its ``express(t)`` is ``gf2.solve(columns, t)``
+    (one elimination for many right-hand sides)."""
+    basis = gf2.SpanBasis()
+    for v in columns:
+        basis.insert(v)
+    return basis
 
 
 def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -> LinearLayout:
@@ -435,10 +509,11 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
     nl = a.in_dim_size_log2("lane")
     K = T["kernel"]
     lane_K = [k >> nrs for k in K]
+    solve_K = _solver(lane_K)
 
     def with_copy(x: int, lane_target: int) -> int:
         """``x`` moved to another copy of its element whose lane part differs by ``lane_target``."""
-        m = gf2.solve(lane_K, lane_target)
+        m = solve_K.express(lane_target)
         if m is None:
             return x
         for i, k in enumerate(K):
@@ -454,15 +529,17 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
         T[d] = [with_copy(x, x >> nrs) for x in T[d]]
     Tl = list(T["lane"])
     lane_of = [c >> nrs for c in Tr]
+    solve_of_K = _solver(lane_of + lane_K)
     for j in range(len(Tl)):
         # a copy of lane j's element in a register of the receiving lane itself, when there is one
-        m = gf2.solve(lane_of + lane_K, (1 << j) ^ (Tl[j] >> nrs))
+        m = solve_of_K.express((1 << j) ^ (Tl[j] >> nrs))
         if m is not None:
             Tl[j] ^= _xor_masked(K, m >> len(lane_of))
 
     G: list[int] = []
     extra: list[tuple[int, int]] = []
-    exact = [gf2.solve(lane_of, (1 << j) ^ (Tl[j] >> nrs)) for j in range(len(Tl))]
+    solve_of = _solver(lane_of)
+    exact = [solve_of.express((1 << j) ^ (Tl[j] >> nrs)) for j in range(len(Tl))]
     if all(g is not None for g in exact):
         G = [g for g in exact if g is not None]  # every lane reads from itself in the rounds that move no lane bit
     else:
@@ -473,15 +550,37 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
         # the chosen columns and their lane parts span spaces of equal dimension (an invariant), so
         # a column keeps the spans apart exactly when it is in the span of the chosen ones iff its
         # lane part is in the span of theirs
-        chosen, chosen_lanes = gf2.SpanBasis(), gf2.SpanBasis()
+        # (echelon dicts, leading bit -> vector: only membership is asked)
+        chosen: dict[int, int] = {}
+        chosen_lanes: dict[int, int] = {}
         lim = min(len(gens), 8)  # bounded search; an extra pass covers what it misses
+        size = 1 << lim
+        combos = [0] * size  # _xor_masked(gens, m) for every m < 2**lim
+        for k in range(1, size):
+            low = k & -k
+            combos[k] = combos[k ^ low] ^ gens[low.bit_length() - 1]
+
         for j in range(len(Tl)):
             e = exact[j]
-            cands = ([e] if e is not None else []) + list(range(1 << lim))
+            cands = ([e] if e is not None else []) + list(range(size))
             pick = None
+            t = Tl[j]
             for m in cands:
-                c = Tl[j] ^ _xor_masked(gens, m)
-                if chosen.contains(c) == chosen_lanes.contains(c >> nrs):
+                c = t ^ (combos[m] if m < size else _xor_masked(gens, m))
+                # membership of c in the chosen span and of its lane part in theirs (inlined)
+                v = c
+                while v:
+                    w = chosen.get(v.bit_length())
+                    if w is None:
+                        break
+                    v ^= w
+                u = c >> nrs
+                while u:
+                    w = chosen_lanes.get(u.bit_length())
+                    if w is None:
+                        break
+                    u ^= w
+                if (v == 0) == (u == 0):
                     pick = (m, c)
                     break
             if pick is None:
@@ -494,8 +593,8 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
             g = pick[0] & ((1 << len(Tr)) - 1)
             Tl[j] = pick[1] ^ _xor_masked(Tr, g)
             G.append(g)
-            chosen.insert(pick[1])
-            chosen_lanes.insert(pick[1] >> nrs)
+            _echelon_insert(chosen, pick[1])
+            _echelon_insert(chosen_lanes, pick[1] >> nrs)
     n_pack_max = 0 if bitwidth >= 32 else (32 // max(bitwidth, 8)).bit_length() - 1
     pack = [i for i, x in enumerate(lane_of) if x == 0][:n_pack_max]
     rounds = [i for i in range(len(Tr)) if i not in pack]
@@ -665,7 +764,10 @@ class Plan:
     @property
     def cost(self) -> float:
         """The cost model's price of the plan (:func:`linlayout.cost.plan_cost`); 0 for zero-cost plans."""
-        return plan_cost(self)
+        got = self.__dict__.get("_cost")
+        if got is None:  # a function of the frozen fields: computed once (the planner compares often)
+            got = self.__dict__["_cost"] = plan_cost(self)
+        return got
 
     def explain_cost(self) -> str:
         """The cost as a sum of counts times weights (:func:`linlayout.cost.explain`)."""
@@ -794,7 +896,7 @@ class _Trip:
     ``comp`` (``b.invert_and_compose(a)``), the warp permutation of an in-warp exchange, and per
     round-trip kind its two sides, its swizzle search and the plan of every swizzle it priced."""
 
-    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_plans", "counted")
+    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_plans", "counted", "trip_counts")
 
     def __init__(self, a: LinearLayout, b: LinearLayout, conv: LinearLayout, comp: LinearLayout, bits: int):
         self.a, self.b, self.conv, self.comp, self.bits = a, b, conv, comp, bits
@@ -804,6 +906,8 @@ class _Trip:
         self._plans: dict[tuple[str, SwizzleChoice], Plan] = {}
         #: bank conflicts counted per (swizzle, store side?)
         self.counted: dict[tuple[SwizzleChoice, bool], int] = {}
+        #: _trip_counts per (kind, swizzle, element bits)
+        self.trip_counts: dict[tuple[str, SwizzleChoice, int], tuple[int, int, int, int]] = {}
 
     def warp_permutation(self) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
         """:func:`_warp_permutation` of the pair (the same for every element width)."""
@@ -846,7 +950,7 @@ def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearL
     a, b, conv, bitwidth = trip.a, trip.b, trip.conv, trip.bits
     bw = max(bitwidth, 8)
     choice = _counted_conflicts(choice, sa, sb, trip.counted)
-    sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw)
+    sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw, trip, kind)
     reps = choice.reps
     barriers = 2 * reps - 1
     bar = _barrier_instr(kind, trip)
@@ -868,8 +972,20 @@ def _barrier_instr(kind: str, trip: _Trip) -> str:
     return "barrier.cluster" if kind == "cross_cta" else ("bar.warp.sync" if trip.warp_sync() else "bar.sync")
 
 
-def _trip_counts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout, bw: int) -> tuple[int, int, int, int]:
-    """Store and load vector widths (elements) and instruction counts per thread of a round trip."""
+def _trip_counts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout, bw: int,
+                 trip: _Trip | None = None, kind: str = "") -> tuple[int, int, int, int]:
+    """Store and load vector widths (elements) and instruction counts per thread of a round trip
+    (remembered per ``kind`` and choice in ``trip``, whose kind fixes the sides ``sa``, ``sb``)."""
+    if trip is None:
+        return _trip_counts_of(choice, sa, sb, bw)
+    key = (kind, choice, bw)
+    got = trip.trip_counts.get(key)
+    if got is None:
+        got = trip.trip_counts[key] = _trip_counts_of(choice, sa, sb, bw)
+    return got
+
+
+def _trip_counts_of(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout, bw: int) -> tuple[int, int, int, int]:
     sv = _side_vector(choice, sa, choice.store_instr, bw)
     lv = _side_vector(choice, sb, choice.load_instr, bw)
     return sv, lv, max(1, _n_regs(sa) // sv), max(1, _n_regs(sb) // lv)
@@ -884,7 +1000,7 @@ def _choice_floor(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayou
     ``store_conflicts`` gives the stores' count, its stores) free of bank conflicts: a lower bound
     of its plan's cost (counting the conflicts only adds wavefronts)."""
     bw = max(trip.bits, 8)
-    sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw)
+    sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw, trip, kind)
     waves = (stores * shared_wavefronts(choice.store_instr, sv * bw, store_conflicts)
              + loads * shared_wavefronts(choice.load_instr, lv * bw, 0))
     return price(wavefronts=waves, **{_BARRIER_PRICE[_barrier_instr(kind, trip)]: 2 * choice.reps - 1})
@@ -897,13 +1013,27 @@ def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout) -> int:
     if "matrix" in instr:
         return estimate
     lay = choice.layout
-    offset = LinearLayout.from_flat(
-        {"offset": [v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d)]}, _out_list(lay)
-    )
+    offsets = [v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d)]
+    if list(lay.out_dims.items()) == list(L.out_dims.items()):
+        regs, lanes, others = _bank_side(L)
+        got = conflicts_of_bases(regs, lanes, others, offsets, choice.bitwidth, lay.total_out_size_log2)
+        if got is not None:
+            return got
+    offset = LinearLayout.from_flat({"offset": offsets}, _out_list(lay))
     try:
         return bank_conflicts(_cta_local(L), offset, choice.bitwidth)
     except LayoutError:  # a side the bank model does not take: keep the estimate
         return estimate
+
+
+@functools.lru_cache(maxsize=4096)
+def _bank_side(L: LinearLayout) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The flat register, lane and other (warp) bases of ``L`` within one CTA, as
+    :func:`linlayout.banks.conflicts_of_bases` reads them; remembered per layout."""
+    C = _cta_local(L)
+    regs = tuple(v for v in C.flat_bases("register") if v)
+    others = tuple(v for d in C.in_dim_names if d not in ("register", "lane") for v in C.flat_bases(d))
+    return regs, C.flat_bases("lane"), others
 
 
 def _counted_conflicts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout,
@@ -1008,6 +1138,8 @@ def _matrix_rows_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) 
     rows.  A lane vector that mixes the two (e.g. lane 16 -> lane 1 ^ lane 4 of a layout holding
     copies) leaves a row start inside a row: no matrix instruction can serve it.
     """
+    if "matrix" not in choice.store_instr and "matrix" not in choice.load_instr:
+        return True  # no fragment to place
     lay = choice.layout
     offset = list(lay.flat_bases("vector")) + list(lay.flat_bases("bank")) + list(lay.flat_bases("segment"))
     basis = gf2.SpanBasis()
@@ -1098,9 +1230,21 @@ def _round_trip(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: in
     return p
 
 
+def _out_component(L: LinearLayout, out: str) -> Callable[[int], int]:
+    """The part of a flat vector of ``L`` in the out-dim ``out`` (what ``L.bases[d][i][k]`` reads)."""
+    shift = 0
+    for n, size in L.out_dims.items():
+        k = size.bit_length() - 1
+        if n == out:
+            mask = (1 << k) - 1
+            return lambda v: (v >> shift) & mask
+        shift += k
+    raise KeyError(out)
+
+
 def _component_rank(sch: LinearLayout, dims: Sequence[str], out: str) -> int:
-    k = sch.out_dim_names.index(out)
-    return gf2.rank([v[k] for d in dims if sch.has_in_dim(d) for v in sch.bases[d]])
+    part = _out_component(sch, out)
+    return gf2.rank([part(v) for d in dims for v in sch.flat_bases(d)])
 
 
 def schedule_counts(schedule: LinearLayout, bitwidth: int = 32) -> tuple[int, int]:
@@ -1118,19 +1262,19 @@ def schedule_counts(schedule: LinearLayout, bitwidth: int = 32) -> tuple[int, in
         (1, 4)
     """
     words = max(bitwidth // 32, 1)
-    k_lane = schedule.out_dim_names.index("src_lane")
+    src_lane = _out_component(schedule, "src_lane")
     thread_dims = [d for d in ("lane", "warp", "block") if schedule.has_in_dim(d)]
     # src_lane XOR own lane, over the threads: zero for all threads iff this space is {0}
     nl = schedule.in_dim_size_log2("lane") if schedule.has_in_dim("lane") else 0
-    moved = [v[k_lane] ^ ((1 << i) if d == "lane" and i < nl else 0)
-             for d in thread_dims for i, v in enumerate(schedule.bases[d])]
+    moved = [src_lane(v) ^ ((1 << i) if d == "lane" and i < nl else 0)
+             for d in thread_dims for i, v in enumerate(schedule.flat_bases(d))]
     round_dims = [d for d in ("round", "extra") if schedule.has_in_dim(d)]
     n_rounds = 1 << sum(schedule.in_dim_size_log2(d) for d in round_dims)
     if any(moved):
         moving = n_rounds
     else:
         kernel = sum(schedule.in_dim_size_log2(d) for d in round_dims) - gf2.rank(
-            [v[k_lane] for d in round_dims for v in schedule.bases[d]])
+            [src_lane(v) for d in round_dims for v in schedule.flat_bases(d)])
         moving = n_rounds - (1 << kernel)
     # a choice that depends only on the warp or CTA is uniform across the warp: a branch, no selects
     g_src = _component_rank(schedule, ["lane"], "src_register")
@@ -1281,9 +1425,11 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
 def clear_caches() -> None:
     """Forget the per-layout facts the planner remembers (for benchmarks that time a plan from
     scratch; the answers never depend on them).  Nothing of a pair is remembered across calls."""
-    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _registers_without_copies):
+    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _registers_without_copies, _bank_side,
+              _padded, _warp_span):
         f.cache_clear()
     clear_swizzle_caches()
+    _bank_unit_images.cache_clear()
 
 
 def _moved_registers(conv: LinearLayout) -> int:
@@ -1364,7 +1510,7 @@ def plan_conversion(
         budget = max_shared_bytes
     matrix = (bool(matrix_instructions if stmatrix is None else stmatrix), bool(matrix_instructions if ldmatrix is None else ldmatrix))
     a, b = _pair(src, dst, shape)
-    comp = b.invert_and_compose(a)  # the one conversion map every mechanism reads
+    comp = conversion_map(a, b)  # the one conversion map every mechanism reads
     conv = _minimal(a, b, comp, strategy)
     names = conv.in_dim_names
     if "register" in names and len(names) == 1:

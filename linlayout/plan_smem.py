@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import DimensionError, LayoutError, SizeError
-from .gf2 import SpanBasis, complement_units, intersection_basis, intersection_dim
+from .gf2 import SpanBasis, intersection_basis, meet_dim, unit_complement
 from .linear import LinearLayout
 
 __all__ = [
@@ -140,7 +140,7 @@ def side_bank_conflicts(segment: Sequence[int], tile: Sequence[int]) -> int:
         >>> side_bank_conflicts([4, 8], [1, 2, 4])
         1
     """
-    return (1 << intersection_dim([s for s in segment if s], [t for t in tile if t])) - 1
+    return (1 << meet_dim([s for s in segment if s], [t for t in tile if t])) - 1
 
 
 def _compute_segment(bank_src: Sequence[int], bank_dst: Sequence[int], dim: int, length: int) -> list[int]:
@@ -173,15 +173,29 @@ def _build(
     leave_reps: int = 0,
 ) -> LinearLayout:
     dim = src.total_out_size_log2
+    groups = _groups(set(src.flat_bases("register")), set(dst.flat_bases("register")), dim, bitwidth, vbasis, tile_src,
+                     tile_dst, leave_reps)
+    return _layout_of(groups, dim, list(src.out_dims.items()))
+
+
+def _groups(
+    regs_src: set[int] | frozenset[int],
+    regs_dst: set[int] | frozenset[int],
+    dim: int,
+    bitwidth: int,
+    vbasis: Sequence[int],
+    tile_src: Sequence[int],
+    tile_dst: Sequence[int],
+    leave_reps: int = 0,
+) -> tuple[list[int], list[int], list[int], list[int]]:
+    """The offset bits of :func:`_build` but the bank bits: ``(vector, segment and reps as
+    chosen, segment, reps)`` (the bank bits complete them; see :func:`_layout_of`)."""
     bank_src = list(vbasis) + list(tile_src)
     bank_dst = list(vbasis) + list(tile_dst)
     word = (1 << len(vbasis)) * bitwidth
     len_b = min(max((1024 // word).bit_length() - 1, 0) if word <= 1024 else 0, dim - len(vbasis))
     len_s = dim - len_b - len(vbasis)
     sbasis = _compute_segment(bank_src, bank_dst, dim, len_s)
-    bbasis = complement_units(list(vbasis) + sbasis, dim)
-    regs_src = set(list(src.flat_bases("register")))
-    regs_dst = set(list(dst.flat_bases("register")))
     segment, reps = [], []
     for s in sbasis:
         if s in regs_src and s in regs_dst:
@@ -192,7 +206,16 @@ def _build(
                 reps.append(s)
         else:
             segment.append(s)
-    return LinearLayout.from_flat({"vector": vbasis, "bank": bbasis, "segment": segment, "reps": reps}, list(src.out_dims.items()))
+    return list(vbasis), sbasis, segment, reps
+
+
+def _layout_of(groups: tuple[list[int], list[int], list[int], list[int]], dim: int,
+               outs: list[tuple[str, int]]) -> LinearLayout:
+    """The shared layout of :func:`_groups`' offset bits, the bank bits the unit vectors that
+    complete them."""
+    vbasis, sbasis, segment, reps = groups
+    bbasis = unit_complement(vbasis + sbasis, dim)
+    return LinearLayout.from_flat({"vector": vbasis, "bank": bbasis, "segment": segment, "reps": reps}, outs)
 
 
 def _vbasis(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> list[int]:
@@ -304,11 +327,12 @@ def _ldst_choice(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> Swizzle
 class _Side:
     """The facts of one side a swizzle search reads again and again (flat bases, computed once)."""
 
-    __slots__ = ("layout", "regs", "lanes", "n_lanes")
+    __slots__ = ("layout", "regs", "reg_set", "lanes", "n_lanes")
 
     def __init__(self, layout: LinearLayout):
         self.layout = layout
         self.regs = list(layout.flat_bases("register"))
+        self.reg_set = frozenset(self.regs)
         self.lanes = list(layout.flat_bases("lane"))
         self.n_lanes = len(self.lanes)
 
@@ -332,9 +356,52 @@ def _bijection_solver(L: LinearLayout) -> tuple[SpanBasis, tuple[int, int], tupl
     return basis, at["register"], at["lane"]
 
 
+@functools.lru_cache(maxsize=4096)
+def _column_span(L: LinearLayout) -> SpanBasis:
+    """The span of ``L``'s columns inserted in in-dim order (dependent ones too, so that a
+    combination's bit ``k`` is flat column ``k``); only read, never extended.  Remembered per layout."""
+    basis = SpanBasis()
+    for d in L.in_dim_names:
+        for v in L.flat_bases(d):
+            basis.insert(v)
+    return basis
+
+
+def conversion_map(a: LinearLayout, b: LinearLayout) -> LinearLayout:
+    """``b.invert_and_compose(a)``, solved against ``a``'s remembered column span where Triton's
+    broadcasting heuristic keeps no in-dim as the identity (then the map is the least-squares
+    solve over all of ``a``'s columns); otherwise, and for anything unusual, the general method.
+
+        >>> a = LinearLayout({"register": [[1], [0]], "lane": [[2]]}, {"dim0": 4})
+        >>> b = LinearLayout({"register": [[2]], "lane": [[1]]}, {"dim0": 4})
+        >>> conversion_map(a, b) == b.invert_and_compose(a)
+        True
+    """
+    outs = list(a.out_dims.items())
+    if outs != list(b.out_dims.items()):
+        return b.invert_and_compose(a)
+    names = a.in_dim_names
+    flats = [a.flat_bases(n) for n in names]
+    for n, f in zip(names, flats):
+        if f and b.flat_bases(n) == f:  # a candidate of the identity heuristic: leave it to the general method
+            return b.invert_and_compose(a)
+    basis = _column_span(a)
+    images = {}
+    for d in b.in_dim_names:
+        col = []
+        for v in b.flat_bases(d):
+            rem, c = basis.reduce(v)
+            if rem:  # not reached: the general method says why
+                return b.invert_and_compose(a)
+            col.append(c)
+        images[d] = col
+    return LinearLayout.from_flat(images, [(n, 1 << len(f)) for n, f in zip(names, flats)])
+
+
 def clear_swizzle_caches() -> None:
     """Forget the per-layout facts the swizzle search remembers (for benchmarks)."""
     _bijection_solver.cache_clear()
+    _column_span.cache_clear()
 
 
 class _Search:
@@ -342,13 +409,14 @@ class _Search:
     direction the intersection of the register spans and the conversion map (each computed at
     most once, on first use)."""
 
-    __slots__ = ("sides", "dim", "_vb", "_cvt")
+    __slots__ = ("sides", "dim", "_vb", "_cvt", "_img")
 
     def __init__(self, src: LinearLayout, dst: LinearLayout):
         self.sides = (_Side(src), _Side(dst))
         self.dim = src.total_out_size_log2
         self._vb: dict[int, list[int]] = {}
         self._cvt: dict[int, LinearLayout | None] = {}
+        self._img: dict[tuple[int, int], tuple[int, int]] = {}
 
     def common_registers(self, first: int) -> list[int]:
         """A basis of span(regs of side ``first``) ∩ span(regs of the other), in ``first``'s order."""
@@ -367,7 +435,14 @@ class _Search:
     def lane_image(self, first: int, i: int) -> tuple[int, int]:
         """The register and lane parts of :meth:`conversion` ``(first)`` at the other side's lane
         ``2**i`` (which must exist).  A bijective side ``first`` has one solution: it is read
-        from that layout's remembered span instead of solving the whole map."""
+        from that layout's remembered span instead of solving the whole map.  Each is computed
+        once per search (the candidates read the same lanes)."""
+        got = self._img.get((first, i))
+        if got is None:
+            got = self._img[(first, i)] = self._lane_image(first, i)
+        return got
+
+    def _lane_image(self, first: int, i: int) -> tuple[int, int]:
         cvt = self._cvt.get(first)
         if cvt is None:
             solver = _bijection_solver(self.sides[first].layout)
@@ -385,7 +460,7 @@ class _Search:
         if first not in self._cvt:
             a, b = self.sides[first].layout, self.sides[1 - first].layout
             try:
-                self._cvt[first] = b.invert_and_compose(a)
+                self._cvt[first] = conversion_map(a, b)
             except LayoutError:
                 self._cvt[first] = None
         return self._cvt[first]
@@ -450,6 +525,11 @@ def _default_tiles(bitwidth: int, matrix: bool) -> tuple[list[MemOpTile], list[M
     return src, dst
 
 
+#: A candidate before its layout is built: offset groups (see :func:`_groups`), the store and load
+#: tiles and their bank conflicts.
+_Candidate = tuple[tuple[list[int], list[int], list[int], list[int]], list[int], list[int], int, int]
+
+
 class SwizzleSearch:
     """The swizzle search of one round trip, remembered: every (store tile, load tile) candidate
     is built at most once, so that a planner asking for the best pair with and without matrix
@@ -465,7 +545,7 @@ class SwizzleSearch:
         True
     """
 
-    __slots__ = ("src", "dst", "bitwidth", "_search", "_cands", "_ldst")
+    __slots__ = ("src", "dst", "bitwidth", "_search", "_cands", "_recs", "_ldst")
 
     def __init__(self, src: LinearLayout, dst: LinearLayout, bitwidth: int, *, conversion: LinearLayout | None = None):
         if bitwidth < 1 or bitwidth > 128 or bitwidth & (bitwidth - 1):
@@ -476,6 +556,7 @@ class SwizzleSearch:
         if conversion is not None:
             self._search._cvt[0] = conversion
         self._cands: dict[tuple[MemOpTile, MemOpTile], SwizzleChoice | None] = {}
+        self._recs: dict[tuple[MemOpTile, MemOpTile], _Candidate | None] = {}
         self._ldst: SwizzleChoice | None = None
 
     def candidate(self, ts: MemOpTile, td: MemOpTile) -> SwizzleChoice | None:
@@ -484,10 +565,24 @@ class SwizzleSearch:
         key = (ts, td)
         if key in self._cands:
             return self._cands[key]
-        self._cands[key] = choice = self._candidate(ts, td)
+        rec = self._record(ts, td)
+        self._cands[key] = choice = None if rec is None else self._choice(ts, td, rec)
         return choice
 
-    def _candidate(self, ts: MemOpTile, td: MemOpTile) -> SwizzleChoice | None:
+    def _record(self, ts: MemOpTile, td: MemOpTile) -> _Candidate | None:
+        """What a candidate's rank needs (its conflicts and rounds), its layout not yet built."""
+        key = (ts, td)
+        if key in self._recs:
+            return self._recs[key]
+        self._recs[key] = rec = self._candidate(ts, td)
+        return rec
+
+    def _choice(self, ts: MemOpTile, td: MemOpTile, rec: _Candidate) -> SwizzleChoice:
+        groups, tile_s, tile_d, w, r = rec
+        lay = _layout_of(groups, self._search.dim, list(self.src.out_dims.items()))
+        return SwizzleChoice(lay, ts.store_name, td.load_name, w, r, tuple(tile_s), tuple(tile_d), self.bitwidth)
+
+    def _candidate(self, ts: MemOpTile, td: MemOpTile) -> _Candidate | None:
         bitwidth = self.bitwidth
         total = (128 // bitwidth).bit_length() - 1
         n_s = total - len(ts.lane_contig)
@@ -504,11 +599,9 @@ class SwizzleSearch:
         if tile_s is None or tile_d is None:
             return None
         leave = min(len(ts.lane_contig) + len(ts.lane_addr) - 3, len(td.lane_contig) + len(td.lane_addr) - 3)
-        lay = _build(self.src, self.dst, bitwidth, vb, tile_s, tile_d, leave)
-        seg = list(lay.flat_bases("segment"))
-        w = side_bank_conflicts(seg, tile_s)
-        r = side_bank_conflicts(seg, tile_d)
-        return SwizzleChoice(lay, ts.store_name, td.load_name, w, r, tuple(tile_s), tuple(tile_d), bitwidth)
+        groups = _groups(s_side.reg_set, d_side.reg_set, search.dim, bitwidth, vb, tile_s, tile_d, leave)
+        seg = groups[2]
+        return groups, tile_s, tile_d, side_bank_conflicts(seg, tile_s), side_bank_conflicts(seg, tile_d)
 
     def ldst(self) -> SwizzleChoice:
         """:func:`optimal_swizzle_ldst` of the two sides."""
@@ -518,18 +611,21 @@ class SwizzleSearch:
 
     def best(self, src_tiles: Sequence[MemOpTile], dst_tiles: Sequence[MemOpTile]) -> SwizzleChoice:
         """:func:`optimal_swizzle` over these candidate tiles."""
-        best: tuple[int, int, SwizzleChoice] | None = None
+        best: tuple[int, int, MemOpTile, MemOpTile] | None = None
         for ts in src_tiles:
             for td in dst_tiles:
-                choice = self.candidate(ts, td)
-                if choice is None:
+                rec = self._record(ts, td)
+                if rec is None:
                     continue
-                key = (choice.store_conflicts + choice.load_conflicts, -choice.reps)
+                # fewest conflicts, then most rounds (the layout is built for the winner only)
+                key = (rec[3] + rec[4], -(1 << len(rec[0][3])))
                 if best is None or key < best[:2]:
-                    best = (key[0], key[1], choice)
+                    best = (key[0], key[1], ts, td)
         if best is None:
             return self.ldst()
-        return best[2]
+        choice = self.candidate(best[2], best[3])
+        assert choice is not None
+        return choice
 
 
 def optimal_swizzle(

@@ -5,11 +5,13 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import load_oracle
 from linlayout import LayoutError, LinearLayout
 from linlayout import draw
-from linlayout.banks import bank_conflicts, bank_report, swizzled_shared
+from linlayout.banks import bank_conflicts, bank_report, conflicts_of_bases, swizzled_shared
 from linlayout.errors import NotSurjectiveError, SizeError
 from linlayout.smem_atoms import MmaAtom, tile_by_atoms
 from linlayout.swizzle import Swizzle, swizzle_for
@@ -40,6 +42,68 @@ def test_bank_conflicts_oracle_every_row():
             physical_higher += sim > rep.conflicts
     assert agree == 1000
     assert physical_higher == 27
+
+
+def _flat_args(reg: LinearLayout, smem: LinearLayout) -> tuple:
+    """The arguments of conflicts_of_bases for a register and a shared layout (smem's out order)."""
+    reg = reg.transpose_outs(list(smem.out_dim_names))
+    others = [v for d in reg.in_dim_names if d not in ("register", "lane") for v in reg.flat_bases(d)]
+    return reg.flat_bases("register"), reg.flat_bases("lane"), others, smem.flat_bases("offset")
+
+
+def test_planner_fast_count_agrees_on_every_oracle_row():
+    """The planner's unchecked count on flat bases gives Triton's count on every row whose shared
+    layout is a bijection (offset only), and declines (None) the others."""
+    taken = 0
+    for r in load_oracle("triton-3.9/bank_conflicts.jsonl"):
+        reg = gluon.from_dict(r["register_layout"]).to_linear(r["shape"])
+        smem = gluon.from_dict(r["shared_layout"]).to_linear(r["shape"])
+        got = conflicts_of_bases(*_flat_args(reg, smem), r["bitwidth"], smem.total_out_size_log2)
+        if not smem.flat_bases("block") and smem.is_invertible():
+            assert got == r["conflicts"], r
+            taken += 1
+        else:
+            assert got is None, r
+    print(f"fast count taken on {taken} of 1000 rows")
+    assert taken > 500
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_planner_fast_count_equals_bank_conflicts(data):
+    """On random register layouts and random bijective shared layouts of a 2-D tensor, the fast
+    count equals :func:`bank_conflicts` (which checks its inputs and builds the conversion map)."""
+    d0, d1 = data.draw(st.integers(0, 5)), data.draw(st.integers(0, 5))
+    dim = d0 + d1
+    outs = {"dim0": 1 << d0, "dim1": 1 << d1}
+    units = [1 << i for i in range(dim)]
+    perm = data.draw(st.permutations(units))
+    # a random invertible map: a permutation of units, then XORs of later vectors into earlier ones
+    offs = list(perm)
+    for i in range(dim):
+        for j in range(i + 1, dim):
+            if data.draw(st.booleans()) and data.draw(st.booleans()):
+                offs[i] ^= offs[j]
+    vec = st.integers(0, (1 << dim) - 1)
+    regs = data.draw(st.lists(vec, max_size=5))
+    lanes = data.draw(st.lists(vec, min_size=0, max_size=5))
+    warps = data.draw(st.lists(vec, max_size=3))
+    # sometimes unit-vector registers and lanes, as real layouts have
+    if data.draw(st.booleans()):
+        regs = [units[i] for i in range(min(len(units), len(regs)))]
+
+    def unflat(v):
+        return [v & ((1 << d0) - 1), v >> d0]
+
+    bits = data.draw(st.sampled_from([8, 16, 32, 64, 128]))
+    reg = LinearLayout({"register": [unflat(v) for v in regs], "lane": [unflat(v) for v in lanes],
+                        "warp": [unflat(v) for v in warps]}, outs, require_surjective=False)
+    smem = LinearLayout({"offset": [unflat(v) for v in offs]}, outs)
+    got = conflicts_of_bases(regs, lanes, warps, offs, bits, dim)
+    assert got == bank_conflicts(reg, smem, bits)
+    if dim >= 2:  # a shared layout that is no bijection is declined (the caller asks bank_conflicts)
+        assert conflicts_of_bases(regs, lanes, warps, offs[:-1], bits, dim) is None
+        assert conflicts_of_bases(regs, lanes, warps, offs[:-1] + [offs[0]], bits, dim) is None
 
 
 def _rows8x64():

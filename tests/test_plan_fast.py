@@ -1,0 +1,84 @@
+"""The planner's internal fast paths equal the general functions they replace (property-based)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from linlayout import LinearLayout
+from linlayout.plan import HARDWARE_DIMS, _trivial_over
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_trivial_over_is_is_trivial_over(data):
+    """On conversion-map-shaped layouts (hardware dims in and out, sizes may differ), often with
+    identity blocks, _trivial_over(d) == is_trivial_over([d])."""
+    in_k = {d: data.draw(st.integers(0, 3)) for d in HARDWARE_DIMS}
+    out_k = {d: in_k[d] if data.draw(st.booleans()) else data.draw(st.integers(0, 3)) for d in HARDWARE_DIMS}
+    order = list(HARDWARE_DIMS) if data.draw(st.booleans()) else data.draw(st.permutations(HARDWARE_DIMS))
+    outs = [(d, 1 << out_k[d]) for d in order]
+    dim = sum(out_k.values())
+    shift = {}
+    at = 0
+    for d in order:
+        shift[d] = at
+        at += out_k[d]
+    flat = {}
+    for d in HARDWARE_DIMS:
+        if in_k[d] == out_k[d] and data.draw(st.booleans()):
+            vs = [1 << (shift[d] + i) for i in range(in_k[d])]  # an identity block
+            if vs and data.draw(st.booleans()):
+                vs[data.draw(st.integers(0, len(vs) - 1))] ^= data.draw(st.integers(0, (1 << dim) - 1))
+        else:
+            vs = [data.draw(st.integers(0, (1 << dim) - 1)) for _ in range(in_k[d])]
+        flat[d] = vs
+    L = LinearLayout.from_flat(flat, outs)
+    for d in HARDWARE_DIMS:
+        assert _trivial_over(L, d) == L.is_trivial_over([d]), d
+    absent = LinearLayout.from_flat({"register": flat["register"]}, outs)
+    assert _trivial_over(absent, "lane") == absent.is_trivial_over(["lane"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_conversion_map_is_invert_and_compose(data):
+    """The planner's conversion map (solved against the source's remembered column span unless
+    Triton's broadcasting heuristic may apply) is dst.invert_and_compose(src): bijective sources,
+    sources with broadcast registers, pairs sharing a dim's bases, pairs with no map at all."""
+    import pytest
+
+    from linlayout.errors import LayoutError
+    from linlayout.plan_smem import conversion_map
+
+    k = {d: data.draw(st.integers(0, 3)) for d in HARDWARE_DIMS}
+    dim = sum(k.values())
+    outs = [("dim0", 1 << (dim // 2)), ("dim1", 1 << (dim - dim // 2))]
+
+    def layout(bijective: bool) -> dict:
+        vs = data.draw(st.permutations([1 << i for i in range(dim)]))
+        flat, at = {}, 0
+        for d in HARDWARE_DIMS:
+            flat[d] = list(vs[at:at + k[d]])
+            at += k[d]
+        if not bijective:  # a broadcast register: no longer a bijection
+            flat["register"].insert(data.draw(st.integers(0, len(flat["register"]))), 0)
+        return flat
+
+    fa = layout(data.draw(st.booleans()))
+    fb = layout(data.draw(st.booleans()))
+    shared = data.draw(st.sampled_from(("none",) + HARDWARE_DIMS))
+    if shared != "none" and len(fa[shared]) == len(fb[shared]):
+        fb[shared] = list(fa[shared])  # the same bases: the identity heuristic may keep the dim
+        for d in HARDWARE_DIMS:  # keep b a map onto the tensor when it can be
+            if d != shared:
+                fb[d] = [v for v in fb[d] if v not in fa[shared]]
+    a = LinearLayout.from_flat(fa, outs)
+    b = LinearLayout.from_flat(fb, outs)
+    try:
+        expected = b.invert_and_compose(a)
+    except LayoutError as e:
+        with pytest.raises(type(e)):
+            conversion_map(a, b)
+        return
+    assert conversion_map(a, b) == expected
