@@ -260,6 +260,8 @@ def to_linear(x: Any, shape: Optional[Sequence[int]] = None) -> LinearLayout:
         ...
         linlayout.errors.UnsupportedError: (4,8):(16,1) is not a bijection onto the offsets [0, 32), so it has no offset -> coordinate form (its coordinate -> offset map is offset_map())
     """
+    if _is_basis(x):
+        return _basis_linear(x, shape)
     sizes = _sizes_for(x, shape)
     M = offset_map(x)
     total = 1
@@ -296,6 +298,8 @@ def to_general(x: Any, shape: Optional[Sequence[int]] = None) -> MixedRadixLayou
         >>> G.apply(offset=7)
         {'dim0': 1, 'dim1': 2}
     """
+    if _is_basis(x):
+        return _basis_general(x, shape)
     _sizes_for(x, shape)
     G = offset_general(x)
     try:
@@ -303,3 +307,79 @@ def to_general(x: Any, shape: Optional[Sequence[int]] = None) -> MixedRadixLayou
     except NotInvertibleError as e:
         raise UnsupportedError(f"{x} has no offset -> coordinate form: {e}") from None
     return inv
+
+
+# --------------------------------------------------------------------------- basis-stride layouts
+# A layout with basis strides (CuTe's ``E<i>`` scaled bases, ``(4,8):(1@0,1@1)``) maps its flat
+# index to a coordinate of a multi-dimensional codomain: it already points the contract's way,
+# ``offset -> dim0, dim1, ...`` (the offset being the flat index of its domain), so its linear form
+# is the map itself, with no inverse: kind ``memory``, like every CuTe layout.  It is the identity
+# layout's view of a tensor: ``(4,8):(1@0,1@1)`` has the linear form of the column-major ``(4,8):(1,4)``.
+
+
+def _is_basis(x: Any) -> bool:
+    return bool(getattr(x, "is_basis", None)) and x.is_basis()
+
+
+def codomain_shape(L: Any) -> list[int]:
+    """The codomain extents of a basis-stride layout: for each coordinate ``i``, one more than the
+    largest value its modes reach (``sum((s - 1) * v)`` over the leaves ``s:v@i``).
+
+        >>> from converters.cute import parse
+        >>> codomain_shape(parse("(4,(2,8)):(1@1,(4@1,1@0))"))
+        [8, 8]
+    """
+    ext = [1] * L._basis
+    for s, d in zip(L._fs, L._fd):
+        if s == 0:
+            return [0] * L._basis
+        if hasattr(d, "index"):
+            if d.value < 0:
+                raise NotLinearError(f"{L}: the basis stride {d} is negative, so its coordinates leave the codomain [0, ...)")
+            ext[d.index] += (s - 1) * d.value
+    return ext
+
+
+def _basis_sizes(L: Any, shape: Optional[Sequence[int]], pow2: bool) -> list[int]:
+    ext = codomain_shape(L)
+    if 0 in ext:
+        raise UnsupportedError(f"{L} is empty (an extent is 0)")
+    sizes = [1 << (e - 1).bit_length() for e in ext] if pow2 else ext
+    if shape is not None:
+        try:
+            want = [int(s) for s in shape]
+        except (TypeError, ValueError):
+            raise LayoutError(f"{L}: a shape is a list of integers, got {shape!r}") from None
+        if want != ext and want != sizes:
+            raise SizeError(f"{L}: its basis strides reach a codomain of shape {ext}, not the requested shape {want}")
+    return sizes
+
+
+def _basis_linear(L: Any, shape: Optional[Sequence[int]]) -> LinearLayout:
+    """The linear form of a basis-stride layout: flat index (``offset``) -> its coordinate."""
+    sizes = _basis_sizes(L, shape, True)
+    k = len(sizes)
+    bases: list[list[int]] = []
+    used = [0] * k
+    for s, d in zip(L._fs, L._fd):
+        if s & (s - 1):
+            raise NotLinearError(f"{L}: the mode {s}:{d} has extent {s}, not a power of two, so the map is not GF(2)-linear (to_general() takes it)")
+        for j in range((s.bit_length() - 1)):
+            vec = [0] * k
+            if hasattr(d, "index"):
+                img = d.value << j
+                if img & used[d.index]:
+                    raise NotLinearError(f"{L}: the image {img}@{d.index} of digit bit {j} of the mode {s}:{d} overlaps "
+                                         f"in binary with another mode's on coordinate {d.index}, so addition is not XOR")
+                used[d.index] |= img
+                vec[d.index] = img
+            bases.append(vec)
+    return LinearLayout({"offset": bases}, {f"dim{i}": n for i, n in enumerate(sizes)}, require_surjective=False)
+
+
+def _basis_general(L: Any, shape: Optional[Sequence[int]]) -> MixedRadixLayout:
+    """The mixed-radix form of a basis-stride layout: flat index (``offset``) -> its coordinate."""
+    sizes = _basis_sizes(L, shape, False)
+    digits = [(s, d.value if hasattr(d, "index") else 0, f"dim{d.index if hasattr(d, 'index') else 0}")
+              for s, d in zip(L._fs, L._fd) if s != 1]
+    return MixedRadixLayout({"offset": digits}, out_dims={f"dim{i}": n for i, n in enumerate(sizes)})
