@@ -141,6 +141,74 @@ def _linear_bases(L: Any) -> list[list[int]]:
     return per_mode
 
 
+def _nested_bases(x: Any) -> list[list[int]]:
+    """Per top-level mode of a (possibly nested) composed layout, the offsets of its digit bits:
+    the inner part's, carried through the outer part as a GF(2)-linear map of the flat index."""
+    if not hasattr(x, "inner"):
+        return _linear_bases(x)
+    if x.offset != 0:
+        raise NotLinearError(f"{x} is affine, not linear: its offset {x.offset} moves the image of 0")
+    per = _nested_bases(x.inner)
+    top = 0
+    for m in per:
+        for b in m:
+            top |= b
+    images = _index_bases(x.outer, top.bit_length(), x)
+    return [[_apply_bits(images, b) for b in m] for m in per]
+
+
+def _apply_bits(images: list[int], b: int) -> int:
+    out = 0
+    k = 0
+    while b:
+        if b & 1:
+            out ^= images[k]
+        b >>= 1
+        k += 1
+    return out
+
+
+def _index_bases(f: Any, nbits: int, whole: Any) -> list[int]:
+    """The images of the flat-index bits ``0 .. nbits-1`` under ``f`` (a swizzle, a layout read
+    at its flat index -- past its size along its last mode, as CuTe does -- or a composed layout),
+    when ``f`` is GF(2)-linear on ``[0, 2**nbits)``; NotLinearError otherwise."""
+    if hasattr(f, "is_identity"):  # a Swizzle
+        return [f(1 << j) for j in range(nbits)]
+    if hasattr(f, "inner"):
+        if f.offset != 0:
+            raise NotLinearError(f"{whole} is affine, not linear: the offset {f.offset} of its part {f} moves the image of 0")
+        inner = _index_bases(f.inner, nbits, whole)
+        top = 0
+        for b in inner:
+            top |= b
+        outer = _index_bases(f.outer, top.bit_length(), whole)
+        return [_apply_bits(outer, b) for b in inner]
+    fs, fd = list(f._fs), list(f._fd)
+    # the modes that the first nbits index bits reach; the last mode extends past the size
+    shape: list[int] = []
+    stride: list[int] = []
+    have = 0
+    for k, (e, d) in enumerate(zip(fs, fd)):
+        if have >= nbits:
+            break
+        if k == len(fs) - 1:
+            e = max(e, 1 << (nbits - have))
+        shape.append(e)
+        stride.append(d)
+        if e != 1:
+            have += e.bit_length() - 1 if e & (e - 1) == 0 else nbits
+    if have < nbits:  # every mode of extent 1: the last one extends
+        shape.append(1 << (nbits - have))
+        stride.append(fd[-1] if fd else 0)
+    from .layout import Layout
+
+    try:
+        bases = [b for m in _linear_bases(Layout(tuple(shape), tuple(stride))) for b in m] if shape else []
+    except NotLinearError as e:
+        raise NotLinearError(f"{whole}: its part {f}, read at the flat indices below {1 << nbits}, is not GF(2)-linear: {e}") from None
+    return (bases + [0] * nbits)[:nbits]
+
+
 def is_linear(x: Any) -> bool:
     """True when :func:`offset_map` accepts ``x`` (its coordinate -> offset map is GF(2)-linear).
 
@@ -176,13 +244,15 @@ def offset_map(
     {'index': ((4,), (1,), (2,))}
     """
     L, swz, offset = _parts(x, "offset_map")
-    if swz is not None and not hasattr(swz, "is_identity"):
-        raise UnsupportedError(f"offset_map: only a Swizzle is supported as the outer part of {x}")
-    if offset != 0:
-        raise NotLinearError(f"{x} is affine, not linear: its offset {offset} moves the image of 0")
-    per_mode = _linear_bases(L)
-    if swz is not None:
-        per_mode = [[swz(b) for b in m] for m in per_mode]
+    if swz is not None and (not hasattr(swz, "is_identity") or hasattr(L, "inner")):
+        per_mode = _nested_bases(x)  # a layout or a composed layout outside, or a composed inner
+        L = x
+    else:
+        if offset != 0:
+            raise NotLinearError(f"{x} is affine, not linear: its offset {offset} moves the image of 0")
+        per_mode = _linear_bases(L)
+        if swz is not None:
+            per_mode = [[swz(b) for b in m] for m in per_mode]
     if flat:
         names = list(in_dims) if in_dims is not None else ["index"]
         per_mode = [[b for m in per_mode for b in m]]
@@ -223,6 +293,9 @@ def offset_general(
     ({'offset': 41}, 41)
     """
     L, swz, offset = _parts(x, "offset_general")
+    if hasattr(L, "inner") or (swz is not None and not hasattr(swz, "is_identity")):
+        raise UnsupportedError(f"offset_general: {x} composes layouts (a nested or layout-outer composed layout), "
+                               "which has no mixed-radix form here; its GF(2) form is offset_map()")
     if swz is not None and not (hasattr(swz, "is_identity") and swz.is_identity()):
         raise UnsupportedError(f"offset_general: {x} has a swizzle, which is not a mixed-radix map")
     top = list(L.modes()) if isinstance(L.shape, tuple) else [L]
@@ -242,8 +315,18 @@ def offset_general(
 
 
 def _coordinate_sizes(x: Any) -> list[int]:
-    L, _, _ = _parts(x, "to_linear")
-    return [m.size() for m in L.modes()] if isinstance(L.shape, tuple) else [L.size()]
+    _parts(x, "to_linear")
+    shape = x.shape
+
+    def size(s: Any) -> int:
+        if isinstance(s, tuple):
+            p = 1
+            for v in s:
+                p *= size(v)
+            return p
+        return int(s)
+
+    return [size(s) for s in shape] if isinstance(shape, tuple) else [size(shape)]
 
 
 def to_linear(x: Any, shape: Optional[Sequence[int]] = None) -> LinearLayout:

@@ -266,8 +266,8 @@ class TmemLayout:
         dp = tmem_dp(value_bits)
         owner: dict[tuple[int, int], int] = {}
         for name, unit in (("row", dp), ("col", 1)):
-            for i, v in enumerate(L.bases.get(name, ())):
-                v = tuple(v)
+            for i, vec in enumerate(L.bases.get(name, ())):
+                v = (int(vec[0]), int(vec[1]))
                 if v == (0, 0):
                     continue
                 if v in owner or (v[0] and v[1]) or (v[0] | v[1]) & ((v[0] | v[1]) - 1):

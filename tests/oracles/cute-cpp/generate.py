@@ -108,7 +108,7 @@ def cases() -> list[tuple[str, list]]:
         if row["op"] == "right_inverse":
             add("left_inverse", *args)
     # seeded random layouts: negative strides, extent-1 modes, inverses of injective layouts
-    rng = random.Random(14)
+    rng = random.Random(14)  # (the seeded cases come before the nested ones: their rows keep their order)
     for _ in range(60):
         r = rng.randint(1, 3)
         shape = tuple(rng.choice([1, 2, 3, 4, 8]) for _ in range(r))
@@ -171,6 +171,28 @@ def cases() -> list[tuple[str, list]]:
         add("right_inverse", C)
         add("left_inverse", C)
         add("composition", P("(8,64):(64,1)"), ComposedLayout(sw, 0, P("512:1")))
+    # nested composed layouts: C++ (layout_composed.hpp) recurses into a composed part, and
+    # composing two swizzled layouts nests them (Sw o 0 o (Sw' o 0 o L))
+    L864 = P("(8,64):(64,1)")
+    for sa in (Swizzle(1, 0, 1), Swizzle(3, 4, 3), Swizzle(2, 4, 3)):
+        for sb in (Swizzle(2, 4, 3), Swizzle(3, 3, 3), Swizzle(1, 0, 1)):
+            add("composition", ComposedLayout(sa, 0, L864), ComposedLayout(sb, 0, P("512:1")))
+    nested = [
+        (ComposedLayout(Swizzle(1, 0, 1), 0, ComposedLayout(Swizzle(2, 4, 3), 0, L864)), (32, 128)),
+        (ComposedLayout(Swizzle(3, 3, 3), 0, ComposedLayout(Swizzle(1, 0, 1), 0, L864)), (32, 128)),
+        (ComposedLayout(ComposedLayout(Swizzle(1, 0, 1), 0, P("(8,8):(1,8)")), 0, P("(8,8):(8,1)")), (16, 16)),
+        (ComposedLayout(P("(16,32):(32,1)"), 4, P("(8,8):(1,8)")), (16, 16)),
+        (ComposedLayout(P("(64,8):(8,1)"), 0, ComposedLayout(Swizzle(2, 0, 3), 0, L864)), (32, 128)),
+    ]
+    for N, target in nested:
+        for t in ("(2,4):(1,2)", "4:1", "(2,2):(2,1)"):
+            for op in ("composition", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product", *PRODUCTS):
+                add(op, N, P(t))
+        for op in ("coalesce", "right_inverse", "left_inverse", "complement"):
+            add(op, N)
+        add("tile_to_shape", N, target)
+        if N.offset == 0:
+            add("composition", L864, N)
     return out
 
 
