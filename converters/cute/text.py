@@ -59,7 +59,7 @@ _ANGLE_PREFIXES = ("Swizzle<", "Sw<", "S<")
 class TextParser:
     """The recursive-descent reader of CuTe text (shared with the descriptor grammar)."""
 
-    __slots__ = ("text", "pos", "n")
+    __slots__ = ("text", "pos", "n", "_parens")
 
     def __init__(self, text: Any):
         if not isinstance(text, str):
@@ -69,6 +69,7 @@ class TextParser:
         self.text = text
         self.pos = 0
         self.n = len(text)
+        self._parens = 0  # parenthesized composed layouts being read (bounded by MAX_DEPTH)
 
     # ------------------------------------------------------------------ lexing helpers
     def error(self, expected: str, pos: int | None = None) -> ParseError:
@@ -228,11 +229,18 @@ class TextParser:
             try:
                 return self.layout()
             except ParseError as e:
+                # a parenthesized composed layout, at most MAX_DEPTH deep (never after a nesting error)
+                depth = self._parens
+                if "nesting deeper" in str(e) or depth >= MAX_DEPTH:
+                    raise
                 self.pos = save + 1
+                self._parens = depth + 1
                 try:
                     inner = self.anything()
                 except ParseError:
                     raise e from None
+                finally:
+                    self._parens = depth
                 if not isinstance(inner, ComposedLayout):
                     raise e from None
                 self.expect(")", "')' after the parenthesized composed layout")
