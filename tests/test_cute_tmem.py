@@ -116,6 +116,19 @@ def test_atom_accumulators_in_tensor_memory(name):
         assert L.bases["block"] == ((M // 2, 0),) and a.c(1, 0) == (M // 2, 0)
 
 
+@pytest.mark.parametrize("name, bits", [("SM100_MMA_F16BF16_TS_128x64x16", 16), ("SM100_MMA_TF32_TS_64x32x8", 32),
+                                        ("SM100_MMA_S8_TS_128x64x32", 8), ("SM100_MMA_F8F6F4_TS_64x128x32", 8)])
+def test_tensor_memory_a(name, bits):
+    a = mma_atom(name)
+    M, _, K = a.shape_mnk
+    t = a.tmem_a()
+    assert t.value_bits == bits and t.tile == (M, K)
+    assert t.layout == TmemLayout.from_frg(tmem_frg(bits, ((M, K), 1, 1), mode="noninterleaved", storage_bits=bits)).layout
+    assert equivalent(t, gluon.TensorMemoryLayout([M, K], 1), shape=[M, K])  # packed: column stride 1
+    with pytest.raises(UnsupportedError, match="Duplicated"):
+        mma_atom(name.replace("_TS_", "_2x1SM_TS_").replace("_64x", "_128x").replace("x32x8", "x32x8")).tmem_a()
+
+
 def test_refusals():
     with pytest.raises(UnsupportedError, match="not a tcgen05"):
         mma_atom("SM90_64x64x16_F32F16F16_SS").tmem_c()

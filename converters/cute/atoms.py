@@ -85,6 +85,25 @@ class MMAAtom:
         M, N, _ = self.shape_mnk
         return TmemLayout.accumulator(M, N, value_bits=value_bits, storage_bits=storage_bits, ctas=self.num_threads)
 
+    def tmem_a(self) -> TmemLayout:
+        """Where a one-CTA ``tcgen05`` atom with a tensor-memory A (``..._TS_...``) reads A: CuTe's
+        ``tmem_frg_1sm<a_type, a_type, NonInterleaved>`` of the ``(M, K)`` tile, packed values of
+        the A type's width (16-bit f16/bf16, 32-bit tf32, 8-bit integers and fp8).  A two-CTA atom
+        duplicates its A over the lane quarters (``TmemAllocMode::Duplicated``), which a
+        :class:`~converters.cute.tmem.TmemLayout` does not model (:func:`~converters.cute.tmem.tmem_frg` builds it).
+
+            >>> print(mma_atom("SM100_MMA_F16BF16_TS_128x64x16").tmem_a())
+            tmem<16> (128,16):(131072,1)
+        """
+        if not self.name.startswith("SM100_MMA_") or "_TS_" not in self.name:
+            raise UnsupportedError(f"tmem_a: {self.name} does not read A from tensor memory (a tcgen05 ..._TS_... atom does)")
+        if "2x1SM" in self.name:
+            raise UnsupportedError(f"tmem_a: {self.name} duplicates A over the lane quarters (TmemAllocMode::Duplicated); "
+                                   "tmem_frg(bits, ((M/2, K), 1, 1), ctas=2, mode='duplicated') gives CuTe's layout")
+        bits = 32 if "_TF32_" in self.name else 16 if "_F16BF16_" in self.name else 8
+        M, _, K = self.shape_mnk
+        return TmemLayout.accumulator(M, K, value_bits=bits, storage_bits=bits, mode="noninterleaved")
+
     def __str__(self) -> str:
         return f"{self.name} {self.shape_mnk}: A {self.a}, B {self.b}, C {self.c}"
 
