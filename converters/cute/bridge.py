@@ -4,7 +4,8 @@
 spelling of the same kind: a shared-memory (or memory) layout ``offset -> dim0, dim1, ...``
 becomes the CuTe memory layout whose coordinate -> offset map is its inverse (with a swizzle when
 one is needed); a distributed layout becomes its thread-value layout
-(:class:`~converters.cute.tv.TVLayout`); tensor memory has no CuTe value here and is refused.
+(:class:`~converters.cute.tv.TVLayout`); a tensor-memory layout ``row, col -> dim0, dim1`` its
+UMMA fragment (:class:`~converters.cute.tmem.TmemLayout`, addresses of 32-bit values).
 
 :func:`from_offset_map` takes CuTe's own direction (coordinates -> offset, as
 :func:`~converters.cute.memory_map.offset_map` gives) and finds a layout with one top-level mode
@@ -28,6 +29,7 @@ from linlayout.linear import LinearLayout
 from .layout import E, Layout
 from .memory_map import offset_map  # noqa: F401 (the doctests of from_offset_map use it)
 from .swizzle import ComposedLayout, Swizzle
+from .tmem import TmemLayout
 from .tv import TVLayout
 
 __all__ = ["from_linear", "from_offset_map", "basis_from_linear"]
@@ -67,6 +69,8 @@ def from_linear(L: Any, *, basis: bool = False) -> Any:
         return from_offset_map(inv)
     if kind is Kind.DISTRIBUTED:
         return TVLayout.from_linear(L)
+    if kind is Kind.TENSOR_MEMORY:
+        return TmemLayout.from_linear(L)
     names = ", ".join(L.in_dim_names)
     raise UnsupportedError(f"CuTe has no spelling of a{'n' if kind.value[0] in 'aeiou' else ''} {kind.value} layout (in-dims {names})")
 
