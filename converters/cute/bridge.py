@@ -26,7 +26,7 @@ from linlayout.contract import Kind, kind_of_linear
 from linlayout.errors import LayoutError, UnsupportedError
 from linlayout.linear import LinearLayout
 
-from .layout import E, Layout
+from .layout import E, Layout, _layout_from_bases, _pow2_or_zero
 from .memory_map import offset_map  # noqa: F401 (the doctests of from_offset_map use it)
 from .swizzle import ComposedLayout, Swizzle
 from .tmem import TmemLayout
@@ -110,44 +110,6 @@ def basis_from_linear(L: LinearLayout) -> Layout:
     if len(shape) == 1:
         return Layout(shape[0], stride[0])
     return Layout(tuple(shape), tuple(stride))
-
-
-def _pow2_or_zero(b: int) -> bool:
-    return b & (b - 1) == 0
-
-
-def _layout_from_bases(names: Sequence[str], per_dim: Sequence[Sequence[int]]) -> Optional[Layout]:
-    """Layout with one top mode per in-dim when every basis is 0 or a distinct power of two."""
-    seen = 0
-    modes_s: list[Any] = []
-    modes_d: list[Any] = []
-    for bases in per_dim:
-        rs: list = []
-        rd: list = []
-        for b in bases:
-            if not _pow2_or_zero(b) or (b and seen & b):
-                return None
-            seen |= b
-            if rs and rs[-1] * rd[-1] == b:
-                rs[-1] *= 2
-            else:
-                rs.append(2)
-                rd.append(b)
-        if not rs:
-            modes_s.append(1)
-            modes_d.append(0)
-        elif len(rs) == 1:
-            modes_s.append(rs[0])
-            modes_d.append(rd[0])
-        else:
-            modes_s.append(tuple(rs))
-            modes_d.append(tuple(rd))
-    if len(modes_s) == 1:
-        # rank(result) == number of in-dims: a nested single mode stays one mode
-        if isinstance(modes_s[0], tuple):
-            return Layout((modes_s[0],), (modes_d[0],))
-        return Layout(modes_s[0], modes_d[0])
-    return Layout(tuple(modes_s), tuple(modes_d))
 
 
 def from_offset_map(LL: Any, *, swizzle: bool = True) -> CuteLayout:

@@ -184,29 +184,27 @@ def _index_bases(f: Any, nbits: int, whole: Any) -> list[int]:
         outer = _index_bases(f.outer, top.bit_length(), whole)
         return [_apply_bits(outer, b) for b in inner]
     fs, fd = list(f._fs), list(f._fd)
-    # the modes that the first nbits index bits reach; the last mode extends past the size
-    shape: list[int] = []
-    stride: list[int] = []
-    have = 0
+    # the digit bits of the modes that the first nbits index bits reach; the last mode extends
+    images: list[int] = []
+    used = 0
     for k, (e, d) in enumerate(zip(fs, fd)):
-        if have >= nbits:
+        if len(images) >= nbits:
             break
         if k == len(fs) - 1:
-            e = max(e, 1 << (nbits - have))
-        shape.append(e)
-        stride.append(d)
-        if e != 1:
-            have += e.bit_length() - 1 if e & (e - 1) == 0 else nbits
-    if have < nbits:  # every mode of extent 1: the last one extends
-        shape.append(1 << (nbits - have))
-        stride.append(fd[-1] if fd else 0)
-    from .layout import Layout
-
-    try:
-        bases = [b for m in _linear_bases(Layout(tuple(shape), tuple(stride))) for b in m] if shape else []
-    except NotLinearError as e:
-        raise NotLinearError(f"{whole}: its part {f}, read at the flat indices below {1 << nbits}, is not GF(2)-linear: {e}") from None
-    return (bases + [0] * nbits)[:nbits]
+            e = max(e, 1 << (nbits - len(images)))
+        if e & (e - 1) or e == 0:
+            raise NotLinearError(f"{whole}: its part {f}, read at the flat indices below {1 << nbits}, is not GF(2)-linear: "
+                                 f"the mode {e}:{d} has an extent that is not a power of two")
+        for j in range(e.bit_length() - 1):
+            img = d << j if d >= 0 else -1
+            if img < 0 or img & used:
+                raise NotLinearError(f"{whole}: its part {f}, read at the flat indices below {1 << nbits}, is not GF(2)-linear: "
+                                     f"the image of digit bit {j} of its mode {e}:{d} is negative or overlaps another in binary")
+            used |= img
+            images.append(img)
+    if not fs:
+        images = [0] * nbits
+    return (images + [0] * nbits)[:nbits]
 
 
 def is_linear(x: Any) -> bool:

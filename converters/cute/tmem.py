@@ -41,7 +41,7 @@ from linlayout.contract import Kind
 from linlayout.errors import LayoutError, NotLinearError, ParseError, SizeError, UnsupportedError
 from linlayout.linear import LinearLayout
 
-from .layout import IntTuple, Layout, compact_col_major, flatten, product, unflatten
+from .layout import IntTuple, Layout, _layout_from_bases, compact_col_major, flatten, product, unflatten
 from .memory_map import offset_map
 
 __all__ = ["TmemLayout", "tmem_frg", "tmem_dp", "ALLOC_MODES"]
@@ -283,8 +283,6 @@ class TmemLayout:
                     raise UnsupportedError(f"TmemLayout.from_linear: no row or column holds dim{d} bit {k}")
                 imgs.append(owner[v])
             per_dim.append(imgs)
-        from .bridge import _layout_from_bases
-
         lay = _layout_from_bases(["dim0", "dim1"], per_dim)
         if lay is None:  # cannot happen: the images are distinct powers of two
             raise UnsupportedError("TmemLayout.from_linear: the addresses do not form a CuTe layout")
