@@ -201,5 +201,9 @@ def test_from_linear_keeps_the_kind():
     L = LinearLayout({"register": [[1]], "lane": [[2]]}, {"dim0": 4})
     tv = from_linear(L)  # a distributed layout's CuTe spelling is a thread-value layout
     assert tv.kind == "distributed" and linlayout.equivalent(tv, L)
-    with pytest.raises(UnsupportedError, match="tensor_memory"):
+    # a tensor-memory layout's CuTe spelling is its UMMA fragment (TMEM::DP / column addresses)
+    tm = LinearLayout({"row": [[1, 0], [2, 0]] + [[0, 0]] * 5, "col": [[0, 1]]}, {"dim0": 4, "dim1": 2})
+    frag = from_linear(tm)
+    assert frag.kind == "tensor_memory" and frag.to_linear() == tm and str(frag) == "tmem<32> (4,2):(65536,1)"
+    with pytest.raises(UnsupportedError, match="tensor-memory layout maps row, col"):
         from_linear(LinearLayout({"row": [[1]], "col": [[2]]}, {"dim0": 4}))

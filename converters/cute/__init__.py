@@ -16,6 +16,8 @@
   and their distributed linear form
 * :mod:`.interop` — pycute objects in and out (``from_pycute``, ``to_pycute``; pycute optional)
 * :mod:`.atoms` — the MMA and copy atoms by CUTLASS name (``mma_atom``, ``copy_atom``, ``atoms``)
+* :mod:`.tmem` — UMMA tensor-memory fragments (CuTe's ``tmem_frg``: ``TMEM::DP`` / column
+  addresses) as :class:`TmemLayout` values of kind ``tensor_memory`` (``row, col -> dim0, dim1``)
 
 A CuTe ``Layout`` is a memory map (kind ``memory``): coordinates -> offset.
 
@@ -40,6 +42,7 @@ from .swizzle import ComposedLayout, Swizzle
 from .read import parse
 from .text import format_layout, parse_int_tuple, parse_layout, parse_swizzle
 from .tv import TVLayout, make_layout_tv, parse_tv, to_tv
+from .tmem import TmemLayout, parse_tmem, tmem_frg
 
 __all__ = [
     "Layout",
@@ -72,6 +75,9 @@ __all__ = [
     "parse_tv",
     "make_layout_tv",
     "to_tv",
+    "TmemLayout",
+    "tmem_frg",
+    "parse_tmem",
     "MMAAtom",
     "CopyAtom",
     "mma_atom",

@@ -133,12 +133,13 @@ def _coalesce_flat(fs: tuple, fd: tuple) -> tuple[list, list]:
 
 def _through_composed(fn: Callable) -> Callable:
     """Let ``fn(layout, ...)`` take a :class:`ComposedLayout` as C++ ``layout_composed.hpp`` does:
-    ``fn(O o off o L, ...) = O o off o fn(L, ...)`` (the swizzle and offset stay outside)."""
+    ``fn(O o off o L, ...) = O o off o fn(L, ...)`` (the swizzle and offset stay outside; a
+    composed inner ``L`` recurses)."""
 
     @functools.wraps(fn)
     def run(layout: Any, *args: Any, **kwargs: Any) -> Any:
         if isinstance(layout, ComposedLayout):
-            return ComposedLayout(layout.outer, layout.offset, fn(layout.inner, *args, **kwargs))
+            return ComposedLayout(layout.outer, layout.offset, run(layout.inner, *args, **kwargs))
         return fn(layout, *args, **kwargs)
 
     return run
@@ -483,7 +484,7 @@ def complement(layout: Layout, cotarget: Optional[IntTuple] = None, *, check: bo
     >>> complement(Layout(4, 1), 24)
     Layout(6:4)
     """
-    if isinstance(layout, ComposedLayout):  # C++: the complement of the inner layout
+    while isinstance(layout, ComposedLayout):  # C++: the complement of the inner layout
         layout = layout.inner
     if not isinstance(layout, Layout):
         raise LayoutError(f"complement expects a Layout or a ComposedLayout, got {layout!r}")
@@ -572,13 +573,17 @@ def _sorted_modes(layout: Layout) -> tuple[list, list, list, list]:
 
 
 def _composed_inverse(layout: ComposedLayout, inv: Callable[[Any], Any], name: str) -> Any:
-    """C++ ``swizzle_layout.hpp``: ``inv(Sw o 0 o L) = inv(L) o Sw`` (the swizzle is its own inverse)."""
-    if layout.offset != 0 or not isinstance(layout.outer, Swizzle):
-        raise UnsupportedError(
-            f"{name}({layout}): only a swizzle with offset 0 is supported (C++ builds inv(L) o -offset o inv(outer), "
-            f"a composed layout with a swizzle inside, which has no Layout form here)"
-        )
-    return composition(inv(layout.inner), layout.outer)
+    """C++ ``swizzle_layout.hpp``: ``inv(Sw o 0 o L) = inv(L) o Sw`` (the swizzle is its own
+    inverse); ``layout_composed.hpp`` for a layout or composed outer part: ``inv(A o off o B) =
+    inv(B) o -off o inv(A)``, a composed layout (nested where ``A`` or ``B`` is composed)."""
+    if isinstance(layout.outer, Swizzle):
+        if layout.offset != 0:
+            raise UnsupportedError(
+                f"{name}({layout}): C++ builds inv(L) o -offset o Sw, a composed layout whose inner part is a bare "
+                f"swizzle (no domain of its own), which has no value here; only a swizzle with offset 0 inverts"
+            )
+        return composition(inv(layout.inner), layout.outer)
+    return ComposedLayout(inv(layout.inner), -layout.offset, inv(layout.outer))
 
 
 def _inverse_of_other(layout: Any, inverse: Any, who: str) -> Any:

@@ -39,6 +39,7 @@ from .atoms_mma import mma_atom_layouts, mma_atom_names
 from .atoms_smem import smem_atom_names, smem_layout_atom as _smem_layout_atom
 from .swizzle import ComposedLayout
 from .text import parse_layout
+from .tmem import TmemLayout
 from .tv import TVLayout
 
 __all__ = ["MMAAtom", "CopyAtom", "mma_atom", "copy_atom", "smem_atom", "atoms"]
@@ -66,8 +67,42 @@ class MMAAtom:
 
     @property
     def num_threads(self) -> int:
-        """Threads that execute the atom (CUTLASS's ``size(ThrID)``)."""
+        """Threads that execute the atom (CUTLASS's ``size(ThrID)``; for a ``2x1SM`` UMMA the two
+        peer CTAs)."""
         return self.c.num_threads
+
+    def tmem_c(self, value_bits: int = 32, storage_bits: int = 32) -> TmemLayout:
+        """Where a ``tcgen05`` (SM100 UMMA) atom keeps its accumulator in tensor memory: CuTe's
+        ``tmem_frg_1sm`` / ``tmem_frg_2sm`` of the ``(M, N)`` tile (two CTAs for a ``2x1SM`` atom,
+        each holding ``M / 2`` rows), as a :class:`~converters.cute.tmem.TmemLayout` of
+        ``value_bits``-bit values in ``storage_bits``-bit slots.
+
+            >>> print(mma_atom("SM100_MMA_F16BF16_2x1SM_SS_128x64x16").tmem_c())
+            tmem<32,2cta> (64,(32,2)):(65536,(1,4194304))
+        """
+        if not self.name.startswith("SM100_MMA_"):
+            raise UnsupportedError(f"tmem_c: {self.name} is not a tcgen05 (SM100 UMMA) atom; its accumulator lives in registers")
+        M, N, _ = self.shape_mnk
+        return TmemLayout.accumulator(M, N, value_bits=value_bits, storage_bits=storage_bits, ctas=self.num_threads)
+
+    def tmem_a(self) -> TmemLayout:
+        """Where a one-CTA ``tcgen05`` atom with a tensor-memory A (``..._TS_...``) reads A: CuTe's
+        ``tmem_frg_1sm<a_type, a_type, NonInterleaved>`` of the ``(M, K)`` tile, packed values of
+        the A type's width (16-bit f16/bf16, 32-bit tf32, 8-bit integers and fp8).  A two-CTA atom
+        duplicates its A over the lane quarters (``TmemAllocMode::Duplicated``), which a
+        :class:`~converters.cute.tmem.TmemLayout` does not model (:func:`~converters.cute.tmem.tmem_frg` builds it).
+
+            >>> print(mma_atom("SM100_MMA_F16BF16_TS_128x64x16").tmem_a())
+            tmem<16> (128,16):(131072,1)
+        """
+        if not self.name.startswith("SM100_MMA_") or "_TS_" not in self.name:
+            raise UnsupportedError(f"tmem_a: {self.name} does not read A from tensor memory (a tcgen05 ..._TS_... atom does)")
+        if "2x1SM" in self.name:
+            raise UnsupportedError(f"tmem_a: {self.name} duplicates A over the lane quarters (TmemAllocMode::Duplicated); "
+                                   "tmem_frg(bits, ((M/2, K), 1, 1), ctas=2, mode='duplicated') gives CuTe's layout")
+        bits = 32 if "_TF32_" in self.name else 16 if "_F16BF16_" in self.name else 8
+        M, _, K = self.shape_mnk
+        return TmemLayout.accumulator(M, K, value_bits=bits, storage_bits=bits, mode="noninterleaved")
 
     def __str__(self) -> str:
         return f"{self.name} {self.shape_mnk}: A {self.a}, B {self.b}, C {self.c}"
@@ -215,7 +250,7 @@ def atoms(kind: Optional[str] = None) -> list[str]:
     """Every atom name: ``kind`` ``"mma"``, ``"copy"``, ``"smem"`` or ``None`` (all, in that order).
 
         >>> len(atoms("mma")), len(atoms("copy")), len(atoms("smem")), "SM90_U16x8_STSM_T" in atoms()
-        (1565, 86, 17, True)
+        (1693, 86, 17, True)
     """
     if kind is None:
         return mma_atom_names() + copy_atom_names() + smem_atom_names()

@@ -15,7 +15,12 @@ the colexicographic index of the ``(M, K)`` tile, ``b`` of the ``(N, K)`` tile, 
   shared-memory operand is ``ABLayout<MN, K>`` (every thread sees the whole tile, stride 0);
 * ``mma_traits_sm100.hpp`` — ``tcgen05.mma``: ``SM100_MMA_{F16BF16,TF32,S8,F8F6F4}_{SS,TS}`` with
   one CTA (``cta_group::1``), named here ``..._{SS,TS}_<M>x<N>x<K>``: one issuing "thread" holds
-  the whole tile, ``(1, (M, K)):(0, (1, M))`` and likewise for B and C.
+  the whole tile, ``(1, (M, K)):(0, (1, M))`` and likewise for B and C; and the CTA pair
+  (``cta_group::2``) ``SM100_MMA_{F16BF16,TF32,S8,F8F6F4}_2x1SM_{SS,TS}_<M>x<N>x<K>``: two
+  "threads", the peer CTAs, each holding half the rows, ``(2, (M/2, K)):(M/2, (1, M))`` for A,
+  ``(2, (N/2, K)):(N/2, (1, N))`` for B, ``(2, (M/2, N)):(M/2, (1, M))`` for C.  The accumulator's
+  place in tensor memory is :meth:`~converters.cute.atoms.MMAAtom.tmem_c` (``tmem_frg_1sm`` /
+  ``tmem_frg_2sm``).
 
     >>> shape, a, b, c = mma_atom_layouts("SM80_16x8x16_F32F16F16F32_TN")
     >>> shape, c
@@ -100,14 +105,35 @@ def _sm90() -> Iterator[tuple[str, tuple[tuple[int, int, int], str, str, str]]]:
 
 
 def _sm100() -> Iterator[tuple[str, tuple[tuple[int, int, int], str, str, str]]]:
+    # mma_sm100_umma.hpp's static_asserts: M = 64 or 128; N a multiple of 8 up to 256, of 16 for a
+    # tensor-memory A with M = 128; 8-bit integers take N = 8 or a multiple of 16
     for fam, k in (("F16BF16", 16), ("TF32", 8), ("S8", 32), ("F8F6F4", 32)):
         for m in (64, 128):
-            ns = [8, *range(16, 257, 16)] if fam == "S8" else range(8, 257, 8)
-            for n in ns:
-                for src in ("SS", "TS"):
+            for src in ("SS", "TS"):
+                if fam == "S8":
+                    ns = [8, *range(16, 257, 16)]
+                elif src == "TS" and m == 128:
+                    ns = list(range(16, 257, 16))
+                else:
+                    ns = list(range(8, 257, 8))
+                for n in ns:
                     yield (f"SM100_MMA_{fam}_{src}_{m}x{n}x{k}",
                            ((m, n, k), f"(1,({m},{k})):(0,(1,{m}))", f"(1,({n},{k})):(0,(1,{n}))",
                             f"(1,({m},{n})):(0,(1,{m}))"))
+
+
+def _sm100_2sm() -> Iterator[tuple[str, tuple[tuple[int, int, int], str, str, str]]]:
+    # the CTA pair (cta_group::2, ``..._2x1SM_...``): ThrID = Layout<_2>, each "thread" one CTA
+    # (peer) holding M/2 rows of A and C and N/2 rows of B; M = 128 or 256; N a multiple of 16
+    # (f16/bf16/tf32/fp8 from shared memory, B K-major) or of 32 (a tensor-memory A, 8-bit integers)
+    for fam, k in (("F16BF16", 16), ("TF32", 8), ("S8", 32), ("F8F6F4", 32)):
+        for m in (128, 256):
+            for src in ("SS", "TS"):
+                step = 32 if (src == "TS" or fam == "S8") else 16
+                for n in range(step, 257, step):
+                    yield (f"SM100_MMA_{fam}_2x1SM_{src}_{m}x{n}x{k}",
+                           ((m, n, k), f"(2,({m // 2},{k})):({m // 2},(1,{m}))", f"(2,({n // 2},{k})):({n // 2},(1,{n}))",
+                            f"(2,({m // 2},{n})):({m // 2},(1,{m}))"))
 
 
 _TABLE: dict[str, tuple[tuple[int, int, int], str, str, str]] | None = None
@@ -117,7 +143,7 @@ def _table() -> dict[str, tuple[tuple[int, int, int], str, str, str]]:
     global _TABLE
     if _TABLE is None:
         t: dict = {}
-        for gen in (_sm80, _sm90, _sm100):
+        for gen in (_sm80, _sm90, _sm100, _sm100_2sm):
             for name, entry in gen():
                 t[name] = entry
         _TABLE = t
@@ -128,7 +154,7 @@ def mma_atom_names() -> list[str]:
     """Every MMA atom name (SM80, then SM90, then SM100).
 
         >>> names = mma_atom_names()
-        >>> "SM90_64x256x16_F32F16F16_RS" in names, "SM100_MMA_F16BF16_SS_128x256x16" in names
+        >>> "SM90_64x256x16_F32F16F16_RS" in names, "SM100_MMA_F16BF16_2x1SM_SS_256x256x16" in names
         (True, True)
     """
     return list(_table())

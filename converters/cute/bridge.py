@@ -4,7 +4,8 @@
 spelling of the same kind: a shared-memory (or memory) layout ``offset -> dim0, dim1, ...``
 becomes the CuTe memory layout whose coordinate -> offset map is its inverse (with a swizzle when
 one is needed); a distributed layout becomes its thread-value layout
-(:class:`~converters.cute.tv.TVLayout`); tensor memory has no CuTe value here and is refused.
+(:class:`~converters.cute.tv.TVLayout`); a tensor-memory layout ``row, col -> dim0, dim1`` its
+UMMA fragment (:class:`~converters.cute.tmem.TmemLayout`, addresses of 32-bit values).
 
 :func:`from_offset_map` takes CuTe's own direction (coordinates -> offset, as
 :func:`~converters.cute.memory_map.offset_map` gives) and finds a layout with one top-level mode
@@ -25,27 +26,31 @@ from linlayout.contract import Kind, kind_of_linear
 from linlayout.errors import LayoutError, UnsupportedError
 from linlayout.linear import LinearLayout
 
-from .layout import Layout
+from .layout import E, Layout, _layout_from_bases, _pow2_or_zero
 from .memory_map import offset_map  # noqa: F401 (the doctests of from_offset_map use it)
 from .swizzle import ComposedLayout, Swizzle
+from .tmem import TmemLayout
 from .tv import TVLayout
 
-__all__ = ["from_linear", "from_offset_map"]
+__all__ = ["from_linear", "from_offset_map", "basis_from_linear"]
 
 CuteLayout = Union[Layout, ComposedLayout]
 
 
-def from_linear(L: Any) -> Any:
+def from_linear(L: Any, *, basis: bool = False) -> Any:
     """A CuTe spelling of a linear layout of the contract's direction, of the same kind (see the
     module docstring); :class:`~linlayout.errors.UnsupportedError` when CuTe has none.
+
+    A memory layout ``offset -> dim0, dim1, ...`` is spelled as the layout whose coordinate ->
+    offset map is its inverse; with ``basis=True``, or when it has no inverse (a broadcast, or
+    offsets that leave coordinates out), as the basis-stride layout that *is* the map
+    (:func:`basis_from_linear`, CuTe's ``E<i>`` strides).
 
         >>> from linlayout import LinearLayout
         >>> from_linear(LinearLayout({"offset": [[0, 1], [1, 0]]}, {"dim0": 2, "dim1": 2}))
         Layout((2,2):(2,1))
-        >>> from_linear(LinearLayout({"row": [[1]], "col": []}, {"dim0": 2}))
-        Traceback (most recent call last):
-        ...
-        linlayout.errors.UnsupportedError: CuTe has no spelling of a tensor_memory layout (in-dims row, col)
+        >>> from_linear(LinearLayout({"offset": [[0, 1], [1, 0]]}, {"dim0": 2, "dim1": 2}), basis=True)
+        Layout((2,2):(1@1,1@0))
     """
     if not isinstance(L, LinearLayout):
         raise LayoutError(f"from_linear expects a LinearLayout, got {type(L).__name__}")
@@ -53,6 +58,8 @@ def from_linear(L: Any) -> Any:
     if kind is Kind.SHARED:
         if L.in_dim_size("block") > 1 if "block" in L.in_dims else False:
             raise UnsupportedError("CuTe has no spelling of a shared layout over several CTAs (in-dim block)")
+        if basis or (not L.is_invertible() and list(L.in_dims) == ["offset"]):
+            return basis_from_linear(L)
         if not L.is_invertible():
             raise UnsupportedError(
                 "this shared layout is not a bijection between offsets and coordinates, so no CuTe "
@@ -62,46 +69,47 @@ def from_linear(L: Any) -> Any:
         return from_offset_map(inv)
     if kind is Kind.DISTRIBUTED:
         return TVLayout.from_linear(L)
+    if kind is Kind.TENSOR_MEMORY:
+        return TmemLayout.from_linear(L)
     names = ", ".join(L.in_dim_names)
     raise UnsupportedError(f"CuTe has no spelling of a{'n' if kind.value[0] in 'aeiou' else ''} {kind.value} layout (in-dims {names})")
 
 
-def _pow2_or_zero(b: int) -> bool:
-    return b & (b - 1) == 0
+def basis_from_linear(L: LinearLayout) -> Layout:
+    """The basis-stride layout (CuTe's ``E<i>`` scaled bases) computing ``L``, a linear layout
+    ``offset -> dim0, dim1, ...``: each offset bit becomes an extent-2 mode whose stride is its
+    image, ``v@i`` on the one coordinate it moves (0 when it moves none); adjacent bits that
+    continue one another merge.  Its :meth:`~converters.cute.Layout.to_linear` gives ``L`` back.
 
-
-def _layout_from_bases(names: Sequence[str], per_dim: Sequence[Sequence[int]]) -> Optional[Layout]:
-    """Layout with one top mode per in-dim when every basis is 0 or a distinct power of two."""
-    seen = 0
-    modes_s: list[Any] = []
-    modes_d: list[Any] = []
-    for bases in per_dim:
-        rs: list = []
-        rd: list = []
-        for b in bases:
-            if not _pow2_or_zero(b) or (b and seen & b):
-                return None
-            seen |= b
-            if rs and rs[-1] * rd[-1] == b:
-                rs[-1] *= 2
-            else:
-                rs.append(2)
-                rd.append(b)
-        if not rs:
-            modes_s.append(1)
-            modes_d.append(0)
-        elif len(rs) == 1:
-            modes_s.append(rs[0])
-            modes_d.append(rd[0])
-        else:
-            modes_s.append(tuple(rs))
-            modes_d.append(tuple(rd))
-    if len(modes_s) == 1:
-        # rank(result) == number of in-dims: a nested single mode stays one mode
-        if isinstance(modes_s[0], tuple):
-            return Layout((modes_s[0],), (modes_d[0],))
-        return Layout(modes_s[0], modes_d[0])
-    return Layout(tuple(modes_s), tuple(modes_d))
+        >>> from converters.cute import parse
+        >>> basis_from_linear(parse("(4,8):(1@1,1@0)").to_linear())
+        Layout((4,8):(1@1,1@0))
+        >>> basis_from_linear(parse("(2,2):(4@0,0)").to_linear())
+        Layout((2,2):(4@0,0))
+    """
+    if not isinstance(L, LinearLayout):
+        raise LayoutError(f"basis_from_linear expects a LinearLayout, got {type(L).__name__}")
+    if list(L.in_dims) != ["offset"]:
+        raise UnsupportedError(f"a basis-stride layout spells a map from one in-dim 'offset'; this one has in-dims {', '.join(L.in_dims) or 'none'}")
+    outs = L.out_dim_names
+    shape: list[int] = []
+    stride: list[Any] = []
+    for vec in L.bases["offset"]:
+        hit = [(i, v) for i, v in enumerate(vec) if v]
+        if len(hit) > 1:
+            raise UnsupportedError(f"the offset basis {tuple(vec)} moves {len(hit)} coordinates at once ({', '.join(outs[i] for i, _ in hit)}); "
+                                   "a basis stride v@i moves one")
+        d: Any = E(hit[0][1], hit[0][0]) if hit else 0
+        if shape and stride[-1] != 0 and d != 0 and stride[-1] * shape[-1] == d:
+            shape[-1] *= 2
+            continue
+        shape.append(2)
+        stride.append(d)
+    if not shape:
+        return Layout(1, E(0, 0) if outs else 0)
+    if len(shape) == 1:
+        return Layout(shape[0], stride[0])
+    return Layout(tuple(shape), tuple(stride))
 
 
 def from_offset_map(LL: Any, *, swizzle: bool = True) -> CuteLayout:

@@ -21,6 +21,7 @@ A 1-tuple shape ``(4,)`` is kept apart from the integer ``4`` (CuTe prints them 
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from typing import Any, Iterator, Optional, Union, cast
 
 import numpy as np
@@ -607,3 +608,41 @@ def make_layout(*layouts: Layout) -> Layout:
         fs += x._fs
         fd += x._fd
     return Layout._new(tuple([x.shape for x in layouts]), tuple([x.stride for x in layouts]), tuple(fs), tuple(fd))
+
+
+def _pow2_or_zero(b: int) -> bool:
+    return b & (b - 1) == 0
+
+
+def _layout_from_bases(names: Sequence[str], per_dim: Sequence[Sequence[int]]) -> Optional[Layout]:
+    """Layout with one top mode per in-dim when every basis is 0 or a distinct power of two."""
+    seen = 0
+    modes_s: list[Any] = []
+    modes_d: list[Any] = []
+    for bases in per_dim:
+        rs: list = []
+        rd: list = []
+        for b in bases:
+            if not _pow2_or_zero(b) or (b and seen & b):
+                return None
+            seen |= b
+            if rs and rs[-1] * rd[-1] == b:
+                rs[-1] *= 2
+            else:
+                rs.append(2)
+                rd.append(b)
+        if not rs:
+            modes_s.append(1)
+            modes_d.append(0)
+        elif len(rs) == 1:
+            modes_s.append(rs[0])
+            modes_d.append(rd[0])
+        else:
+            modes_s.append(tuple(rs))
+            modes_d.append(tuple(rd))
+    if len(modes_s) == 1:
+        # rank(result) == number of in-dims: a nested single mode stays one mode
+        if isinstance(modes_s[0], tuple):
+            return Layout((modes_s[0],), (modes_d[0],))
+        return Layout(modes_s[0], modes_d[0])
+    return Layout(tuple(modes_s), tuple(modes_d))

@@ -141,6 +141,72 @@ def _linear_bases(L: Any) -> list[list[int]]:
     return per_mode
 
 
+def _nested_bases(x: Any) -> list[list[int]]:
+    """Per top-level mode of a (possibly nested) composed layout, the offsets of its digit bits:
+    the inner part's, carried through the outer part as a GF(2)-linear map of the flat index."""
+    if not hasattr(x, "inner"):
+        return _linear_bases(x)
+    if x.offset != 0:
+        raise NotLinearError(f"{x} is affine, not linear: its offset {x.offset} moves the image of 0")
+    per = _nested_bases(x.inner)
+    top = 0
+    for m in per:
+        for b in m:
+            top |= b
+    images = _index_bases(x.outer, top.bit_length(), x)
+    return [[_apply_bits(images, b) for b in m] for m in per]
+
+
+def _apply_bits(images: list[int], b: int) -> int:
+    out = 0
+    k = 0
+    while b:
+        if b & 1:
+            out ^= images[k]
+        b >>= 1
+        k += 1
+    return out
+
+
+def _index_bases(f: Any, nbits: int, whole: Any) -> list[int]:
+    """The images of the flat-index bits ``0 .. nbits-1`` under ``f`` (a swizzle, a layout read
+    at its flat index -- past its size along its last mode, as CuTe does -- or a composed layout),
+    when ``f`` is GF(2)-linear on ``[0, 2**nbits)``; NotLinearError otherwise."""
+    if hasattr(f, "is_identity"):  # a Swizzle
+        return [f(1 << j) for j in range(nbits)]
+    if hasattr(f, "inner"):
+        if f.offset != 0:
+            raise NotLinearError(f"{whole} is affine, not linear: the offset {f.offset} of its part {f} moves the image of 0")
+        inner = _index_bases(f.inner, nbits, whole)
+        top = 0
+        for b in inner:
+            top |= b
+        outer = _index_bases(f.outer, top.bit_length(), whole)
+        return [_apply_bits(outer, b) for b in inner]
+    fs, fd = list(f._fs), list(f._fd)
+    # the digit bits of the modes that the first nbits index bits reach; the last mode extends
+    images: list[int] = []
+    used = 0
+    for k, (e, d) in enumerate(zip(fs, fd)):
+        if len(images) >= nbits:
+            break
+        if k == len(fs) - 1:
+            e = max(e, 1 << (nbits - len(images)))
+        if e & (e - 1) or e == 0:
+            raise NotLinearError(f"{whole}: its part {f}, read at the flat indices below {1 << nbits}, is not GF(2)-linear: "
+                                 f"the mode {e}:{d} has an extent that is not a power of two")
+        for j in range(e.bit_length() - 1):
+            img = d << j if d >= 0 else -1
+            if img < 0 or img & used:
+                raise NotLinearError(f"{whole}: its part {f}, read at the flat indices below {1 << nbits}, is not GF(2)-linear: "
+                                     f"the image of digit bit {j} of its mode {e}:{d} is negative or overlaps another in binary")
+            used |= img
+            images.append(img)
+    if not fs:
+        images = [0] * nbits
+    return (images + [0] * nbits)[:nbits]
+
+
 def is_linear(x: Any) -> bool:
     """True when :func:`offset_map` accepts ``x`` (its coordinate -> offset map is GF(2)-linear).
 
@@ -176,13 +242,15 @@ def offset_map(
     {'index': ((4,), (1,), (2,))}
     """
     L, swz, offset = _parts(x, "offset_map")
-    if swz is not None and not hasattr(swz, "is_identity"):
-        raise UnsupportedError(f"offset_map: only a Swizzle is supported as the outer part of {x}")
-    if offset != 0:
-        raise NotLinearError(f"{x} is affine, not linear: its offset {offset} moves the image of 0")
-    per_mode = _linear_bases(L)
-    if swz is not None:
-        per_mode = [[swz(b) for b in m] for m in per_mode]
+    if swz is not None and (not hasattr(swz, "is_identity") or hasattr(L, "inner")):
+        per_mode = _nested_bases(x)  # a layout or a composed layout outside, or a composed inner
+        L = x
+    else:
+        if offset != 0:
+            raise NotLinearError(f"{x} is affine, not linear: its offset {offset} moves the image of 0")
+        per_mode = _linear_bases(L)
+        if swz is not None:
+            per_mode = [[swz(b) for b in m] for m in per_mode]
     if flat:
         names = list(in_dims) if in_dims is not None else ["index"]
         per_mode = [[b for m in per_mode for b in m]]
@@ -223,6 +291,9 @@ def offset_general(
     ({'offset': 41}, 41)
     """
     L, swz, offset = _parts(x, "offset_general")
+    if hasattr(L, "inner") or (swz is not None and not hasattr(swz, "is_identity")):
+        raise UnsupportedError(f"offset_general: {x} composes layouts (a nested or layout-outer composed layout), "
+                               "which has no mixed-radix form here; its GF(2) form is offset_map()")
     if swz is not None and not (hasattr(swz, "is_identity") and swz.is_identity()):
         raise UnsupportedError(f"offset_general: {x} has a swizzle, which is not a mixed-radix map")
     top = list(L.modes()) if isinstance(L.shape, tuple) else [L]
@@ -242,8 +313,18 @@ def offset_general(
 
 
 def _coordinate_sizes(x: Any) -> list[int]:
-    L, _, _ = _parts(x, "to_linear")
-    return [m.size() for m in L.modes()] if isinstance(L.shape, tuple) else [L.size()]
+    _parts(x, "to_linear")
+    shape = x.shape
+
+    def size(s: Any) -> int:
+        if isinstance(s, tuple):
+            p = 1
+            for v in s:
+                p *= size(v)
+            return p
+        return int(s)
+
+    return [size(s) for s in shape] if isinstance(shape, tuple) else [size(shape)]
 
 
 def to_linear(x: Any, shape: Optional[Sequence[int]] = None) -> LinearLayout:
@@ -260,6 +341,8 @@ def to_linear(x: Any, shape: Optional[Sequence[int]] = None) -> LinearLayout:
         ...
         linlayout.errors.UnsupportedError: (4,8):(16,1) is not a bijection onto the offsets [0, 32), so it has no offset -> coordinate form (its coordinate -> offset map is offset_map())
     """
+    if _is_basis(x):
+        return _basis_linear(x, shape)
     sizes = _sizes_for(x, shape)
     M = offset_map(x)
     total = 1
@@ -296,6 +379,8 @@ def to_general(x: Any, shape: Optional[Sequence[int]] = None) -> MixedRadixLayou
         >>> G.apply(offset=7)
         {'dim0': 1, 'dim1': 2}
     """
+    if _is_basis(x):
+        return _basis_general(x, shape)
     _sizes_for(x, shape)
     G = offset_general(x)
     try:
@@ -303,3 +388,79 @@ def to_general(x: Any, shape: Optional[Sequence[int]] = None) -> MixedRadixLayou
     except NotInvertibleError as e:
         raise UnsupportedError(f"{x} has no offset -> coordinate form: {e}") from None
     return inv
+
+
+# --------------------------------------------------------------------------- basis-stride layouts
+# A layout with basis strides (CuTe's ``E<i>`` scaled bases, ``(4,8):(1@0,1@1)``) maps its flat
+# index to a coordinate of a multi-dimensional codomain: it already points the contract's way,
+# ``offset -> dim0, dim1, ...`` (the offset being the flat index of its domain), so its linear form
+# is the map itself, with no inverse: kind ``memory``, like every CuTe layout.  It is the identity
+# layout's view of a tensor: ``(4,8):(1@0,1@1)`` has the linear form of the column-major ``(4,8):(1,4)``.
+
+
+def _is_basis(x: Any) -> bool:
+    return bool(getattr(x, "is_basis", None)) and x.is_basis()
+
+
+def codomain_shape(L: Any) -> list[int]:
+    """The codomain extents of a basis-stride layout: for each coordinate ``i``, one more than the
+    largest value its modes reach (``sum((s - 1) * v)`` over the leaves ``s:v@i``).
+
+        >>> from converters.cute import parse
+        >>> codomain_shape(parse("(4,(2,8)):(1@1,(4@1,1@0))"))
+        [8, 8]
+    """
+    ext = [1] * L._basis
+    for s, d in zip(L._fs, L._fd):
+        if s == 0:
+            return [0] * L._basis
+        if hasattr(d, "index"):
+            if d.value < 0:
+                raise NotLinearError(f"{L}: the basis stride {d} is negative, so its coordinates leave the codomain [0, ...)")
+            ext[d.index] += (s - 1) * d.value
+    return ext
+
+
+def _basis_sizes(L: Any, shape: Optional[Sequence[int]], pow2: bool) -> list[int]:
+    ext = codomain_shape(L)
+    if 0 in ext:
+        raise UnsupportedError(f"{L} is empty (an extent is 0)")
+    sizes = [1 << (e - 1).bit_length() for e in ext] if pow2 else ext
+    if shape is not None:
+        try:
+            want = [int(s) for s in shape]
+        except (TypeError, ValueError):
+            raise LayoutError(f"{L}: a shape is a list of integers, got {shape!r}") from None
+        if want != ext and want != sizes:
+            raise SizeError(f"{L}: its basis strides reach a codomain of shape {ext}, not the requested shape {want}")
+    return sizes
+
+
+def _basis_linear(L: Any, shape: Optional[Sequence[int]]) -> LinearLayout:
+    """The linear form of a basis-stride layout: flat index (``offset``) -> its coordinate."""
+    sizes = _basis_sizes(L, shape, True)
+    k = len(sizes)
+    bases: list[list[int]] = []
+    used = [0] * k
+    for s, d in zip(L._fs, L._fd):
+        if s & (s - 1):
+            raise NotLinearError(f"{L}: the mode {s}:{d} has extent {s}, not a power of two, so the map is not GF(2)-linear (to_general() takes it)")
+        for j in range((s.bit_length() - 1)):
+            vec = [0] * k
+            if hasattr(d, "index"):
+                img = d.value << j
+                if img & used[d.index]:
+                    raise NotLinearError(f"{L}: the image {img}@{d.index} of digit bit {j} of the mode {s}:{d} overlaps "
+                                         f"in binary with another mode's on coordinate {d.index}, so addition is not XOR")
+                used[d.index] |= img
+                vec[d.index] = img
+            bases.append(vec)
+    return LinearLayout({"offset": bases}, {f"dim{i}": n for i, n in enumerate(sizes)}, require_surjective=False)
+
+
+def _basis_general(L: Any, shape: Optional[Sequence[int]]) -> MixedRadixLayout:
+    """The mixed-radix form of a basis-stride layout: flat index (``offset``) -> its coordinate."""
+    sizes = _basis_sizes(L, shape, False)
+    digits = [(s, d.value if hasattr(d, "index") else 0, f"dim{d.index if hasattr(d, 'index') else 0}")
+              for s, d in zip(L._fs, L._fd) if s != 1]
+    return MixedRadixLayout({"offset": digits}, out_dims={f"dim{i}": n for i, n in enumerate(sizes)})

@@ -34,22 +34,29 @@ class ComposedLayout(memory_map.MemoryMap):
     """``outer o offset o inner``: ``c -> outer(offset + inner(c))`` (CuTe ``ComposedLayout``).
 
     ``outer`` is usually a :class:`Swizzle`; a :class:`Layout` is accepted too (evaluated at the
-    flat index).  The domain is the inner layout's.
+    flat index), and either part may itself be a ``ComposedLayout`` (C++ nests them: composing two
+    swizzled layouts gives ``Sw o 0 o (Sw' o 0 o L)``).  The domain is the inner layout's.  The
+    text is the chain C++ prints, ``outer o offset o inner``, with a composed outer in parentheses
+    (a chain reads right-nested: the same function either way).
 
     >>> C = ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1)))
     >>> str(C), C.size(), C((2, 0))
     ('S<3,4,3> o 0 o (8,64):(64,1)', 512, 144)
+    >>> N = ComposedLayout(Swizzle(1, 0, 1), 0, C)
+    >>> str(N), N((2, 0)) == Swizzle(1, 0, 1)(C((2, 0)))
+    ('S<1,0,1> o 0 o S<3,4,3> o 0 o (8,64):(64,1)', True)
     """
 
     __slots__ = ("outer", "offset", "inner")
 
-    def __init__(self, outer: Outer, offset: int, inner: Layout):
-        if not isinstance(outer, (Swizzle, Layout)):
-            raise LayoutError(f"ComposedLayout outer must be a Swizzle or a Layout, got {outer!r}")
-        if not isinstance(inner, Layout):
-            raise LayoutError(f"ComposedLayout inner must be a Layout, got {inner!r}")
-        if inner.is_basis() or (isinstance(outer, Layout) and outer.is_basis()):
-            raise LayoutError(f"ComposedLayout needs offsets, but {inner if inner.is_basis() else outer} has basis (v@i) strides")
+    def __init__(self, outer: Outer, offset: int, inner: Any):
+        if not isinstance(outer, (Swizzle, Layout, ComposedLayout)):
+            raise LayoutError(f"ComposedLayout outer must be a Swizzle, a Layout or a ComposedLayout, got {outer!r}")
+        if not isinstance(inner, (Layout, ComposedLayout)):
+            raise LayoutError(f"ComposedLayout inner must be a Layout or a ComposedLayout, got {inner!r}")
+        for part in (outer, inner):
+            if isinstance(part, Layout) and part.is_basis():
+                raise LayoutError(f"ComposedLayout needs offsets, but {part} has basis (v@i) strides")
         if not is_int(offset) or abs(offset) > MAX_INT:
             raise LayoutError(f"ComposedLayout offset must be an int of magnitude <= {MAX_INT}, got {offset!r}")
         self.outer = outer
@@ -81,9 +88,21 @@ class ComposedLayout(memory_map.MemoryMap):
     def table(self) -> np.ndarray:
         """Offsets of every flat index, vectorized (int64)."""
         t = self.inner.table().astype(np.int64) + self.offset  # the inner table's dtype is the smallest that fits
-        if isinstance(self.outer, Layout):
-            return evaluate_at(self.outer, t)
-        return self.outer(t)
+        if isinstance(self.outer, Swizzle):
+            return self.outer(t)
+        return evaluate_at(self.outer, t)
+
+    def chain(self) -> list:
+        """The parts and offsets as C++ prints them, nesting flattened: ``[part, offset, part,
+        offset, ..., layout]`` (two composed layouts with equal chains compute the same function).
+
+            >>> ComposedLayout(ComposedLayout(Swizzle(1, 0, 1), 0, Layout(8)), 2, Layout(4)).chain()
+            [Swizzle(1, 0, 1), 0, Layout(8:1), 2, Layout(4:1)]
+        """
+        out: list = []
+        for part in (self.outer, self.offset, self.inner):
+            out += part.chain() if isinstance(part, ComposedLayout) else [part]
+        return out
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ComposedLayout):
@@ -95,7 +114,7 @@ class ComposedLayout(memory_map.MemoryMap):
 
     def __str__(self) -> str:
         o = self.outer
-        outer = f"S<{o.bits},{o.base},{o.shift}>" if isinstance(o, Swizzle) else str(o)
+        outer = f"S<{o.bits},{o.base},{o.shift}>" if isinstance(o, Swizzle) else f"({o})" if isinstance(o, ComposedLayout) else str(o)
         return f"{outer} o {self.offset} o {self.inner}"
 
     def __repr__(self) -> str:
@@ -113,8 +132,12 @@ class ComposedLayout(memory_map.MemoryMap):
 
 
 
-def evaluate_at(L: Layout, idx: np.ndarray) -> np.ndarray:
-    """``L`` at every flat index of the integer array ``idx`` (vectorised)."""
+def evaluate_at(L: Any, idx: np.ndarray) -> np.ndarray:
+    """``L`` (a Layout, or a composed layout) at every flat index of the integer array ``idx``
+    (vectorised)."""
+    if isinstance(L, ComposedLayout):
+        t = evaluate_at(L.inner, idx) + L.offset
+        return L.outer(t) if isinstance(L.outer, Swizzle) else evaluate_at(L.outer, t)
     out = np.zeros_like(idx)
     c = idx.copy()
     fs, fd = L._fs, L._fd

@@ -59,7 +59,7 @@ _ANGLE_PREFIXES = ("Swizzle<", "Sw<", "S<")
 class TextParser:
     """The recursive-descent reader of CuTe text (shared with the descriptor grammar)."""
 
-    __slots__ = ("text", "pos", "n")
+    __slots__ = ("text", "pos", "n", "_parens")
 
     def __init__(self, text: Any):
         if not isinstance(text, str):
@@ -69,6 +69,7 @@ class TextParser:
         self.text = text
         self.pos = 0
         self.n = len(text)
+        self._parens = 0  # parenthesized composed layouts being read (bounded by MAX_DEPTH)
 
     # ------------------------------------------------------------------ lexing helpers
     def error(self, expected: str, pos: int | None = None) -> ParseError:
@@ -218,34 +219,59 @@ class TextParser:
             return True
         return False
 
-    def anything(self) -> CuteLike:
+    def part(self) -> Any:
+        """One part of a chain: a swizzle, a layout, or a parenthesized composed layout."""
         if self.is_swizzle_ahead():
-            outer: Any = self.swizzle()
-        else:
-            outer = self.layout()
-        if not self.separator_o():
-            return outer
-        # outer o [offset o] inner
-        save = self.pos
+            return self.swizzle()
         self.ws()
-        off_pos = self.pos
-        offset = 0
-        first = self.layout() if self.peek() == "(" else None
-        if first is None:
-            offset = self.integer(what="an offset or a layout after 'o'")
-            if self.peek() == ":":  # an integral layout like 8:2, not an offset
-                self.pos = save
-                inner = self.layout()
-            else:
-                if not self.separator_o():
+        if self.peek() == "(":
+            save = self.pos
+            try:
+                return self.layout()
+            except ParseError as e:
+                # a parenthesized composed layout, at most MAX_DEPTH deep (never after a nesting error)
+                depth = self._parens
+                if "nesting deeper" in str(e) or depth >= MAX_DEPTH:
+                    raise
+                self.pos = save + 1
+                self._parens = depth + 1
+                try:
+                    inner = self.anything()
+                except ParseError:
+                    raise e from None
+                finally:
+                    self._parens = depth
+                if not isinstance(inner, ComposedLayout):
+                    raise e from None
+                self.expect(")", "')' after the parenthesized composed layout")
+                return inner
+        return self.layout()
+
+    def anything(self) -> CuteLike:
+        first = self.part()
+        parts: list = [first]
+        offsets: list = []
+        # outer o [offset o] inner [o [offset o] inner ...]: a right-nested chain
+        while self.separator_o():
+            save = self.pos
+            self.ws()
+            offset = 0
+            if self.peek() != "(" and not self.is_swizzle_ahead():
+                offset = self.integer(what="an offset or a layout after 'o'")
+                if self.peek() == ":":  # an integral layout like 8:2, not an offset
+                    self.pos = save
+                    offset = 0
+                elif not self.separator_o():
                     raise self.error("'o' and the inner layout after the offset")
-                inner = self.layout()
-        else:
-            inner = first
-        del off_pos
-        if self.separator_o():
-            raise self.error("end of text (only 'outer o offset o inner' is supported)", self.pos - 1)
-        return ComposedLayout(outer, offset, inner)
+            pos = self.pos
+            parts.append(self.part())
+            offsets.append(offset)
+        if len(parts) > 1 and isinstance(parts[-1], Swizzle):
+            raise self.error("a layout (the innermost part of a composed layout is a layout, not a swizzle)", pos)
+        value = parts[-1]
+        for outer, offset in zip(reversed(parts[:-1]), reversed(offsets)):
+            value = ComposedLayout(outer, offset, value)
+        return value
 
 
 def _has_basis(t: Any) -> bool:

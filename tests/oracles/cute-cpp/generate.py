@@ -108,7 +108,7 @@ def cases() -> list[tuple[str, list]]:
         if row["op"] == "right_inverse":
             add("left_inverse", *args)
     # seeded random layouts: negative strides, extent-1 modes, inverses of injective layouts
-    rng = random.Random(14)
+    rng = random.Random(14)  # (the seeded cases come before the nested ones: their rows keep their order)
     for _ in range(60):
         r = rng.randint(1, 3)
         shape = tuple(rng.choice([1, 2, 3, 4, 8]) for _ in range(r))
@@ -171,6 +171,28 @@ def cases() -> list[tuple[str, list]]:
         add("right_inverse", C)
         add("left_inverse", C)
         add("composition", P("(8,64):(64,1)"), ComposedLayout(sw, 0, P("512:1")))
+    # nested composed layouts: C++ (layout_composed.hpp) recurses into a composed part, and
+    # composing two swizzled layouts nests them (Sw o 0 o (Sw' o 0 o L))
+    L864 = P("(8,64):(64,1)")
+    for sa in (Swizzle(1, 0, 1), Swizzle(3, 4, 3), Swizzle(2, 4, 3)):
+        for sb in (Swizzle(2, 4, 3), Swizzle(3, 3, 3), Swizzle(1, 0, 1)):
+            add("composition", ComposedLayout(sa, 0, L864), ComposedLayout(sb, 0, P("512:1")))
+    nested = [
+        (ComposedLayout(Swizzle(1, 0, 1), 0, ComposedLayout(Swizzle(2, 4, 3), 0, L864)), (32, 128)),
+        (ComposedLayout(Swizzle(3, 3, 3), 0, ComposedLayout(Swizzle(1, 0, 1), 0, L864)), (32, 128)),
+        (ComposedLayout(ComposedLayout(Swizzle(1, 0, 1), 0, P("(8,8):(1,8)")), 0, P("(8,8):(8,1)")), (16, 16)),
+        (ComposedLayout(P("(16,32):(32,1)"), 4, P("(8,8):(1,8)")), (16, 16)),
+        (ComposedLayout(P("(64,8):(8,1)"), 0, ComposedLayout(Swizzle(2, 0, 3), 0, L864)), (32, 128)),
+    ]
+    for N, target in nested:
+        for t in ("(2,4):(1,2)", "4:1", "(2,2):(2,1)"):
+            for op in ("composition", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product", *PRODUCTS):
+                add(op, N, P(t))
+        for op in ("coalesce", "right_inverse", "left_inverse", "complement"):
+            add(op, N)
+        add("tile_to_shape", N, target)
+        if N.offset == 0:
+            add("composition", L864, N)
     return out
 
 
@@ -206,14 +228,103 @@ def compile_run(src: str, inc: list[str], run: bool) -> tuple[int, str]:
         return 0, q.stdout
 
 
+# ----------------------------------------------------------------------------- UMMA (SM100) parts
+# C++ type names of the value / storage widths (tmem_frg's ValueType / StorageType)
+CPP_TYPE = {32: "float", 16: "half_t", 8: "uint8_t"}
+CPP_STORAGE = {32: "uint32_t", 16: "half_t", 8: "uint8_t"}
+CPP_MODE = {"interleaved": "Interleaved", "noninterleaved": "NonInterleaved", "duplicated": "Duplicated"}
+
+
+def tmem_cases() -> list[dict]:
+    """tmem_frg<V, S, N_SM, mode>::make(((M_MMA, N_MMA), MMA_M, MMA_N)) over the widths, CTA counts,
+    allocation modes and tilings CuTe accepts."""
+    out = []
+    for vb, sbs in ((32, (32,)), (16, (32, 16)), (8, (32, 8))):
+        for sb in sbs:
+            for ctas, mode, m in ((1, "interleaved", 64), (1, "interleaved", 128), (1, "noninterleaved", 64),
+                                  (1, "noninterleaved", 128), (2, "interleaved", 32), (2, "interleaved", 64),
+                                  (2, "interleaved", 128), (2, "duplicated", 64), (2, "duplicated", 128)):
+                for n in (16, 64, 256):
+                    for rest in ((1, 1), (2, 1), (1, 2), (2, 2)):
+                        if m * n * rest[0] * rest[1] * sb > 128 * 512 * 32:  # C++: "Requesting more TMEM than is available."
+                            continue
+                        out.append({"value_bits": vb, "storage_bits": sb, "ctas": ctas, "mode": mode,
+                                    "shape": [[m, n], *rest]})
+    return out
+
+
+def tmem_expr(c: dict) -> str:
+    (m, n), *rest = c["shape"]
+    shape = "make_shape(make_shape(Int<%d>{},Int<%d>{}),%s)" % (m, n, ",".join(f"Int<{r}>{{}}" for r in rest))
+    return (f"UMMA::tmem_frg<{CPP_TYPE[c['value_bits']]},{CPP_STORAGE[c['storage_bits']]},{c['ctas']},"
+            f"UMMA::TmemAllocMode::{CPP_MODE[c['mode']]}>::make({shape}).layout()")
+
+
+def atom_cases() -> list[tuple[str, str]]:
+    """(linlayout name, C++ MMA_Traits argument) of the SM100 UMMA atoms: both CTA counts, every
+    family, both operand sources, a spread of M and N."""
+    fams = {"F16BF16": ("half_t", "half_t", "float"), "TF32": ("tfloat32_t", "tfloat32_t", "float"),
+            "S8": ("int8_t", "int8_t", "int32_t"), "F8F6F4": ("float_e4m3_t", "float_e4m3_t", "float")}
+    K = {"F16BF16": 16, "TF32": 8, "S8": 32, "F8F6F4": 32}
+    out = []
+    for fam, (a, b, c) in fams.items():
+        for two, ms in (("", (64, 128)), ("_2x1SM", (128, 256))):
+            for src in ("SS", "TS"):
+                for m in ms:
+                    for n in (32, 64, 256):
+                        name = f"SM100_MMA_{fam}{two}_{src}_{m}x{n}x{K[fam]}"
+                        targs = f"{a},{b},{c},{m},{n},UMMA::Major::K,UMMA::Major::K"
+                        out.append((name, f"SM100_MMA_{fam}{two}_{src}<{targs}>"))
+    return out
+
+
+UMMA_HEADER = """#include <cute/tensor.hpp>
+#include <cute/atom/mma_traits_sm100.hpp>
+#include <cstdio>
+using namespace cute;
+"""
+
+
+def umma_parts(inc: list[str]) -> None:
+    """tmem.jsonl (tmem_frg layouts) and atoms.jsonl (the UMMA atoms' Shape_MNK, ThrID and A/B/C
+    layouts, as MMA_Traits states them), printed by C++."""
+    tc = tmem_cases()
+    body = [f'  printf("%d\\t", {k}); print({tmem_expr(c)}); printf("\\n");' for k, c in enumerate(tc)]
+    ac = atom_cases()
+    for k, (_, t) in enumerate(ac):
+        body.append(f'  {{ using T = MMA_Traits<{t}>; printf("a%d\\t", {k}); print(typename T::Shape_MNK{{}}); printf("\\t");'
+                    f' print(typename T::ThrID{{}}); printf("\\t"); print(typename T::ALayout{{}}); printf("\\t");'
+                    f' print(typename T::BLayout{{}}); printf("\\t"); print(typename T::CLayout{{}}); printf("\\n"); }}')
+    rc, out = compile_run(UMMA_HEADER + "int main() {\n" + "\n".join(body) + "\n}\n", inc, run=True)
+    if rc != 0:
+        sys.exit("the UMMA program did not compile:\n" + out[-4000:])
+    trows, arows = [], []
+    for line in out.splitlines():
+        k, *rest = line.split("\t")
+        if k.startswith("a"):
+            name = ac[int(k[1:])][0]
+            arows.append({"name": name, "shape_mnk": rest[0], "thr_id": rest[1], "a": rest[2], "b": rest[3], "c": rest[4]})
+        else:
+            trows.append({**tc[int(k)], "result": rest[0]})
+    (HERE / "tmem.jsonl").write_text("".join(json.dumps(r) + "\n" for r in trows))
+    (HERE / "atoms.jsonl").write_text("".join(json.dumps(r) + "\n" for r in arows))
+    print(f"{len(trows)} tmem_frg rows, {len(arows)} UMMA atom rows")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cutlass", required=True, help="CUTLASS include directory")
     ap.add_argument("--cuda", required=True, help="CUDA toolkit include directory (cuda_runtime_api.h, cccl/)")
     ap.add_argument("--out", default=str(HERE / "algebra.jsonl"))
     ap.add_argument("--jobs", type=int, default=2, help="parallel compiles of the refused cases")
+    ap.add_argument("--parts", default="algebra,umma", help="what to generate: algebra (algebra.jsonl), umma (tmem.jsonl, atoms.jsonl)")
     args = ap.parse_args()
     inc = [args.cutlass, args.cuda, args.cuda + "/cccl"]
+    parts = set(args.parts.split(","))
+    if "umma" in parts:
+        umma_parts(inc)
+    if "algebra" not in parts:
+        return
     accepted, refused = [], []
     for op, a in cases():
         res, err = predict(op, a)
