@@ -13,7 +13,8 @@ form        text                                                kinds
 ``gluon``   ``BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])``  distributed, shared, tensor memory
             or JSON ``{"kind": "BlockedLayout", ...}``
 ``cute``    ``(4,8):(8,1)``, ``S<3,4,3> o 0 o (8,64):(64,1)``   memory (and shared); distributed as
-            or a TV layout ``(32,4):(4,1) -> (16,8)``            a thread-value layout
+            or a TV layout ``(32,4):(4,1) -> (16,8)``, or        a thread-value layout; tensor
+            ``tmem<32> (128,64):(65536,1)``                      memory as a UMMA fragment
 ``tile``    ``S[(8,4):(4@laneid,1@laneid)] shape=(8,4)``        distributed, memory, tensor memory
 ``tilus``   ``local(2, 1).spatial(8, 4)``                       distributed
 ``mlir``    ``#ttg.blocked<{...}>``, ``tensor<128x64xf16, ...>``    distributed, shared, tensor memory
@@ -144,7 +145,7 @@ def _lazy(target: str, strip: bool = False) -> Callable[[Any], Any]:
 
 _TILUS = re.compile(r"(?:tilus\.)?(?:local|spatial|column_local|column_spatial|replicated|register_layout|RegisterLayout)\s*\(")
 _TILE = re.compile(r"[SR]\s*\[")
-_CUTE = re.compile(r"(?:S|Sw)\s*<|SW_\d|[(_\d](?!empty layout)")
+_CUTE = re.compile(r"(?:S|Sw|tmem)\s*<|SW_\d|[(_\d](?!empty layout)")
 
 
 def _parse_mlir(text: str) -> Any:
@@ -203,7 +204,7 @@ FORMS: dict[str, Form] = {
              lambda t: bool(_TILE.match(t)), _lazy("converters.tile:parse", strip=True), str,
              _lazy("converters.tile:TileLayout.from_linear"), _module_is("converters.tile")),
         Form("cute", "(4,8):(8,1), or a thread-value layout ((4,8),(2,2)):((32,1),(16,8)) -> (16,8)",
-             frozenset({Kind.DISTRIBUTED, Kind.MEMORY, Kind.SHARED}),
+             frozenset({Kind.DISTRIBUTED, Kind.MEMORY, Kind.SHARED, Kind.TENSOR_MEMORY}),
              lambda t: bool(_CUTE.match(t)), _lazy("converters.cute:parse", strip=True), str,
              _lazy("converters.cute:from_linear"), _module_is("converters.cute")),
         Form("linear", "Triton's printed LinearLayout or {\"bases\": ..., \"out_dims\": ...}", _ALL,

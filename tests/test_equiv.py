@@ -153,3 +153,38 @@ def test_cheapest_path_uses_a_cheaper_detour():
 
     assert m.cost <= plan_conversion(s, d).cost
     assert m.to_dict()["names"][0] == "src"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 6), st.integers(0, 9)), min_size=1, max_size=3), st.data())
+def test_memory_layouts_without_an_inverse_compare_by_their_memory_maps(modes, data):
+    """A CuTe layout that is not a bijection onto [0, size) has no offset -> coordinate form; two
+    of them are compared by their coordinate -> offset maps (method "memory map"): equal strings
+    are identical, and "different" comes with a counterexample where the offsets differ."""
+    from converters import cute
+
+    text = "(" + ",".join(str(s) for s, _ in modes) + "):(" + ",".join(str(d) for _, d in modes) + ")"
+    a = cute.parse(text)
+    e = equivalent(a, cute.parse(text))
+    assert e.relation == "identical"
+    i = data.draw(st.integers(0, len(modes) - 1))
+    s, d = modes[i]
+    other = [(s, d + 1 if k == i else dd) for k, (ss, dd) in enumerate(modes) for s in [ss]]
+    b = cute.parse("(" + ",".join(str(s) for s, _ in other) + "):(" + ",".join(str(d) for _, d in other) + ")")
+    e = equivalent(a, b)
+    if modes[i][0] == 1:  # a mode of extent 1 never uses its stride
+        assert e.relation == "identical"
+    else:
+        assert e.relation == "different" and e.counterexample is not None
+        if e.method != "memory map":  # both happen to be bijections: compared offset -> coordinates
+            return
+        point = e.counterexample.point
+        coord = tuple(point.get(f"dim{k}", 0) for k in range(len(modes)))
+        assert a(coord) != b(coord)
+
+
+def test_memory_map_fallback_needs_both_sides():
+    from converters import cute
+
+    with pytest.raises(LayoutError):  # "4:3" has no hardware form; a LinearLayout has no memory map
+        equivalent(cute.parse("4:3"), LinearLayout.identity_1d(4, "offset", "dim0"))

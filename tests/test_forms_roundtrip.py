@@ -151,8 +151,13 @@ def test_a_distributed_layout_never_becomes_a_memory_map():
     tv = registry.convert(b, "cute", [64, 16])  # a thread-value layout, not a memory map
     assert isinstance(tv, cute.TVLayout) and kind_of(tv).value == "distributed"
     assert str(tv) == "((2,16,2),(4,2,2)):((4,16,512),(1,8,256)) -> (64,16)" or linlayout.equivalent(b, tv, shape=[64, 16])
+    t = gluon.TensorMemoryLayout([128, 64], 1)
+    frg = registry.convert(t, "cute", [128, 64])  # CuTe's UMMA fragment, still tensor memory
+    assert isinstance(frg, cute.TmemLayout) and kind_of(frg).value == "tensor_memory"
+    assert str(frg) == "tmem<32> (128,64):(65536,1)" and linlayout.equivalent(t, frg, shape=[128, 64])
+    assert registry.load(str(frg)) == ("cute", frg)
     with pytest.raises(LayoutError, match="cannot spell a tensor_memory layout"):
-        registry.convert(gluon.TensorMemoryLayout([128, 64], 1), "cute", [128, 64])
+        registry.convert(t, "tilus", [128, 64])
     with pytest.raises(LayoutError, match="cannot spell a memory layout"):
         registry.convert(cute.parse("(4,8):(8,1)"), "tilus")
 

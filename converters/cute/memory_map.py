@@ -70,6 +70,18 @@ class MemoryMap:
         """The coordinate -> offset map (CuTe's direction); see :func:`converters.cute.offset_map`."""
         return offset_map(self, **kwargs)
 
+    def offset_general(self, shape: Optional[Sequence[int]] = None) -> MixedRadixLayout:
+        """The coordinate -> offset map of any extents (CuTe's direction), ``shape`` checked
+        against the modes; see :func:`converters.cute.offset_general`.  ``equivalent`` compares two
+        memory layouts that have no offset -> coordinate form by these maps.
+
+            >>> from converters.cute import parse
+            >>> parse("4:3").offset_general().apply(dim0=3)
+            {'offset': 9}
+        """
+        _sizes_for(self, shape)
+        return offset_general(self)
+
 
 
 def _parts(x: Any, who: str) -> tuple[Any, Any, int]:
