@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from .contract import as_layout
-from .errors import DimensionError
 from .mixed_radix import Counterexample, MixedRadixLayout
 from .linear import LinearLayout
 from .locality import is_register_only
@@ -78,6 +77,15 @@ def _squeeze(L: LinearLayout) -> LinearLayout:
     if len(keep) == len(L.in_dim_names):
         return L
     return L.sublayout(keep, L.out_dim_names)
+
+
+def _squeeze_general(g: MixedRadixLayout) -> MixedRadixLayout:
+    """``g`` without its in-dims of size 1 (they map only 0, so they change no image; a size-1
+    in-dim on one side only must not make two equal maps "different")."""
+    keep = {n: dl for n, dl in g.digits.items() if g.in_dims[n] > 1}
+    if len(keep) == len(g.in_dim_names):
+        return g
+    return MixedRadixLayout(keep, g.replicas, g.offset, g.out_dims)
 
 
 def _linear(a: LinearLayout, b: LinearLayout) -> Equivalence:
@@ -138,18 +146,14 @@ def equivalent(a: Any, b: Any, *, shape: Sequence[int] | None = None) -> Equival
     fa, fb = _to_form(a, shape), _to_form(b, shape)
     if isinstance(fa, LinearLayout) and isinstance(fb, LinearLayout):
         return _linear(fa, fb)
-    ga = fa if isinstance(fa, MixedRadixLayout) else MixedRadixLayout.from_linear(fa)
-    gb = fb if isinstance(fb, MixedRadixLayout) else MixedRadixLayout.from_linear(fb)
-    ia = {k: v for k, v in ga.in_dims.items() if v > 1}
-    ib = {k: v for k, v in gb.in_dims.items() if v > 1}
+    ga = _squeeze_general(fa if isinstance(fa, MixedRadixLayout) else MixedRadixLayout.from_linear(fa))
+    gb = _squeeze_general(fb if isinstance(fb, MixedRadixLayout) else MixedRadixLayout.from_linear(fb))
+    ia, ib = ga.in_dims, gb.in_dims
     if ia != ib:
         return Equivalence("different", None, f"their inputs differ: {ia} vs {ib}", "general")
-    try:
-        c = ga.counterexample(gb)
-    except DimensionError as e:  # the in-dims differ: an answer, not a refusal
-        return Equivalence("different", None, str(e), "general")
-    # any other LayoutError (a size limit, an unsupported form) is a refusal and propagates:
-    # a limit must never be answered as "different"
+    # the in-dims agree now, so any LayoutError (a size limit, an unsupported form) is a
+    # refusal and propagates: a limit must never be answered as "different"
+    c = ga.counterexample(gb)
     if c is None:
         return Equivalence("identical", None, "", "general")
     return Equivalence("different", c, "", "general")

@@ -168,6 +168,38 @@ def test_equivalent_refuses_instead_of_answering_different_on_a_limit(monkeypatc
         equivalent(a, a)
 
 
+def test_equivalent_refuses_a_dimension_error_of_equal_in_dims(monkeypatch):
+    """Once the in-dims agree, a DimensionError from the comparison is a refusal, not "different"."""
+    def fails(self, other):
+        raise DimensionError("an error of this test")
+
+    monkeypatch.setattr(MixedRadixLayout, "counterexample", fails)
+    a = MixedRadixLayout({"x": [(3, 1, "m")]})
+    with pytest.raises(DimensionError, match="an error of this test"):
+        equivalent(a, a)
+
+
+@pytest.mark.parametrize("a, b", [
+    (MixedRadixLayout({"x": [(3, 1, "m")], "y": [(1, 0, "m")]}), MixedRadixLayout({"x": [(3, 1, "m")]})),
+    (MixedRadixLayout({"x": [(3, 1, "m")], "y": []}, replicas=[(2, 3, "m")]),
+     MixedRadixLayout({"x": [(3, 1, "m")]}, replicas=[(2, 3, "m")])),
+    (LinearLayout({"x": [[1]], "y": []}, {"m": 2}), MixedRadixLayout({"x": [(2, 1, "m")]})),
+    (MixedRadixLayout({"w": [], "x": [(5, 2, "m")]}), MixedRadixLayout({"x": [(5, 2, "m")], "v": [(1, 7, "m")]})),
+], ids=["extent-1 digit", "no digits, replicas", "linear vs general", "one each side"])
+def test_equivalent_ignores_an_in_dim_of_size_1_on_one_side(a, b):
+    """An in-dim of size 1 present on one side only changes no image: the general path once
+    answered "different" ("in-dims differ") for these equal layouts."""
+    assert equivalent(a, b).relation == "identical"
+    assert equivalent(b, a).relation == "identical"
+
+
+def test_equivalent_with_a_size_1_in_dim_still_finds_a_difference():
+    a = MixedRadixLayout({"x": [(3, 1, "m")], "y": [(1, 0, "m")]})
+    e = equivalent(a, MixedRadixLayout({"x": [(3, 2, "m")]}))
+    assert e.relation == "different" and e.counterexample is not None
+    assert e.counterexample.point == {"x": 1}
+    assert equivalent(a, MixedRadixLayout({"x": [(5, 1, "m")]})).relation == "different"
+
 def test_bank_picture_and_canonical_check_their_arguments():
     from converters import gluon
     from linlayout import draw
