@@ -37,6 +37,7 @@ from fractions import Fraction
 from typing import Any, Optional, Union
 
 from linlayout.errors import BasisError, LayoutError, ParseError
+from linlayout.limits import MAX_RANK
 
 from .layout import MAX_DEPTH, MAX_INT, E, IntTuple, Layout, compact_col_major, flatten, format_int_tuple, is_int
 from .text import TextParser
@@ -143,6 +144,8 @@ class _DescParser(TextParser):
             return ()
         items = []
         while True:
+            if len(items) >= MAX_RANK:
+                raise ParseError(f"a tuple of more than {MAX_RANK} modes (linlayout.limits.MAX_RANK)", self.text, self.pos)
             items.append(self.tree(depth + 1))
             c = self.peek()
             if c == ",":
@@ -273,6 +276,9 @@ def normalize_descriptor(shape: IntTuple, desc: Union[Descriptor, str], codomain
             if len(b.index) > 1:
                 raise BasisError(f"descriptor leaf {where} = {b}: a multi-dim index needs an explicit codomain")
             i = b.index[0] if b.index else 0
+            if i >= MAX_RANK:  # the codomain would have i + 1 modes
+                raise BasisError(f"descriptor leaf {where} = {b}: codomain mode {i} is past the limit of {MAX_RANK} modes "
+                                 "(linlayout.limits.MAX_RANK)")
             v = abs(b.num // b.den)
             ext[i] = ext.get(i, 1) + (s - 1) * v
         n = max(ext) + 1 if ext else 0

@@ -2,7 +2,7 @@
 answers, the right answer).  Hangs are run under the fuzz harness's hard limit, so a regression
 fails the test instead of stalling the suite.
 
-CuTe's reproducers (``normalize_descriptor``, ``tile_to_shape``, ``idx2crd``, ``right_inverse``)
+CuTe's descriptor reproducers are at the end; the rest of CuTe's (``tile_to_shape``, ``idx2crd``, ``right_inverse``)
 belong to the CuTe parsers' owner and are not here.
 """
 
@@ -401,3 +401,27 @@ def test_normalize_descriptor_refuses_non_positive_codomain_extents(codomain):
 
     with pytest.raises(LayoutError, match="extents are positive integers"):
         normalize_descriptor((2,), parse_descriptor("(1@0)"), codomain=codomain)
+
+
+# ------------------------------------------------------------------------------ CuTe
+
+
+@pytest.mark.parametrize("desc", ["(1@100000000)", "((1@0, 8@1), 1@2147483648)", "(1@99999999999999)"])
+def test_normalize_descriptor_refuses_a_codomain_mode_past_max_rank(desc):
+    """The codomain was sized by the largest '@' index: (1@100000000) took 15 s and 1.5 GB."""
+    from converters import cute
+    from linlayout.errors import BasisError
+
+    d = cute.parse_descriptor(desc)
+    tree_shape = tuple(2 if not isinstance(t, tuple) else (2,) * len(t) for t in d.tree)
+    assert _quick(cute.normalize_descriptor, tree_shape, d, limit=5.0) == "refused"
+    with pytest.raises(BasisError, match="MAX_RANK"):
+        cute.normalize_descriptor(tree_shape, d)
+
+
+def test_descriptor_tuple_past_max_rank_is_a_parse_error():
+    from converters import cute
+
+    with pytest.raises(ParseError, match="MAX_RANK"):
+        cute.parse_descriptor("(" + ",".join(["1@0"] * 65) + ")")
+    assert len(cute.parse_descriptor("(" + ",".join(["1@0"] * 64) + ")").tree) == 64
