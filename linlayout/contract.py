@@ -62,6 +62,7 @@ from collections.abc import Sequence
 from typing import Any, Optional, Protocol, Union, runtime_checkable
 
 from .errors import LayoutError, NotLinearError, SizeError, UnsupportedError
+from .limits import MAX_RANK, as_list
 from .mixed_radix import MixedRadixLayout
 from .linear import LinearLayout
 
@@ -161,7 +162,11 @@ def same_kind(a: Kind, b: Kind) -> bool:
         >>> same_kind(Kind.MEMORY, Kind.SHARED), same_kind(Kind.DISTRIBUTED, Kind.SHARED)
         (True, False)
     """
-    return Kind(a).linear_kind is Kind(b).linear_kind
+    try:
+        ka, kb = Kind(a), Kind(b)
+    except ValueError:  # not a kind: Kind(...) says which
+        raise LayoutError(f"same_kind expects two kinds ({', '.join(k.value for k in Kind)}), got {a!r:.80} and {b!r:.80}") from None
+    return ka.linear_kind is kb.linear_kind
 
 
 def _sizes(L: Union[LinearLayout, MixedRadixLayout]) -> list[int]:
@@ -174,8 +179,8 @@ def check_shape_matches(L: Union[LinearLayout, MixedRadixLayout], shape: Optiona
     if shape is None:
         return
     try:
-        want = [int(s) for s in shape]
-    except (TypeError, ValueError):
+        want = [int(s) for s in as_list(shape, f"{what}: shape", MAX_RANK)]
+    except (TypeError, ValueError, OverflowError):
         raise SizeError(f"{what}: a shape is a list of integers, got {shape!r}") from None
     if _sizes(L) != want:
         raise SizeError(f"{what}: it covers a tensor of shape {_sizes(L)}, not the requested shape {want}")

@@ -51,6 +51,7 @@ import numpy as np
 
 from .checks import as_int, is_pow2
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
+from .limits import MAX_INT
 from .contract import as_linear
 from .linear import LinearLayout
 
@@ -132,8 +133,8 @@ def thread_color(index: int) -> str:
         >>> thread_color(1) != thread_color(0) and thread_color(33) != thread_color(1)
         True
     """
-    if index < 0:
-        raise LayoutError(f"thread_color: index must be >= 0, got {index}")
+    if index < 0 or index > MAX_INT:
+        raise LayoutError(f"thread_color: index must be in [0, 2**62), got {index if index.bit_length() < 200 else 'a huge int'}")
     hue = (index * 0.6180339887498949) % 1.0
     light = 0.80 if (index // 8) % 2 == 0 else 0.70
     r, g, b = colorsys.hls_to_rgb(hue, light, 0.70)

@@ -955,6 +955,9 @@ def schedule_counts(schedule: LinearLayout, bitwidth: int = 32) -> tuple[int, in
         (1, 4)
     """
     words = max(bitwidth // 32, 1)
+    if "src_lane" not in schedule.out_dim_names:
+        raise DimensionError(f"schedule_counts: not a shuffle schedule (no out-dim 'src_lane'; out-dims "
+                             f"{list(schedule.out_dim_names)}): pass what shuffle_schedule returns")
     k_lane = schedule.out_dim_names.index("src_lane")
     thread_dims = [d for d in ("lane", "warp", "block") if schedule.has_in_dim(d)]
     # src_lane XOR own lane, over the threads: zero for all threads iff this space is {0}

@@ -71,7 +71,8 @@ class DistributedLayout(GluonLayout):
                             cga: Sequence[Sequence[int]]) -> Builder:
         """The register layout of dot operand ``operand_index`` (0 = A, 1 = B) of this parent over
         ``shape``, before packing (``cga``: the parent's CGA with the K dim zeroed)."""
-        raise NotImplementedError(f"{type(self).__name__}.dot_operand_builder")
+        raise UnsupportedError(f"{type(self).__name__} has no dot operands of its own (the parent of a DotOperandLayout "
+                               "is an NVMMADistributedLayout, AMDMFMALayout, AMDWMMALayout or BlockedLayout)")
 
     @cached_to_linear
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:

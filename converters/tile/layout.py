@@ -13,7 +13,7 @@ import numpy as np
 from linlayout.contract import Kind, kind_of_linear
 from linlayout.errors import DimensionError, LayoutError, SizeError
 from linlayout.mixed_radix import MixedRadixLayout
-from linlayout.limits import as_list
+from linlayout.limits import MAX_RANK, as_list
 
 from .axes import MEMORY_AXES, THREAD_AXES, Iter, as_iter
 from .hardware import from_hardware, invert_to_hardware, logical_first, to_hardware
@@ -61,8 +61,8 @@ class TileLayout:
         *,
         shape: Sequence[int] | None = None,
     ):
-        self.shard: tuple[Iter, ...] = tuple(as_iter(x, f"shard iter {k}") for k, x in enumerate(as_list(shard, "shard")))
-        self.replica: tuple[Iter, ...] = tuple(as_iter(x, f"replica iter {k}") for k, x in enumerate(as_list(replica, "replica")))
+        self.shard: tuple[Iter, ...] = tuple(as_iter(x, f"shard iter {k}") for k, x in enumerate(as_list(shard, "shard", MAX_RANK)))
+        self.replica: tuple[Iter, ...] = tuple(as_iter(x, f"replica iter {k}") for k, x in enumerate(as_list(replica, "replica", MAX_RANK)))
         if offset is not None and not isinstance(offset, Mapping):
             raise LayoutError(f"offset must map axis names to ints, got {type(offset).__name__}")
         off: dict[str, int] = {}

@@ -40,7 +40,6 @@ from __future__ import annotations
 import argparse
 import html
 import json
-import sys
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Optional
@@ -422,14 +421,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the ``audit`` command (errors are :class:`~linlayout.errors.LayoutError`: one line, exit 2)."""
-    if args.file == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            with open(args.file, encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError) as e:
-            raise LayoutError(f"cannot read {args.file}: {getattr(e, 'strerror', None) or e}") from None
+    from converters.registry import read_text  # the same size cap and UTF-8 check as layout files
+
+    text = read_text(args.file if args.file == "-" else "@" + args.file)
     report = audit(text, target=args.target)
     if args.html:
         try:
