@@ -46,7 +46,7 @@ from .errors import (
 
 # The caps on table sizes (2**24 rows) and on total bits (62, so that flat values stay within
 # numpy's int64) live with the other input limits.
-from .limits import MAX_NAME, MAX_TABLE_LOG2, MAX_TOTAL_LOG2
+from .limits import MAX_NAME, MAX_RANK, MAX_TABLE_LOG2, MAX_TOTAL_LOG2, as_list
 
 if TYPE_CHECKING:  # pragma: no cover
     import galois
@@ -97,8 +97,11 @@ def _items(obj: Any, what: str) -> list[tuple[Any, Any]]:
 def _new_dims(dims: Sequence[tuple[str, int]] | Mapping[str, int], kind: str, total_log2: int) -> list[tuple[str, int]]:
     """Validate the ``(name, size)`` list of a reshape: names unique, sizes powers of two that
     multiply to the layout's total size (``2**total_log2``)."""
-    items = list(dims.items()) if isinstance(dims, Mapping) else [tuple(x) for x in dims]
+    items = list(dims.items()) if isinstance(dims, Mapping) else [tuple(x) for x in as_list(dims, f"new {kind}-dims", MAX_RANK)]
     total = 0
+    for item in items:
+        if len(item) != 2:
+            raise DimensionError(f"reshape_{kind}s: expected (name, size) pairs, got {item!r:.80}")
     for n, size in items:
         _check_name(n, f"{kind}-dim")
         if not is_pow2(_as_int(size, f"size of {kind}-dim {n!r}")):

@@ -584,6 +584,8 @@ class MixedRadixLayout:
         Raises:
             UnsupportedError: the table is not a mixed-radix map (e.g. a swizzle).
         """
+        if not isinstance(in_dims, Mapping):
+            raise DimensionError(f"from_table: in_dims must map in-dim names to sizes, got {in_dims!r:.80}")
         table = _exact_ints(table)
         names = list(in_dims)
         sizes = [_as_int(in_dims[n], f"size of in-dim {n!r}") for n in names]
@@ -991,6 +993,8 @@ class MixedRadixLayout:
         """
         sizes = dict(self.out_dims)
         if out_dims:
+            if not isinstance(out_dims, Mapping):
+                raise DimensionError(f"complement: out_dims must map axis names to sizes, got {out_dims!r:.80}")
             sizes.update(out_dims)
         digits: list[Digit] = []
         all_d = [d for _, dl in self._digits for d in dl] + list(self._replicas)
@@ -1188,7 +1192,12 @@ class MixedRadixLayout:
 
 def _exact_ints(t: Any) -> np.ndarray:
     """``t`` as int64, or as Python ints (object) when some value is outside int64."""
-    t = np.asarray(t)
+    try:
+        t = np.asarray(t)
+    except ValueError as e:  # a ragged list
+        raise LayoutError(f"a table must be a rectangular array of integers: {e}") from None
+    if t.dtype.kind not in "iubO" or (t.dtype == object and not all(isinstance(v, int) for v in t.flat)):
+        raise LayoutError(f"a table must hold integers, got an array of {t.dtype}")
     if t.dtype == object or (t.dtype == np.uint64 and t.size and int(t.max()) > np.iinfo(np.int64).max):
         return t.astype(object)
     return t.astype(np.int64, copy=False)

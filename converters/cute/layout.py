@@ -231,10 +231,12 @@ def _check_tree(shape: Any, stride: Any, where: str, depth: int) -> None:
         raise SizeError(f"extent or stride at {where} exceeds the bound {MAX_INT}: {shape}:{stride}")
 
 
-def _normalize(t: Any) -> Any:
+def _normalize(t: Any, depth: int = 0) -> Any:
     # lists -> tuples, numpy ints -> ints
     if isinstance(t, (list, tuple)):
-        return tuple(_normalize(x) for x in t)
+        if depth >= MAX_DEPTH:  # before Python's recursion limit (RecursionError at ~330 levels)
+            raise LayoutError(f"layout nesting deeper than {MAX_DEPTH} levels")
+        return tuple(_normalize(x, depth + 1) for x in t)
     if isinstance(t, (bool, np.bool_)):
         return t  # rejected by _check_tree
     try:

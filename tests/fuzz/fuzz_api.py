@@ -163,7 +163,15 @@ def _text_pool() -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=None)
 def entry_points() -> list[tuple[str, Callable[..., Any]]]:
-    """(label, callable) of every fuzzed public function and class (constructors)."""
+    """(label, callable) of every fuzzed public function and class (constructors).
+
+    The optional packages some calls import on first use (galois: seconds; matplotlib) are
+    imported here, so that their one-time import is not counted against the first call."""
+    for optional in ("galois", "matplotlib.pyplot"):
+        try:
+            importlib.import_module(optional)
+        except ImportError:
+            pass
     out: dict[str, Callable[..., Any]] = {}
     for modname in MODULES:
         mod = importlib.import_module(modname)

@@ -37,6 +37,25 @@ def test_api_entry_points_cover_the_issue_list() -> None:
         assert name in labels, name
 
 
+def _linear():
+    from linlayout import LinearLayout
+
+    return LinearLayout.identity_1d(8, "offset", "dim0")
+
+
+def _general():
+    from linlayout import MixedRadixLayout
+
+    return MixedRadixLayout({"x": [(4, 1, "m")]})
+
+
+def _deep(n: int):
+    x: object = 1
+    for _ in range(n):
+        x = (x,)
+    return x
+
+
 @pytest.mark.parametrize("call, want", [
     (lambda: __import__("linlayout").draw.thread_color(10**400), "refused"),
     (lambda: __import__("linlayout.cost").cost.price(barriers=10**400), "refused"),
@@ -46,7 +65,18 @@ def test_api_entry_points_cover_the_issue_list() -> None:
     (lambda: __import__("linlayout.contract").contract.same_kind("memory", object()), "refused"),
     (lambda: __import__("converters.gluon").gluon.SliceLayout(0, __import__("converters.gluon").gluon.BlockedLayout(
         [1, 1], [32, 1], [4, 1], [0, 1])).dot_operand_builder(0, 2, [64, 64], []), "refused"),
-], ids=["thread_color huge", "price huge", "tmem range", "tile range", "swizzle negative", "same_kind", "slice builder"])
+    (lambda: _linear().reshape_ins([()]), "refused"),
+    (lambda: __import__("converters.cute").cute.Layout(_deep(900)), "refused"),
+    (lambda: __import__("linlayout.dtypes").dtypes.element_bitwidth({"a": 1}), "refused"),
+    (lambda: __import__("converters.mlir.rotating").mlir.rotating.AMDRotatingSharedLayout(4, 1, 1, ["a"]), "refused"),
+    (lambda: __import__("converters.gluon").gluon.TensorMemoryScalesLayout().to_linear(range(10**12)), "refused"),
+    (lambda: _general().complement("block"), "refused"),
+    (lambda: _general().from_table((2, 2), 2**31, [()]), "refused"),
+    (lambda: _general().from_table({"x": 2}, [[0], [float("nan")]], ["m"]), "refused"),
+    (lambda: __import__("linlayout.plan").plan.schedule_counts(_linear()), "refused"),
+], ids=["thread_color huge", "price huge", "tmem range", "tile range", "swizzle negative", "same_kind", "slice builder",
+        "reshape pair", "cute deep", "dtype dict", "rotating order", "tmem scales range", "complement str",
+        "from_table tuple", "from_table nan", "schedule_counts"])
 def test_api_fuzz_findings(call, want) -> None:
     """What the API fuzzer found (foreign exceptions and hangs before), one call each."""
     res = fuzz_api.check_call(fuzz_api.Call("finding", call, (), {}), hard_limit=10.0)
