@@ -61,6 +61,7 @@ import enum
 from collections.abc import Sequence
 from typing import Any, Optional, Protocol, Union, runtime_checkable
 
+from .checks import expect
 from .errors import LayoutError, NotLinearError, SizeError, UnsupportedError
 from .limits import MAX_RANK, as_list
 from .mixed_radix import MixedRadixLayout
@@ -128,6 +129,7 @@ def kind_of_linear(L: Union[LinearLayout, MixedRadixLayout]) -> Kind:
         >>> kind_of_linear(LinearLayout.identity_1d(8, "in", "out"))
         <Kind.OTHER: 'other'>
     """
+    expect(L, (LinearLayout, MixedRadixLayout), "kind_of_linear: L")
     names = set(L.in_dims)
     if not names:
         return Kind.OTHER
@@ -176,6 +178,7 @@ def _sizes(L: Union[LinearLayout, MixedRadixLayout]) -> list[int]:
 def check_shape_matches(L: Union[LinearLayout, MixedRadixLayout], shape: Optional[Sequence[int]], what: str = "layout") -> None:
     """A :class:`~linlayout.errors.SizeError` unless ``shape`` is ``None`` or the out-dim sizes
     of ``L`` in order."""
+    expect(L, (LinearLayout, MixedRadixLayout), "check_shape_matches: L")
     if shape is None:
         return
     try:

@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from .checks import as_int, is_pow2
+from .checks import as_int, expect, is_pow2
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
 from .limits import MAX_INT
 from .contract import as_linear
@@ -725,6 +725,7 @@ def linear_layout_svg(layout: LinearLayout) -> str | None:
         >>> linear_layout_svg(LinearLayout.identity_1d(1 << 16, "lane", "dim0")) is None
         True
     """
+    expect(layout, LinearLayout, "linear_layout_svg: layout")
     try:
         n = layout.total_out_size if _kind(layout) != "function" else layout.total_in_size
         if n > MAX_REPR_CELLS or layout.total_in_size_log2 > 16:
@@ -740,6 +741,7 @@ def linear_layout_html(layout: LinearLayout) -> str:
         >>> "<table" in linear_layout_html(LinearLayout.identity_1d(4, "lane", "dim0"))
         True
     """
+    expect(layout, LinearLayout, "linear_layout_html: layout")
     outs = ", ".join(f"{html.escape(n)}: {s}" for n, s in layout.out_dims.items())
     rows = []
     for name, vecs in layout.bases.items():
