@@ -355,6 +355,7 @@ class RegisterLayout:
             UnsupportedError: an offset, a zero stride, another axis, or strides that do not form
                 a row-major serialization.
         """
+        expect(tile, TileLayout, "RegisterLayout.from_tile: tile")
         if any(tile.offset.values()):
             raise UnsupportedError(f"from_tile: a register layout has no offset; {tile} has {tile.offset}")
         grouped, _ = tile.group(tuple(shape))

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Union
 import numpy as np
 
 from . import gf2
-from .checks import as_int, is_pow2, log2
+from .checks import as_int, expect, is_pow2, log2
 from .linear_text import read_linear_text
 from .tabulate import smallest_dtype, tabulate
 from .errors import (
@@ -837,6 +837,7 @@ class LinearLayout:
             >>> a.compose(b).bases
             {'lane': ((0, 1), (1, 0))}
         """
+        expect(outer, LinearLayout, "LinearLayout.compose: outer")
         outer_in = dict(outer._ins)
         if len(outer_in) != len(self._outs) or any(n not in outer_in for n, _ in self._outs):
             raise DimensionError(
@@ -889,6 +890,7 @@ class LinearLayout:
             >>> C.bases, C.out_dims
             ({'lane': ((1,),)}, {'offset': 4})
         """
+        expect(outer, LinearLayout, "LinearLayout.invert_and_compose: outer")
         A, B = outer, self
         if set(A.out_dim_names) != set(B.out_dim_names):
             raise DimensionError(
@@ -1085,6 +1087,7 @@ class LinearLayout:
             >>> (a * b).divide_left(a) == LinearLayout({"lane": [], "warp": [[1]]}, {"dim0": 2})
             True
         """
+        expect(divisor, LinearLayout, "LinearLayout.divide_left: divisor")
         return self._divide(divisor, left=True)
 
     def divide_right(self, divisor: LinearLayout) -> LinearLayout | None:
@@ -1095,6 +1098,7 @@ class LinearLayout:
             >>> (a * b).divide_right(b) == LinearLayout({"lane": [[1], [2]], "warp": []}, {"dim0": 4})
             True
         """
+        expect(divisor, LinearLayout, "LinearLayout.divide_right: divisor")
         return self._divide(divisor, left=False)
 
     def _divide(self, d: LinearLayout, left: bool) -> LinearLayout | None:
@@ -1242,6 +1246,7 @@ class LinearLayout:
 
     def concat_ins(self, other: LinearLayout) -> LinearLayout:
         """Put ``other``'s in-dims after ``self``'s (same out-dims and sizes, disjoint in-dims)."""
+        expect(other, LinearLayout, "LinearLayout.concat_ins: other")
         if self._outs != other._outs:
             raise DimensionError(f"concat_ins: out-dims differ: {self.out_dims} vs {other.out_dims}")
         common = set(self.in_dim_names) & set(other.in_dim_names)
@@ -1251,6 +1256,7 @@ class LinearLayout:
 
     def concat_outs(self, other: LinearLayout) -> LinearLayout:
         """Put ``other``'s out-dims after ``self``'s (same in-dims and sizes, disjoint out-dims)."""
+        expect(other, LinearLayout, "LinearLayout.concat_outs: other")
         if self.in_dims != other.in_dims or self.in_dim_names != other.in_dim_names:
             raise DimensionError(f"concat_outs: in-dims differ: {self.in_dims} vs {other.in_dims}")
         common = set(self.out_dim_names) & set(other.out_dim_names)

@@ -43,7 +43,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .checks import is_pow2
+from .checks import expect, is_pow2
 from .errors import (
     DimensionError,
     LayoutError,
@@ -623,6 +623,7 @@ class MixedRadixLayout:
             >>> MixedRadixLayout({"x": [(4, 1, "m")]}).rename_axes({"m": "offset"}).axes
             ('offset',)
         """
+        expect(mapping, Mapping, "MixedRadixLayout.rename_axes: mapping")
         r = lambda a: mapping.get(a, a)  # noqa: E731
         digits = [(n, [Digit(d.extent, d.stride, r(d.axis)) for d in dl]) for n, dl in self._digits]
         reps = [Digit(d.extent, d.stride, r(d.axis)) for d in self._replicas]
@@ -1100,6 +1101,9 @@ class MixedRadixLayout:
         Raises:
             NotLinearError: a basis touches two outputs, or two bases overlap (XOR is not +).
         """
+        from .linear import LinearLayout  # linear.py imports this module
+
+        expect(L, LinearLayout, "MixedRadixLayout.from_linear: L")
         outs = list(L.out_dims)
         masks = {a: 0 for a in outs}
         digits: list[tuple[str, list[Digit]]] = []

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from linlayout.checks import is_pow2
+from linlayout.checks import expect, is_pow2
 from linlayout.contract import Kind
 from linlayout.errors import BasisError, DimensionError, LayoutError, SizeError, UnsupportedError
 from linlayout.linear import LinearLayout
@@ -335,6 +335,7 @@ class DistributedLinearLayout(DistributedLayout):
             >>> print(DistributedLinearLayout.from_linear(L))
             DistributedLinearLayout([], [[1], [2], [4], [8], [16]], [[32], [64]], shape=[128])
         """
+        expect(layout, LinearLayout, "DistributedLinearLayout.from_linear: layout")
         extra = set(layout.in_dim_names) - {"register", "lane", "warp", "block"}
         if extra:
             raise DimensionError(f"DistributedLinearLayout.from_linear: unexpected in-dims {sorted(extra)}")

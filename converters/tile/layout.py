@@ -10,8 +10,10 @@ from typing import Any
 
 import numpy as np
 
+from linlayout.checks import expect
 from linlayout.contract import Kind, kind_of_linear
 from linlayout.errors import DimensionError, LayoutError, SizeError
+from linlayout.linear import LinearLayout
 from linlayout.mixed_radix import MixedRadixLayout
 from linlayout.limits import MAX_RANK, as_list
 
@@ -392,6 +394,7 @@ class TileLayout:
             S[(4,2):(1@laneid,1)]
             (None, (4, 2))
         """
+        expect(g, MixedRadixLayout, "TileLayout.from_general: g")
         shard: list[Iter] = []
         for _, dl in g.digits.items():
             shard.extend(reversed(dl))
@@ -438,6 +441,7 @@ class TileLayout:
         Raises:
             UnsupportedError: a replication that is not a zero basis, or a non-invertible remainder.
         """
+        expect(L, LinearLayout, "TileLayout.from_linear: L")
         fwd, reps = logical_first(L)
         g = MixedRadixLayout.from_linear(fwd)
         g = from_hardware(g, reps)

@@ -113,8 +113,8 @@ def work(job: tuple[str, int, int, int, dict]) -> dict:
         counts[outcome] += 1
         slowest = max(slowest, res.seconds)
         flags = []
-        if res.outcome in ("foreign", "roundtrip", "hang"):
-            flags.append(res.outcome)
+        if outcome in ("foreign", "roundtrip", "hang"):
+            flags.append(outcome)
         if res.seconds > opts["time_bound"]:
             flags.append("slow")
             counts["slow"] += 1
