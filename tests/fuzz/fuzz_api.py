@@ -64,7 +64,7 @@ SKIP = {
     "conversion_graph", "cheapest_path", "LayoutSpace",
     # the input discipline's own helpers (they take checked Python values from the library's code)
     "check_text", "parse_int", "check_int", "check_depth", "as_list", "read_json", "as_int", "check_pow2", "log2",
-    "is_pow2", "check_positive",
+    "is_pow2", "check_positive", "expect", "log2_exact",
     # records the library returns (constructing one from garbage is not an input path)
     "Plan", "Step", "Alternative", "WarpDecomposition", "MultiStepPlan", "Access", "MemOp", "Program",
     "SimulationReport", "BankReport", "Cell", "Picture", "Equivalence", "Counterexample", "Spelling",
