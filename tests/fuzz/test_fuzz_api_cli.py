@@ -108,3 +108,9 @@ def test_cli_in_a_subprocess() -> None:
     Python exception)."""
     assert fuzz_cli.check_argv(fuzz_cli.Invocation(["audit", "/dev/zero"], subprocess=True), 60).outcome == "refused"
     assert fuzz_cli.check_argv(fuzz_cli.Invocation(["equiv", "(4,8):(8,1)", "(4,8):(1,4)"], subprocess=True), 60).outcome == "ok"
+
+
+def test_cli_convert_without_a_gluon_spelling_exits_2() -> None:
+    """The CLI fuzzer's find: a tensor-memory JSON layout no Gluon class spells hit an IndexError (exit 3)."""
+    argv = ["convert", '{"bases": [["row", [[0]]], ["col", [[1]]]], "out_dims": [["dim0", 2]]}', "--to", "gluon", "--form", "json"]
+    assert fuzz_cli.check_argv(fuzz_cli.Invocation(argv), HANG).outcome == "refused"
