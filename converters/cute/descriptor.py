@@ -142,7 +142,7 @@ class _DescParser(TextParser):
         if self.peek() == ")":
             self.pos += 1
             return ()
-        items = []
+        items: list[Tree] = []
         while True:
             if len(items) >= MAX_RANK:
                 raise ParseError(f"a tuple of more than {MAX_RANK} modes (linlayout.limits.MAX_RANK)", self.text, self.pos)
