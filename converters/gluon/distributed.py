@@ -166,6 +166,7 @@ class BlockedLayout(DistributedLayout):
                             cga: Sequence[Sequence[int]]) -> Builder:
         """A dot operand of a blocked parent (FMA dots): each thread holds the whole K dim of its
         elements; lanes and warps as the parent's, broadcast along K."""
+        self.check_dot_operand(operand_index, k_width, type(self).__name__)  # the hook is public: check here too
         rank = self.rank
         k_dim = rank - 1 if operand_index == 0 else rank - 2
         b = Builder(rank)
@@ -477,6 +478,7 @@ class NVMMADistributedLayout(DistributedLayout):
         """An MMA operand (Triton 3.9's ``nvidiaDotToLinearLayout``): the ``mma.sync`` operand tile
         with ``k_width`` registers along K, repeated over the tensor; warps as the parent's,
         broadcast along K."""
+        self.check_dot_operand(operand_index, k_width, type(self).__name__)  # the hook is public: check here too
         rank = self.rank
         k_dim = rank - 1 if operand_index == 0 else rank - 2
         b = Builder(rank)
