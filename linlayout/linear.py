@@ -94,6 +94,11 @@ def _items(obj: Any, what: str) -> list[tuple[Any, Any]]:
     return out
 
 
+def _dim_names(names: Any) -> list:
+    """A list of dim names from any iterable of them (a mapping: its keys), at most MAX_RANK long."""
+    return list(names) if isinstance(names, Mapping) else as_list(names, "a list of dim names", MAX_RANK)
+
+
 def _new_dims(dims: Sequence[tuple[str, int]] | Mapping[str, int], kind: str, total_log2: int) -> list[tuple[str, int]]:
     """Validate the ``(name, size)`` list of a reshape: names unique, sizes powers of two that
     multiply to the layout's total size (``2**total_log2``)."""
@@ -1141,7 +1146,7 @@ class LinearLayout:
 
     def transpose_ins(self, names: Sequence[str]) -> LinearLayout:
         """Reorder the in-dims (``names`` is a permutation of them)."""
-        names = list(names)
+        names = _dim_names(names)
         if sorted(names) != sorted(self.in_dim_names) or len(set(names)) != len(names):
             raise DimensionError(f"transpose_ins: {names} is not a permutation of the in-dims {list(self.in_dim_names)}")
         d = dict(self._ins)
@@ -1153,7 +1158,7 @@ class LinearLayout:
             >>> LinearLayout({"lane": [[1, 0]]}, {"dim0": 2, "dim1": 1}).transpose_outs(["dim1", "dim0"]).bases
             {'lane': ((0, 1),)}
         """
-        names = list(names)
+        names = _dim_names(names)
         if sorted(names) != sorted(self.out_dim_names) or len(set(names)) != len(names):
             raise DimensionError(f"transpose_outs: {names} is not a permutation of the out-dims {list(self.out_dim_names)}")
         if tuple(names) == self.out_dim_names:
@@ -1274,7 +1279,7 @@ class LinearLayout:
             >>> L.is_trivial_over(["lane"]), L.quotient(["lane"]).in_dim_names
             (True, ('register',))
         """
-        names = list(names)
+        names = _dim_names(names)
         ins = set(self.in_dim_names)
         outs = set(self.out_dim_names)
         for n in names:
@@ -1315,7 +1320,7 @@ class LinearLayout:
 
     def quotient(self, names: Iterable[str]) -> LinearLayout | None:
         """Remove the dims ``names`` if the layout is trivial over them (else None)."""
-        names = list(names)
+        names = _dim_names(names)
         if not self.is_trivial_over(names):
             return None
         return self.sublayout([n for n in self.in_dim_names if n not in names], [n for n in self.out_dim_names if n not in names])
