@@ -479,7 +479,8 @@ def register_layout(shape: Sequence[int], mode_shape: Sequence[int], spatial_mod
         >>> print(register_layout([4, 6], [2, 2, 3, 2], [0, 2], [3, 1]))
         RegisterLayout(shape=[4, 6], mode_shape=[2, 2, 3, 2], spatial_modes=[0, 2], local_modes=[3, 1])
     """
-    return canonicalize_layout(RegisterLayout(tuple(shape), tuple(mode_shape), tuple(spatial_modes), tuple(local_modes)))
+    return canonicalize_layout(RegisterLayout(_ints(shape, "shape"), _ints(mode_shape, "mode_shape"),
+                                              _ints(spatial_modes, "spatial_modes"), _ints(local_modes, "local_modes")))
 
 
 def _ranked(shape: Sequence[int], ranks: Sequence[int] | None, what: str) -> list[int]:

@@ -186,10 +186,18 @@ def format_descriptor(d: Union[Descriptor, Tree]) -> str:
     """
     t = d.tree if isinstance(d, Descriptor) else d
     if isinstance(t, tuple):
-        return "(" + ",".join(format_descriptor(x) for x in t) + ")"
+        return _format_tree(t, 0)
     if isinstance(t, Basis):
         return str(t)
     raise LayoutError(f"format_descriptor: not a descriptor: {t!r}")
+
+
+def _format_tree(t: Any, depth: int) -> str:
+    if not isinstance(t, tuple):
+        return format_descriptor(t)
+    if depth >= MAX_DEPTH:  # a tree built by hand can be deeper than any parsed one
+        raise LayoutError(f"format_descriptor: a descriptor nested deeper than {MAX_DEPTH} levels")
+    return "(" + ",".join(_format_tree(x, depth + 1) for x in t) + ")"
 
 
 def _codomain_strides(codomain: IntTuple) -> IntTuple:

@@ -20,6 +20,8 @@ A 1-tuple shape ``(4,)`` is kept apart from the integer ``4`` (CuTe prints them 
 
 from __future__ import annotations
 
+import reprlib
+
 import operator
 from typing import Any, Iterator, Optional, Union, cast
 
@@ -561,7 +563,7 @@ def _crd2idx(coord: Any, shape: IntTuple, stride: IntTuple, where: str) -> int:
 def _idx2crd_tree(idx: Any, shape: IntTuple, where: str) -> IntTuple:
     if isinstance(idx, tuple):
         if not isinstance(shape, tuple) or len(idx) != len(shape):
-            raise LayoutError(f"{where} {format_int_tuple(idx)} is not congruent with the shape {format_int_tuple(shape)}")
+            raise LayoutError(f"{where} {reprlib.repr(idx)} is not congruent with the shape {format_int_tuple(shape)}")
         return tuple(_idx2crd_tree(i, s, f"{where}[{k}]") for k, (i, s) in enumerate(zip(idx, shape)))
     if not is_int(idx):
         raise LayoutError(f"{where} must be an int or a tuple, got {idx!r}")

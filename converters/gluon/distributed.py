@@ -159,6 +159,8 @@ class BlockedLayout(DistributedLayout):
         return b
 
     def check_dot_operand(self, operand_index: int, k_width: int, who: str) -> None:
+        if operand_index not in (0, 1):
+            raise LayoutError(f"{who}: operand_index must be 0 (A) or 1 (B), got {operand_index!r:.40}")
         if k_width < 0:
             raise SizeError(f"{who}: k_width {k_width} must not be negative")
 

@@ -121,7 +121,7 @@ def work(job: tuple[str, int, int, int, dict]) -> dict:
         if grew > opts["rss_mb"]:
             flags.append("memory")
             counts["memory"] += 1
-        if flags and len(bad) < 50:
+        if flags and len(bad) < 200:
             n, shown = driver.show(x)
             bad.append({"flags": flags, "seconds": round(res.seconds, 3), "rss_growth_mb": round(grew, 1),
                         "detail": res.detail, "len": n, "input": shown})
@@ -188,7 +188,14 @@ def main(argv: list[str] | None = None) -> int:
         for res in pool.imap_unordered(work, jobs):
             n = res["target"]
             totals[n].update(res["counts"])
-            bad[n] += res["bad"][: max(0, 50 - len(bad[n]))]
+            # the wrong-type class is numerous: keep at most 10 of its examples, the rest for the others
+            chunk = sorted(res["bad"], key=lambda b: b["flags"] == ["type"])
+            kept_types = sum(b["flags"] == ["type"] for b in bad[n])
+            for b in chunk:
+                if len(bad[n]) >= 200 or (b["flags"] == ["type"] and kept_types >= 10):
+                    continue
+                kept_types += b["flags"] == ["type"]
+                bad[n].append(b)
             slowest[n] = max(slowest[n], res["slowest"])
             done = sum(sum(v for k, v in c.items() if k not in ("slow", "memory")) for c in totals.values())
             print(f"[{time.time() - t0:7.0f}s] {done} inputs", file=sys.stderr, flush=True)

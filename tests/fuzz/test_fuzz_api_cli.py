@@ -74,9 +74,22 @@ def _deep(n: int):
     (lambda: _general().from_table((2, 2), 2**31, [()]), "refused"),
     (lambda: _general().from_table({"x": 2}, [[0], [float("nan")]], ["m"]), "refused"),
     (lambda: __import__("linlayout.plan").plan.schedule_counts(_linear()), "refused"),
+    (lambda: __import__("converters.tilus").tilus.register_layout([1, 1], range(10**12), [0], [1]), "refused"),
+    (lambda: __import__("converters.gluon").gluon.BlockedLayout([1, 4], [8, 4], [2, 2], [1, 0]).dot_operand_builder(
+        -2**63, 8, [128], [[2**62]]), "refused"),
+    (lambda: __import__("converters.gluon").gluon.NVMMADistributedLayout([3, 0], [4, 1], [16, 64, 16]).dot_operand_builder(
+        0, 0, [32], []), "refused"),
+    (lambda: __import__("converters.cute").cute.Layout((4, 8)).idx2crd(_deep(900)), "refused"),
+    (lambda: __import__("converters.cute").cute.format_descriptor(_deep(900)), "refused"),
+    (lambda: _linear().quotient(range(10**12)), "refused"),
+    (lambda: __import__("linlayout.app.spellings").app.spellings.slice_spellings(range(10**12), 4), "refused"),
+    (lambda: _linear().compose(None), "refused"),
+    (lambda: __import__("converters.tilus").tilus.squeeze(None, [0]), "refused"),
 ], ids=["thread_color huge", "price huge", "tmem range", "tile range", "swizzle negative", "same_kind", "slice builder",
         "reshape pair", "cute deep", "dtype dict", "rotating order", "tmem scales range", "complement str",
-        "from_table tuple", "from_table nan", "schedule_counts"])
+        "from_table tuple", "from_table nan", "schedule_counts", "register_layout range", "blocked operand",
+        "mma k_width 0", "idx2crd deep", "format_descriptor deep", "quotient range", "slice_spellings range",
+        "compose None", "tilus squeeze None"])
 def test_api_fuzz_findings(call, want) -> None:
     """What the API fuzzer found (foreign exceptions and hangs before), one call each."""
     res = fuzz_api.check_call(fuzz_api.Call("finding", call, (), {}), hard_limit=10.0)
