@@ -498,7 +498,13 @@ class LinearLayout:
             >>> LinearLayout.from_matrix(np.array([[0, 1], [1, 0]]), {"lane": 4}, {"dim0": 4}).bases
             {'lane': ((2,), (1,))}
         """
-        m = np.asarray(matrix, dtype=np.int64)
+        try:
+            raw = np.asarray(matrix)
+        except (TypeError, ValueError):  # ragged, or too deep for numpy
+            raise BasisError("a GF(2) matrix must be a rectangular array of 0s and 1s") from None
+        if raw.dtype.kind not in "iub":  # floats (NaN, inf, 1.5) and strings are not bits
+            raise BasisError(f"a GF(2) matrix holds 0s and 1s, got an array of {raw.dtype}")
+        m = raw.astype(np.int64)
         in_items = [(n, _as_int(s, f"size of in-dim {n!r}")) for n, s in in_dims.items()]
         out_items = [(n, _as_int(s, f"size of out-dim {n!r}")) for n, s in out_dims.items()]
         for n, s in in_items + out_items:
