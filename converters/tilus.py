@@ -31,6 +31,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from linlayout.checks import expect
 from linlayout.contract import Kind
 from linlayout.draw import MAX_CELLS
 from linlayout.errors import DimensionError, LayoutError, ParseError, SizeError, UnsupportedError
@@ -354,6 +355,7 @@ class RegisterLayout:
             UnsupportedError: an offset, a zero stride, another axis, or strides that do not form
                 a row-major serialization.
         """
+        expect(tile, TileLayout, "RegisterLayout.from_tile: tile")
         if any(tile.offset.values()):
             raise UnsupportedError(f"from_tile: a register layout has no offset; {tile} has {tile.offset}")
         grouped, _ = tile.group(tuple(shape))
@@ -453,6 +455,7 @@ def canonicalize_layout(layout: RegisterLayout) -> RegisterLayout:
         >>> print(canonicalize_layout(RegisterLayout((6,), (2, 3), (), (0, 1))))
         RegisterLayout(shape=[6], mode_shape=[6], spatial_modes=[], local_modes=[0])
     """
+    expect(layout, RegisterLayout, "tilus.canonicalize_layout: layout")
     # 1. singletons
     keep = [i for i, s in enumerate(layout.mode_shape) if s > 1]
     remap = {m: i for i, m in enumerate(keep)}
@@ -492,7 +495,8 @@ def register_layout(shape: Sequence[int], mode_shape: Sequence[int], spatial_mod
         >>> print(register_layout([4, 6], [2, 2, 3, 2], [0, 2], [3, 1]))
         RegisterLayout(shape=[4, 6], mode_shape=[2, 2, 3, 2], spatial_modes=[0, 2], local_modes=[3, 1])
     """
-    return canonicalize_layout(RegisterLayout(tuple(shape), tuple(mode_shape), tuple(spatial_modes), tuple(local_modes)))
+    return canonicalize_layout(RegisterLayout(_ints(shape, "shape"), _ints(mode_shape, "mode_shape"),
+                                              _ints(spatial_modes, "spatial_modes"), _ints(local_modes, "local_modes")))
 
 
 def _ranked(shape: Sequence[int], ranks: Sequence[int] | None, what: str) -> list[int]:
@@ -560,6 +564,7 @@ def squeeze(layout: RegisterLayout, dims: Sequence[int]) -> RegisterLayout:
         >>> squeeze(local(1, 4), [0]).shape
         (4,)
     """
+    expect(layout, RegisterLayout, "tilus.squeeze: layout")
     dims = list(_ints(dims, "dims"))
     if any(not 0 <= d < len(layout.shape) for d in dims) or len(set(dims)) != len(dims):
         raise DimensionError(f"squeeze: dims {dims} must be distinct and in [0, {len(layout.shape)})")
@@ -574,6 +579,7 @@ def unsqueeze(layout: RegisterLayout, dims: Sequence[int]) -> RegisterLayout:
         >>> unsqueeze(local(4), [0, 2]).shape
         (1, 4, 1)
     """
+    expect(layout, RegisterLayout, "tilus.unsqueeze: layout")
     dims = list(_ints(dims, "dims"))
     n = len(layout.shape) + len(dims)
     if any(not 0 <= d < n for d in dims) or len(set(dims)) != len(dims):
@@ -589,6 +595,8 @@ def compose(outer: RegisterLayout, inner: RegisterLayout) -> RegisterLayout:
         >>> print(compose(local(3, 4), spatial(2, 3)))
         RegisterLayout(shape=[6, 12], mode_shape=[3, 2, 4, 3], spatial_modes=[1, 3], local_modes=[0, 2])
     """
+    expect(outer, RegisterLayout, "tilus.compose: outer")
+    expect(inner, RegisterLayout, "tilus.compose: inner")
     n = max(len(outer.shape), len(inner.shape))
     outer = unsqueeze(outer, list(range(n - len(outer.shape))))
     inner = unsqueeze(inner, list(range(n - len(inner.shape))))
@@ -613,6 +621,7 @@ def permute(layout: RegisterLayout, dims: Sequence[int]) -> RegisterLayout:
         >>> print(permute(local(2, 3), [1, 0]))
         RegisterLayout(shape=[3, 2], mode_shape=[3, 2], spatial_modes=[], local_modes=[1, 0])
     """
+    expect(layout, RegisterLayout, "tilus.permute: layout")
     dims = list(_ints(dims, "dims"))
     if sorted(dims) != list(range(len(layout.shape))):
         raise DimensionError(f"permute: dims {dims} must be a permutation of range({len(layout.shape)})")
@@ -633,6 +642,7 @@ def reduce(layout: RegisterLayout, dims: Sequence[int], *, keepdims: bool = Fals
         >>> print(reduce(spatial(3, 4), dims=[0]))
         RegisterLayout(shape=[4], mode_shape=[4], spatial_modes=[-3, 0], local_modes=[])
     """
+    expect(layout, RegisterLayout, "tilus.reduce: layout")
     dims = list(_ints(dims, "dims"))
     if any(not 0 <= d < len(layout.shape) for d in dims) or len(set(dims)) != len(dims):
         raise DimensionError(f"reduce: dims {dims} must be distinct and in [0, {len(layout.shape)})")
@@ -663,6 +673,7 @@ def reduce_to(layout: RegisterLayout, shape: Sequence[int]) -> RegisterLayout:
         >>> reduce_to(spatial(3, 4), [1, 4]).spatial_modes
         (-3, 0)
     """
+    expect(layout, RegisterLayout, "tilus.reduce_to: layout")
     shape = list(_ints(shape, "shape"))
     diff = len(layout.shape) - len(shape)
     if diff < 0:
@@ -690,6 +701,7 @@ def reshape(layout: RegisterLayout, shape: Sequence[int]) -> RegisterLayout:
         >>> print(reshape(local(2, 3).spatial(4), [24]))
         RegisterLayout(shape=[24], mode_shape=[6, 4], spatial_modes=[1], local_modes=[0])
     """
+    expect(layout, RegisterLayout, "tilus.reshape: layout")
     shape = list(_ints(shape, "shape"))
     if math.prod(shape) != layout.size:
         raise SizeError(f"reshape: shape {list(layout.shape)} (size {layout.size}) cannot become {shape} (size {math.prod(shape)})")
@@ -729,6 +741,7 @@ def flatten(layout: RegisterLayout, start_dim: int = 0, end_dim: int = -1) -> Re
         >>> flatten(local(2, 3, 4), 1).shape
         (2, 12)
     """
+    expect(layout, RegisterLayout, "tilus.flatten: layout")
     n = len(layout.shape)
     if end_dim < 0:
         end_dim += n
@@ -744,6 +757,8 @@ def concat(lhs: RegisterLayout, rhs: RegisterLayout) -> RegisterLayout:
         >>> print(concat(spatial(2), local(3)))
         RegisterLayout(shape=[2, 3], mode_shape=[2, 3], spatial_modes=[0], local_modes=[1])
     """
+    expect(lhs, RegisterLayout, "tilus.concat: lhs")
+    expect(rhs, RegisterLayout, "tilus.concat: rhs")
     n = len(lhs.mode_shape)
     return register_layout(
         lhs.shape + rhs.shape,
@@ -763,6 +778,8 @@ def divide(lhs: RegisterLayout, rhs: RegisterLayout) -> RegisterLayout:
         UnsupportedError: ``rhs`` is not a suffix of ``lhs`` (in every dim, in the thread id and in
             the local index).
     """
+    expect(lhs, RegisterLayout, "tilus.divide: lhs")
+    expect(rhs, RegisterLayout, "tilus.divide: rhs")
     def fail(why: str):
         raise UnsupportedError(f"divide: cannot divide {lhs} by {rhs}: {why}")
 
@@ -849,6 +866,7 @@ def visualize_layout(layout: RegisterLayout) -> str:
         │ 4: 0 │ 5: 0 │
         └──────┴──────┘
     """
+    expect(layout, RegisterLayout, "tilus.visualize_layout: layout")
     if layout.size > MAX_CELLS:
         raise SizeError(f"visualize: the layout has {layout.size} elements; at most {MAX_CELLS} are drawn")
     shape = list(layout.shape)

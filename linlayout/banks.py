@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import gf2
-from .checks import check_pow2, is_pow2
+from .checks import check_pow2, expect, is_pow2
 from .errors import DimensionError, NotSurjectiveError, SizeError
 from .contract import as_linear
 from .linear import LinearLayout
@@ -348,6 +348,7 @@ def swizzled_shared(layout: LinearLayout, swizzle: Any) -> LinearLayout:
         >>> swizzled_shared(plain, Swizzle(1, 0, 2)).bases["offset"]
         ((1,), (2,), (5,), (8,))
     """
+    expect(layout, LinearLayout, "swizzled_shared: layout")
     n = layout.in_dim_size("offset")
     sw = swizzle.to_linear(n, "offset", "offset")
     rest = {k: [list(b) for b in v] for k, v in layout.bases.items() if k != "offset"}

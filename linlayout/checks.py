@@ -27,7 +27,7 @@ import numpy as np
 
 from .errors import LayoutError, SizeError
 
-__all__ = ["is_pow2", "log2", "log2_exact", "as_int", "check_pow2", "span_sizes"]
+__all__ = ["is_pow2", "log2", "log2_exact", "as_int", "check_pow2", "span_sizes", "expect"]
 
 
 def is_pow2(n: object) -> bool:
@@ -88,3 +88,21 @@ def span_sizes(vectors: Iterable[Sequence[int]], rank: int) -> list[int]:
             if x >= sizes[d]:
                 sizes[d] = 1 << x.bit_length()
     return sizes
+
+
+def expect(value: Any, cls: type | tuple[type, ...], what: str) -> Any:
+    """``value`` when it is an instance of ``cls``; else a :class:`LayoutError` naming ``what``,
+    the class expected and the one given (the check at the top of a public function that takes
+    a layout of one class, so a wrong argument is refused instead of failing deep inside).
+
+        >>> expect(3, int, "a count")
+        3
+        >>> expect(None, int, "tilus.squeeze: layout")
+        Traceback (most recent call last):
+        ...
+        linlayout.errors.LayoutError: tilus.squeeze: layout must be a int, got NoneType
+    """
+    if isinstance(value, cls):
+        return value
+    names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+    raise LayoutError(f"{what} must be a {names}, got {type(value).__name__}")

@@ -61,7 +61,9 @@ import enum
 from collections.abc import Sequence
 from typing import Any, Optional, Protocol, Union, runtime_checkable
 
+from .checks import expect
 from .errors import LayoutError, NotLinearError, SizeError, UnsupportedError
+from .limits import MAX_RANK, as_list
 from .mixed_radix import MixedRadixLayout
 from .linear import LinearLayout
 
@@ -127,6 +129,7 @@ def kind_of_linear(L: Union[LinearLayout, MixedRadixLayout]) -> Kind:
         >>> kind_of_linear(LinearLayout.identity_1d(8, "in", "out"))
         <Kind.OTHER: 'other'>
     """
+    expect(L, (LinearLayout, MixedRadixLayout), "kind_of_linear: L")
     names = set(L.in_dims)
     if not names:
         return Kind.OTHER
@@ -161,7 +164,11 @@ def same_kind(a: Kind, b: Kind) -> bool:
         >>> same_kind(Kind.MEMORY, Kind.SHARED), same_kind(Kind.DISTRIBUTED, Kind.SHARED)
         (True, False)
     """
-    return Kind(a).linear_kind is Kind(b).linear_kind
+    try:
+        ka, kb = Kind(a), Kind(b)
+    except ValueError:  # not a kind: Kind(...) says which
+        raise LayoutError(f"same_kind expects two kinds ({', '.join(k.value for k in Kind)}), got {a!r:.80} and {b!r:.80}") from None
+    return ka.linear_kind is kb.linear_kind
 
 
 def _shape_arg(shape: Optional[Sequence[int]], what: str) -> Optional[list[int]]:
@@ -172,7 +179,7 @@ def _shape_arg(shape: Optional[Sequence[int]], what: str) -> Optional[list[int]]
     if isinstance(shape, (str, bytes)) or not isinstance(shape, Sequence):
         raise SizeError(f"{what}: a shape is a list of integers, got {shape!r}")
     out = []
-    for s in shape:
+    for s in as_list(shape, f"{what}: shape", MAX_RANK):
         if isinstance(s, bool) or not hasattr(s, "__index__"):
             raise SizeError(f"{what}: a shape is a list of integers, got {list(shape)!r}")
         out.append(s.__index__())
@@ -196,6 +203,7 @@ def check_shape_matches(L: Union[LinearLayout, MixedRadixLayout], shape: Optiona
         ...
         linlayout.errors.SizeError: layout: it covers a tensor of shape [8], not the requested shape [4]
     """
+    expect(L, (LinearLayout, MixedRadixLayout), "check_shape_matches: L")
     _check_sizes(L, _shape_arg(shape, what), what)
 
 

@@ -70,6 +70,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .errors import SizeError
+from .limits import MAX_INT
+
 __all__ = ["WEIGHTS", "shared_wavefronts", "price", "plan_cost", "explain"]
 
 #: Weights of the model (see the module docstring for their sources).
@@ -97,6 +100,11 @@ def price(*, shuffles: int = 0, selects: int = 0, wavefronts: int = 0, barriers:
           warp_barriers: int = 0) -> float:
     """The model's cost of these per-thread counts."""
     w = WEIGHTS
+    counts = {"shuffles": shuffles, "selects": selects, "wavefronts": wavefronts, "barriers": barriers,
+              "cluster_barriers": cluster_barriers, "warp_barriers": warp_barriers}
+    for name, c in counts.items():
+        if not 0 <= c <= MAX_INT:  # NaN fails too
+            raise SizeError(f"price: {name} must be a count in [0, 2**62), got {c if abs(c) < 2**200 else 'a huge number'}")
     return float(shuffles * w["shfl"] + selects * w["select"] + wavefronts * w["wavefront"]
                  + barriers * w["barrier"] + cluster_barriers * w["cluster_barrier"] + warp_barriers * w["warp_barrier"])
 

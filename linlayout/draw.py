@@ -49,8 +49,9 @@ from typing import Any
 
 import numpy as np
 
-from .checks import as_int, is_pow2
+from .checks import as_int, expect, is_pow2
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
+from .limits import MAX_INT
 from .contract import as_linear
 from .linear import LinearLayout
 
@@ -132,8 +133,8 @@ def thread_color(index: int) -> str:
         >>> thread_color(1) != thread_color(0) and thread_color(33) != thread_color(1)
         True
     """
-    if index < 0:
-        raise LayoutError(f"thread_color: index must be >= 0, got {index}")
+    if index < 0 or index > MAX_INT:
+        raise LayoutError(f"thread_color: index must be in [0, 2**62), got {index if index.bit_length() < 200 else 'a huge int'}")
     hue = (index * 0.6180339887498949) % 1.0
     light = 0.80 if (index // 8) % 2 == 0 else 0.70
     r, g, b = colorsys.hls_to_rgb(hue, light, 0.70)
@@ -724,6 +725,7 @@ def linear_layout_svg(layout: LinearLayout) -> str | None:
         >>> linear_layout_svg(LinearLayout.identity_1d(1 << 16, "lane", "dim0")) is None
         True
     """
+    expect(layout, LinearLayout, "linear_layout_svg: layout")
     try:
         n = layout.total_out_size if _kind(layout) != "function" else layout.total_in_size
         if n > MAX_REPR_CELLS or layout.total_in_size_log2 > 16:
@@ -739,6 +741,7 @@ def linear_layout_html(layout: LinearLayout) -> str:
         >>> "<table" in linear_layout_html(LinearLayout.identity_1d(4, "lane", "dim0"))
         True
     """
+    expect(layout, LinearLayout, "linear_layout_html: layout")
     outs = ", ".join(f"{html.escape(n)}: {s}" for n, s in layout.out_dims.items())
     rows = []
     for name, vecs in layout.bases.items():

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Union, cast
 import numpy as np
 
 from . import gf2
-from .checks import as_int, is_pow2, log2
+from .checks import as_int, expect, is_pow2, log2
 from .linear_text import read_linear_text
 from .tabulate import smallest_dtype, tabulate_xor
 from .errors import (
@@ -46,7 +46,7 @@ from .errors import (
 
 # The caps on table sizes (2**24 rows) and on total bits (62, so that flat values stay within
 # numpy's int64) live with the other input limits.
-from .limits import MAX_NAME, MAX_TABLE_LOG2, MAX_TOTAL_LOG2
+from .limits import MAX_NAME, MAX_RANK, MAX_TABLE_LOG2, MAX_TOTAL_LOG2, as_list
 
 if TYPE_CHECKING:  # pragma: no cover
     import galois
@@ -82,16 +82,20 @@ def _check_name(name: Any, what: str) -> str:
 def _items(obj: Any, what: str) -> list[tuple[Any, Any]]:
     if isinstance(obj, Mapping):
         return list(obj.items())
-    try:
-        items = list(obj)
-    except TypeError:
-        raise LayoutError(f"{what} must be a mapping or a sequence of (name, value) pairs, got {obj!r}") from None
+    if isinstance(obj, (str, bytes)) or not isinstance(obj, Iterable):
+        raise LayoutError(f"{what} must be a mapping or a sequence of (name, value) pairs, got {obj!r:.80}")
+    items = as_list(obj, what, MAX_RANK)
     out = []
     for item in items:
         if isinstance(item, str) or not isinstance(item, Sequence) or len(item) != 2:
             raise LayoutError(f"{what} must be a mapping or a sequence of (name, value) pairs; got the item {item!r}")
         out.append((item[0], item[1]))
     return out
+
+
+def _dim_names(names: Any) -> list:
+    """A list of dim names from any iterable of them (a mapping: its keys), at most MAX_RANK long."""
+    return list(names) if isinstance(names, Mapping) else as_list(names, "a list of dim names", MAX_RANK)
 
 
 def _new_dims(dims: Sequence[tuple[str, int]] | Mapping[str, int], kind: str, total_log2: int) -> list[tuple[str, int]]:
@@ -519,7 +523,13 @@ class LinearLayout:
             >>> LinearLayout.from_matrix(np.array([[0, 1], [1, 0]]), {"lane": 4}, {"dim0": 4}).bases
             {'lane': ((2,), (1,))}
         """
-        m = np.asarray(matrix, dtype=np.int64)
+        try:
+            raw = np.asarray(matrix)
+        except (TypeError, ValueError):  # ragged, or too deep for numpy
+            raise BasisError("a GF(2) matrix must be a rectangular array of 0s and 1s") from None
+        if raw.dtype.kind not in "iub":  # floats (NaN, inf, 1.5) and strings are not bits
+            raise BasisError(f"a GF(2) matrix holds 0s and 1s, got an array of {raw.dtype}")
+        m = raw.astype(np.int64)
         in_items = [(n, _as_int(s, f"size of in-dim {n!r}")) for n, s in in_dims.items()]
         out_items = [(n, _as_int(s, f"size of out-dim {n!r}")) for n, s in out_dims.items()]
         for n, s in in_items + out_items:
@@ -863,6 +873,7 @@ class LinearLayout:
             >>> a.compose(b).bases
             {'lane': ((0, 1), (1, 0))}
         """
+        expect(outer, LinearLayout, "LinearLayout.compose: outer")
         outer_in = dict(outer._ins)
         if len(outer_in) != len(self._outs) or any(n not in outer_in for n, _ in self._outs):
             raise DimensionError(
@@ -915,6 +926,7 @@ class LinearLayout:
             >>> C.bases, C.out_dims
             ({'lane': ((1,),)}, {'offset': 4})
         """
+        expect(outer, LinearLayout, "LinearLayout.invert_and_compose: outer")
         A, B = outer, self
         if set(A.out_dim_names) != set(B.out_dim_names):
             raise DimensionError(
@@ -1117,6 +1129,7 @@ class LinearLayout:
             >>> (a * b).divide_left(a) == LinearLayout({"lane": [], "warp": [[1]]}, {"dim0": 2})
             True
         """
+        expect(divisor, LinearLayout, "LinearLayout.divide_left: divisor")
         return self._divide(divisor, left=True)
 
     def divide_right(self, divisor: LinearLayout) -> LinearLayout | None:
@@ -1127,6 +1140,7 @@ class LinearLayout:
             >>> (a * b).divide_right(b) == LinearLayout({"lane": [[1], [2]], "warp": []}, {"dim0": 4})
             True
         """
+        expect(divisor, LinearLayout, "LinearLayout.divide_right: divisor")
         return self._divide(divisor, left=False)
 
     def _divide(self, d: LinearLayout, left: bool) -> LinearLayout | None:
@@ -1169,7 +1183,7 @@ class LinearLayout:
 
     def transpose_ins(self, names: Sequence[str]) -> LinearLayout:
         """Reorder the in-dims (``names`` is a permutation of them)."""
-        names = list(names)
+        names = _dim_names(names)
         if sorted(names) != sorted(self.in_dim_names) or len(set(names)) != len(names):
             raise DimensionError(f"transpose_ins: {names} is not a permutation of the in-dims {list(self.in_dim_names)}")
         d = dict(self._ins)
@@ -1181,7 +1195,7 @@ class LinearLayout:
             >>> LinearLayout({"lane": [[1, 0]]}, {"dim0": 2, "dim1": 1}).transpose_outs(["dim1", "dim0"]).bases
             {'lane': ((0, 1),)}
         """
-        names = list(names)
+        names = _dim_names(names)
         if sorted(names) != sorted(self.out_dim_names) or len(set(names)) != len(names):
             raise DimensionError(f"transpose_outs: {names} is not a permutation of the out-dims {list(self.out_dim_names)}")
         if tuple(names) == self.out_dim_names:
@@ -1274,6 +1288,7 @@ class LinearLayout:
 
     def concat_ins(self, other: LinearLayout) -> LinearLayout:
         """Put ``other``'s in-dims after ``self``'s (same out-dims and sizes, disjoint in-dims)."""
+        expect(other, LinearLayout, "LinearLayout.concat_ins: other")
         if self._outs != other._outs:
             raise DimensionError(f"concat_ins: out-dims differ: {self.out_dims} vs {other.out_dims}")
         common = set(self.in_dim_names) & set(other.in_dim_names)
@@ -1283,6 +1298,7 @@ class LinearLayout:
 
     def concat_outs(self, other: LinearLayout) -> LinearLayout:
         """Put ``other``'s out-dims after ``self``'s (same in-dims and sizes, disjoint out-dims)."""
+        expect(other, LinearLayout, "LinearLayout.concat_outs: other")
         if self.in_dims != other.in_dims or self.in_dim_names != other.in_dim_names:
             raise DimensionError(f"concat_outs: in-dims differ: {self.in_dims} vs {other.in_dims}")
         common = set(self.out_dim_names) & set(other.out_dim_names)
@@ -1300,7 +1316,7 @@ class LinearLayout:
             >>> L.is_trivial_over(["lane"]), L.quotient(["lane"]).in_dim_names
             (True, ('register',))
         """
-        names = list(names)
+        names = _dim_names(names)
         ins = set(self.in_dim_names)
         outs = set(self.out_dim_names)
         for n in names:
@@ -1341,7 +1357,7 @@ class LinearLayout:
 
     def quotient(self, names: Iterable[str]) -> LinearLayout | None:
         """Remove the dims ``names`` if the layout is trivial over them (else None)."""
-        names = list(names)
+        names = _dim_names(names)
         if not self.is_trivial_over(names):
             return None
         return self.sublayout([n for n in self.in_dim_names if n not in names], [n for n in self.out_dim_names if n not in names])

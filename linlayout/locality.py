@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import gf2
+from .checks import expect
 from .linear import LinearLayout
 
 __all__ = ["THREAD_DIMS", "stays_within", "is_register_only", "conversion_mechanism", "register_order_key"]
@@ -36,6 +37,7 @@ def register_order_key(L: LinearLayout) -> tuple:
         >>> a == b, register_order_key(a) == register_order_key(b)
         (False, True)
     """
+    expect(L, LinearLayout, "register_order_key: L")
     span = gf2.reduced_basis(L.flat_bases("register"))
     threads = tuple((d, L.in_dim_size(d) if L.has_in_dim(d) else 1, tuple(gf2.reduce_mod(v, span) for v in L.flat_bases(d))) for d in THREAD_DIMS)
     return (tuple(L.out_dims.items()), tuple(span), threads)
@@ -52,6 +54,8 @@ def stays_within(src: LinearLayout, dst: LinearLayout, local: Sequence[str]) -> 
         >>> stays_within(a, b, ("register",)), stays_within(a, b, ("register", "lane"))
         (False, True)
     """
+    expect(src, LinearLayout, "stays_within: src")
+    expect(dst, LinearLayout, "stays_within: dst")
     if src.out_dims != dst.out_dims:
         return False
     local = tuple(local)
@@ -93,6 +97,8 @@ def is_register_only(src: LinearLayout, dst: LinearLayout) -> bool:
         >>> is_register_only(a, b), is_register_only(b, a)
         (True, False)
     """
+    expect(src, LinearLayout, "is_register_only: src")
+    expect(dst, LinearLayout, "is_register_only: dst")
     return stays_within(src, dst, ("register",))
 
 
@@ -108,6 +114,8 @@ def conversion_mechanism(src: LinearLayout, dst: LinearLayout) -> str:
         >>> conversion_mechanism(a, a), conversion_mechanism(a, b), conversion_mechanism(a, c)
         ('noop', 'warp_shuffle', 'shared_memory')
     """
+    expect(src, LinearLayout, "conversion_mechanism: src")
+    expect(dst, LinearLayout, "conversion_mechanism: dst")
     if src == dst:
         return "noop"
     if stays_within(src, dst, ("register",)):

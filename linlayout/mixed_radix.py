@@ -44,7 +44,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .checks import as_int, is_pow2
+from .checks import as_int, expect, is_pow2
 from .errors import (
     DimensionError,
     LayoutError,
@@ -586,6 +586,8 @@ class MixedRadixLayout:
         Raises:
             UnsupportedError: the table is not a mixed-radix map (e.g. a swizzle).
         """
+        if not isinstance(in_dims, Mapping):
+            raise DimensionError(f"from_table: in_dims must map in-dim names to sizes, got {in_dims!r:.80}")
         table = _exact_ints(table)
         names = list(in_dims)
         sizes = [_as_int(in_dims[n], f"size of in-dim {n!r}") for n in names]
@@ -623,6 +625,7 @@ class MixedRadixLayout:
             >>> MixedRadixLayout({"x": [(4, 1, "m")]}).rename_axes({"m": "offset"}).axes
             ('offset',)
         """
+        expect(mapping, Mapping, "MixedRadixLayout.rename_axes: mapping")
         r = lambda a: mapping.get(a, a)  # noqa: E731
         digits = [(n, [Digit(d.extent, d.stride, r(d.axis)) for d in dl]) for n, dl in self._digits]
         reps = [Digit(d.extent, d.stride, r(d.axis)) for d in self._replicas]
@@ -995,6 +998,8 @@ class MixedRadixLayout:
         """
         sizes = dict(self.out_dims)
         if out_dims:
+            if not isinstance(out_dims, Mapping):
+                raise DimensionError(f"complement: out_dims must map axis names to sizes, got {out_dims!r:.80}")
             sizes.update(out_dims)
         digits: list[Digit] = []
         all_d = [d for _, dl in self._digits for d in dl] + list(self._replicas)
@@ -1100,6 +1105,9 @@ class MixedRadixLayout:
         Raises:
             NotLinearError: a basis touches two outputs, or two bases overlap (XOR is not +).
         """
+        from .linear import LinearLayout  # linear.py imports this module
+
+        expect(L, LinearLayout, "MixedRadixLayout.from_linear: L")
         outs = list(L.out_dims)
         masks = {a: 0 for a in outs}
         digits: list[tuple[str, tuple[Digit, ...]]] = []
@@ -1192,7 +1200,12 @@ class MixedRadixLayout:
 
 def _exact_ints(t: Any) -> np.ndarray:
     """``t`` as int64, or as Python ints (object) when some value is outside int64."""
-    t = np.asarray(t)
+    try:
+        t = np.asarray(t)
+    except ValueError as e:  # a ragged list
+        raise LayoutError(f"a table must be a rectangular array of integers: {e}") from None
+    if t.dtype.kind not in "iubO" or (t.dtype == object and not all(isinstance(v, int) for v in t.flat)):
+        raise LayoutError(f"a table must hold integers, got an array of {t.dtype}")
     if t.dtype == object or (t.dtype == np.uint64 and t.size and int(t.max()) > np.iinfo(np.int64).max):
         return t.astype(object)
     return t.astype(np.int64, copy=False)

@@ -48,6 +48,7 @@ from .banks import _unit_images as _bank_unit_images
 from .banks import bank_conflicts, conflicts_of_bases
 from .contract import as_linear
 from .cost import WEIGHTS, explain, plan_cost, price, shared_wavefronts
+from .checks import expect
 from .dtypes import element_bitwidth
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
 from .plan_smem import (
@@ -213,6 +214,8 @@ def minimal_conversion(src: LinearLayout, dst: LinearLayout, *, strategy: str = 
         >>> minimal_conversion(s, d).in_dim_names
         ('register', 'lane', 'warp')
     """
+    expect(src, LinearLayout, "minimal_conversion: src")
+    expect(dst, LinearLayout, "minimal_conversion: dst")
     a = _normalize(src, "src")
     b = _normalize(dst, "dst")
     return _minimal(a, b, b.invert_and_compose(a), strategy)
@@ -311,6 +314,8 @@ def warp_decomposition(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32)
         >>> warp_decomposition(s, d).mixed_transpositions
         ((0, 4),)
     """
+    expect(src, LinearLayout, "warp_decomposition: src")
+    expect(dst, LinearLayout, "warp_decomposition: dst")
     mixed, reg_perm, lane_perm = _warp_permutation(_normalize(src, "src"), _normalize(dst, "dst"))
     return _with_packing(mixed, reg_perm, lane_perm, bitwidth)
 
@@ -502,6 +507,8 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
         >>> sch.in_dims["round"], sch(round=1, lane=0)   # round 1: lane 0 fills register 1 from lane 16's register 0
         (2, {'register': 1, 'src_lane': 16, 'src_register': 0, 'discard': 0})
     """
+    expect(src, LinearLayout, "shuffle_schedule: src")
+    expect(dst, LinearLayout, "shuffle_schedule: dst")
     a = _normalize(src, "src")
     b = _normalize(dst, "dst")
     T = _within_warp_sources(a, b)
@@ -1261,7 +1268,11 @@ def schedule_counts(schedule: LinearLayout, bitwidth: int = 32) -> tuple[int, in
         >>> schedule_counts(shuffle_schedule(s, d))
         (1, 4)
     """
+    expect(schedule, LinearLayout, "schedule_counts: schedule")
     words = max(bitwidth // 32, 1)
+    if "src_lane" not in schedule.out_dim_names:
+        raise DimensionError(f"schedule_counts: not a shuffle schedule (no out-dim 'src_lane'; out-dims "
+                             f"{list(schedule.out_dim_names)}): pass what shuffle_schedule returns")
     src_lane = _out_component(schedule, "src_lane")
     thread_dims = [d for d in ("lane", "warp", "block") if schedule.has_in_dim(d)]
     # src_lane XOR own lane, over the threads: zero for all threads iff this space is {0}

@@ -47,6 +47,7 @@ from typing import TypedDict
 import numpy as np
 
 from . import gf2
+from .checks import expect
 from .errors import LayoutError
 from .linear import LinearLayout
 from .plan import Plan, shuffle_schedule
@@ -370,6 +371,7 @@ def lower(plan: Plan) -> Program:
         >>> prog.src_lane[0].tolist(), prog.dst_reg[0].tolist()   # lane 0: round 0 reads itself, round 1 lane 16
         ([[0], [16]], [[0], [1]])
     """
+    expect(plan, Plan, "simulate.lower: plan")
     src, dst = plan.src, plan.dst
     if dst.out_dim_names != src.out_dim_names:
         dst = dst.transpose_outs(src.out_dim_names)

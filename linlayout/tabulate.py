@@ -40,11 +40,11 @@ import math
 import sys
 from array import array
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
-from .errors import SizeError
+from .errors import LayoutError, SizeError
 
 __all__ = ["smallest_dtype", "tabulate", "tabulate_xor", "value_range", "MAX_OBJECT_CELLS"]
 
@@ -111,9 +111,9 @@ def tabulate(
         >>> tabulate([(2, (4,)), (3, (-1,))], base=(2,)).ravel().tolist()
         [2, 6, 1, 5, 0, 4]
     """
-    k = len(base)
-    n = math.prod(e for e, _ in digits)
-    dt = np.dtype(dtype) if dtype is not None else smallest_dtype(*value_range(digits, base, op))
+    k, n, dt = _checked(digits, base, op, dtype)
+    if dt is None:
+        dt = smallest_dtype(*value_range(digits, base, op))
     if dt == _OBJECT and n * k > MAX_OBJECT_CELLS:
         raise SizeError(
             f"table: the values do not fit in 64 bits, and a table of Python ints is limited to "
@@ -143,8 +143,16 @@ def tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dtype
         >>> tabulate_xor([0b01, 0b11, 0b10], [(0, 1), (1, 1)], np.dtype(np.uint8)).tolist()
         [[0, 0], [1, 0], [1, 1], [0, 1], [0, 1], [1, 1], [1, 0], [0, 0]]
     """
-    dt = np.dtype(dtype)
-    k = len(fields)
+    try:
+        dt = np.dtype(dtype)
+        k = len(fields)
+        ok = dt.kind in "uiO" and all(type(b) is int for b in images) and \
+            all(len(f) == 2 and type(f[0]) is int and type(f[1]) is int for f in fields)
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise LayoutError("tabulate_xor: images must be ints, fields (shift, mask) pairs of ints and dtype "
+                          "a numpy integer dtype")
     w = dt.itemsize * 8
     lane = _LANES.get(dt.itemsize * k) if sys.byteorder == "little" and dt.kind in "ui" else None
     cols = [[(b >> sh) & m for b in images] for sh, m in fields]
@@ -159,6 +167,26 @@ def tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dtype
         packed = [p | (x << (w * c)) for p, x in zip(packed, cols[c])]
     _fill(out.view(lane).reshape(n), [(2, p) for p in packed], 0, "xor", (1 << (8 * lane.itemsize)) - 1)
     return out
+
+
+def _checked(digits: Any, base: Any, op: str, dtype: Any) -> tuple[int, int, np.dtype | None]:
+    """``(len(base), number of rows, dtype or None)`` after checking the shapes of the arguments
+    (a :class:`~linlayout.errors.LayoutError` saying what is malformed, never a numpy or unpacking
+    error from deep inside; the values themselves are the caller's)."""
+    if op not in ("add", "xor"):
+        raise LayoutError(f"tabulate: op must be 'add' or 'xor', got {op!r:.40}")
+    try:
+        k = len(base)
+        n = 1
+        for e, v in digits:
+            if len(v) != k:
+                raise LayoutError(f"tabulate: a digit's vector {v!r:.60} has {len(v)} entries, the base {k}")
+            n *= e
+        dt = None if dtype is None else np.dtype(dtype)
+    except (TypeError, ValueError):
+        raise LayoutError("tabulate: digits must be (extent, vector) pairs with vectors as long as the base, "
+                          "and dtype a numpy dtype") from None
+    return k, n, dt
 
 
 #: The block of rows that the whole table is combined from: this many bytes (it stays in cache)...

@@ -37,6 +37,7 @@ from fractions import Fraction
 from typing import Any, Optional, Union
 
 from linlayout.errors import BasisError, LayoutError, ParseError
+from linlayout.limits import MAX_RANK
 
 from .layout import MAX_DEPTH, MAX_INT, E, IntTuple, Layout, compact_col_major, flatten, format_int_tuple, is_int
 from .text import TextParser
@@ -141,8 +142,10 @@ class _DescParser(TextParser):
         if self.peek() == ")":
             self.pos += 1
             return ()
-        items = []
+        items: list[Tree] = []
         while True:
+            if len(items) >= MAX_RANK:
+                raise ParseError(f"a tuple of more than {MAX_RANK} modes (linlayout.limits.MAX_RANK)", self.text, self.pos)
             items.append(self.tree(depth + 1))
             c = self.peek()
             if c == ",":
@@ -183,10 +186,18 @@ def format_descriptor(d: Union[Descriptor, Tree]) -> str:
     """
     t = d.tree if isinstance(d, Descriptor) else d
     if isinstance(t, tuple):
-        return "(" + ",".join(format_descriptor(x) for x in t) + ")"
+        return _format_tree(t, 0)
     if isinstance(t, Basis):
         return str(t)
     raise LayoutError(f"format_descriptor: not a descriptor: {t!r}")
+
+
+def _format_tree(t: Any, depth: int) -> str:
+    if not isinstance(t, tuple):
+        return format_descriptor(t)
+    if depth >= MAX_DEPTH:  # a tree built by hand can be deeper than any parsed one
+        raise LayoutError(f"format_descriptor: a descriptor nested deeper than {MAX_DEPTH} levels")
+    return "(" + ",".join(_format_tree(x, depth + 1) for x in t) + ")"
 
 
 def _codomain_strides(codomain: IntTuple) -> IntTuple:
@@ -273,6 +284,9 @@ def normalize_descriptor(shape: IntTuple, desc: Union[Descriptor, str], codomain
             if len(b.index) > 1:
                 raise BasisError(f"descriptor leaf {where} = {b}: a multi-dim index needs an explicit codomain")
             i = b.index[0] if b.index else 0
+            if i >= MAX_RANK:  # the codomain would have i + 1 modes
+                raise BasisError(f"descriptor leaf {where} = {b}: codomain mode {i} is past the limit of {MAX_RANK} modes "
+                                 "(linlayout.limits.MAX_RANK)")
             v = abs(b.num // b.den)
             ext[i] = ext.get(i, 1) + (s - 1) * v
         n = max(ext) + 1 if ext else 0

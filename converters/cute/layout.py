@@ -20,6 +20,8 @@ A 1-tuple shape ``(4,)`` is kept apart from the integer ``4`` (CuTe prints them 
 
 from __future__ import annotations
 
+import reprlib
+
 import operator
 from collections.abc import Sequence
 from typing import Any, Iterator, Optional, Union, cast
@@ -232,10 +234,12 @@ def _check_tree(shape: Any, stride: Any, where: str, depth: int) -> None:
         raise SizeError(f"extent or stride at {where} exceeds the bound {MAX_INT}: {shape}:{stride}")
 
 
-def _normalize(t: Any) -> Any:
+def _normalize(t: Any, depth: int = 0) -> Any:
     # lists -> tuples, numpy ints -> ints
     if isinstance(t, (list, tuple)):
-        return tuple(_normalize(x) for x in t)
+        if depth >= MAX_DEPTH:  # before Python's recursion limit (RecursionError at ~330 levels)
+            raise LayoutError(f"layout nesting deeper than {MAX_DEPTH} levels")
+        return tuple(_normalize(x, depth + 1) for x in t)
     if isinstance(t, (bool, np.bool_)):
         return t  # rejected by _check_tree
     try:
@@ -565,7 +569,7 @@ def _crd2idx(coord: Any, shape: IntTuple, stride: IntTuple, where: str) -> int:
 def _idx2crd_tree(idx: Any, shape: IntTuple, where: str) -> IntTuple:
     if isinstance(idx, tuple):
         if not isinstance(shape, tuple) or len(idx) != len(shape):
-            raise LayoutError(f"{where} {format_int_tuple(idx)} is not congruent with the shape {format_int_tuple(shape)}")
+            raise LayoutError(f"{where} {reprlib.repr(idx)} is not congruent with the shape {format_int_tuple(shape)}")
         return tuple(_idx2crd_tree(i, s, f"{where}[{k}]") for k, (i, s) in enumerate(zip(idx, shape)))
     if not is_int(idx):
         raise LayoutError(f"{where} must be an int or a tuple, got {idx!r}")

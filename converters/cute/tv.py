@@ -39,6 +39,7 @@ from linlayout.checks import is_pow2, log2
 from linlayout.contract import Kind
 from linlayout.errors import DimensionError, LayoutError, NotLinearError, ParseError, SizeError, UnsupportedError
 from linlayout.mixed_radix import MixedRadixLayout
+from linlayout.limits import parse_int
 from linlayout.linear import LinearLayout
 
 from .algebra import coalesce, composition, raked_product, right_inverse
@@ -516,9 +517,10 @@ def parse_tv(text: str) -> TVLayout:
         if key.strip() != "warp_size" or not eq:
             raise ParseError("expected 'warp_size=<int>' after ';'", text, start)
         v = val.strip()
-        if not v.isdigit():
-            raise ParseError("expected an integer warp size", text, semi + 1 + len(key) + 1 + (len(val) - len(val.lstrip())))
-        warp_size = int(v)
+        at = semi + 1 + len(key) + 1 + (len(val) - len(val.lstrip()))
+        if not v.isascii() or not v.isdigit():  # '²' is a digit to str.isdigit, not to int()
+            raise ParseError("expected an integer warp size", text, at)
+        warp_size = parse_int(v, "warp size", text, at)
     try:
         return TVLayout(layout, tile_raw, warp_size)
     except ParseError:

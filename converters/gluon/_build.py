@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from linlayout.checks import is_pow2, log2
 from linlayout.errors import BasisError, DimensionError, LayoutError, SizeError
+from linlayout.limits import MAX_RANK, as_list
 from linlayout.linear import LinearLayout
 
 
@@ -54,6 +55,12 @@ def check_shape(shape: Sequence[int], rank: int | None, who: str) -> list[int]:
     if type(shape) in (list, tuple) and all(type(s) is int for s in shape):
         shp = list(shape)
     else:
+        try:
+            shape = as_list(shape, f"{who}: shape", MAX_RANK)  # a range(10**12) is refused, not walked
+        except SizeError:
+            raise
+        except LayoutError:
+            raise SizeError(f"{who}: shape must be a sequence of ints, got {shape!r:.80}") from None
         try:
             shp = [int(s) for s in shape]
             if any(isinstance(s, bool) or float(s) != int(s) for s in shape):

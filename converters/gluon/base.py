@@ -105,6 +105,8 @@ def cached_to_linear(fn: Callable[[Any, Any], LinearLayout]) -> Callable[[Any, A
     def to_linear(self: Any, *args: Any, **kwargs: Any) -> LinearLayout:
         if len(args) != 1 or kwargs or args[0] is None:  # no shape (or a default): as written
             return fn(self, *args, **kwargs)
+        if not isinstance(args[0], (list, tuple)) or len(args[0]) > MAX_RANK:  # fn checks it (tuple(range(10**12)): MemoryError)
+            return fn(self, *args)
         try:
             key = tuple(args[0])
             hash((self, key))

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from linlayout.checks import is_pow2
+from linlayout.checks import expect, is_pow2
 from linlayout.contract import Kind
 from linlayout.errors import BasisError, DimensionError, LayoutError, SizeError, UnsupportedError
 from linlayout.linear import LinearLayout
@@ -71,7 +71,8 @@ class DistributedLayout(GluonLayout):
                             cga: Sequence[Sequence[int]]) -> Builder:
         """The register layout of dot operand ``operand_index`` (0 = A, 1 = B) of this parent over
         ``shape``, before packing (``cga``: the parent's CGA with the K dim zeroed)."""
-        raise NotImplementedError(f"{type(self).__name__}.dot_operand_builder")
+        raise UnsupportedError(f"{type(self).__name__} has no dot operands of its own (the parent of a DotOperandLayout "
+                               "is an NVMMADistributedLayout, AMDMFMALayout, AMDWMMALayout or BlockedLayout)")
 
     @cached_to_linear
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
@@ -158,6 +159,8 @@ class BlockedLayout(DistributedLayout):
         return b
 
     def check_dot_operand(self, operand_index: int, k_width: int, who: str) -> None:
+        if operand_index not in (0, 1):
+            raise LayoutError(f"{who}: operand_index must be 0 (A) or 1 (B), got {operand_index!r:.40}")
         if k_width < 0:
             raise SizeError(f"{who}: k_width {k_width} must not be negative")
 
@@ -165,6 +168,7 @@ class BlockedLayout(DistributedLayout):
                             cga: Sequence[Sequence[int]]) -> Builder:
         """A dot operand of a blocked parent (FMA dots): each thread holds the whole K dim of its
         elements; lanes and warps as the parent's, broadcast along K."""
+        self.check_dot_operand(operand_index, k_width, type(self).__name__)  # the hook is public: check here too
         rank = self.rank
         k_dim = rank - 1 if operand_index == 0 else rank - 2
         b = Builder(rank)
@@ -407,6 +411,7 @@ class DistributedLinearLayout(DistributedLayout):
             >>> print(DistributedLinearLayout.from_linear(L))
             DistributedLinearLayout([], [[1], [2], [4], [8], [16]], [[32], [64]], shape=[128])
         """
+        expect(layout, LinearLayout, "DistributedLinearLayout.from_linear: layout")
         extra = set(layout.in_dim_names) - {"register", "lane", "warp", "block"}
         if extra:
             raise DimensionError(f"DistributedLinearLayout.from_linear: unexpected in-dims {sorted(extra)}")
@@ -548,6 +553,7 @@ class NVMMADistributedLayout(DistributedLayout):
         """An MMA operand (Triton 3.9's ``nvidiaDotToLinearLayout``): the ``mma.sync`` operand tile
         with ``k_width`` registers along K, repeated over the tensor; warps as the parent's,
         broadcast along K."""
+        self.check_dot_operand(operand_index, k_width, type(self).__name__)  # the hook is public: check here too
         rank = self.rank
         k_dim = rank - 1 if operand_index == 0 else rank - 2
         b = Builder(rank)

@@ -20,6 +20,7 @@ from typing import Any
 
 from linlayout.checks import is_pow2
 from linlayout.errors import BasisError, DimensionError, LayoutError, SizeError
+from linlayout.limits import MAX_ITEMS, as_list
 
 __all__ = ["as_bool", "as_int", "int_tuple", "bases_tuple", "check_order", "check_cga", "set_field"]
 
@@ -39,7 +40,7 @@ def int_tuple(v: Any, who: str, what: str, *, pow2: bool = False, length: int | 
     else:
         if isinstance(v, (str, bytes)) or not isinstance(v, Sequence):
             raise LayoutError(f"{who}: {what} must be a list of ints, got {v!r}")
-        out = tuple(as_int(x, who, f"{what} entry") for x in v)
+        out = tuple(as_int(x, who, f"{what} entry") for x in as_list(v, f"{who}: {what}", MAX_ITEMS))
     if length is not None and len(out) != length:
         raise DimensionError(f"{who}: {what} has {len(out)} entries, expected {length} (the rank)")
     if pow2:

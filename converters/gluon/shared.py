@@ -36,7 +36,7 @@ from linlayout.errors import (
     SwizzleError,
     UnsupportedError,
 )
-from linlayout.checks import is_pow2, log2
+from linlayout.checks import expect, is_pow2, log2
 from linlayout.contract import Kind
 from linlayout.linear import LinearLayout
 
@@ -406,6 +406,7 @@ class SharedLinearLayout(_SharedLayout):
     @classmethod
     def from_linear(cls, layout: LinearLayout, alignment: int = 16) -> SharedLinearLayout:
         """Wrap a ``LinearLayout`` with in-dims ``offset`` (and optionally ``block``)."""
+        expect(layout, LinearLayout, "SharedLinearLayout.from_linear: layout")
         extra = set(layout.in_dim_names) - {"offset", "block"}
         if extra or not layout.has_in_dim("offset"):
             raise DimensionError(f"SharedLinearLayout needs in-dims offset (+ block), got {list(layout.in_dim_names)}")

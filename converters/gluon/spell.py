@@ -33,7 +33,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from linlayout.errors import DimensionError, LayoutError
+from linlayout.errors import DimensionError, LayoutError, UnsupportedError
 from linlayout.linear import LinearLayout
 
 from linlayout.checks import log2
@@ -558,4 +558,8 @@ def simplest_spelling(layout: LinearLayout, shape: Sequence[int] | None = None) 
         >>> print(simplest_spelling(BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0]).to_linear([64, 16])))
         BlockedLayout([2, 4], [16, 2], [2, 2], [1, 0])
     """
-    return spellings(layout, shape)[0]
+    found = spellings(layout, shape)
+    if not found:
+        raise UnsupportedError(f"no Gluon class spells this layout (in-dims {list(layout.in_dim_names)}, "
+                               f"out-dims {layout.out_dims})")
+    return found[0]

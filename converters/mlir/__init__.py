@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from linlayout.contract import Kind, kind_of_linear
+from linlayout.checks import expect
 from linlayout.errors import UnsupportedError
 from linlayout.linear import LinearLayout
 
@@ -69,6 +70,7 @@ def from_linear(L: LinearLayout) -> Any:
         ...
         linlayout.errors.UnsupportedError: mlir.from_linear: Triton has no linear attribute for tensor_memory layouts
     """
+    expect(L, LinearLayout, "mlir.from_linear: L")
     kind = kind_of_linear(L)
     if kind is Kind.DISTRIBUTED:
         return DistributedLinearLayout.from_linear(L)

@@ -21,9 +21,11 @@ from typing import Any, ClassVar
 
 from linlayout.contract import Kind
 from linlayout.errors import UnsupportedError
+from linlayout.limits import MAX_RANK, as_list
 from linlayout.linear import LinearLayout
 
 from converters.gluon import SwizzledSharedLayout
+from converters.gluon.fields import int_tuple
 
 __all__ = ["AMDRotatingSharedLayout"]
 
@@ -43,8 +45,10 @@ class AMDRotatingSharedLayout:
     kind: ClassVar[Kind] = Kind.SHARED
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "order", tuple(int(o) for o in self.order))
-        object.__setattr__(self, "cga_layout", tuple(tuple(int(v) for v in b) for b in self.cga_layout))
+        who = "AMDRotatingSharedLayout"
+        object.__setattr__(self, "order", int_tuple(self.order, who, "order"))
+        object.__setattr__(self, "cga_layout", tuple(int_tuple(b, who, "cga_layout entry")
+                                                     for b in as_list(self.cga_layout, f"{who}: cga_layout", MAX_RANK)))
         self._swizzled()  # the same checks as #ttg.swizzled_shared
         if self.cga_layout:
             raise UnsupportedError("AMDRotatingSharedLayout: a CGA layout is not supported (AMD GPUs have no CTA clusters)")

@@ -25,6 +25,9 @@ def swizzle_address(x: int | np.ndarray, per_element: int, swizzle_len: int, ato
         >>> swizzle_address(10, 0, 2, 3)
         11
     """
+    for name, v in (("per_element", per_element), ("swizzle_len", swizzle_len), ("atom_len", atom_len)):
+        if not isinstance(v, int) or not 0 <= v <= 62:  # bit counts; a negative one has no meaning
+            raise SizeError(f"swizzle_address: {name} must be a bit count in [0, 62], got {v!r}"[:200])
     mask = ((1 << swizzle_len) - 1) << per_element
     if inner:
         return x ^ ((x >> atom_len) & mask)

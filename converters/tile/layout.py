@@ -10,11 +10,12 @@ from typing import Any
 
 import numpy as np
 
-from linlayout.checks import as_int
+from linlayout.checks import as_int, expect
 from linlayout.contract import Kind, kind_of_linear
 from linlayout.errors import DimensionError, LayoutError, SizeError
+from linlayout.linear import LinearLayout
 from linlayout.mixed_radix import MixedRadixLayout
-from linlayout.limits import as_list
+from linlayout.limits import MAX_RANK, as_list
 
 from .axes import MEMORY_AXES, THREAD_AXES, Iter, as_iter
 from .hardware import coalesce_digits, from_hardware, invert_to_hardware, logical_first, places_first, to_hardware
@@ -62,8 +63,8 @@ class TileLayout:
         *,
         shape: Sequence[int] | None = None,
     ):
-        self.shard: tuple[Iter, ...] = tuple(as_iter(x, f"shard iter {k}") for k, x in enumerate(as_list(shard, "shard")))
-        self.replica: tuple[Iter, ...] = tuple(as_iter(x, f"replica iter {k}") for k, x in enumerate(as_list(replica, "replica")))
+        self.shard: tuple[Iter, ...] = tuple(as_iter(x, f"shard iter {k}") for k, x in enumerate(as_list(shard, "shard", MAX_RANK)))
+        self.replica: tuple[Iter, ...] = tuple(as_iter(x, f"replica iter {k}") for k, x in enumerate(as_list(replica, "replica", MAX_RANK)))
         if offset is not None and not isinstance(offset, Mapping):
             raise LayoutError(f"offset must map axis names to ints, got {type(offset).__name__}")
         off: dict[str, int] = {}
@@ -428,6 +429,7 @@ class TileLayout:
             S[(4,2):(1@laneid,1)]
             (None, (4, 2))
         """
+        expect(g, MixedRadixLayout, "TileLayout.from_general: g")
         shard: list[Iter] = []
         for _, dl in g.digits.items():
             shard.extend(reversed(dl))
@@ -485,6 +487,7 @@ class TileLayout:
         Raises:
             UnsupportedError: a replication that is not a zero basis, or a non-invertible remainder.
         """
+        expect(L, LinearLayout, "TileLayout.from_linear: L")
         fwd, reps = logical_first(L)
         return cls._with_kind(from_hardware(MixedRadixLayout.from_linear(fwd), reps), kind_of_linear(L), L.has_in_dim("warp"))
 

@@ -565,14 +565,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the ``audit`` command (errors are :class:`~linlayout.errors.LayoutError`: one line, exit 2)."""
+    from linlayout.limits import MAX_TEXT  # the size cap of layout files (/dev/zero: MemoryError before)
+
     if args.file == "-":
-        text = sys.stdin.read()
+        text = sys.stdin.read(MAX_TEXT + 1)
     else:
         try:
             with open(args.file, encoding="utf-8") as f:
-                text = f.read()
+                text = f.read(MAX_TEXT + 1)
         except (OSError, UnicodeDecodeError) as e:
             raise LayoutError(f"cannot read {args.file}: {getattr(e, 'strerror', None) or e}") from None
+    if len(text) > MAX_TEXT:
+        raise LayoutError(f"cannot read {args.file}: longer than the limit of {MAX_TEXT} characters")
     report = audit(text, target=args.target)
     if args.html:
         try:

@@ -17,7 +17,7 @@ from converters import gluon
 from converters.gluon.distributed import blocked_linear
 from linlayout.checks import is_pow2
 from linlayout.errors import DimensionError, LayoutError, SizeError
-from linlayout.limits import MAX_SPELLINGS
+from linlayout.limits import MAX_RANK, MAX_SPELLINGS, MAX_TOTAL_LOG2, as_list
 from linlayout.linear import LinearLayout
 
 __all__ = [
@@ -52,14 +52,16 @@ def _pow2_upto(n: int) -> list[int]:
 def check_spelling_shape(shape: Sequence[int]) -> list[int]:
     """The shape as a list of positive powers of two (a SizeError otherwise)."""
     try:
-        shape = [int(s) for s in shape]
-    except (TypeError, ValueError):
-        raise DimensionError(f"shape must be a list of ints, got {shape!r}") from None
+        shape = [int(s) for s in as_list(shape, "shape", MAX_RANK)]
+    except (TypeError, ValueError, OverflowError):
+        raise DimensionError(f"shape must be a list of ints, got {shape!r:.80}") from None
     if not shape:
         raise DimensionError("shape must have at least one dim")
     for d, s in enumerate(shape):
         if not is_pow2(s):
             raise SizeError(f"shape[{d}] = {s} is not a power of two (Gluon distributed layouts need power-of-two shapes)")
+    if sum(s.bit_length() - 1 for s in shape) > MAX_TOTAL_LOG2:
+        raise SizeError(f"shape {shape} has more than 2**{MAX_TOTAL_LOG2} elements (linlayout.limits.MAX_TOTAL_LOG2)")
     return shape
 
 
@@ -168,6 +170,9 @@ def linear_of(item: tuple[Callable[[tuple, list[int]], LinearLayout | str], tupl
         >>> linear_of(item, [64]) == safe_linear(sp[0], [64])
         True
     """
+    if not (isinstance(item, tuple) and len(item) == 2 and callable(item[0]) and isinstance(item[1], tuple)):
+        raise LayoutError(f"linear_of: expected an item of SpellingProduct.linear_items() (a builder and its "
+                          f"fields), got {item!r:.80}")
     linear, combo = item
     try:
         return linear(combo, shape)

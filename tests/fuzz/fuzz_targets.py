@@ -170,6 +170,29 @@ def cute_corpus() -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=None)
+def cute_tv_corpus() -> tuple[str, ...]:
+    """The thread-value layouts of the MMA atoms (CUTLASS's tables, as converters.cute has them)."""
+    from converters import cute
+
+    out = []
+    for name in cute.atoms()[::7]:
+        try:
+            atom = cute.mma_atom(name)
+        except LayoutError:
+            continue
+        out += [str(atom.a), str(atom.b), str(atom.c)]
+    out += ["(32,4):(4,1) -> (16,8)", "((4,8),(2,2)):((32,1),(16,8)) -> (16,8); warp_size=16", "(128,4):(1,128) -> (128,4)"]
+    return tuple(dict.fromkeys(out))
+
+
+CUTE_DESC_CORPUS = (
+    "(1@0, 1@1)", "()", "(1/2@0, 4@1)", "(1@0@1)", "(1/2@1, 4@0)", "((1@0, 8@1), 1@2)", "(1@0,1@1) | (4,8)",
+    "((1@0, 8@1), 1@2) | (2,16,3)", "(1/2@0, 4@1) | (2,16)", "(1@0@1) | ((4,2))", "(1/2@1, 4@0) | (2,16)",
+    "(2@1, 1@0, 16@1) | (4,32)", "(-1@0, 1@1)", "(3, 1@0)", "((1@0,2@0),(1@1,(4@1,8@1)))",
+)
+
+
+@functools.lru_cache(maxsize=None)
 def mlir_corpus() -> tuple[str, ...]:
     path = ORACLES / "triton-3.9-ir/printed_types.txt"
     out = [line.strip() for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
@@ -323,6 +346,39 @@ def cute_grammar(r: random.Random, depth: int = 0) -> str:
         text = f"S<{_int(r)},{_int(r)},{_int(r)}> o {_int(r)} o {text}"
     if r.random() < 0.1:
         text += f" -> {tree(0)}"
+    return text
+
+
+def cute_desc_grammar(r: random.Random) -> str:
+    def leaf() -> str:
+        text = _int(r)
+        if r.random() < 0.2:
+            text += "/" + _int(r)
+        for _ in range(r.choice([0, 1, 1, 1, 2, 3]) if r.random() < 0.98 else 65):
+            text += "@" + (str(r.randint(0, 3)) if r.random() < 0.9 else _int(r))
+        return text
+
+    def tree(d: int) -> str:
+        if d > 2 or r.random() < 0.5:
+            return leaf()
+        if d == 0:
+            return "(" + _list(r, lambda rr: tree(d + 1), 0, 4, ", ") + ")"
+        return "(" + ", ".join(tree(d + 1) for _ in range(r.randint(1, 3))) + ")"
+
+    text = tree(0)
+    if r.random() < 0.4:
+        text += " | (" + ",".join(_int(r) for _ in range(r.randint(1, 4))) + ")"
+    return text
+
+
+def cute_tv_grammar(r: random.Random) -> str:
+    layout = cute_grammar(r).split(" -> ")[0]
+    if " o " in layout:
+        layout = layout.split(" o ")[-1]
+    tile = _int(r) if r.random() < 0.3 else "(" + ",".join(_int(r) for _ in range(r.randint(1, 3))) + ")"
+    text = f"{layout} -> {tile}"
+    if r.random() < 0.2:
+        text += "; warp_size=" + r.choice(["32", "16", "64", "3", "0", "01", "\u00b2", "9" * 30, "x", ""])
     return text
 
 
@@ -505,6 +561,44 @@ def _cute_laws(v: Any) -> None:
     _same(cute.parse(str(v)), v, "cute parse(str(v))")
 
 
+def _desc_shape(tree: Any) -> Any:
+    """A shape congruent with a descriptor tree (2 at every leaf), for normalize_descriptor."""
+    return tuple(_desc_shape(t) for t in tree) if isinstance(tree, tuple) else 2
+
+
+def _cute_desc_parse(text: str) -> Any:
+    """``descriptor [| codomain]``: the descriptor is read, then normalized over a congruent shape
+    (and the codomain when given); a refusal of the normalization still counts as an answer."""
+    from converters import cute
+
+    desc_text, bar, codomain_text = text.partition(" | ")
+    d = cute.parse_descriptor(desc_text)
+    codomain = cute.parse_int_tuple(codomain_text) if bar else None
+    try:
+        cute.normalize_descriptor(_desc_shape(d.tree), d, codomain)
+    except LayoutError:
+        pass
+    return d
+
+
+def _cute_desc_laws(d: Any) -> None:
+    from converters import cute
+
+    _same(cute.parse_descriptor(cute.format_descriptor(d)), d, "cute parse_descriptor(format_descriptor(d))")
+
+
+def _cute_tv_parse(text: str) -> Any:
+    from converters import cute
+
+    return cute.parse_tv(text)
+
+
+def _cute_tv_laws(v: Any) -> None:
+    from converters import cute
+
+    _same(cute.parse_tv(str(v)), v, "cute parse_tv(str(v))")
+
+
 def _mlir_parse(text: str) -> Any:
     from converters import mlir
 
@@ -518,6 +612,36 @@ def _mlir_laws(v: Any) -> None:
 
     text = to_mlir(v) if isinstance(v, GluonLayout) else str(v)
     _same(mlir.parse(text), v, "mlir parse(print(v))")
+
+
+def _linear_json_parse(text: str) -> Any:
+    from linlayout import LinearLayout
+    from linlayout.limits import read_json
+
+    return LinearLayout.from_dict(read_json(text, "linear JSON"))
+
+
+def linear_json_corpus() -> tuple[str, ...]:
+    return tuple(t for t in linear_corpus() if t.startswith("{"))
+
+
+def linear_json_grammar(r: random.Random) -> str:
+    """The dict form: a corpus dict with fields replaced by hostile values, or the grammar's JSON."""
+    corpus = linear_json_corpus()
+    if not corpus or r.random() < 0.3:
+        text = linear_grammar(r)
+        if text.startswith("{"):
+            return text
+        return json.dumps({"bases": [["register", [[1]]]], "out_dims": [["dim0", 2]]})
+    d = json.loads(r.choice(corpus))
+    for _ in range(r.randint(1, 3)):
+        key = r.choice(["bases", "out_dims", "extra", "surjective"])
+        d[key] = r.choice([None, True, 3.5, -1, 2**62, 2**70, [], [[]], {}, "x", [["register", None]], [["dim0", -2]],
+                           [["register", [[1, 2, 3]]]], [["", 2]], [["dim0", 2], ["dim0", 4]], {"register": [[1]]},
+                           [["register", [[2**62]]]], [["lane", [[0]] * 70]]])
+        if r.random() < 0.3:
+            d.pop(r.choice(list(d)), None)
+    return json.dumps(d)
 
 
 def _detect_parse(text: str) -> Any:
@@ -547,11 +671,13 @@ TARGETS: dict[str, Target] = {
         Target("gluon", _gluon_parse, _gluon_laws, gluon_corpus, gluon_grammar),
         Target("gluon_json", _gluon_json_parse, _gluon_laws, _gluon_dicts, gluon_json_grammar),
         Target("linear", _linear_parse, _linear_laws, linear_corpus, linear_grammar),
+        Target("linear_json", _linear_json_parse, _linear_laws, linear_json_corpus, linear_json_grammar),
         Target("tile", _tile_parse, _tile_laws, tile_corpus, tile_grammar),
         Target("tilus", _tilus_parse, _tilus_laws, lambda: TILUS_CORPUS, tilus_grammar),
         Target("mlir", _mlir_parse, _mlir_laws, mlir_corpus, mlir_grammar),
         Target("detect", _detect_parse, _detect_laws, _detect_corpus, _detect_grammar),
-        # CuTe's parsers are another engineer's: fuzzed and reported, not asserted on here.
-        Target("cute", _cute_parse, _cute_laws, cute_corpus, cute_grammar, informational=True),
+        Target("cute", _cute_parse, _cute_laws, cute_corpus, cute_grammar),
+        Target("cute_desc", _cute_desc_parse, _cute_desc_laws, lambda: CUTE_DESC_CORPUS, cute_desc_grammar),
+        Target("cute_tv", _cute_tv_parse, _cute_tv_laws, cute_tv_corpus, cute_tv_grammar),
     )
 }

@@ -4,6 +4,8 @@ input, and a report of every foreign exception, round-trip failure and outlier.
     python tests/fuzz/run.py                       # 100,000 inputs for each asserted parser
     python tests/fuzz/run.py -n 2000 gluon tile    # a quick look at two parsers
     python tests/fuzz/run.py --jobs 2 --out /tmp/fuzz.json
+    python tests/fuzz/run.py --target api -n 30000 # public API calls with hostile arguments (fuzz_api.py)
+    python tests/fuzz/run.py --target cli -n 2500  # linlayout command lines (fuzz_cli.py)
 
 Each worker process caps its address space (``--mem-mb`` above what it uses at the start), so an
 input that allocates without bound fails with MemoryError (counted as foreign) instead of taking
@@ -25,6 +27,7 @@ import resource
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parents[1])]
@@ -44,11 +47,58 @@ def _vm_size() -> int:
     return 0
 
 
+class _Driver:
+    """Inputs and checks of one kind of target: a parser's texts (the default), API calls or
+    command lines.  ``make(r, i)`` is one input, ``run(x)`` a :class:`fuzz_targets.Result` with
+    its outcome class, ``show(x)`` a bounded description."""
+
+    def __init__(self, name: str, huge_every: int, hard_limit: float):
+        self.name, self.huge_every, self.hard_limit = name, huge_every, hard_limit
+        if name == "api":
+            import fuzz_api
+
+            self.mod: Any = fuzz_api
+            self.pool = fuzz_api.pool()
+            fuzz_api.entry_points()
+        elif name == "cli":
+            import fuzz_cli
+
+            self.mod = fuzz_cli
+            fuzz_cli.prepare()
+        else:
+            self.target = TARGETS[name]
+            self.target.corpus()  # load before capping memory
+
+    def make(self, r: random.Random, i: int) -> Any:
+        if self.name == "api":
+            return self.mod.one_call(r, self.pool)
+        if self.name == "cli":
+            return self.mod.one_argv(r, i)
+        if self.huge_every and i % self.huge_every == self.huge_every - 1:
+            return huge(r, self.target)
+        return one_input(r, self.target)
+
+    def run(self, x: Any) -> tuple[str, Any]:
+        if self.name == "api":
+            res = self.mod.check_call(x, self.hard_limit, self.pool)
+            return self.mod.classify(res), res
+        if self.name == "cli":
+            res = self.mod.check_argv(x, self.hard_limit)
+            return res.outcome, res
+        res = check(self.target, x, hard_limit=self.hard_limit)
+        return res.outcome, res
+
+    def show(self, x: Any) -> tuple[int, str]:
+        if isinstance(x, str):
+            return len(x), x[:400]
+        text = str(x)
+        return len(text), text[:400]
+
+
 def work(job: tuple[str, int, int, int, dict]) -> dict:
     """Run ``count`` inputs of one target from ``seed``; the counts and the bad examples."""
     name, seed, count, huge_every, opts = job
-    target = TARGETS[name]
-    target.corpus()  # load before capping memory
+    driver = _Driver(name, huge_every, opts["hard_limit"])
     cap = _vm_size() + opts["mem_mb"] * (1 << 20)
     resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     r = random.Random(seed)
@@ -56,30 +106,37 @@ def work(job: tuple[str, int, int, int, dict]) -> dict:
     bad: list[dict] = []
     slowest = 0.0
     for i in range(count):
-        text = huge(r, target) if huge_every and i % huge_every == huge_every - 1 else one_input(r, target)
+        x = driver.make(r, i)
         before = _maxrss_mb()
-        res = check(target, text, hard_limit=opts["hard_limit"])
+        outcome, res = driver.run(x)
         grew = _maxrss_mb() - before
-        counts[res.outcome] += 1
+        counts[outcome] += 1
         slowest = max(slowest, res.seconds)
         flags = []
-        if res.outcome in ("foreign", "roundtrip", "hang"):
-            flags.append(res.outcome)
+        if outcome in ("foreign", "roundtrip", "hang"):
+            flags.append(outcome)
         if res.seconds > opts["time_bound"]:
             flags.append("slow")
             counts["slow"] += 1
         if grew > opts["rss_mb"]:
             flags.append("memory")
             counts["memory"] += 1
-        if flags and len(bad) < 50:
+        if flags and len(bad) < 200:
+            n, shown = driver.show(x)
             bad.append({"flags": flags, "seconds": round(res.seconds, 3), "rss_growth_mb": round(grew, 1),
-                        "detail": res.detail, "len": len(text), "input": text[:400]})
+                        "detail": res.detail, "len": n, "input": shown})
+        elif outcome == "type" and len(bad) < 50 and sum(b["flags"] == ["type"] for b in bad) < 20:
+            n, shown = driver.show(x)
+            bad.append({"flags": ["type"], "seconds": round(res.seconds, 3), "rss_growth_mb": round(grew, 1),
+                        "detail": res.detail, "len": n, "input": shown})
     return {"target": name, "counts": dict(counts), "bad": bad, "slowest": slowest}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("targets", nargs="*", help=f"parsers to fuzz (default: all asserted ones); of {', '.join(TARGETS)}")
+    ap.add_argument("--target", choices=("parsers", "api", "cli"), default="parsers",
+                    help="what to fuzz: the parsers named (default), the public API, or the command line")
     ap.add_argument("-n", type=int, default=100_000, help="inputs per parser (default 100000)")
     ap.add_argument("--seed", type=int, default=20)
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
@@ -91,17 +148,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--huge-every", type=int, default=500, help="every k-th input is a megabyte input (0: none)")
     ap.add_argument("--out", help="write the full report (JSON) here")
     args = ap.parse_args(argv)
-    names = args.targets or [n for n, t in TARGETS.items() if not t.informational]
-    for n in names:
-        if n not in TARGETS:
-            ap.error(f"unknown target {n!r}")
+    if args.target != "parsers":
+        names = [args.target]
+        args.huge_every = 0
+    else:
+        names = args.targets or [n for n, t in TARGETS.items() if not t.informational]
+        for n in names:
+            if n not in TARGETS:
+                ap.error(f"unknown target {n!r}")
     # Import every parser now, so that the forked workers all run the code as it is at the start
     # (a worker that imported a module edited mid-run would mix two versions).
     for module in ("converters.cute", "converters.gluon", "converters.mlir", "converters.registry",
                    "converters.tile", "converters.tilus"):
         importlib.import_module(module)
     for n in names:
-        TARGETS[n].corpus()
+        if n in TARGETS:
+            TARGETS[n].corpus()
+    if args.target == "api":
+        import fuzz_api
+
+        fuzz_api.entry_points()
+        fuzz_api.samples()
+    elif args.target == "cli":
+        import fuzz_cli
+
+        fuzz_cli.prepare()
+        importlib.import_module("linlayout.app.cli")
     opts = {"mem_mb": args.mem_mb, "time_bound": args.time_bound, "hard_limit": args.hard_limit, "rss_mb": args.rss_mb}
     jobs = []
     for n in names:
@@ -116,19 +188,26 @@ def main(argv: list[str] | None = None) -> int:
         for res in pool.imap_unordered(work, jobs):
             n = res["target"]
             totals[n].update(res["counts"])
-            bad[n] += res["bad"][: max(0, 50 - len(bad[n]))]
+            # the wrong-type class is numerous: keep at most 10 of its examples, the rest for the others
+            chunk = sorted(res["bad"], key=lambda b: b["flags"] == ["type"])
+            kept_types = sum(b["flags"] == ["type"] for b in bad[n])
+            for b in chunk:
+                if len(bad[n]) >= 200 or (b["flags"] == ["type"] and kept_types >= 10):
+                    continue
+                kept_types += b["flags"] == ["type"]
+                bad[n].append(b)
             slowest[n] = max(slowest[n], res["slowest"])
             done = sum(sum(v for k, v in c.items() if k not in ("slow", "memory")) for c in totals.values())
             print(f"[{time.time() - t0:7.0f}s] {done} inputs", file=sys.stderr, flush=True)
     failed = False
-    print(f"{'parser':12} {'inputs':>8} {'ok':>7} {'refused':>8} {'foreign':>8} {'roundtrip':>9} {'hang':>5} "
+    print(f"{'target':12} {'inputs':>8} {'ok':>7} {'refused':>8} {'foreign':>8} {'type':>6} {'roundtrip':>9} {'hang':>5} "
           f"{'slow':>5} {'memory':>6} {'slowest':>8}")
     for n in names:
         c = totals[n]
         total = sum(v for k, v in c.items() if k not in ("slow", "memory"))
-        print(f"{n:12} {total:8d} {c['ok']:7d} {c['refused']:8d} {c['foreign']:8d} {c['roundtrip']:9d} {c['hang']:5d} "
+        print(f"{n:12} {total:8d} {c['ok']:7d} {c['refused']:8d} {c['foreign']:8d} {c['type']:6d} {c['roundtrip']:9d} {c['hang']:5d} "
               f"{c['slow']:5d} {c['memory']:6d} {slowest[n]:7.2f}s")
-        if not TARGETS[n].informational and any(c[k] for k in ("foreign", "roundtrip", "hang", "slow", "memory")):
+        if not (n in TARGETS and TARGETS[n].informational) and any(c[k] for k in ("foreign", "roundtrip", "hang", "slow", "memory")):
             failed = True
     for n in names:
         for b in bad[n][:5]:

@@ -2,7 +2,7 @@
 answers, the right answer).  Hangs are run under the fuzz harness's hard limit, so a regression
 fails the test instead of stalling the suite.
 
-CuTe's reproducers (``normalize_descriptor``, ``tile_to_shape``, ``idx2crd``, ``right_inverse``)
+CuTe's descriptor reproducers are at the end; the rest of CuTe's (``tile_to_shape``, ``idx2crd``, ``right_inverse``)
 belong to the CuTe parsers' owner and are not here.
 """
 
@@ -167,6 +167,38 @@ def test_equivalent_refuses_instead_of_answering_different_on_a_limit(monkeypatc
     with pytest.raises(SizeError, match="a limit of this test"):
         equivalent(a, a)
 
+
+def test_equivalent_refuses_a_dimension_error_of_equal_in_dims(monkeypatch):
+    """Once the in-dims agree, a DimensionError from the comparison is a refusal, not "different"."""
+    def fails(self, other):
+        raise DimensionError("an error of this test")
+
+    monkeypatch.setattr(MixedRadixLayout, "counterexample", fails)
+    a = MixedRadixLayout({"x": [(3, 1, "m")]})
+    with pytest.raises(DimensionError, match="an error of this test"):
+        equivalent(a, a)
+
+
+@pytest.mark.parametrize("a, b", [
+    (MixedRadixLayout({"x": [(3, 1, "m")], "y": [(1, 0, "m")]}), MixedRadixLayout({"x": [(3, 1, "m")]})),
+    (MixedRadixLayout({"x": [(3, 1, "m")], "y": []}, replicas=[(2, 3, "m")]),
+     MixedRadixLayout({"x": [(3, 1, "m")]}, replicas=[(2, 3, "m")])),
+    (LinearLayout({"x": [[1]], "y": []}, {"m": 2}), MixedRadixLayout({"x": [(2, 1, "m")]})),
+    (MixedRadixLayout({"w": [], "x": [(5, 2, "m")]}), MixedRadixLayout({"x": [(5, 2, "m")], "v": [(1, 7, "m")]})),
+], ids=["extent-1 digit", "no digits, replicas", "linear vs general", "one each side"])
+def test_equivalent_ignores_an_in_dim_of_size_1_on_one_side(a, b):
+    """An in-dim of size 1 present on one side only changes no image: the general path once
+    answered "different" ("in-dims differ") for these equal layouts."""
+    assert equivalent(a, b).relation == "identical"
+    assert equivalent(b, a).relation == "identical"
+
+
+def test_equivalent_with_a_size_1_in_dim_still_finds_a_difference():
+    a = MixedRadixLayout({"x": [(3, 1, "m")], "y": [(1, 0, "m")]})
+    e = equivalent(a, MixedRadixLayout({"x": [(3, 2, "m")]}))
+    assert e.relation == "different" and e.counterexample is not None
+    assert e.counterexample.point == {"x": 1}
+    assert equivalent(a, MixedRadixLayout({"x": [(5, 1, "m")]})).relation == "different"
 
 def test_bank_picture_and_canonical_check_their_arguments():
     from converters import gluon
@@ -369,3 +401,37 @@ def test_normalize_descriptor_refuses_non_positive_codomain_extents(codomain):
 
     with pytest.raises(LayoutError, match="extents are positive integers"):
         normalize_descriptor((2,), parse_descriptor("(1@0)"), codomain=codomain)
+
+
+# ------------------------------------------------------------------------------ CuTe
+
+
+@pytest.mark.parametrize("desc", ["(1@100000000)", "((1@0, 8@1), 1@2147483648)", "(1@99999999999999)"])
+def test_normalize_descriptor_refuses_a_codomain_mode_past_max_rank(desc):
+    """The codomain was sized by the largest '@' index: (1@100000000) took 15 s and 1.5 GB."""
+    from converters import cute
+    from linlayout.errors import BasisError
+
+    d = cute.parse_descriptor(desc)
+    tree_shape = tuple(2 if not isinstance(t, tuple) else (2,) * len(t) for t in d.tree)
+    assert _quick(cute.normalize_descriptor, tree_shape, d, limit=5.0) == "refused"
+    with pytest.raises(BasisError, match="MAX_RANK"):
+        cute.normalize_descriptor(tree_shape, d)
+
+
+def test_descriptor_tuple_past_max_rank_is_a_parse_error():
+    from converters import cute
+
+    with pytest.raises(ParseError, match="MAX_RANK"):
+        cute.parse_descriptor("(" + ",".join(["1@0"] * 65) + ")")
+    assert len(cute.parse_descriptor("(" + ",".join(["1@0"] * 64) + ")").tree) == 64
+
+
+@pytest.mark.parametrize("text", ["2:-1 -> (1); warp_size=\u00b2", "4:1 -> 16; warp_size=\u00b2\u00b2\u00b2",
+                                  "(32,4):(4,1) -> (16,8); warp_size=" + "9" * 30])
+def test_tv_warp_size_is_our_integer_grammar(text):
+    """The fuzzer's find: str.isdigit accepts '\u00b2', int() does not (ValueError, 62 of 100,000 inputs)."""
+    from converters import cute
+
+    with pytest.raises(ParseError):
+        cute.parse_tv(text)
