@@ -1561,20 +1561,19 @@ def conversion_costs(srcs: Sequence[Any], dsts: Sequence[Any], *, bitwidth: int 
     for i, a in enumerate(ns):
         row: list[tuple[float, str] | LayoutError] = []
         for j, b in enumerate(nd):
-            fine = isinstance(a, LinearLayout) and isinstance(b, LinearLayout)
-            got = done.get((a, b)) if fine else None  # type: ignore[index]
+            key = (a, b) if isinstance(a, LinearLayout) and isinstance(b, LinearLayout) else None
+            got = done.get(key) if key is not None else None
             if got is None:
                 try:
-                    if not fine or list(a.out_dims.items()) != list(b.out_dims.items()) or any(  # type: ignore[union-attr]
-                            a.in_dim_size(h) != b.in_dim_size(h) for h in _HW_WORDS):  # type: ignore[union-attr]
-                        a2, b2 = _pair(srcs[i], dsts[j], shape)  # the planner's checks, and its error
+                    if key is None or list(key[0].out_dims.items()) != list(key[1].out_dims.items()) or any(
+                            key[0].in_dim_size(h) != key[1].in_dim_size(h) for h in _HW_WORDS):
+                        got = _fast_cost(*_pair(srcs[i], dsts[j], shape), bits)  # the planner's checks, and its error
                     else:
-                        a2, b2 = a, b  # type: ignore[assignment]
-                    got = _fast_cost(a2, b2, bits)
+                        got = _fast_cost(key[0], key[1], bits)
                 except LayoutError as e:
                     got = e
-                if fine:
-                    done[(a, b)] = got  # type: ignore[index]
+                if key is not None:
+                    done[key] = got
             row.append(got)
         out.append(row)
     return out
