@@ -881,7 +881,7 @@ def _side_vector(choice: SwizzleChoice, L: LinearLayout, instr: str, bitwidth: i
     if "matrix" in instr:
         # one .x4 (or .x2/.x1) covers registers of one round only: the repetitions are registers
         return min(max_elems, max(n // choice.reps, 1))
-    regs = {v for v in L.flat_bases("register") if v}
+    regs = _register_set(L)
     k = 0
     for v in choice.offset_bases():
         if v in regs and (1 << (k + 1)) <= max_elems:
@@ -889,6 +889,12 @@ def _side_vector(choice: SwizzleChoice, L: LinearLayout, instr: str, bitwidth: i
         else:
             break
     return 1 << k
+
+
+@functools.lru_cache(maxsize=4096)
+def _register_set(L: LinearLayout) -> frozenset[int]:
+    """``L``'s nonzero register bases (flat), remembered per layout."""
+    return frozenset(v for v in L.flat_bases("register") if v)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1494,7 +1500,12 @@ def _best_cost(trip: _Trip, names: Sequence[str]) -> tuple[float, str]:
             priced = shuffles + trips
             try:
                 choice = _unbudgeted_choice(trip, kind, matrix)
+                # plain ld/st.shared: the variant without matrix instructions would choose the same
+                # swizzle (the same cost, or the same floor beaten)
+                last = "matrix" not in choice.store_instr and "matrix" not in choice.load_instr
                 if priced and _beaten(trip, kind, choice, min(priced)):
+                    if last:
+                        break
                     continue
                 got = _choice_cost(trip, kind, choice)
             except UnsupportedError as e:  # as _best: a mechanism that does not fit
@@ -1502,7 +1513,7 @@ def _best_cost(trip: _Trip, names: Sequence[str]) -> tuple[float, str]:
                 continue
             trips.append(got)
             floor = _round_trip_floor(trip, kind) if floor is None else floor
-            if got <= floor:
+            if got <= floor or last:
                 break
     if not shuffles and not trips:
         raise UnsupportedError(str(errors[0]))
@@ -1583,7 +1594,7 @@ def clear_caches() -> None:
     """Forget the per-layout facts the planner remembers (for benchmarks that time a plan from
     scratch; the answers never depend on them).  Nothing of a pair is remembered across calls."""
     for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _registers_without_copies, _bank_side,
-              _padded, _warp_span):
+              _padded, _warp_span, _register_set):
         f.cache_clear()
     clear_swizzle_caches()
     _bank_unit_images.cache_clear()

@@ -477,12 +477,12 @@ def _tile_vbasis(search: _Search, n_reg_s: int, n_reg_d: int, lanes_s: Sequence[
     a, b = search.sides[first], search.sides[1 - first]
     if max(list(lanes_a) + list(lanes_b) + [-1]) >= min(a.n_lanes, b.n_lanes):
         return None
+    # the tests of one side's lanes first (a broadcast lane fails most pairs), then the pair's
+    tile_b = [b.lanes[i] for i in lanes_b]
+    if 0 in tile_b or any(a.lanes[i] == 0 for i in lanes_a):
+        return None
     vb = search.common_registers(first)
     if len(vb) < n_reg_b:
-        return None
-    tile_a = [a.lanes[i] for i in lanes_a]
-    tile_b = [b.lanes[i] for i in lanes_b]
-    if 0 in tile_a or 0 in tile_b:
         return None
     # the conversion maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
     if not search.convertible(first):
