@@ -338,6 +338,12 @@ class _Side:
 
 
 @functools.lru_cache(maxsize=4096)
+def _side_of(L: LinearLayout) -> _Side:
+    """:class:`_Side` of ``L``, remembered per layout (only read by the searches)."""
+    return _Side(L)
+
+
+@functools.lru_cache(maxsize=4096)
 def _bijection_solver(L: LinearLayout) -> tuple[SpanBasis, tuple[int, int], tuple[int, int]] | None:
     """For a bijective layout with ``register`` and ``lane`` dims: a span of its columns (in-dims
     in order) and where the register and lane bits sit in a combination; None otherwise.  A fact
@@ -402,6 +408,7 @@ def clear_swizzle_caches() -> None:
     """Forget the per-layout facts the swizzle search remembers (for benchmarks)."""
     _bijection_solver.cache_clear()
     _column_span.cache_clear()
+    _side_of.cache_clear()
 
 
 class _Search:
@@ -412,7 +419,7 @@ class _Search:
     __slots__ = ("sides", "dim", "_vb", "_cvt", "_img")
 
     def __init__(self, src: LinearLayout, dst: LinearLayout):
-        self.sides = (_Side(src), _Side(dst))
+        self.sides = (_side_of(src), _side_of(dst))
         self.dim = src.total_out_size_log2
         self._vb: dict[int, list[int]] = {}
         self._cvt: dict[int, LinearLayout | None] = {}
