@@ -327,7 +327,7 @@ def _ldst_choice(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> Swizzle
 class _Side:
     """The facts of one side a swizzle search reads again and again (flat bases, computed once)."""
 
-    __slots__ = ("layout", "regs", "reg_set", "lanes", "n_lanes")
+    __slots__ = ("layout", "regs", "reg_set", "lanes", "n_lanes", "_usable")
 
     def __init__(self, layout: LinearLayout):
         self.layout = layout
@@ -335,6 +335,15 @@ class _Side:
         self.reg_set = frozenset(self.regs)
         self.lanes = list(layout.flat_bases("lane"))
         self.n_lanes = len(self.lanes)
+        self._usable: dict[MemOpTile, bool] = {}
+
+    def usable(self, tile: MemOpTile) -> bool:
+        """Whether this side's lanes can serve ``tile``'s contiguous lanes (they exist and none is
+        broadcast): where not, :func:`_tile_vbasis` refuses every pair with the tile on this side."""
+        got = self._usable.get(tile)
+        if got is None:
+            got = self._usable[tile] = all(i < self.n_lanes and self.lanes[i] != 0 for i in tile.lane_contig)
+        return got
 
 
 @functools.lru_cache(maxsize=4096)
@@ -619,8 +628,13 @@ class SwizzleSearch:
     def best(self, src_tiles: Sequence[MemOpTile], dst_tiles: Sequence[MemOpTile]) -> SwizzleChoice:
         """:func:`optimal_swizzle` over these candidate tiles."""
         best: tuple[int, int, MemOpTile, MemOpTile] | None = None
+        s_side, d_side = self._search.sides
         for ts in src_tiles:
+            if not s_side.usable(ts):
+                continue
             for td in dst_tiles:
+                if not d_side.usable(td):
+                    continue
                 rec = self._record(ts, td)
                 if rec is None:
                     continue
