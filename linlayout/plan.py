@@ -1552,7 +1552,7 @@ def conversion_costs(srcs: Sequence[Any], dsts: Sequence[Any], *, bitwidth: int 
         >>> s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
         >>> d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
         >>> conversion_costs([s, d], [s, d])
-        [[(0.0, 'noop'), (3.0, 'warp_shuffle')], [(3.0, 'warp_shuffle'), (0.0, 'noop')]]
+        [[(0.0, 'noop'), (2.5, 'warp_shuffle')], [(2.5, 'warp_shuffle'), (0.0, 'noop')]]
         >>> conversion_costs([s], [d])[0][0] == (plan_conversion(s, d).cost, plan_conversion(s, d).kind)
         True
     """

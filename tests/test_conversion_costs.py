@@ -129,3 +129,26 @@ def test_out_dims_in_another_order():
     flipped = LinearLayout({k: [[v[1], v[0]] for v in vs] for k, vs in b.bases.items()}, {"dim1": 32, "dim0": 64})
     layouts = [a, b, flipped]
     assert _fast(layouts, 16) == _by_plans(layouts, 16)
+
+
+@pytest.mark.parametrize("strategy", ["best", "triton"])
+def test_minimal_dims_are_the_minimal_maps(strategy):
+    """The dims the cost path reads (no map built) are the in-dims of the planner's minimal map,
+    including pairs where a broadcast source lets whole dims go (the map is re-solved)."""
+    from linlayout.plan import _minimal, _minimal_dims, _pair
+    from linlayout.plan_smem import conversion_map
+
+    rng = random.Random(3)
+    seen = set()
+    for _ in range(150):
+        shape = rng.choice([[32, 32], [64, 16], [16, 128]])
+        warps, blocks = rng.choice([1, 2, 4]), rng.choice([1, 1, 2])
+        a, b = _pair(_random_linear(rng, shape, warps, blocks), _random_linear(rng, shape, warps, blocks), None)
+        if rng.random() < 0.3:  # the same data in another order of registers, or broadcast the same way
+            b = LinearLayout.from_flat({n: (a.flat_bases(n)[::-1] if n == "register" else a.flat_bases(n)) for n in a.in_dim_names},
+                                       list(a.out_dims.items()))
+        comp = conversion_map(a, b)
+        want = _minimal(a, b, comp, strategy).in_dim_names
+        assert _minimal_dims(a, b, comp, strategy) == want
+        seen.add(want)
+    assert len(seen) >= 4
