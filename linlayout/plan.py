@@ -37,7 +37,6 @@ stores: :mod:`linlayout.plan_tmem`.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -63,7 +62,7 @@ from .plan_smem import (
     side_bank_conflicts,
 )
 from .linear import LinearLayout
-from .locality import stays_within
+from .locality import _local_echelon, stays_within
 
 __all__ = [
     "KINDS",
@@ -1476,7 +1475,10 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
             out.append(Alternative(kind, f"max_shared_bytes={budget}", None, "no round trip fits the shared-memory budget"))
         return tuple(out)
 
-    return dataclasses.replace(best, rejected=_later(rejected))
+    # the winner was built by this call alone (nothing of a pair is remembered across calls): its
+    # alternatives are attached in place instead of copying the frozen plan
+    object.__setattr__(best, "rejected", _later(rejected))
+    return best
 
 
 def _best_cost(trip: _Trip, names: Sequence[str]) -> tuple[float, str]:
@@ -1598,6 +1600,7 @@ def clear_caches() -> None:
         f.cache_clear()
     clear_swizzle_caches()
     _bank_unit_images.cache_clear()
+    _local_echelon.cache_clear()
 
 
 def _moved_registers(conv: LinearLayout) -> int:
