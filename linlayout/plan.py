@@ -259,7 +259,7 @@ def _minimal(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: str
     (``b.invert_and_compose(a)``) is known."""
     removed, fixed = _fixed_dims(a, b, comp, strategy)
     if removed:
-        comp = comp.sublayout([n for n in comp.in_dim_names if n not in removed], [n for n in comp.out_dim_names if n not in removed])
+        comp = _without_trivial(comp, removed)
     if len(fixed) == len(removed):
         return comp
     rest = [d for d in HARDWARE_DIMS if d not in fixed]
@@ -267,6 +267,17 @@ def _minimal(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: str
     if not rest:
         return LinearLayout({}, {})
     return b.sublayout(rest, outs).invert_and_compose(a.sublayout(rest, outs))
+
+
+def _without_trivial(comp: LinearLayout, removed: Sequence[str]) -> LinearLayout:
+    """``comp.sublayout`` without the dims ``removed`` (over which ``comp`` is trivial).  Where
+    they are its last out-dims (the usual order: register, lane, warp, block), the other bases
+    do not touch their bits, so the flat bases are kept as they are."""
+    outs = _out_list(comp)
+    k = len(outs) - len(removed)
+    if k >= 0 and {n for n, _ in outs[k:]} == set(removed):
+        return LinearLayout.from_flat([(n, comp.flat_bases(n)) for n in comp.in_dim_names if n not in removed], outs[:k])
+    return comp.sublayout([n for n in comp.in_dim_names if n not in removed], [n for n in comp.out_dim_names if n not in removed])
 
 
 def _minimal_dims(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: str) -> tuple[str, ...]:
