@@ -468,6 +468,8 @@ class _Search:
                 return (y >> reg_at) & reg_mask, (y >> lane_at) & lane_mask
             cvt = self.conversion(first)
             assert cvt is not None  # the caller checked convertible()
+        if cvt.has_out_dim("register") and cvt.has_out_dim("lane"):
+            return _register_lane_parts(cvt, cvt.flat_bases("lane")[i])
         return cvt.get_basis("lane", i, "register"), cvt.get_basis("lane", i, "lane")
 
     def conversion(self, first: int) -> LinearLayout | None:
@@ -480,6 +482,18 @@ class _Search:
             except LayoutError:
                 self._cvt[first] = None
         return self._cvt[first]
+
+
+def _register_lane_parts(cvt: LinearLayout, v: int) -> tuple[int, int]:
+    """The ``register`` and ``lane`` components of the flat image ``v`` of a conversion map
+    (``cvt.get_basis(.., "register")``, ``(.., "lane")`` read from flat form)."""
+    parts = {}
+    at = 0
+    for n, size in cvt.out_dims.items():
+        k = size.bit_length() - 1
+        parts[n] = (v >> at) & ((1 << k) - 1)
+        at += k
+    return parts["register"], parts["lane"]
 
 
 def _tile_vbasis(search: _Search, n_reg_s: int, n_reg_d: int, lanes_s: Sequence[int], lanes_d: Sequence[int]) -> list[int] | None:
