@@ -17,7 +17,10 @@ each plan, the layouts' own cached rank kept), each with its ratio to Triton's
 needs ``pip install triton==3.9.0``); the growth exponent of the planning time over the tensor
 size (blocked -> transposed at 32x32 .. 256x256); a cost matrix of 128 distinct layouts (class
 representatives of the 128x128 4-warp BlockedLayout space) < 2 s, serial and on the default
-executor, with the growth exponent of its time over the matrix sizes (2 = per-pair cost constant).
+executor, with the growth exponent of its time over the matrix sizes (2 = per-pair cost constant),
+and its ratio to the same matrix planned pair by pair (``plan_conversion`` + ``plan_cost``: what
+``cost_matrix`` did before :func:`linlayout.plan.conversion_costs`, which prices the pairs without
+building plans).
 Timings are medians of repeats (``--repeat``) of this process's CPU time (``time.process_time``, so
 that other load on a shared machine does not inflate them), except where a line says min or wall.
 
@@ -172,6 +175,18 @@ def bench_cost_matrix(sizes, repeat: int) -> None:
               f"min {min(runs):7.2f} s; default executor {best_d:7.2f} s   (target < 2 s at 128)")
     if len(sizes) > 1:
         print(f"  growth exponent of the serial time over the layout count: {growth_exponent(sizes, serial):.2f}")
+    # the reference: the same matrix plan by plan (every plan_conversion built, then priced), one run
+    from linlayout.cost import plan_cost
+
+    lls = [layouts[k] for k in list(layouts)[:sizes[-1]]]
+    clear_caches()
+    t0 = time.process_time()
+    for a in lls:
+        for b in lls:
+            plan_cost(plan_conversion(a, b, bitwidth=16))
+    ref = time.process_time() - t0
+    print(f"  reference, {sizes[-1]} layouts plan by plan (plan_conversion + plan_cost per pair, one run): {ref:7.2f} s "
+          f"({ref / len(lls) ** 2 * 1e6:6.1f} us/plan) -> cost_matrix {serial[-1] / ref:4.2f}x of it")
 
 
 def main() -> None:

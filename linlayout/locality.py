@@ -14,6 +14,8 @@ equivalence, "the same layout up to register order?" (:func:`register_order_key`
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Sequence
 
 from . import gf2
@@ -43,6 +45,23 @@ def register_order_key(L: LinearLayout) -> tuple:
     return (tuple(L.out_dims.items()), tuple(span), threads)
 
 
+@functools.lru_cache(maxsize=4096)
+def _local_echelon(src: LinearLayout, local: tuple[str, ...]) -> dict[int, int]:
+    """An echelon basis of the span of ``src``'s ``local`` bases (leading bit -> vector; only
+    read: membership by reduction), remembered per layout (a planner asks the same of one source
+    against many destinations)."""
+    lead: dict[int, int] = {}
+    for d in local:
+        for v in src.flat_bases(d):
+            while v:
+                w = lead.get(v.bit_length())
+                if w is None:
+                    lead[v.bit_length()] = v
+                    break
+                v ^= w
+    return lead
+
+
 def stays_within(src: LinearLayout, dst: LinearLayout, local: Sequence[str]) -> bool:
     """Whether every element a unit (fixed values of the non-``local`` in-dims) holds in ``dst``
     it already holds in ``src``: the span of ``dst``'s local bases lies in ``src``'s, and each other
@@ -64,16 +83,7 @@ def stays_within(src: LinearLayout, dst: LinearLayout, local: Sequence[str]) -> 
     for d, a, b in zip(_DIMS, sf, df):
         if d not in local and len(a) != len(b):
             return False
-    # an echelon basis of the span of src's local bases (leading bit -> vector); membership by reduction
-    lead: dict[int, int] = {}
-    for d in local:
-        for v in src.flat_bases(d):
-            while v:
-                w = lead.get(v.bit_length())
-                if w is None:
-                    lead[v.bit_length()] = v
-                    break
-                v ^= w
+    lead = _local_echelon(src, local)
 
     def outside(v: int) -> bool:
         while v:

@@ -37,7 +37,6 @@ stores: :mod:`linlayout.plan_tmem`.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -64,7 +63,7 @@ from .plan_smem import (
     side_bank_conflicts,
 )
 from .linear import LinearLayout
-from .locality import stays_within
+from .locality import _local_echelon, stays_within
 
 __all__ = [
     "KINDS",
@@ -81,6 +80,7 @@ __all__ = [
     "schedule_counts",
     "warp_decomposition",
     "plan_conversion",
+    "conversion_costs",
 ]
 
 KINDS = ("noop", "register", "warp_shuffle", "shared_memory", "cross_cta")
@@ -260,6 +260,41 @@ def _trivial_test(comp: LinearLayout) -> Callable[[str], bool]:
 def _minimal(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: str) -> LinearLayout:
     """:func:`minimal_conversion` of normalized layouts whose conversion map ``comp``
     (``b.invert_and_compose(a)``) is known."""
+    removed, fixed = _fixed_dims(a, b, comp, strategy)
+    if removed:
+        comp = _without_trivial(comp, removed)
+    if len(fixed) == len(removed):
+        return comp
+    rest = [d for d in HARDWARE_DIMS if d not in fixed]
+    outs = list(a.out_dim_names)
+    if not rest:
+        return LinearLayout({}, {})
+    return b.sublayout(rest, outs).invert_and_compose(a.sublayout(rest, outs))
+
+
+def _without_trivial(comp: LinearLayout, removed: Sequence[str]) -> LinearLayout:
+    """``comp.sublayout`` without the dims ``removed`` (over which ``comp`` is trivial).  Where
+    they are its last out-dims (the usual order: register, lane, warp, block), the other bases
+    do not touch their bits, so the flat bases are kept as they are."""
+    outs = _out_list(comp)
+    k = len(outs) - len(removed)
+    if k >= 0 and {n for n, _ in outs[k:]} == set(removed):
+        return LinearLayout.from_flat([(n, comp.flat_bases(n)) for n in comp.in_dim_names if n not in removed], outs[:k])
+    return comp.sublayout([n for n in comp.in_dim_names if n not in removed], [n for n in comp.out_dim_names if n not in removed])
+
+
+def _minimal_dims(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: str) -> tuple[str, ...]:
+    """``_minimal(a, b, comp, strategy).in_dim_names`` without building the map (what the cost of
+    a pair needs: which dims data moves across)."""
+    removed, fixed = _fixed_dims(a, b, comp, strategy)
+    if len(fixed) == len(removed):
+        return tuple(n for n in comp.in_dim_names if n not in removed)
+    return tuple(d for d in HARDWARE_DIMS if d not in fixed)
+
+
+def _fixed_dims(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: str) -> tuple[list[str], list[str]]:
+    """The dims :func:`_minimal` removes: those over which ``comp`` is trivial (slowest first),
+    and those plus the dims each thread group already holds a copy within."""
     removed: list[str] = []
     trivial = _trivial_test(comp)
     for d in ("block", "warp", "lane", "register"):
@@ -268,8 +303,6 @@ def _minimal(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: str
         if not trivial(d):
             break
         removed.append(d)
-    if removed:
-        comp = comp.sublayout([n for n in comp.in_dim_names if n not in removed], [n for n in comp.out_dim_names if n not in removed])
     fixed = list(removed)
     for d in ("block", "warp", "lane", "register")[len(removed):]:
         if strategy == "triton" and d in ("lane", "register"):
@@ -277,13 +310,7 @@ def _minimal(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: str
         if not stays_within(a, b, [h for h in HARDWARE_DIMS if h not in fixed + [d]]):
             break
         fixed.append(d)
-    if len(fixed) == len(removed):
-        return comp
-    rest = [d for d in HARDWARE_DIMS if d not in fixed]
-    outs = list(a.out_dim_names)
-    if not rest:
-        return LinearLayout({}, {})
-    return b.sublayout(rest, outs).invert_and_compose(a.sublayout(rest, outs))
+    return removed, fixed
 
 
 @dataclass(frozen=True)
@@ -871,7 +898,7 @@ def _side_vector(choice: SwizzleChoice, L: LinearLayout, instr: str, bitwidth: i
     if "matrix" in instr:
         # one .x4 (or .x2/.x1) covers registers of one round only: the repetitions are registers
         return min(max_elems, max(n // choice.reps, 1))
-    regs = {v for v in L.flat_bases("register") if v}
+    regs = _register_set(L)
     k = 0
     for v in choice.offset_bases():
         if v in regs and (1 << (k + 1)) <= max_elems:
@@ -879,6 +906,12 @@ def _side_vector(choice: SwizzleChoice, L: LinearLayout, instr: str, bitwidth: i
         else:
             break
     return 1 << k
+
+
+@functools.lru_cache(maxsize=4096)
+def _register_set(L: LinearLayout) -> frozenset[int]:
+    """``L``'s nonzero register bases (flat), remembered per layout."""
+    return frozenset(v for v in L.flat_bases("register") if v)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1002,14 +1035,14 @@ _BARRIER_PRICE = {"barrier.cluster": "cluster_barriers", "bar.warp.sync": "warp_
 
 
 def _choice_floor(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout,
-                  store_conflicts: int = 0) -> float:
-    """The cost of the round trip through ``choice`` were its loads (and, unless
-    ``store_conflicts`` gives the stores' count, its stores) free of bank conflicts: a lower bound
-    of its plan's cost (counting the conflicts only adds wavefronts)."""
+                  store_conflicts: int = 0, load_conflicts: int = 0) -> float:
+    """The cost of the round trip through ``choice`` were its loads and stores free of bank
+    conflicts (unless ``store_conflicts`` / ``load_conflicts`` give their counts): a lower bound
+    of its plan's cost (counting the conflicts only adds wavefronts), its cost when both are given."""
     bw = max(trip.bits, 8)
     sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw, trip, kind)
     waves = (stores * shared_wavefronts(choice.store_instr, sv * bw, store_conflicts)
-             + loads * shared_wavefronts(choice.load_instr, lv * bw, 0))
+             + loads * shared_wavefronts(choice.load_instr, lv * bw, load_conflicts))
     return price(wavefronts=waves, **{_BARRIER_PRICE[_barrier_instr(kind, trip)]: 2 * choice.reps - 1})
 
 
@@ -1186,22 +1219,11 @@ def _shared_plan(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: i
                  beat: float | None = None) -> Plan | None:
     """A round trip; ``matrix`` = (``stmatrix`` allowed, ``ldmatrix`` allowed).  None when a cost
     ``beat`` is given and the round trip cannot cost less (its conflict-free floor is not below)."""
-    bw = max(trip.bits, 8)
     search, sa, sb = trip.search(kind)
-    st_m, ld_m = matrix if kind == "shared_memory" else (False, False)
-    choice = _repaired(search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m)))
-    if not _matrix_rows_fit(choice, sa, sb):
-        choice = _repaired(search.best([LD_ST_SHARED], [LD_ST_SHARED]))
+    choice = _unbudgeted_choice(trip, kind, matrix)
     if max_bytes is None or choice.bytes <= max_bytes:
-        if beat is not None and _choice_floor(kind, trip, choice, sa, sb) >= beat:
+        if beat is not None and _beaten(trip, kind, choice, beat):
             return None
-        if beat is not None and "matrix" not in choice.store_instr:
-            # count the stores' conflicts first: they may already price it out of the race
-            w = trip.counted.get((choice, True))
-            if w is None:
-                w = trip.counted[(choice, True)] = _side_conflicts(choice, True, sa)
-            if _choice_floor(kind, trip, choice, sa, sb, w) >= beat:
-                return None
         return trip.round_trip(kind, choice)
     # over the budget: more rounds through a smaller buffer, from the best swizzle and from plain
     # ld/st.shared, cheapest first
@@ -1228,6 +1250,40 @@ def _shared_plan(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: i
         f"{'CTAs' if kind == 'cross_cta' else 'warps'}, so it must go through shared memory, and the smallest buffer is "
         f"{min(c.bytes for c in tried)} bytes (a round can only be split along registers both layouts hold); alternatives: {options}"
     )
+
+
+def _unbudgeted_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> SwizzleChoice:
+    """The swizzle of a ``kind`` round trip with no shared-memory budget."""
+    bw = max(trip.bits, 8)
+    search, sa, sb = trip.search(kind)
+    st_m, ld_m = matrix if kind == "shared_memory" else (False, False)
+    choice = _repaired(search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m)))
+    if not _matrix_rows_fit(choice, sa, sb):
+        choice = _repaired(search.best([LD_ST_SHARED], [LD_ST_SHARED]))
+    return choice
+
+
+def _beaten(trip: _Trip, kind: str, choice: SwizzleChoice, beat: float) -> bool:
+    """Whether the round trip through ``choice`` cannot cost less than ``beat`` (its floor with
+    conflict-free loads, and stores too unless they are counted here first)."""
+    _, sa, sb = trip.search(kind)
+    if _choice_floor(kind, trip, choice, sa, sb) >= beat:
+        return True
+    if "matrix" not in choice.store_instr:
+        # count the stores' conflicts first: they may already price it out of the race
+        w = trip.counted.get((choice, True))
+        if w is None:
+            w = trip.counted[(choice, True)] = _side_conflicts(choice, True, sa)
+        if _choice_floor(kind, trip, choice, sa, sb, w) >= beat:
+            return True
+    return False
+
+
+def _choice_cost(trip: _Trip, kind: str, choice: SwizzleChoice) -> float:
+    """``trip.round_trip(kind, choice).cost`` without building the plan."""
+    _, sa, sb = trip.search(kind)
+    c = _counted_conflicts(choice, sa, sb, trip.counted)
+    return _choice_floor(kind, trip, c, sa, sb, c.store_conflicts, c.load_conflicts)
 
 
 def _round_trip(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None) -> Plan:
@@ -1299,7 +1355,27 @@ def schedule_counts(schedule: LinearLayout, bitwidth: int = 32) -> tuple[int, in
 def _triton_shuffle_plan(trip: _Trip, schedule: LinearLayout | None = None) -> Plan | None:
     """Triton 3.9's in-warp lowering (its counts), or None where it goes through shared memory
     (two or more register<->lane transpositions)."""
+    counts = _triton_shuffle_counts(trip)
+    if counts is None:
+        return None
     a, b, conv, bits = trip.a, trip.b, trip.conv, trip.bits
+    m, shfl, sel = counts
+    steps = []
+    if sel:
+        steps.append(Step("select", sel // 2, 32, "before the shuffles"))
+    steps.append(Step("shfl.sync", shfl, 32, "one round of xor/idx shuffles"))
+    if sel:
+        steps.append(Step("select", sel - sel // 2, 32, "after the shuffles"))
+    return Plan(
+        "warp_shuffle", a, b, conv, bits, tuple(steps), shuffles=shfl, shuffle_rounds=1,
+        mixed_transpositions=m, selects=sel, shuffle_schedule=schedule if schedule is not None else shuffle_schedule(a, b, bits),
+    )
+
+
+def _triton_shuffle_counts(trip: _Trip) -> tuple[int, int, int] | None:
+    """``(mixed transpositions, shuffles, selects)`` of Triton 3.9's in-warp lowering, or None
+    where it goes through shared memory."""
+    bits = trip.bits
     perm = trip.warp_permutation()  # warp_decomposition(a, b, bits) without the packing
     m = len(perm[0])
     if m >= 2:
@@ -1317,16 +1393,7 @@ def _triton_shuffle_plan(trip: _Trip, schedule: LinearLayout | None = None) -> P
     else:
         shfl = words - (words >> m) if trivial else words
         sel = 2 * m * words
-    steps = []
-    if sel:
-        steps.append(Step("select", sel // 2, 32, "before the shuffles"))
-    steps.append(Step("shfl.sync", shfl, 32, "one round of xor/idx shuffles"))
-    if sel:
-        steps.append(Step("select", sel - sel // 2, 32, "after the shuffles"))
-    return Plan(
-        "warp_shuffle", a, b, conv, bits, tuple(steps), shuffles=shfl, shuffle_rounds=1,
-        mixed_transpositions=m, selects=sel, shuffle_schedule=schedule if schedule is not None else shuffle_schedule(a, b, bits),
-    )
+    return m, shfl, sel
 
 
 def _scheduled_shuffle_plan(trip: _Trip) -> Plan:
@@ -1430,17 +1497,132 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
             out.append(Alternative(kind, f"max_shared_bytes={budget}", None, "no round trip fits the shared-memory budget"))
         return tuple(out)
 
-    return dataclasses.replace(best, rejected=_later(rejected))
+    # the winner was built by this call alone (nothing of a pair is remembered across calls): its
+    # alternatives are attached in place instead of copying the frozen plan
+    object.__setattr__(best, "rejected", _later(rejected))
+    return best
+
+
+def _best_cost(trip: _Trip, names: Sequence[str]) -> tuple[float, str]:
+    """``(plan.cost, plan.kind)`` of :func:`_best` (no budget) without building plans: the same
+    mechanisms priced in the same order with the same floors, so the same one wins."""
+    shuffles: list[float] = []
+    if "block" not in names and "warp" not in names:
+        bits = trip.bits
+        shfl, sel = schedule_counts(shuffle_schedule(trip.a, trip.b, bits), bits)
+        shuffles.append(price(shuffles=shfl, selects=sel))
+        tri = _triton_shuffle_counts(trip)
+        if tri is not None:
+            shuffles.append(price(shuffles=tri[1], selects=tri[2]))
+    kind = "cross_cta" if "block" in names else "shared_memory"
+    variants = [(True, True), (False, False)] if kind == "shared_memory" else [(True, True)]
+    trips: list[float] = []
+    errors: list[UnsupportedError] = []
+    floor = None if not shuffles else _round_trip_floor(trip, kind)
+    if floor is None or min(shuffles) > floor:
+        for matrix in variants:
+            priced = shuffles + trips
+            try:
+                choice = _unbudgeted_choice(trip, kind, matrix)
+                # plain ld/st.shared: the variant without matrix instructions would choose the same
+                # swizzle (the same cost, or the same floor beaten)
+                last = "matrix" not in choice.store_instr and "matrix" not in choice.load_instr
+                if priced and _beaten(trip, kind, choice, min(priced)):
+                    if last:
+                        break
+                    continue
+                got = _choice_cost(trip, kind, choice)
+            except UnsupportedError as e:  # as _best: a mechanism that does not fit
+                errors.append(e)
+                continue
+            trips.append(got)
+            floor = _round_trip_floor(trip, kind) if floor is None else floor
+            if got <= floor or last:
+                break
+    if not shuffles and not trips:
+        raise UnsupportedError(str(errors[0]))
+    # ties: the simpler mechanism
+    if shuffles and (not trips or min(shuffles) <= min(trips)):
+        return min(shuffles), "warp_shuffle"
+    return min(trips), kind
+
+
+def _fast_cost(a: LinearLayout, b: LinearLayout, bits: int) -> tuple[float, str]:
+    """``(plan.cost, plan.kind)`` of ``plan_conversion(a, b, bitwidth=bits)`` for layouts
+    :func:`_pair` has normalized."""
+    comp = conversion_map(a, b)
+    names = _minimal_dims(a, b, comp, "best")
+    if not names:
+        return 0.0, "noop"
+    if names == ("register",):
+        return 0.0, "register"
+    # the minimal map itself is not needed (only its dims): no plan reads it here
+    return _best_cost(_Trip(a, b, cast(LinearLayout, None), comp, bits), names)
+
+
+def conversion_costs(srcs: Sequence[Any], dsts: Sequence[Any], *, bitwidth: int | str = 32,
+                     shape: Sequence[int] | None = None) -> list[list[tuple[float, str] | LayoutError]]:
+    """The cost and kind of ``plan_conversion(s, d, bitwidth=bitwidth)`` for every ``s`` in
+    ``srcs`` (rows) and ``d`` in ``dsts``, without building the plans (the cost matrices of
+    :mod:`linlayout.app.space`).  A pair the planner refuses holds its error instead.
+
+    Each layout is read and normalized once; equal layouts share their answers (each distinct
+    pair is priced once); a pair kept within its threads is answered from its conversion map's
+    dims alone; in-warp exchanges are counted from their schedules and round trips from their
+    chosen swizzles only (the plans, their alternatives and their sentences are not built).
+    The answers are those of :attr:`Plan.cost` and :attr:`Plan.kind` (``strategy="best"``, no
+    budget).
+
+        >>> s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+        >>> d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
+        >>> conversion_costs([s, d], [s, d])
+        [[(0.0, 'noop'), (2.5, 'warp_shuffle')], [(2.5, 'warp_shuffle'), (0.0, 'noop')]]
+        >>> conversion_costs([s], [d])[0][0] == (plan_conversion(s, d).cost, plan_conversion(s, d).kind)
+        True
+    """
+    bits = element_bitwidth(bitwidth)
+
+    def normalized(x: Any) -> LinearLayout | LayoutError:
+        try:
+            return _pair(x, x, shape)[0]
+        except LayoutError as e:
+            return e
+
+    memo: dict[int, LinearLayout | LayoutError] = {}
+    ns = [memo[id(x)] if id(x) in memo else memo.setdefault(id(x), normalized(x)) for x in srcs]
+    nd = [memo[id(x)] if id(x) in memo else memo.setdefault(id(x), normalized(x)) for x in dsts]
+    done: dict[tuple[LinearLayout, LinearLayout], tuple[float, str] | LayoutError] = {}
+    out: list[list[tuple[float, str] | LayoutError]] = []
+    for i, a in enumerate(ns):
+        row: list[tuple[float, str] | LayoutError] = []
+        for j, b in enumerate(nd):
+            key = (a, b) if isinstance(a, LinearLayout) and isinstance(b, LinearLayout) else None
+            got = done.get(key) if key is not None else None
+            if got is None:
+                try:
+                    if key is None or list(key[0].out_dims.items()) != list(key[1].out_dims.items()) or any(
+                            key[0].in_dim_size(h) != key[1].in_dim_size(h) for h in _HW_WORDS):
+                        got = _fast_cost(*_pair(srcs[i], dsts[j], shape), bits)  # the planner's checks, and its error
+                    else:
+                        got = _fast_cost(key[0], key[1], bits)
+                except LayoutError as e:
+                    got = e
+                if key is not None:
+                    done[key] = got
+            row.append(got)
+        out.append(row)
+    return out
 
 
 def clear_caches() -> None:
     """Forget the per-layout facts the planner remembers (for benchmarks that time a plan from
     scratch; the answers never depend on them).  Nothing of a pair is remembered across calls."""
     for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _registers_without_copies, _bank_side,
-              _padded, _warp_span):
+              _padded, _warp_span, _register_set):
         f.cache_clear()
     clear_swizzle_caches()
     _bank_unit_images.cache_clear()
+    _local_echelon.cache_clear()
 
 
 def _moved_registers(conv: LinearLayout) -> int:

@@ -327,7 +327,7 @@ def _ldst_choice(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> Swizzle
 class _Side:
     """The facts of one side a swizzle search reads again and again (flat bases, computed once)."""
 
-    __slots__ = ("layout", "regs", "reg_set", "lanes", "n_lanes")
+    __slots__ = ("layout", "regs", "reg_set", "lanes", "n_lanes", "_usable")
 
     def __init__(self, layout: LinearLayout):
         self.layout = layout
@@ -335,6 +335,21 @@ class _Side:
         self.reg_set = frozenset(self.regs)
         self.lanes = list(layout.flat_bases("lane"))
         self.n_lanes = len(self.lanes)
+        self._usable: dict[MemOpTile, bool] = {}
+
+    def usable(self, tile: MemOpTile) -> bool:
+        """Whether this side's lanes can serve ``tile``'s contiguous lanes (they exist and none is
+        broadcast): where not, :func:`_tile_vbasis` refuses every pair with the tile on this side."""
+        got = self._usable.get(tile)
+        if got is None:
+            got = self._usable[tile] = all(i < self.n_lanes and self.lanes[i] != 0 for i in tile.lane_contig)
+        return got
+
+
+@functools.lru_cache(maxsize=4096)
+def _side_of(L: LinearLayout) -> _Side:
+    """:class:`_Side` of ``L``, remembered per layout (only read by the searches)."""
+    return _Side(L)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -402,6 +417,7 @@ def clear_swizzle_caches() -> None:
     """Forget the per-layout facts the swizzle search remembers (for benchmarks)."""
     _bijection_solver.cache_clear()
     _column_span.cache_clear()
+    _side_of.cache_clear()
 
 
 class _Search:
@@ -412,7 +428,7 @@ class _Search:
     __slots__ = ("sides", "dim", "_vb", "_cvt", "_img")
 
     def __init__(self, src: LinearLayout, dst: LinearLayout):
-        self.sides = (_Side(src), _Side(dst))
+        self.sides = (_side_of(src), _side_of(dst))
         self.dim = src.total_out_size_log2
         self._vb: dict[int, list[int]] = {}
         self._cvt: dict[int, LinearLayout | None] = {}
@@ -452,6 +468,8 @@ class _Search:
                 return (y >> reg_at) & reg_mask, (y >> lane_at) & lane_mask
             cvt = self.conversion(first)
             assert cvt is not None  # the caller checked convertible()
+        if cvt.has_out_dim("register") and cvt.has_out_dim("lane"):
+            return _register_lane_parts(cvt, cvt.flat_bases("lane")[i])
         return cvt.get_basis("lane", i, "register"), cvt.get_basis("lane", i, "lane")
 
     def conversion(self, first: int) -> LinearLayout | None:
@@ -466,6 +484,18 @@ class _Search:
         return self._cvt[first]
 
 
+def _register_lane_parts(cvt: LinearLayout, v: int) -> tuple[int, int]:
+    """The ``register`` and ``lane`` components of the flat image ``v`` of a conversion map
+    (``cvt.get_basis(.., "register")``, ``(.., "lane")`` read from flat form)."""
+    parts = {}
+    at = 0
+    for n, size in cvt.out_dims.items():
+        k = size.bit_length() - 1
+        parts[n] = (v >> at) & ((1 << k) - 1)
+        at += k
+    return parts["register"], parts["lane"]
+
+
 def _tile_vbasis(search: _Search, n_reg_s: int, n_reg_d: int, lanes_s: Sequence[int], lanes_d: Sequence[int]) -> list[int] | None:
     """The vector bases of an instruction pair whose tiles take ``n_reg_*`` registers and the lanes
     ``lanes_*`` of the store (src) and load (dst) sides, or None when the pair does not fit."""
@@ -477,12 +507,12 @@ def _tile_vbasis(search: _Search, n_reg_s: int, n_reg_d: int, lanes_s: Sequence[
     a, b = search.sides[first], search.sides[1 - first]
     if max(list(lanes_a) + list(lanes_b) + [-1]) >= min(a.n_lanes, b.n_lanes):
         return None
+    # the tests of one side's lanes first (a broadcast lane fails most pairs), then the pair's
+    tile_b = [b.lanes[i] for i in lanes_b]
+    if 0 in tile_b or any(a.lanes[i] == 0 for i in lanes_a):
+        return None
     vb = search.common_registers(first)
     if len(vb) < n_reg_b:
-        return None
-    tile_a = [a.lanes[i] for i in lanes_a]
-    tile_b = [b.lanes[i] for i in lanes_b]
-    if 0 in tile_a or 0 in tile_b:
         return None
     # the conversion maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
     if not search.convertible(first):
@@ -612,8 +642,13 @@ class SwizzleSearch:
     def best(self, src_tiles: Sequence[MemOpTile], dst_tiles: Sequence[MemOpTile]) -> SwizzleChoice:
         """:func:`optimal_swizzle` over these candidate tiles."""
         best: tuple[int, int, MemOpTile, MemOpTile] | None = None
+        s_side, d_side = self._search.sides
         for ts in src_tiles:
+            if not s_side.usable(ts):
+                continue
             for td in dst_tiles:
+                if not d_side.usable(td):
+                    continue
                 rec = self._record(ts, td)
                 if rec is None:
                     continue

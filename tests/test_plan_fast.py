@@ -82,3 +82,36 @@ def test_conversion_map_is_invert_and_compose(data):
             conversion_map(a, b)
         return
     assert conversion_map(a, b) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_without_trivial_is_sublayout(data):
+    """Removing the dims a conversion map is trivial over (slowest first, as the planner does)
+    from flat bases equals the general sublayout, out-dims in hardware order or shuffled."""
+    from linlayout.plan import _trivial_over, _without_trivial
+
+    k = {d: data.draw(st.integers(0, 3)) for d in HARDWARE_DIMS}
+    order = list(HARDWARE_DIMS) if data.draw(st.booleans()) else data.draw(st.permutations(HARDWARE_DIMS))
+    outs = [(d, 1 << k[d]) for d in order]
+    shift, at = {}, 0
+    for d in order:
+        shift[d] = at
+        at += k[d]
+    dim = at
+    trivial_n = data.draw(st.integers(0, 4))  # block, warp, ... made trivial
+    slow = ("block", "warp", "lane", "register")[:trivial_n]
+    mask = sum(((1 << k[d]) - 1) << shift[d] for d in slow)
+    flat = {}
+    for d in HARDWARE_DIMS:
+        if d in slow:
+            flat[d] = [1 << (shift[d] + i) for i in range(k[d])]
+        else:
+            flat[d] = [data.draw(st.integers(0, (1 << dim) - 1)) & ~mask for _ in range(k[d])]
+    L = LinearLayout.from_flat(flat, outs)
+    removed = [d for d in slow if _trivial_over(L, d)]
+    if not removed:
+        return
+    want = L.sublayout([n for n in L.in_dim_names if n not in removed], [n for n in L.out_dim_names if n not in removed])
+    got = _without_trivial(L, removed)
+    assert got == want and list(got.out_dims.items()) == list(want.out_dims.items()) and got.in_dim_names == want.in_dim_names

@@ -44,7 +44,7 @@ from linlayout.errors import DimensionError, LayoutError
 from linlayout.linear import LinearLayout
 from linlayout.cost import plan_cost as model_cost
 from linlayout.locality import is_register_only, register_order_key
-from linlayout.plan import Plan, plan_conversion
+from linlayout.plan import Plan, conversion_costs, plan_conversion
 from linlayout.plan_graph import MultiStepPlan
 
 from . import spellings
@@ -358,21 +358,18 @@ class CostMatrix:
         return "\n".join(lines)
 
 
-def _cost_pair(pair: tuple[LinearLayout, LinearLayout], bitwidth: int) -> tuple[float, str]:
-    src, dst = pair
-    try:
-        p = plan_conversion(src, dst, bitwidth=bitwidth)
-    except LayoutError as e:  # one refused pair must not sink a whole sweep
-        return (math.nan, "error: " + (str(e).splitlines()[0][:40] if str(e) else type(e).__name__))
-    return plan_cost(p), p.kind
-
-
 def _cost_row(i: int, layouts: Sequence[LinearLayout], bitwidth: int) -> list[tuple[float, str]]:
-    """Row ``i`` of a cost matrix: one worker plans a whole row, so the planner's per-layout facts
-    (normalized layouts, round-trip sides: remembered in :mod:`linlayout.plan`) are reused
-    across the row and the rows it plans after."""
-    src = layouts[i]
-    return [_cost_pair((src, dst), bitwidth) for dst in layouts]
+    """Row ``i`` of a cost matrix, priced by :func:`linlayout.plan.conversion_costs` (the cost and
+    kind of each ``plan_conversion``, no plans built): one worker prices a whole row, so the
+    planner's per-layout facts (normalized layouts, round-trip sides: remembered in
+    :mod:`linlayout.plan`) are reused across the row and the rows it prices after."""
+    out: list[tuple[float, str]] = []
+    for got in conversion_costs([layouts[i]], layouts, bitwidth=bitwidth)[0]:
+        if isinstance(got, LayoutError):  # one refused pair must not sink a whole sweep
+            e = got
+            got = (math.nan, "error: " + (str(e).splitlines()[0][:40] if str(e) else type(e).__name__))
+        out.append(got)
+    return out
 
 
 def cost_matrix(
