@@ -12,6 +12,7 @@ dead worker becomes the row's ``error``.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import tempfile
@@ -47,8 +48,10 @@ def worker_source(measure: str, prelude: str = "") -> str:
     )
 
 
-def require_triton() -> None:
-    """Refuse any Triton but 3.9.0 (the corpora are its answers), and put the repository on the path."""
+def require_triton(doc: str) -> None:
+    """The generator's command line (no options; ``--help`` prints ``doc``), then: refuse any
+    Triton but 3.9.0 (the corpora are its answers), and put the repository on the path."""
+    argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     import triton
 
     assert triton.__version__ == "3.9.0", f"expected triton 3.9.0, got {triton.__version__}"

@@ -60,7 +60,7 @@ def module_text(c: dict) -> str:
 
 
 def main() -> int:
-    require_triton()
+    require_triton(__doc__)
     from converters.mlir.module import parse_module  # only to find the conversions; Triton lowers them
 
     cases, seen = [], set()

@@ -96,7 +96,7 @@ def _module(op: str, target: str, warps: int, axis: int, inputs: list) -> str:
 
 
 def main() -> int:
-    require_triton()
+    require_triton(__doc__)
     from converters.mlir import parse_type
     from converters.mlir.module import parse_module
     from linlayout.app.audit_scratch import region_ops  # only to find the ops and their types; Triton sizes them

@@ -26,7 +26,7 @@ from make_cvt_ptx import WORKER, module_text  # noqa: E402
 
 
 def main() -> int:
-    require_triton()
+    require_triton(__doc__)
     from linlayout.app.audit import audit  # the suggestions under test; Triton lowers them
 
     cases = []
