@@ -52,3 +52,24 @@ def invertible_layouts(draw, outs=None, in_names=IN_NAMES[:3]):
     bounds = [0, *cuts, total]
     ins = [(name, cols[bounds[k]:bounds[k + 1]]) for k, name in enumerate(in_names)]
     return LinearLayout._make(ins, list(outs.items()))
+
+
+@st.composite
+def blocked_on_shape(draw, rank: int | None = None, sizes=(1, 2, 4, 8, 16, 64, 256)):
+    """A Gluon ``BlockedLayout`` of ``rank`` dims (drawn from 1-3 when None): 1-8 elements per
+    thread along each dim, a 32-lane warp and 1-8 warps split among the dims, any order; and a
+    shape for it, each dim one of ``sizes``."""
+    from converters import gluon
+
+    if rank is None:
+        rank = draw(st.integers(1, 3))
+    spt = [draw(st.sampled_from([1, 2, 4, 8])) for _ in range(rank)]
+    split = [0] * rank  # log2 threads per dim, summing to 5 (a 32-lane warp)
+    for _ in range(5):
+        split[draw(st.integers(0, rank - 1))] += 1
+    warps = [0] * rank
+    for _ in range(draw(st.integers(0, 3))):
+        warps[draw(st.integers(0, rank - 1))] += 1
+    order = draw(st.permutations(list(range(rank))))
+    shape = [draw(st.sampled_from(sizes)) for _ in range(rank)]
+    return gluon.BlockedLayout(spt, [1 << x for x in split], [1 << x for x in warps], order), shape

@@ -14,7 +14,7 @@ from linlayout.contract import Kind, as_linear
 from linlayout.equiv import equivalent
 from linlayout.errors import DimensionError, LayoutError, NotLinearError, ParseError, SizeError, UnsupportedError
 from linlayout.mixed_radix import MixedRadixLayout
-from strategies import linear_layouts
+from strategies import blocked_on_shape, linear_layouts
 
 SM80_C = "((4,8),(2,2)):((32,1),(16,8)) -> (16,8)"
 
@@ -240,9 +240,6 @@ def test_from_linear_refusals():
 
 
 # ---------------------------------------------------------------------------- Gluon layouts
-POW = st.sampled_from([1, 2, 4, 8])
-
-
 @st.composite
 def gluon_on_shape(draw):
     """A Gluon distributed layout (Blocked, Slice of Blocked, or an MMA layout) and a shape."""
@@ -257,16 +254,7 @@ def gluon_on_shape(draw):
             (gluon.AMDMFMALayout(4, [16, 16, 32], True, [2, 2]), [64, 64]),
         ]))
     rank = draw(st.integers(1, 3)) if kind == "blocked" else draw(st.integers(2, 3))
-    spt = [draw(POW) for _ in range(rank)]
-    split = [0] * rank
-    for _ in range(5):
-        split[draw(st.integers(0, rank - 1))] += 1
-    warps = [0] * rank
-    for _ in range(draw(st.integers(0, 3))):
-        warps[draw(st.integers(0, rank - 1))] += 1
-    order = draw(st.permutations(list(range(rank))))
-    shape = [draw(st.sampled_from([1, 2, 4, 8, 16, 64])) for _ in range(rank)]
-    b = gluon.BlockedLayout(spt, [1 << x for x in split], [1 << x for x in warps], order)
+    b, shape = draw(blocked_on_shape(rank, sizes=(1, 2, 4, 8, 16, 64)))
     if kind == "blocked":
         return b, shape
     dim = draw(st.integers(0, rank - 1))

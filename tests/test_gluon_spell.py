@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from conftest import load_oracle
 from converters import gluon
 from converters.gluon.spell import canonical
+from strategies import blocked_on_shape
 
 ROWS = [
     r
@@ -81,25 +82,6 @@ def test_tensor_memory_spellings():
     L = t.to_linear([128, 64])
     found = gluon.spellings(L)
     assert canonical(t, [128, 64]) == gluon.parse("TensorMemoryLayout([128, 64], 1)") in found
-
-
-POW = st.sampled_from([1, 2, 4, 8])
-
-
-@st.composite
-def blocked_on_shape(draw):
-    rank = draw(st.integers(1, 3))
-    spt = [draw(POW) for _ in range(rank)]
-    split = [0] * rank  # log2 threads per dim, summing to 5 (a 32-lane warp)
-    for _ in range(5):
-        split[draw(st.integers(0, rank - 1))] += 1
-    warps = [0] * rank
-    for _ in range(draw(st.integers(0, 3))):
-        warps[draw(st.integers(0, rank - 1))] += 1
-    order = draw(st.permutations(list(range(rank))))
-    shape = [draw(st.sampled_from([1, 2, 4, 8, 16, 64, 256])) for _ in range(rank)]
-    b = gluon.BlockedLayout(spt, [1 << x for x in split], [1 << x for x in warps], order)
-    return b, shape
 
 
 @given(blocked_on_shape())

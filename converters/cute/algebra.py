@@ -523,21 +523,23 @@ def complement(layout: Layout, cotarget: Optional[IntTuple] = None, *, check: bo
                 f"complement: the modes of {layout} interleave: the mode {s}:{d} starts at {d}, inside the "
                 f"span {cur} of the smaller-stride modes (CuTe: 'Non-injective Layout detected in complement')"
             )
-        if n != 1:
-            if rs and rs[-1] * rd[-1] == cur:
-                rs[-1] *= n
-            else:
-                rs.append(n)
-                rd.append(cur)
+        _push_mode(rs, rd, n, cur)
         cur = d * s
     rest = (_ceil_div_size(cotarget, cur) if isinstance(cotarget, tuple) else -(-cot // cur)) if cur else 1
-    if rest != 1:
-        if rs and rs[-1] * rd[-1] == cur:
-            rs[-1] *= rest
-        else:
-            rs.append(rest)
-            rd.append(cur)
+    _push_mode(rs, rd, rest, cur)
     return _from_modes(rs, rd)
+
+
+def _push_mode(rs: list, rd: list, n: Any, stride: Any) -> None:
+    """Append the mode ``n:stride`` to the modes ``rs:rd`` (none when ``n`` is 1), merged into the
+    last mode when it continues it (``rs[-1] * rd[-1] == stride``)."""
+    if n == 1:
+        return
+    if rs and rs[-1] * rd[-1] == stride:
+        rs[-1] *= n
+    else:
+        rs.append(n)
+        rd.append(stride)
 
 
 def _ceil_div_size(shape: IntTuple, d: int) -> int:

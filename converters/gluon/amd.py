@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linlayout import gf2
-from linlayout.checks import is_pow2
+from linlayout.checks import is_pow2, span_sizes
 from linlayout.errors import BasisError, DimensionError, LayoutError, SizeError, UnsupportedError
 from linlayout.linear import LinearLayout
 
@@ -184,16 +184,6 @@ _WMMA_TILES = {
 }
 
 
-def _span_sizes(vecs: Sequence[Sequence[int]], rank: int) -> list[int]:
-    """Per dim, the smallest power of two above every entry (Triton's inferred out-dim sizes)."""
-    sizes = [1] * rank
-    for v in vecs:
-        for d, x in enumerate(v):
-            if x >= sizes[d]:
-                sizes[d] = 1 << x.bit_length()
-    return sizes
-
-
 def _reaches_all(vecs: Sequence[Sequence[int]], sizes: Sequence[int]) -> bool:
     """Whether the GF(2) span of ``vecs`` is every point of ``sizes`` (a surjective layout)."""
     shifts, acc = [], 0
@@ -309,11 +299,11 @@ class AMDWMMALayout(DistributedLayout):
             raise UnsupportedError(f"{who}: instr_shape {list(instr)} is not a WMMA v{v} instruction; version {v} accepts {ok}")
         # reg_bases and warp_bases together form a layout over tiles that must reach every tile it spans
         tiles = [*self.reg_bases, *self.warp_bases]
-        if not _reaches_all(tiles, _span_sizes(tiles, rank)):
+        if not _reaches_all(tiles, span_sizes(tiles, rank)):
             raise BasisError(
                 f"{who}: reg_bases {[list(b) for b in self.reg_bases]} and warp_bases "
                 f"{[list(b) for b in self.warp_bases]} (in tiles) do not reach every tile of the extent "
-                f"{_span_sizes(tiles, rank)} they span; use distinct powers of two on one dim each"
+                f"{span_sizes(tiles, rank)} they span; use distinct powers of two on one dim each"
             )
         self._check_cga(who)
         set_field(self, "version", v)
@@ -491,11 +481,11 @@ class AMDWMMALayout(DistributedLayout):
             return [[x * e for x, e in zip(v, ext)] for v in vecs]
 
         bases = {"register": reg + scaled(self.reg_bases), "lane": lane, "warp": scaled(self.warp_bases)}
-        tiles = _span_sizes([*self.reg_bases, *self.warp_bases], rank)
+        tiles = span_sizes([*self.reg_bases, *self.warp_bases], rank)
         sizes = [e * t for e, t in zip(ext, tiles)]
         # the CGA layout, cut to the shape
         blocks = [list(b) for b in self.cga_layout]
-        cga_sizes = _span_sizes(blocks, rank)
+        cga_sizes = span_sizes(blocks, rank)
         for d in range(rank):
             if cga_sizes[d] > shp[d]:
                 for b in blocks:

@@ -90,29 +90,25 @@ class Reader:
             got = self.text[self.pos:self.pos + 12] or "the end of the text"
             raise self.error(f"expected {what or repr(s)}, got {got!r}")
 
-    def ident(self, what: str = "a name") -> str:
+    def _token(self, pattern: re.Pattern[str], what: str) -> str:
+        """The text ``pattern`` matches at the next non-blank position (consumed), or a ParseError
+        saying ``what`` was expected."""
         self.ws()
-        m = _IDENT.match(self.text, self.pos)
+        m = pattern.match(self.text, self.pos)
         if not m:
             raise self.error(f"expected {what}")
         self.pos = m.end()
         return m.group()
 
+    def ident(self, what: str = "a name") -> str:
+        return self._token(_IDENT, what)
+
     def integer(self, what: str = "an integer") -> int:
-        self.ws()
-        m = _INT.match(self.text, self.pos)
-        if not m:
-            raise self.error(f"expected {what}")
-        self.pos = m.end()
-        return parse_int(m.group(), what, self.text, self.pos - len(m.group()), hex_ok=True)
+        text = self._token(_INT, what)
+        return parse_int(text, what, self.text, self.pos - len(text), hex_ok=True)
 
     def string(self) -> str:
-        self.ws()
-        m = _STRING.match(self.text, self.pos)
-        if not m:
-            raise self.error("expected a quoted string")
-        self.pos = m.end()
-        return m.group()[1:-1]
+        return self._token(_STRING, "a quoted string")[1:-1]
 
     def key(self) -> Located:
         """A dictionary key: a bare name or a quoted string."""

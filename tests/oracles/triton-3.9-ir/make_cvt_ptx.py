@@ -21,34 +21,25 @@ conversion sits in ``ir/``), ``target``, ``num_warps``, ``src``, ``dst``, ``shap
 
 from __future__ import annotations
 
-import json
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "triton-3.9-generated"))
+sys.path.insert(0, str(HERE))
 
-from triton_worker import TritonWorker  # noqa: E402
+from isolate import compile_each, require_triton, worker_source, write_rows  # noqa: E402
 
-WORKER = r"""
-import json, re, sys
-import triton
-from triton.backends.compiler import GPUTarget
+WORKER = worker_source(
+    prelude=r'''
 PATS = {"shfl": r"shfl\.sync", "st_shared": r"st\.shared", "ld_shared": r"ld\.shared", "bar_sync": r"(bar|barrier)\.sync",
         "stmatrix": r"stmatrix", "ldmatrix": r"ldmatrix"}
-for line in sys.stdin:
-    path, arch = json.loads(line)
-    try:
-        k = triton.compile(path, target=GPUTarget("cuda", arch, 32))
-        ptx = k.asm["ptx"]
-        counts = {k2: len(re.findall(r"^\s*(?:@!?%p\d+\s+)?" + p + r"\b", ptx, re.M)) for k2, p in PATS.items()}
-        out = {"ptx_counts": counts, "shared_bytes": int(k.metadata.shared)}
-    except Exception as e:
-        out = {"error": f"triton raised {type(e).__name__}: {str(e).strip().splitlines()[-1] if str(e).strip() else ''}"[:300]}
-    sys.stdout.write("@@" + json.dumps(out) + "\n")
-    sys.stdout.flush()
-"""
+''',
+    measure=r'''
+ptx = k.asm["ptx"]
+counts = {k2: len(re.findall(r"^\s*(?:@!?%p\d+\s+)?" + p + r"\b", ptx, re.M)) for k2, p in PATS.items()}
+out = {"ptx_counts": counts, "shared_bytes": int(k.metadata.shared)}
+''',
+)
 
 MODULE = """module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = {nw} : i32, ttg.target = "{target}", "ttg.threads-per-warp" = 32 : i32}} {{
   tt.func public @cvt(%in: !tt.ptr<{dt}>, %out: !tt.ptr<{dt}>) {{
@@ -63,11 +54,13 @@ MODULE = """module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = {nw}
 """
 
 
-def main() -> int:
-    import triton
+def module_text(c: dict) -> str:
+    """The one-op module of the conversion case ``c`` (``num_warps``, ``target``, ``dtype``, ``shape``, ``src``, ``dst``)."""
+    return MODULE.format(nw=c["num_warps"], target=c["target"], dt=c["dtype"], s="x".join(map(str, c["shape"])), src=c["src"], dst=c["dst"])
 
-    assert triton.__version__ == "3.9.0", f"expected triton 3.9.0, got {triton.__version__}"
-    sys.path.insert(0, str(HERE.parents[2]))
+
+def main() -> int:
+    require_triton(__doc__)
     from converters.mlir.module import parse_module  # only to find the conversions; Triton lowers them
 
     cases, seen = [], set()
@@ -85,21 +78,8 @@ def main() -> int:
             seen.add(key)
             cases.append({"file": f"ir/{path.name}", "line": op.line, "target": m.target, "num_warps": op.num_warps,
                           "src": src.layout_text, "dst": dst.layout_text, "shape": list(src.shape), "dtype": src.dtype})
-    worker = TritonWorker(WORKER)
-    rows = []
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
-            for i, c in enumerate(cases):
-                p = Path(tmp) / f"cvt{i}.ttgir"
-                p.write_text(MODULE.format(nw=c["num_warps"], target=c["target"], dt=c["dtype"], s="x".join(map(str, c["shape"])),
-                                           src=c["src"], dst=c["dst"]))
-                rows.append({**c, **worker.run(str(p), int(c["target"].split(":")[1]))})
-    finally:
-        worker.close()
-    with open(HERE / "cvt_ptx.jsonl", "w") as f:
-        for r in rows:
-            f.write(json.dumps(r, sort_keys=True) + "\n")
-    print(f"{len(rows)} conversions, {sum('error' in r for r in rows)} refused by Triton", file=sys.stderr)
+    rows = compile_each(WORKER, ((c, module_text(c), c["target"]) for c in cases))
+    write_rows("cvt_ptx.jsonl", rows, "conversions")
     return 0
 
 

@@ -20,30 +20,15 @@ and ``shared_bytes``, or ``error``.
 
 from __future__ import annotations
 
-import json
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "triton-3.9-generated"))
+sys.path.insert(0, str(HERE))
 
-from triton_worker import TritonWorker  # noqa: E402
+from isolate import compile_each, require_triton, worker_source, write_rows  # noqa: E402
 
-WORKER = r"""
-import json, sys
-import triton
-from triton.backends.compiler import GPUTarget
-for line in sys.stdin:
-    path, backend, arch, warp = json.loads(line)
-    try:
-        k = triton.compile(path, target=GPUTarget(backend, arch, warp))
-        out = {"shared_bytes": int(k.metadata.shared)}
-    except Exception as e:
-        out = {"error": f"triton raised {type(e).__name__}: {str(e).strip().splitlines()[-1] if str(e).strip() else ''}"[:300]}
-    sys.stdout.write("@@" + json.dumps(out) + "\n")
-    sys.stdout.flush()
-"""
+WORKER = worker_source('out = {"shared_bytes": int(k.metadata.shared)}')
 
 B = "#ttg.blocked<{{sizePerThread = {}, threadsPerWarp = {}, warpsPerCTA = {}, order = {}}}>"
 #: extra layouts beyond the corpus: (op, target, warps, axis, [input types])
@@ -111,10 +96,7 @@ def _module(op: str, target: str, warps: int, axis: int, inputs: list) -> str:
 
 
 def main() -> int:
-    import triton
-
-    assert triton.__version__ == "3.9.0", f"expected triton 3.9.0, got {triton.__version__}"
-    sys.path.insert(0, str(HERE.parents[2]))
+    require_triton(__doc__)
     from converters.mlir import parse_type
     from converters.mlir.module import parse_module
     from linlayout.app.audit_scratch import region_ops  # only to find the ops and their types; Triton sizes them
@@ -129,23 +111,15 @@ def main() -> int:
                 cases.append((f"ir/{path.name}:{r.line}", r.op, m.target, r.num_warps, r.axis, r.inputs))
     for op, target, warps, axis, texts in EXTRA:
         cases.append(("extra", op, target, warps, axis, [parse_type(t) for t in texts]))
-    worker = TritonWorker(WORKER)
-    rows = []
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
-            for i, (src, op, target, warps, axis, inputs) in enumerate(cases):
-                p = Path(tmp) / f"op{i}.ttgir"
-                p.write_text(_module(op, target, warps, axis, inputs))
-                backend, arch = target.split(":")
-                res = worker.run(str(p), backend, int(arch) if backend == "cuda" else arch, 64 if backend == "hip" else 32)
-                rows.append({"source": src, "op": op, "target": target, "num_warps": warps, "axis": axis,
-                             "inputs": [str(t) for t in inputs], **res})
-    finally:
-        worker.close()
-    with open(HERE / "scratch.jsonl", "w") as f:
-        for r in rows:
-            f.write(json.dumps(r, sort_keys=True) + "\n")
-    print(f"{len(rows)} ops, {sum('error' in r for r in rows)} refused by Triton", file=sys.stderr)
+    rows = compile_each(
+        WORKER,
+        (
+            ({"source": src, "op": op, "target": target, "num_warps": warps, "axis": axis, "inputs": [str(t) for t in inputs]},
+             _module(op, target, warps, axis, inputs), target)
+            for src, op, target, warps, axis, inputs in cases
+        ),
+    )
+    write_rows("scratch.jsonl", rows, "ops")
     return 0
 
 

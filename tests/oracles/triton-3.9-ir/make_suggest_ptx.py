@@ -15,22 +15,18 @@ suggested layout), ``requested`` (the IR's destination), ``shape``, ``dtype``, `
 
 from __future__ import annotations
 
-import json
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from make_cvt_ptx import MODULE, WORKER, TritonWorker  # noqa: E402
+from isolate import compile_each, require_triton, write_rows  # noqa: E402
+from make_cvt_ptx import WORKER, module_text  # noqa: E402
 
 
 def main() -> int:
-    import triton
-
-    assert triton.__version__ == "3.9.0", f"expected triton 3.9.0, got {triton.__version__}"
-    sys.path.insert(0, str(HERE.parents[2]))
+    require_triton(__doc__)
     from linlayout.app.audit import audit  # the suggestions under test; Triton lowers them
 
     cases = []
@@ -43,21 +39,8 @@ def main() -> int:
                 if s["kind"] == "register_order" and not c.dtype.startswith("!"):
                     cases.append({"file": f"ir/{path.name}", "line": c.line, "target": r.target, "num_warps": c.num_warps,
                                   "src": c.src, "dst": s["layout"], "requested": c.dst, "shape": c.shape, "dtype": c.dtype})
-    worker = TritonWorker(WORKER)
-    rows = []
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
-            for i, c in enumerate(cases):
-                p = Path(tmp) / f"cvt{i}.ttgir"
-                p.write_text(MODULE.format(nw=c["num_warps"], target=c["target"], dt=c["dtype"], s="x".join(map(str, c["shape"])),
-                                           src=c["src"], dst=c["dst"]))
-                rows.append({**c, **worker.run(str(p), int(c["target"].split(":")[1]))})
-    finally:
-        worker.close()
-    with open(HERE / "suggest_ptx.jsonl", "w") as f:
-        for r in rows:
-            f.write(json.dumps(r, sort_keys=True) + "\n")
-    print(f"{len(rows)} suggested conversions, {sum('error' in r for r in rows)} refused by Triton", file=sys.stderr)
+    rows = compile_each(WORKER, ((c, module_text(c), c["target"]) for c in cases))
+    write_rows("suggest_ptx.jsonl", rows, "suggested conversions")
     return 0
 
 
