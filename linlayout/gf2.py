@@ -373,30 +373,28 @@ def meet_dim(b1: Iterable[int], b2: Sequence[int]) -> int:
     """
     lead: dict[int, int] = {}  # leading bit length -> vector
     for v in b1:
-        while v:
-            n = v.bit_length()
-            w = lead.get(n)
-            if w is None:
-                lead[n] = v
-                break
-            v ^= w
-    new = 0  # vectors of b2 independent of b1 (and of the b2 vectors before them)
+        echelon_insert(lead, v)
     own: dict[int, int] = {}  # b2's own echelon form
+    new = 0  # vectors of b2 independent of b1 (and of the b2 vectors before them)
     for v in b2:
-        u = v
-        while u:
-            n = u.bit_length()
-            w = lead.get(n)
-            if w is None:
-                lead[n] = u
-                new += 1
-                break
-            u ^= w
-        while v:
-            n = v.bit_length()
-            w = own.get(n)
-            if w is None:
-                own[n] = v
-                break
-            v ^= w
+        new += echelon_insert(lead, v)
+        echelon_insert(own, v)
     return len(own) - new
+
+
+def echelon_insert(lead: dict[int, int], v: int) -> bool:
+    """Add ``v`` to the span kept as an echelon dict (leading bit length -> vector); True when it
+    was independent of the span (the dict grew).
+
+        >>> lead = {}
+        >>> echelon_insert(lead, 6), echelon_insert(lead, 3), echelon_insert(lead, 5), lead
+        (True, True, False, {3: 6, 2: 3})
+    """
+    while v:
+        n = v.bit_length()
+        w = lead.get(n)
+        if w is None:
+            lead[n] = v
+            return True
+        v ^= w
+    return False

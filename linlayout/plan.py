@@ -494,17 +494,6 @@ def _xor_masked(vectors: Sequence[int], mask: int) -> int:
     return out
 
 
-def _echelon_insert(lead: dict[int, int], v: int) -> None:
-    """Add ``v`` to the span of an echelon dict (leading bit length -> vector)."""
-    while v:
-        n = v.bit_length()
-        w = lead.get(n)
-        if w is None:
-            lead[n] = v
-            return
-        v ^= w
-
-
 def _solver(columns: Sequence[int]) -> gf2.SpanBasis:
     """The span of ``columns`` inserted in order: its ``express(t)`` is ``gf2.solve(columns, t)``
     (one elimination for many right-hand sides)."""
@@ -627,8 +616,8 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
             g = pick[0] & ((1 << len(Tr)) - 1)
             Tl[j] = pick[1] ^ _xor_masked(Tr, g)
             G.append(g)
-            _echelon_insert(chosen, pick[1])
-            _echelon_insert(chosen_lanes, pick[1] >> nrs)
+            gf2.echelon_insert(chosen, pick[1])
+            gf2.echelon_insert(chosen_lanes, pick[1] >> nrs)
     n_pack_max = 0 if bitwidth >= 32 else (32 // max(bitwidth, 8)).bit_length() - 1
     pack = [i for i, x in enumerate(lane_of) if x == 0][:n_pack_max]
     rounds = [i for i in range(len(Tr)) if i not in pack]
