@@ -46,7 +46,7 @@ from .errors import (
 
 # The caps on table sizes (2**24 rows) and on total bits (62, so that flat values stay within
 # numpy's int64) live with the other input limits.
-from .limits import MAX_NAME, MAX_RANK, MAX_TABLE_LOG2, MAX_TOTAL_LOG2, as_list
+from .limits import MAX_ITEMS, MAX_NAME, MAX_RANK, MAX_TABLE_LOG2, MAX_TOTAL_LOG2, as_list
 
 if TYPE_CHECKING:  # pragma: no cover
     import galois
@@ -397,10 +397,12 @@ class LinearLayout:
         n_bits = 0
         for name, vecs in (flat_bases.items() if type(flat_bases) is dict else _items(flat_bases, "flat_bases")):
             _check_name(name, "in-dim")
-            try:
+            if type(vecs) is tuple or type(vecs) is list:
                 flat = tuple(vecs)
-            except TypeError:
-                raise BasisError(f"flat bases of in-dim {name!r} must be a list of ints, got {vecs!r}") from None
+            elif isinstance(vecs, (str, bytes, Mapping)) or not isinstance(vecs, Iterable):
+                raise BasisError(f"flat bases of in-dim {name!r} must be a list of ints, got {str(vecs)[:60]}")
+            else:  # any other iterable (a range, a generator): at most MAX_ITEMS entries
+                flat = tuple(as_list(vecs, f"flat bases of in-dim {name!r}", MAX_ITEMS))
             if not set(map(type, flat)) <= _INT_TYPE:
                 flat = tuple(_as_int(f, f"basis {i} of in-dim {name!r}") for i, f in enumerate(flat))
             if flat and (min(flat) < 0 or max(flat) >= limit):

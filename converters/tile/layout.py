@@ -251,7 +251,8 @@ class TileLayout:
             shape = shape.tolist()
         if isinstance(shape, (str, bytes)) or not isinstance(shape, Sequence):
             raise LayoutError(f"shape must be a sequence of ints, got {shape!r}")
-        shape = tuple(as_int(s, f"shape {list(shape)!r}: entry {k}", LayoutError) for k, s in enumerate(shape))
+        shape = tuple(as_int(s, f"shape {list(shape)!r}: entry {k}", LayoutError)
+                      for k, s in enumerate(as_list(shape, "shape", MAX_RANK)))
         if any(s < 1 for s in shape):
             raise SizeError(f"shape {list(shape)} has a non-positive entry")
         if math.prod(shape) != self.size():

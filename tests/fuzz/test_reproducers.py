@@ -435,3 +435,78 @@ def test_tv_warp_size_is_our_integer_grammar(text):
 
     with pytest.raises(ParseError):
         cute.parse_tv(text)
+
+
+# ------------------------------------------------------------------------------ API round 3 (issue 20's remainder)
+
+_HUGE = range(10**12)  # a "list" of 10**12 entries: list() of it is a MemoryError
+
+
+def _deep(n: int) -> object:
+    t: object = 1
+    for _ in range(n):
+        t = (t,)
+    return t
+
+
+def _api_round3_cases():
+    from converters import cute
+    from converters.gluon import BlockedLayout, NVMMADistributedLayout
+    from converters.tile.layout import TileLayout
+    from linlayout import checks, smem_atoms, tabulate
+    from linlayout.app import space
+
+    blocked = BlockedLayout([1, 1], [4, 8], [2, 2], [1, 0])
+    mma = NVMMADistributedLayout([2, 0], [2, 2], [16, 8])
+    L = cute.parse("(2,2):(1,2)")
+    return {
+        "TileLayout.group": lambda: TileLayout.parse("S[(4,4):(3@laneid,12@laneid)]").group(_HUGE),
+        "TileLayout.group 10**5 ones": lambda: TileLayout.parse("S[(4,4):(3@laneid,12@laneid)]").group([1] * 100_000),
+        "cute.offset_map in_dims": lambda: cute.offset_map(L, in_dims=_HUGE),
+        "cute.offset_map flat in_dims": lambda: cute.offset_map(L, flat=True, in_dims=_HUGE),
+        "cute.to_general shape": lambda: cute.to_general(L, shape=_HUGE),
+        "space.classify": lambda: space.classify(_HUGE, [128]),
+        "LinearLayout.from_flat bases": lambda: LinearLayout.from_flat({"i": _HUGE}, [("o", 4)]),
+        "MixedRadixLayout digits": lambda: MixedRadixLayout(_HUGE),
+        "MixedRadixLayout digit list": lambda: MixedRadixLayout({"i": _HUGE}),
+        "select_swizzle_width": lambda: smem_atoms.select_swizzle_width(_HUGE, "fp16"),
+        "select_swizzle_width cga": lambda: smem_atoms.select_swizzle_width([64, 64], "fp16", cga_layout=[["x"]]),
+        "tile_by_atoms '-1'": lambda: smem_atoms.tile_by_atoms("m", "-1"),
+        "tile_by_atoms atom": lambda: smem_atoms.tile_by_atoms(smem_atoms.MmaAtom(16, 128), ["-", 1]),
+        "Blocked.dot_operand_builder(True)": lambda: blocked.dot_operand_builder(True, 1, [16, 16], []),
+        "NVMMA.dot_operand_builder shape []": lambda: mma.dot_operand_builder(print, 4, [], ""),
+        "NVMMA.dot_operand_builder shape rank": lambda: mma.dot_operand_builder(0, 2, [], []),
+        "cute.Layout.crd2idx 900 deep": lambda: L.crd2idx(_deep(900)),
+        "checks.span_sizes rank": lambda: checks.span_sizes("offset", 0),
+        "checks.span_sizes vector": lambda: checks.span_sizes([[2**62]], 0),
+        "checks.span_sizes huge rank": lambda: checks.span_sizes([], 2**62),
+        "tabulate.value_range": lambda: tabulate.value_range([[-1]], "\x00", "128B"),
+        "tabulate.smallest_dtype str": lambda: tabulate.smallest_dtype("x", 3),
+        "tabulate.smallest_dtype nan": lambda: tabulate.smallest_dtype(float("nan"), 3),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_api_round3_cases()))
+def test_api_round3_foreign_exceptions_are_layout_errors(name):
+    """The API fuzzer's remaining foreign exceptions (MemoryError from a range(10**12) where a
+    list goes, int('-'), IndexError, RecursionError): each a LayoutError now, at once."""
+    assert _quick(_api_round3_cases()[name], limit=5.0) == "refused"
+
+
+def test_api_round3_fixes_keep_the_good_path():
+    from converters import cute
+    from converters.gluon import BlockedLayout, DotOperandLayout
+    from linlayout import checks, smem_atoms, tabulate
+    import numpy as np
+
+    L = cute.parse("(2,2):(1,2)")
+    assert list(cute.offset_map(L, in_dims=("a", "b")).in_dims) == ["a", "b"]
+    assert checks.span_sizes(iter([(0, 1), (3, 0)]), 2) == [4, 2]
+    assert tabulate.value_range([(3, (1, 0)), (2, (0, -5))], (0, 1), "add") == (-4, 2)
+    assert smem_atoms.select_swizzle_width(range(64, 129, 64), "fp16") == 128
+    assert smem_atoms.tile_by_atoms(smem_atoms.MmaAtom(16, 128), (np.int64(16), 128)) == \
+        smem_atoms.tile_by_atoms(smem_atoms.MmaAtom(16, 128), (16, 128))
+    assert LinearLayout.from_flat({"i": range(1, 3)}, [("o", 4)]).bases["i"] == ((1,), (2,))
+    dot = DotOperandLayout(0, BlockedLayout([1, 1], [4, 8], [2, 2], [1, 0]), 1)
+    assert dot.to_linear([16, 16]) == dot.to_linear((16, 16))
+    assert "(...)" in cute.format_int_tuple(_deep(100))
