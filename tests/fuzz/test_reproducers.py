@@ -512,3 +512,40 @@ def test_api_round3_fixes_keep_the_good_path():
     from converters.cute.layout import format_int_tuple
 
     assert "(...)" in format_int_tuple(_deep(100))
+
+
+@pytest.mark.parametrize("value, ok", [("9223372036854775807", False), ("-1", False), ("65537", False),
+                                       ("65536", True), ("0", True)])
+def test_show_max_cells_is_capped_at_max_grid_cells(value, ok, capsys):
+    """`show --max-cells 2**63` printed a 16,384-cell grid at 870 MB of peak memory; the option is
+    now refused above linlayout.limits.MAX_GRID_CELLS."""
+    from linlayout.app.cli import main
+    from linlayout.limits import MAX_GRID_CELLS
+
+    assert MAX_GRID_CELLS == 65536
+    rc = main(["show", "BlockedLayout([1],[32],[4],[0])", "--shape", "128", "--max-cells", value])
+    err = capsys.readouterr().err
+    assert (rc == 0) == ok, err
+    if not ok:
+        assert rc == 2 and "MAX_GRID_CELLS" in err and err.strip().count("\n") == 0
+
+
+@pytest.mark.parametrize("shape, warps", [([8, 8, 2], 2), ([128, 64], 128), ([256, 128], 128)])
+def test_slice_spellings_streams(shape, warps):
+    """slice_spellings([8, 8, 2], 2) built a list of 688,128 dicts (3-7 s, up to 1 GB); it is now
+    the lazy sequence: its length at once, any spelling by index, the same spellings as slice_space."""
+    import tracemalloc
+
+    from linlayout.app import spellings
+
+    tracemalloc.start()
+    try:
+        sp = spellings.slice_spellings(shape, warps)
+        n = len(sp)
+        last = sp[-1]
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    lazy = spellings.slice_space(shape, warps)
+    assert n == len(lazy) > 100_000 and last == lazy[n - 1] and sp[n // 2] == lazy[n // 2]
+    assert peak < 10 << 20, peak  # the list was ~900 bytes a spelling
