@@ -691,7 +691,9 @@ class LinearLayout:
         """
         if inputs is None:
             inputs = kwargs
-        elif kwargs:
+        elif kwargs or inputs.__class__ is not dict:
+            if not isinstance(inputs, Mapping):
+                raise LayoutError(f"apply: inputs must map in-dim names to ints, got {type(inputs).__name__}")
             inputs = {**inputs, **kwargs}
         tables = self._tables
         if tables.__class__ is not dict:  # the first calls: no tables yet (see _apply_untabled)
@@ -759,6 +761,8 @@ class LinearLayout:
 
     def apply_flat(self, flat_input: int) -> int:
         """Evaluate on the flattened input (first in-dim lowest bits) to the flattened output."""
+        if flat_input.__class__ is not int:
+            flat_input = _as_int(flat_input, "apply_flat: the flat input")
         out = 0
         for b in self._columns():
             if flat_input & 1:
@@ -1263,8 +1267,11 @@ class LinearLayout:
             >>> L.sublayout(["warp"], ["dim1"]).bases
             {'warp': ((1,),)}
         """
-        in_set = set(in_names)
-        out_set = set(out_names)
+        try:
+            in_set = set(in_names if in_names.__class__ in (list, tuple) else _dim_names(in_names))
+            out_set = set(out_names if out_names.__class__ in (list, tuple) else _dim_names(out_names))
+        except TypeError:  # an unhashable entry
+            raise DimensionError(f"sublayout: dim names must be strings, got {in_names!r:.60} and {out_names!r:.60}") from None
         for n in in_set:
             self._in_flat(n)
         for n in out_set:

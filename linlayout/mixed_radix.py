@@ -459,7 +459,7 @@ class MixedRadixLayout:
         if inputs is None:
             inputs = {}
         if not isinstance(inputs, Mapping):
-            vals = list(inputs)
+            vals = as_list(inputs, "apply: inputs (a mapping of in-dims to ints, or a list of them)", MAX_RANK)
             if len(vals) != len(dims):
                 raise DimensionError(f"apply: got {len(vals)} coordinates, the layout has {len(dims)} in-dims {list(dims)}")
             inputs = dict(zip(dims, vals))

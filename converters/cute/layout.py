@@ -28,6 +28,7 @@ from typing import Any, Iterator, Optional, Union, cast
 
 import numpy as np
 
+from linlayout.checks import expect
 from linlayout.errors import LayoutError, SizeError
 from linlayout.tabulate import tabulate
 
@@ -513,6 +514,7 @@ class Layout(memory_map.MemoryMap):
         >>> Layout((4, 2), (1, 4)).same_function(Layout(8, 1))
         True
         """
+        other = expect(other, memory_map.MemoryMap, "same_function: other")
         return self.size() == other.size() and bool(np.array_equal(self.table(), other.table()))
 
     # ----------------------------------------------------------------- bridges

@@ -166,6 +166,7 @@ class TileLayout:
         """
         if axis is None:
             return 1 + sum(self.span(a) - 1 for a in self.axes if a in MEMORY_AXES)
+        expect(axis, str, "span: axis")
         axis = "tx" if axis == "tid" else axis
         return 1 + self.offset.get(axis, 0) + sum((i.extent - 1) * i.stride for i in self.shard + self.replica if i.axis == axis)
 
@@ -376,6 +377,7 @@ class TileLayout:
             NotInvertibleError: some coordinate is held by no place, or by two places that are not
                 replicas of each other.
         """
+        g = expect(g, MixedRadixLayout, "TileLayout.from_general: g")
         fwd, reps = places_first(g)
         return cls._with_kind(from_hardware(fwd, reps), kind_of_linear(g), "warp" in g.in_dims)
 

@@ -15,7 +15,7 @@ from typing import Any, overload
 
 from converters import gluon
 from converters.gluon.distributed import blocked_linear
-from linlayout.checks import is_pow2
+from linlayout.checks import as_int, expect, is_pow2
 from linlayout.errors import DimensionError, LayoutError, SizeError
 from linlayout.limits import MAX_RANK, MAX_SPELLINGS, MAX_TOTAL_LOG2, as_list
 from linlayout.linear import LinearLayout
@@ -279,6 +279,8 @@ def _blocked_factors(shape: Sequence[int], num_warps: int, threads_per_warp: int
         raise SizeError(f"num_warps must be a power of two, got {num_warps}")
     if not is_pow2(threads_per_warp):
         raise SizeError(f"threads_per_warp must be a power of two, got {threads_per_warp}")
+    if max_size_per_thread is not None:
+        max_size_per_thread = as_int(max_size_per_thread, "max_size_per_thread", SizeError)
     rank = len(shape)
     spt_choices = [[v for v in _pow2_upto(s) if max_size_per_thread is None or v <= max_size_per_thread] for s in shape]
     _check_count(math.prod(len(c) for c in spt_choices) * _count_splits(threads_per_warp, rank)
@@ -421,8 +423,11 @@ def dot_operand_spellings(parents: Iterable[Spelling], *, bitwidth: int = 16) ->
         raise SizeError(f"bitwidth must be 8, 16 or 32, got {bitwidth}")
     out = []
     k_width = max(1, 32 // bitwidth)
-    for p in parents:
-        version = p.get("version", [2, 0])[0]
+    for p in as_list(parents, "dot_operand_spellings: parents", MAX_SPELLINGS):
+        version = expect(p, dict, "dot_operand_spellings: a parent spelling").get("version", [2, 0])
+        if not isinstance(version, (list, tuple)) or not version:
+            raise LayoutError(f"dot_operand_spellings: a parent's version must be a list such as [2, 0], got {version!r:.40}")
+        version = version[0]
         for op in (0, 1) if version == 2 else (0,):
             out.append({"kind": "DotOperandLayout", "operand_index": op, "parent": p, "k_width": k_width})
     return out
