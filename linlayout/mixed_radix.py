@@ -1063,6 +1063,8 @@ class MixedRadixLayout:
         """
         from .linear import LinearLayout
 
+        if out_dims is not None:
+            out_dims = expect(out_dims, Mapping, "to_linear: out_dims (axis name -> size)")
         why = self._linear_obstruction()
         if why is not None:
             raise NotLinearError(f"to_linear: {why}")
