@@ -549,3 +549,54 @@ def test_slice_spellings_streams(shape, warps):
     lazy = spellings.slice_space(shape, warps)
     assert n == len(lazy) > 100_000 and last == lazy[n - 1] and sp[n // 2] == lazy[n // 2]
     assert peak < 10 << 20, peak  # the list was ~900 bytes a spelling
+
+
+def _wrong_type_cases():
+    import numpy as np
+
+    from converters import cute, registry
+    from converters.cute.algebra import make_ordered_layout
+    from converters.cute.descriptor import Basis
+    from converters.gluon import BlockedLayout, NVMMASharedLayout, SliceLayout
+    from converters.gluon.tmem import tmem_view_layout
+    from converters.tile.layout import TileLayout
+    from converters.tilus import local
+    from linlayout import draw
+    from linlayout.app import spellings
+    from linlayout.swizzle import Swizzle
+
+    L = LinearLayout({"lane": [[1], [2]], "warp": [[4]]}, {"dim0": 8})
+    G = MixedRadixLayout({"x": [(3, 1, "m"), (4, 8, "laneid")]})
+    R = local(2, 4)
+    return {
+        "LinearLayout.apply(int)": lambda: L.apply(2147483648),
+        "LinearLayout.apply_flat(tuple)": lambda: L.apply_flat((1,)),
+        "LinearLayout.sublayout(layout)": lambda: L.sublayout("lane", L),
+        "LinearLayout.sublayout(unhashable)": lambda: L.sublayout([["lane"]], ["dim0"]),
+        "MixedRadixLayout.apply(int)": lambda: G.apply(0),
+        "MixedRadixLayout.apply_all(int)": lambda: G.apply_all(64),
+        "MixedRadixLayout.to_linear(out_dims=tuple)": lambda: MixedRadixLayout({"x": [(2, 1, "m")]}).to_linear(out_dims=(2, 2)),
+        "cute Layout.same_function(str)": lambda: cute.parse("(2,2):(1,2)").same_function("0x10"),
+        "cute Basis(float)": lambda: Basis("lane", 0.5, index=32),
+        "cute make_ordered_layout(order=Swizzle)": lambda: make_ordered_layout((2, 2), order=Swizzle(3, 4, 3)),
+        "TileLayout.from_general(LinearLayout)": lambda: TileLayout.from_general(L),
+        "TileLayout.span(list)": lambda: TileLayout.parse("S[(4,8):(1@TLane,1@TCol)]").span(["TLane"]),
+        "Swizzle.from_linear(list)": lambda: Swizzle.from_linear([1, 2]),
+        "draw.thread_color(dict)": lambda: draw.thread_color({"x": [None]}),
+        "dot_operand_spellings(int)": lambda: spellings.dot_operand_spellings(np.int64(-1)),
+        "dot_operand_spellings([str])": lambda: spellings.dot_operand_spellings(["x"]),
+        "blocked_space(max_size_per_thread=list)": lambda: spellings.blocked_space([64, 64], 16, max_size_per_thread=[16, 16]),
+        "mma_spellings(versions=int)": lambda: spellings.mma_spellings([64, 64], 4, versions=3),
+        "tilus with_shape(int)": lambda: R.with_shape(3),
+        "tilus get_global(list)": lambda: R.get_global(spatial_index=[-1], local_index=0),
+        "registry.convert(form=bytearray)": lambda: registry.convert(L, bytearray(b"12")),
+        "NVMMASharedLayout.get_default_for(bool)": lambda: NVMMASharedLayout.get_default_for(True, "fp16"),
+        "tmem_view_layout(SliceLayout)": lambda: tmem_view_layout(SliceLayout(1, BlockedLayout([1, 4], [8, 4], [2, 2], [1, 0])), (4, 8), element_ty=8),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_wrong_type_cases()))
+def test_wrong_type_arguments_are_layout_errors(name):
+    """The API fuzzer's wrong-type class (a TypeError/AttributeError from an argument of the wrong
+    Python type), checked at the public entry point now."""
+    assert _quick(_wrong_type_cases()[name], limit=5.0) == "refused"
