@@ -158,7 +158,7 @@ def tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dtype
         k = len(fields)
         ok = dt.kind in "uiO" and all(type(b) is int for b in images) and \
             all(len(f) == 2 and type(f[0]) is int and type(f[1]) is int for f in fields)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, SyntaxError):  # np.dtype("01") is a SyntaxError
         ok = False
     if not ok:
         raise LayoutError("tabulate_xor: images must be ints, fields (shift, mask) pairs of ints and dtype "
@@ -193,7 +193,7 @@ def _checked(digits: Any, base: Any, op: str, dtype: Any) -> tuple[int, int, np.
                 raise LayoutError(f"tabulate: a digit's vector {v!r:.60} has {len(v)} entries, the base {k}")
             n *= e
         dt = None if dtype is None else np.dtype(dtype)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, SyntaxError):  # np.dtype("01") is a SyntaxError
         raise LayoutError("tabulate: digits must be (extent, vector) pairs with vectors as long as the base, "
                           "and dtype a numpy dtype") from None
     return k, n, dt

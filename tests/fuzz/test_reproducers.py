@@ -8,6 +8,7 @@ belong to the CuTe parsers' owner and are not here.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from fuzz_targets import Target, check
@@ -600,3 +601,42 @@ def test_wrong_type_arguments_are_layout_errors(name):
     """The API fuzzer's wrong-type class (a TypeError/AttributeError from an argument of the wrong
     Python type), checked at the public entry point now."""
     assert _quick(_wrong_type_cases()[name], limit=5.0) == "refused"
+
+
+def test_tv_table_of_a_huge_tile_extent():
+    """TVLayout.table() computed `idx % extent` in the layout table's own (uint8) dtype:
+    OverflowError for a tile extent of 2**62 - 1 (17 of 30,000 API calls on the merged code)."""
+    from converters.cute.tv import parse_tv
+
+    t = parse_tv("(8,(2,2)):(2,(1,16)) -> (4611686018427387903)")
+    assert t.table().dtype == np.int64
+    assert t.table()[:, :, 0].tolist() == [[t(th, v)[0] for v in range(t.num_values)] for th in range(t.num_threads)]
+    assert t.to_general().apply(register=3, lane=5) == {"dim0": 10 + 1 + 16}
+    assert _quick(t.to_general, _HUGE, limit=5.0) == "refused"
+
+
+def test_tabulate_xor_dtype_syntax_error():
+    """np.dtype('01') raises SyntaxError (numpy evaluates the string)."""
+    from linlayout import tabulate
+    from linlayout.dtypes import element_bitwidth
+
+    assert _quick(tabulate.tabulate_xor, [1], [(0, 1)], "01") == "refused"
+    assert _quick(tabulate.tabulate, [(2, (1,))], (0,), "add", "01") == "refused"
+    assert _quick(element_bitwidth, "01") == "refused"
+
+
+def _classify_in_a_daemon(_: int) -> int:
+    from linlayout.app import space
+
+    sp = [{"kind": "BlockedLayout", "size_per_thread": [1], "threads_per_warp": [32], "warps_per_cta": [4], "order": [0]}] * 600
+    return space.classify(sp, [128]).num_classes
+
+
+def test_classify_in_a_daemonic_worker_runs_serially():
+    """classify of over SERIAL_THRESHOLD listed spellings started a process pool, which a
+    multiprocessing worker (daemonic) may not: AssertionError 'daemonic processes are not allowed
+    to have children'."""
+    import multiprocessing as mp
+
+    with mp.get_context("fork").Pool(1) as pool:
+        assert pool.apply(_classify_in_a_daemon, (0,)) == 1
