@@ -60,7 +60,7 @@ if mode == "stream":
     s = space.classify(space.blocked_space(shape, warps) + space.slice_space(shape, warps), shape, executor="serial")
     n, classes, sizes = s.num_spellings, s.num_classes, s.class_sizes()
 else:  # the list approach: every spelling and every layout object in memory, then grouped
-    spellings = space.blocked_spellings(shape, warps) + space.slice_spellings(shape, warps)
+    spellings = list(space.blocked_spellings(shape, warps)) + list(space.slice_spellings(shape, warps))
     layouts = [safe_linear(x, shape) for x in spellings]
     groups = {{}}
     for i, L in enumerate(layouts):

@@ -246,7 +246,7 @@ def detect(text: str) -> str:
 def _form(name: str) -> Form:
     try:
         return FORMS[name]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: an unhashable name (a list, a bytearray)
         raise LayoutError(f"unknown form {name!r}; expected one of {', '.join(FORMS)}") from None
 
 

@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from linlayout.checks import expect
+from linlayout.checks import as_int, expect
 from linlayout.contract import Kind
 from linlayout.draw import MAX_CELLS
 from linlayout.errors import DimensionError, LayoutError, ParseError, SizeError, UnsupportedError
@@ -218,7 +218,7 @@ class RegisterLayout:
         return math.prod(self.shape)
 
     def with_shape(self, shape: Sequence[int]) -> RegisterLayout:
-        return RegisterLayout(tuple(shape), self.mode_shape, self.spatial_modes, self.local_modes)
+        return RegisterLayout(_ints(shape, "with_shape: shape"), self.mode_shape, self.spatial_modes, self.local_modes)
 
     # ------------------------------------------------------------------ evaluation
 
@@ -264,6 +264,8 @@ class RegisterLayout:
             >>> spatial(2, 3).get_global(spatial_index=4, local_index=0)
             [1, 1]
         """
+        spatial_index = as_int(spatial_index, "get_global: spatial_index", LayoutError)
+        local_index = as_int(local_index, "get_global: local_index", LayoutError)
         if not 0 <= spatial_index < self.spatial_size or not 0 <= local_index < self.local_size:
             raise DimensionError(f"spatial_index {spatial_index} / local_index {local_index} out of range [0, {self.spatial_size}) / [0, {self.local_size})")
         si = _deserialize(spatial_index, self.spatial_shape)

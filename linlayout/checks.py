@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from .errors import LayoutError, SizeError
+from .limits import MAX_ITEMS, MAX_RANK, as_list
 
 __all__ = ["is_pow2", "log2", "log2_exact", "as_int", "check_pow2", "span_sizes", "expect"]
 
@@ -82,9 +83,18 @@ def span_sizes(vectors: Iterable[Sequence[int]], rank: int) -> list[int]:
         >>> span_sizes([], 3)
         [1, 1, 1]
     """
+    rank = as_int(rank, "span_sizes: rank", LayoutError)
+    if not 0 <= rank <= MAX_RANK:
+        raise SizeError(f"span_sizes: rank must be in [0, {MAX_RANK}], got {rank}")
     sizes = [1] * rank
-    for v in vectors:
+    for v in as_list(vectors, "span_sizes: vectors", MAX_ITEMS):
+        v = as_list(v, "span_sizes: a vector", MAX_RANK)
+        if len(v) > rank:
+            raise LayoutError(f"span_sizes: a vector of {len(v)} entries for rank {rank}")
         for d, x in enumerate(v):
+            x = as_int(x, "span_sizes: a vector entry", LayoutError)
+            if x < 0:
+                raise LayoutError(f"span_sizes: vector entries must be non-negative, got {x}")
             if x >= sizes[d]:
                 sizes[d] = 1 << x.bit_length()
     return sizes

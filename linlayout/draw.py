@@ -133,6 +133,7 @@ def thread_color(index: int) -> str:
         >>> thread_color(1) != thread_color(0) and thread_color(33) != thread_color(1)
         True
     """
+    index = as_int(index, "thread_color: index", LayoutError)
     if index < 0 or index > MAX_INT:
         raise LayoutError(f"thread_color: index must be in [0, 2**62), got {index if index.bit_length() < 200 else 'a huge int'}")
     hue = (index * 0.6180339887498949) % 1.0

@@ -78,7 +78,7 @@ def element_bitwidth(dtype: Any) -> int:
             import numpy as np
 
             bits = np.dtype(dtype).itemsize * 8
-        except (TypeError, ValueError):  # np.dtype({...}) is a ValueError
+        except (TypeError, ValueError, SyntaxError):  # np.dtype({...}) is a ValueError, np.dtype("01") a SyntaxError
             raise LayoutError(f"cannot tell the bit width of element type {dtype!r}") from None
     if bits not in (1, 2, 4, 8, 16, 32, 64, 128):
         raise SizeError(f"element bit width must be a power of two between 1 and 128, got {bits}")

@@ -20,6 +20,7 @@ limit               value       what it bounds
 ``MAX_TOTAL_LOG2``  62          total bits of a layout's inputs (or outputs)
 ``MAX_TABLE_LOG2``  24          points a whole-layout table materializes (2**24)
 ``MAX_SPELLINGS``   1000000     spellings one layout-space sweep enumerates
+``MAX_GRID_CELLS``  65536       cells of a layout grid printed as text (``show --max-cells``)
 ==================  ==========  ==============================================================
 
 Integer literals (our own grammar, never Python's ``int(x, 0)``): an optional sign, then ``0``
@@ -68,6 +69,7 @@ __all__ = [
     "MAX_TOTAL_LOG2",
     "MAX_TABLE_LOG2",
     "MAX_SPELLINGS",
+    "MAX_GRID_CELLS",
     "check_text",
     "parse_int",
     "check_int",
@@ -98,6 +100,9 @@ MAX_TOTAL_LOG2 = 62
 MAX_TABLE_LOG2 = 24
 #: Most spellings one layout-space sweep enumerates.
 MAX_SPELLINGS = 1_000_000
+#: Most cells of a layout grid printed as text (``linlayout show --max-cells`` above it is refused;
+#: a 256 x 256 grid is about 3 MB of text; pictures are capped apart, at ``draw.MAX_CELLS``).
+MAX_GRID_CELLS = 1 << 16
 
 _DEC = re.compile(r"[-+]?(?:0|[1-9][0-9]*)\Z")
 _HEX = re.compile(r"[-+]?0[xX][0-9a-fA-F]+\Z")

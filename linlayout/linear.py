@@ -46,7 +46,7 @@ from .errors import (
 
 # The caps on table sizes (2**24 rows) and on total bits (62, so that flat values stay within
 # numpy's int64) live with the other input limits.
-from .limits import MAX_NAME, MAX_RANK, MAX_TABLE_LOG2, MAX_TOTAL_LOG2, as_list
+from .limits import MAX_ITEMS, MAX_NAME, MAX_RANK, MAX_TABLE_LOG2, MAX_TOTAL_LOG2, as_list
 
 if TYPE_CHECKING:  # pragma: no cover
     import galois
@@ -397,10 +397,12 @@ class LinearLayout:
         n_bits = 0
         for name, vecs in (flat_bases.items() if type(flat_bases) is dict else _items(flat_bases, "flat_bases")):
             _check_name(name, "in-dim")
-            try:
+            if type(vecs) is tuple or type(vecs) is list:
                 flat = tuple(vecs)
-            except TypeError:
-                raise BasisError(f"flat bases of in-dim {name!r} must be a list of ints, got {vecs!r}") from None
+            elif isinstance(vecs, (str, bytes, Mapping)) or not isinstance(vecs, Iterable):
+                raise BasisError(f"flat bases of in-dim {name!r} must be a list of ints, got {str(vecs)[:60]}")
+            else:  # any other iterable (a range, a generator): at most MAX_ITEMS entries
+                flat = tuple(as_list(vecs, f"flat bases of in-dim {name!r}", MAX_ITEMS))
             if not set(map(type, flat)) <= _INT_TYPE:
                 flat = tuple(_as_int(f, f"basis {i} of in-dim {name!r}") for i, f in enumerate(flat))
             if flat and (min(flat) < 0 or max(flat) >= limit):
@@ -689,7 +691,9 @@ class LinearLayout:
         """
         if inputs is None:
             inputs = kwargs
-        elif kwargs:
+        elif kwargs or inputs.__class__ is not dict:
+            if not isinstance(inputs, Mapping):
+                raise LayoutError(f"apply: inputs must map in-dim names to ints, got {type(inputs).__name__}")
             inputs = {**inputs, **kwargs}
         tables = self._tables
         if tables.__class__ is not dict:  # the first calls: no tables yet (see _apply_untabled)
@@ -757,6 +761,8 @@ class LinearLayout:
 
     def apply_flat(self, flat_input: int) -> int:
         """Evaluate on the flattened input (first in-dim lowest bits) to the flattened output."""
+        if flat_input.__class__ is not int:
+            flat_input = _as_int(flat_input, "apply_flat: the flat input")
         out = 0
         for b in self._columns():
             if flat_input & 1:
@@ -1261,8 +1267,11 @@ class LinearLayout:
             >>> L.sublayout(["warp"], ["dim1"]).bases
             {'warp': ((1,),)}
         """
-        in_set = set(in_names)
-        out_set = set(out_names)
+        try:
+            in_set = set(in_names if in_names.__class__ in (list, tuple) else _dim_names(in_names))
+            out_set = set(out_names if out_names.__class__ in (list, tuple) else _dim_names(out_names))
+        except TypeError:  # an unhashable entry
+            raise DimensionError(f"sublayout: dim names must be strings, got {in_names!r:.60} and {out_names!r:.60}") from None
         for n in in_set:
             self._in_flat(n)
         for n in out_set:

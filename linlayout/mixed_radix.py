@@ -53,7 +53,7 @@ from .errors import (
     SizeError,
     UnsupportedError,
 )
-from .limits import MAX_TABLE_LOG2, as_list
+from .limits import MAX_ITEMS, MAX_RANK, MAX_TABLE_LOG2, as_list
 from .tabulate import tabulate
 
 __all__ = ["Digit", "MixedRadixLayout", "Counterexample", "Pow2Piece", "MAX_TABLE_SIZE", "MAX_ENUMERATION", "to_digit"]
@@ -315,7 +315,7 @@ class MixedRadixLayout:
         offset: Mapping[str, int] | None = None,
         out_dims: Mapping[str, int] | Sequence[str] | None = None,
     ):
-        items = list(digits.items()) if isinstance(digits, Mapping) else as_list(digits, "digits")
+        items = list(digits.items()) if isinstance(digits, Mapping) else as_list(digits, "digits", MAX_RANK)
         if offset is not None and not isinstance(offset, Mapping):
             raise LayoutError(f"offset must map axis names to ints, got {type(offset).__name__}")
         ds: list[tuple[str, tuple[Digit, ...]]] = []
@@ -331,8 +331,8 @@ class MixedRadixLayout:
                 raise DimensionError(f"in-dim {name!r} appears twice")
             seen.add(name)
             ds.append((name, tuple(to_digit(d, f"digit {i} of in-dim {name!r}")
-                                   for i, d in enumerate(as_list(dl, f"the digits of in-dim {name!r}")))))
-        reps = tuple(to_digit(d, f"replica {i}") for i, d in enumerate(as_list(replicas, "replicas")))
+                                   for i, d in enumerate(as_list(dl, f"the digits of in-dim {name!r}", MAX_ITEMS)))))
+        reps = tuple(to_digit(d, f"replica {i}") for i, d in enumerate(as_list(replicas, "replicas", MAX_ITEMS)))
         off: dict[str, int] = {}
         for a, v in (offset or {}).items():
             if not isinstance(a, str) or not a:
@@ -350,7 +350,7 @@ class MixedRadixLayout:
                     given[a] = s
                     axes.append(a)
             else:
-                for a in out_dims:
+                for a in as_list(out_dims, "out_dims", MAX_RANK):
                     if not isinstance(a, str) or not a or a in axes:
                         raise DimensionError(f"bad or repeated axis name {a!r} in out_dims")
                     axes.append(a)
@@ -459,7 +459,7 @@ class MixedRadixLayout:
         if inputs is None:
             inputs = {}
         if not isinstance(inputs, Mapping):
-            vals = list(inputs)
+            vals = as_list(inputs, "apply: inputs (a mapping of in-dims to ints, or a list of them)", MAX_RANK)
             if len(vals) != len(dims):
                 raise DimensionError(f"apply: got {len(vals)} coordinates, the layout has {len(dims)} in-dims {list(dims)}")
             inputs = dict(zip(dims, vals))
@@ -1063,6 +1063,8 @@ class MixedRadixLayout:
         """
         from .linear import LinearLayout
 
+        if out_dims is not None:
+            out_dims = expect(out_dims, Mapping, "to_linear: out_dims (axis name -> size)")
         why = self._linear_obstruction()
         if why is not None:
             raise NotLinearError(f"to_linear: {why}")

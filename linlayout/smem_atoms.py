@@ -24,7 +24,8 @@ from typing import Any
 
 from .errors import DimensionError, LayoutError, SizeError
 from .linear import LinearLayout
-from .checks import log2_exact
+from .checks import as_int, expect, log2_exact
+from .limits import MAX_RANK, as_list
 from .swizzle import Swizzle, element_bitwidth, swizzle_for, swizzle_mode_bytes
 
 __all__ = ["MmaAtom", "mma_atoms", "select_swizzle_width", "select_atom", "tile_by_atoms"]
@@ -135,18 +136,19 @@ def select_swizzle_width(
         >>> select_swizzle_width([4, 64], 16), select_swizzle_width([64, 4], 16, transposed=True)
         (0, 0)
     """
-    try:
-        shape = [int(s) for s in block_shape]
-    except (TypeError, ValueError):
-        raise SizeError(f"block_shape must be a sequence of ints, got {block_shape!r}") from None
+    shape = [as_int(s, "select_swizzle_width: block_shape entry") for s in as_list(block_shape, "block_shape", MAX_RANK)]
     if not shape or any(s <= 0 for s in shape):
         raise SizeError(f"block_shape must be non-empty and positive, got {shape}")
     bits = element_bitwidth(dtype)
     if cga_layout:
         rank = len(shape)
         tiles = []
+        cga = [[as_int(x, "cga_layout entry") for x in as_list(b, "cga_layout basis", MAX_RANK)]
+               for b in as_list(cga_layout, "cga_layout", MAX_RANK)]
+        if any(len(b) != rank or min(b) < 0 for b in cga):
+            raise DimensionError(f"cga_layout's bases must be {rank} non-negative ints each, got {cga}")
         for i in range(rank):
-            m = max((int(b[i]) for b in cga_layout), default=0)
+            m = max((b[i] for b in cga), default=0)
             tiles.append(1 if m == 0 else 1 << m.bit_length())
         for i, (s, t) in enumerate(zip(shape, tiles)):
             if s % t:
@@ -201,9 +203,11 @@ def tile_by_atoms(atom: MmaAtom, shape: Sequence[int], order: str = "col") -> Li
     """
     if order not in ("row", "col"):
         raise LayoutError(f"order must be 'row' or 'col', got {order!r}")
+    atom = expect(atom, MmaAtom, "tile_by_atoms: atom")
+    shape = as_list(shape, "tile_by_atoms: shape", MAX_RANK)
     if len(shape) != 2:
         raise DimensionError(f"tile_by_atoms needs a 2-D shape, got {tuple(shape)}")
-    s0, s1 = (int(s) for s in shape)
+    s0, s1 = (as_int(s, "tile_by_atoms: shape entry") for s in shape)
     a0, a1 = atom.shape
     log2_exact(s0, "tile dim 0")
     log2_exact(s1, "tile dim 1")

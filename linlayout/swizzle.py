@@ -37,7 +37,7 @@ from __future__ import annotations
 from typing import Any
 
 
-from .checks import as_int, log2_exact
+from .checks import as_int, expect, log2_exact
 from .dtypes import element_bitwidth
 from .errors import LayoutError, SizeError, SwizzleError, UnsupportedError
 from .linear import LinearLayout
@@ -190,6 +190,7 @@ class Swizzle:
             >>> Swizzle.from_linear(LinearLayout.identity_1d(16, "offset", "offset"))
             Swizzle(0, 0, 0)
         """
+        layout = expect(layout, LinearLayout, "Swizzle.from_linear: layout")
         if layout.num_in_dims != 1 or layout.num_out_dims != 1:
             raise UnsupportedError("Swizzle.from_linear needs a layout with one input and one output dim")
         (ind,) = layout.in_dim_names

@@ -44,6 +44,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from .checks import as_int
 from .errors import LayoutError, SizeError
 
 __all__ = ["smallest_dtype", "tabulate", "tabulate_xor", "value_range", "MAX_OBJECT_CELLS"]
@@ -65,7 +66,7 @@ def smallest_dtype(lo: int, hi: int) -> np.dtype:
         >>> smallest_dtype(0, 255), smallest_dtype(-1, 255), smallest_dtype(-128, 127), smallest_dtype(0, 2**64)
         (dtype('uint8'), dtype('int16'), dtype('int8'), dtype('O'))
     """
-    lo, hi = int(lo), int(hi)
+    lo, hi = as_int(lo, "smallest_dtype: lo", LayoutError), as_int(hi, "smallest_dtype: hi", LayoutError)
     if lo >= 0:
         bits, kinds = hi.bit_length(), _UNSIGNED
     else:
@@ -78,7 +79,16 @@ def smallest_dtype(lo: int, hi: int) -> np.dtype:
 
 def value_range(digits: Sequence[tuple[int, Sequence[int]]], base: Sequence[int], op: str) -> tuple[int, int]:
     """The smallest and largest value over every column of the table of ``digits`` (exact for
-    ``add``; for ``xor`` an upper bound: the OR of every step)."""
+    ``add``; for ``xor`` an upper bound: the OR of every step).
+
+        >>> value_range([(3, (1, 0)), (2, (0, -5))], (0, 1), "add")
+        (-4, 2)
+    """
+    _checked(digits, base, op, None)
+    return _value_range(digits, base, op)
+
+
+def _value_range(digits: Sequence[tuple[int, Sequence[int]]], base: Sequence[int], op: str) -> tuple[int, int]:
     if not base:
         return 0, 0
     if op == "xor":
@@ -113,7 +123,7 @@ def tabulate(
     """
     k, n, dt = _checked(digits, base, op, dtype)
     if dt is None:
-        dt = smallest_dtype(*value_range(digits, base, op))
+        dt = smallest_dtype(*_value_range(digits, base, op))
     if dt == _OBJECT and n * k > MAX_OBJECT_CELLS:
         raise SizeError(
             f"table: the values do not fit in 64 bits, and a table of Python ints is limited to "
@@ -148,7 +158,7 @@ def tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dtype
         k = len(fields)
         ok = dt.kind in "uiO" and all(type(b) is int for b in images) and \
             all(len(f) == 2 and type(f[0]) is int and type(f[1]) is int for f in fields)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, SyntaxError):  # np.dtype("01") is a SyntaxError
         ok = False
     if not ok:
         raise LayoutError("tabulate_xor: images must be ints, fields (shift, mask) pairs of ints and dtype "
@@ -183,7 +193,7 @@ def _checked(digits: Any, base: Any, op: str, dtype: Any) -> tuple[int, int, np.
                 raise LayoutError(f"tabulate: a digit's vector {v!r:.60} has {len(v)} entries, the base {k}")
             n *= e
         dt = None if dtype is None else np.dtype(dtype)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, SyntaxError):  # np.dtype("01") is a SyntaxError
         raise LayoutError("tabulate: digits must be (extent, vector) pairs with vectors as long as the base, "
                           "and dtype a numpy dtype") from None
     return k, n, dt

@@ -29,7 +29,7 @@ def test_lazy_spaces_are_the_lists(shape, warps, kw):
     blocked = space.blocked_space(shape, warps, **kw)
     sliced = space.slice_space(shape, warps, **kw)
     assert isinstance(blocked, SpellingProduct) and isinstance(sliced, SpellingChain)
-    want = space.blocked_spellings(shape, warps, **kw) + space.slice_spellings(shape, warps, **kw)
+    want = list(space.blocked_spellings(shape, warps, **kw)) + list(space.slice_spellings(shape, warps, **kw))
     both = blocked + sliced
     assert len(both) == len(want)
     assert list(both) == want
@@ -101,7 +101,7 @@ def test_direct_sweep_equals_the_dict_sweep(shape, warps, kw):
 
 
 def test_a_chain_with_a_listed_part_sweeps_its_dicts():
-    chain = space.blocked_space([8], 1) + space.blocked_spellings([8], 2)
+    chain = space.blocked_space([8], 1) + list(space.blocked_spellings([8], 2))
     assert chain.linear_items() is None
     s = space.classify(chain, [8], executor="serial")
     _same_space(s, space.classify(list(chain), [8], executor="serial"))

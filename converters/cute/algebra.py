@@ -912,8 +912,10 @@ def make_ordered_layout(shape: IntTuple, order: Optional[IntTuple] = None) -> La
     """
     if order is None:
         return Layout(shape)
-    fs = flatten(shape)
+    fs = flatten(Layout(shape).shape)  # checked: an int tuple
     fo = flatten(order)
+    if not all(is_int(o) for o in fo):
+        raise LayoutError(f"make_ordered_layout: order must be an int tuple, got {type(order).__name__}")
     if len(fs) != len(fo):
         raise LayoutError(f"make_ordered_layout: order {format_int_tuple(order)} is not congruent with shape {format_int_tuple(shape)}")
     idx = sorted(range(len(fs)), key=lambda i: (fo[i], i))

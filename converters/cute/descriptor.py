@@ -37,7 +37,8 @@ from fractions import Fraction
 from typing import Any, Optional, Union
 
 from linlayout.errors import BasisError, LayoutError, ParseError
-from linlayout.limits import MAX_RANK
+from linlayout.checks import as_int
+from linlayout.limits import MAX_RANK, as_list
 
 from .layout import MAX_DEPTH, MAX_INT, E, IntTuple, Layout, compact_col_major, flatten, format_int_tuple, is_int
 from .text import TextParser
@@ -56,9 +57,9 @@ class Basis:
     __slots__ = ("num", "den", "index")
 
     def __init__(self, num: int, den: int = 1, index: tuple = ()):
-        self.num = num
-        self.den = den
-        self.index = tuple(index)
+        self.num = as_int(num, "Basis: num", LayoutError)
+        self.den = as_int(den, "Basis: den", LayoutError)
+        self.index = tuple(as_int(i, "Basis: index", LayoutError) for i in as_list(index, "Basis: index", MAX_DEPTH))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Basis):

@@ -28,6 +28,7 @@ from typing import Any, Iterator, Optional, Union, cast
 
 import numpy as np
 
+from linlayout.checks import expect
 from linlayout.errors import LayoutError, SizeError
 from linlayout.tabulate import tabulate
 
@@ -248,10 +249,18 @@ def _normalize(t: Any, depth: int = 0) -> Any:
         return t
 
 
-def format_int_tuple(t: Any, cpp: bool = False) -> str:
-    """CuTe's text of an int tuple (``(4,8)``; with ``cpp`` the static form ``(_4,_8)``)."""
+def format_int_tuple(t: Any, cpp: bool = False, _depth: int = 0) -> str:
+    """CuTe's text of an int tuple (``(4,8)``; with ``cpp`` the static form ``(_4,_8)``).  A tuple
+    nested deeper than :data:`MAX_DEPTH` (only a hostile argument, in an error message) is cut
+    short as ``(...)`` instead of exhausting Python's recursion limit.
+
+        >>> format_int_tuple(((2, 2), 3)), format_int_tuple((4, 8), cpp=True)
+        ('((2,2),3)', '(_4,_8)')
+    """
     if isinstance(t, tuple):
-        return "(" + ",".join(format_int_tuple(x, cpp) for x in t) + ")"
+        if _depth >= MAX_DEPTH:
+            return "(...)"
+        return "(" + ",".join(format_int_tuple(x, cpp, _depth + 1) for x in t) + ")"
     return f"_{t}" if cpp else str(t)
 
 
@@ -505,6 +514,7 @@ class Layout(memory_map.MemoryMap):
         >>> Layout((4, 2), (1, 4)).same_function(Layout(8, 1))
         True
         """
+        other = expect(other, memory_map.MemoryMap, "same_function: other")
         return self.size() == other.size() and bool(np.array_equal(self.table(), other.table()))
 
     # ----------------------------------------------------------------- bridges

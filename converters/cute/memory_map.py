@@ -39,7 +39,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Optional
 
+from linlayout.checks import as_int
 from linlayout.contract import Kind
+from linlayout.limits import MAX_RANK, as_list
 from linlayout.errors import LayoutError, NotInvertibleError, NotLinearError, SizeError, UnsupportedError
 from linlayout.mixed_radix import MixedRadixLayout
 from linlayout.linear import LinearLayout
@@ -264,12 +266,12 @@ def offset_map(
         if swz is not None:
             per_mode = [[swz(b) for b in m] for m in per_mode]
     if flat:
-        names = list(in_dims) if in_dims is not None else ["index"]
+        names = as_list(in_dims, "in_dims", MAX_RANK) if in_dims is not None else ["index"]
         per_mode = [[b for m in per_mode for b in m]]
         if len(names) != 1:
             raise LayoutError(f"to_linear(flat=True) takes one in-dim name, got {names}")
     else:
-        names = list(in_dims) if in_dims is not None else [f"dim{i}" for i in range(len(per_mode))]
+        names = as_list(in_dims, "in_dims", MAX_RANK) if in_dims is not None else [f"dim{i}" for i in range(len(per_mode))]
         if len(names) != len(per_mode):
             raise LayoutError(f"to_linear: {len(names)} in-dim names for {len(per_mode)} top-level modes of {L}")
     top = 0
@@ -313,10 +315,10 @@ def offset_general(
     if any(s == 0 for m in top for s in m._fs):
         raise UnsupportedError(f"offset_general: {L} is empty (an extent is 0)")
     if flat:
-        names = list(in_dims) if in_dims is not None else ["index"]
+        names = as_list(in_dims, "in_dims", MAX_RANK) if in_dims is not None else ["index"]
         per_mode = [[d for m in per_mode for d in m]]
     else:
-        names = list(in_dims) if in_dims is not None else [f"dim{i}" for i in range(len(per_mode))]
+        names = as_list(in_dims, "in_dims", MAX_RANK) if in_dims is not None else [f"dim{i}" for i in range(len(per_mode))]
     if len(names) != len(per_mode):
         raise LayoutError(f"offset_general: {len(names)} in-dim names for {len(per_mode)} modes of {L}")
     return MixedRadixLayout(
@@ -374,7 +376,7 @@ def _sizes_for(x: Any, shape: Optional[Sequence[int]]) -> list[int]:
     sizes = _coordinate_sizes(x)
     if shape is not None:
         try:
-            want = [int(s) for s in shape]
+            want = [as_int(s, "shape entry") for s in as_list(shape, "shape", MAX_RANK)]
         except (TypeError, ValueError):
             raise LayoutError(f"{x}: a shape is a list of integers, got {shape!r}") from None
         if want != sizes:
@@ -440,7 +442,7 @@ def _basis_sizes(L: Any, shape: Optional[Sequence[int]], pow2: bool) -> list[int
     sizes = [1 << (e - 1).bit_length() for e in ext] if pow2 else ext
     if shape is not None:
         try:
-            want = [int(s) for s in shape]
+            want = [as_int(s, "shape entry") for s in as_list(shape, "shape", MAX_RANK)]
         except (TypeError, ValueError):
             raise LayoutError(f"{L}: a shape is a list of integers, got {shape!r}") from None
         if want != ext and want != sizes:

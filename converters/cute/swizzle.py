@@ -18,6 +18,7 @@ from typing import Any, Union
 
 import numpy as np
 
+from linlayout.checks import expect
 from linlayout.errors import LayoutError
 
 from linlayout.swizzle import Swizzle
@@ -128,6 +129,7 @@ class ComposedLayout(memory_map.MemoryMap):
 
     def same_function(self, other: Any) -> bool:
         """True when both have the same size and agree on every flat index."""
+        other = expect(other, memory_map.MemoryMap, "same_function: other")
         return self.size() == other.size() and bool(np.array_equal(self.table(), other.table()))
 
 

@@ -39,7 +39,7 @@ from linlayout.checks import is_pow2, log2
 from linlayout.contract import Kind
 from linlayout.errors import DimensionError, LayoutError, NotLinearError, ParseError, SizeError, UnsupportedError
 from linlayout.mixed_radix import MixedRadixLayout
-from linlayout.limits import parse_int
+from linlayout.limits import MAX_RANK, as_list, parse_int
 from linlayout.linear import LinearLayout
 
 from .algebra import coalesce, composition, raked_product, right_inverse
@@ -201,7 +201,7 @@ class TVLayout:
         """
         idx = self.layout.table().reshape(self.num_values, self.num_threads).T
         out = np.empty(idx.shape + (len(self.tile),), dtype=np.int64)
-        rest = idx.copy()
+        rest = idx.astype(np.int64)  # the table's own dtype may be narrower than a tile extent
         for k, t in enumerate(self.tile):
             out[..., k] = rest % t
             rest //= t
@@ -262,7 +262,7 @@ class TVLayout:
         if shape is None:
             return
         try:
-            want = tuple(int(s) for s in shape)
+            want = tuple(int(s) for s in as_list(shape, f"{who}: shape", MAX_RANK))
         except (TypeError, ValueError):
             raise SizeError(f"{who}: a shape is a list of integers, got {shape!r}") from None
         if want != self.tile:

@@ -95,7 +95,7 @@ class AMDMFMALayout(DistributedLayout):
         """An MFMA operand (Triton 3.9's ``mfmaDotToLinearLayout``): ``k_width`` registers along K,
         lanes along the non-K dim (the instruction's M or N) then K, repeated along K over the
         whole tensor and along the non-K dim for ``tiles_per_warp``; warps as the parent's."""
-        self.check_dot_operand(operand_index, k_width, type(self).__name__)  # the hook is public: check here too
+        operand_index, k_width, shape, cga = self.dot_builder_args(operand_index, k_width, shape, cga, type(self).__name__)
         p = self
         rank = self.rank
         op = operand_index
@@ -400,7 +400,7 @@ class AMDWMMALayout(DistributedLayout):
             >>> L.bases["lane"], L.bases["warp"]
             (((1, 0), (2, 0), (4, 0), (8, 0), (0, 8)), ((0, 0), (16, 0)))
         """
-        self.check_dot_operand(operand_index, k_width, type(self).__name__)  # the hook is public: check here too
+        operand_index, k_width, shape, cga = self.dot_builder_args(operand_index, k_width, shape, cga, type(self).__name__)
         rank = self.rank
         op = operand_index
         k_dim = rank - 1 if op == 0 else rank - 2

@@ -67,6 +67,18 @@ class DistributedLayout(GluonLayout):
         raise UnsupportedError(f"{who}: parent must be an NVMMADistributedLayout, AMDMFMALayout, AMDWMMALayout "
                                f"or BlockedLayout here, got {type(self).__name__}")
 
+    def dot_builder_args(self, operand_index: int, k_width: int, shape: Sequence[int], cga: Sequence[Sequence[int]],
+                         who: str) -> tuple[int, int, list[int], tuple[tuple[int, ...], ...]]:
+        """The arguments of :meth:`dot_operand_builder` checked (the hook is public): an operand
+        index 0 or 1, an int ``k_width`` this parent accepts, a shape of this layout's rank and
+        CGA bases of that rank; a :class:`~linlayout.errors.LayoutError` otherwise."""
+        if type(operand_index) is not int or operand_index not in (0, 1):
+            raise LayoutError(f"{who}: operand_index must be 0 (A) or 1 (B), got {operand_index!r:.40}")
+        k_width = as_int(k_width, who, "k_width")
+        self.check_dot_operand(operand_index, k_width, who)
+        shp = check_shape(shape, self.rank, who)
+        return operand_index, k_width, shp, check_cga(cga, self.rank, who)
+
     def dot_operand_builder(self, operand_index: int, k_width: int, shape: list[int],
                             cga: Sequence[Sequence[int]]) -> Builder:
         """The register layout of dot operand ``operand_index`` (0 = A, 1 = B) of this parent over
@@ -168,7 +180,7 @@ class BlockedLayout(DistributedLayout):
                             cga: Sequence[Sequence[int]]) -> Builder:
         """A dot operand of a blocked parent (FMA dots): each thread holds the whole K dim of its
         elements; lanes and warps as the parent's, broadcast along K."""
-        self.check_dot_operand(operand_index, k_width, type(self).__name__)  # the hook is public: check here too
+        operand_index, k_width, shape, cga = self.dot_builder_args(operand_index, k_width, shape, cga, type(self).__name__)
         rank = self.rank
         k_dim = rank - 1 if operand_index == 0 else rank - 2
         b = Builder(rank)
@@ -553,7 +565,7 @@ class NVMMADistributedLayout(DistributedLayout):
         """An MMA operand (Triton 3.9's ``nvidiaDotToLinearLayout``): the ``mma.sync`` operand tile
         with ``k_width`` registers along K, repeated over the tensor; warps as the parent's,
         broadcast along K."""
-        self.check_dot_operand(operand_index, k_width, type(self).__name__)  # the hook is public: check here too
+        operand_index, k_width, shape, cga = self.dot_builder_args(operand_index, k_width, shape, cga, type(self).__name__)
         rank = self.rank
         k_dim = rank - 1 if operand_index == 0 else rank - 2
         b = Builder(rank)

@@ -37,6 +37,7 @@ from linlayout.errors import (
     UnsupportedError,
 )
 from linlayout.checks import expect, is_pow2, log2
+from linlayout.limits import MAX_RANK, as_list
 from linlayout.contract import Kind
 from linlayout.linear import LinearLayout
 
@@ -275,6 +276,7 @@ class NVMMASharedLayout(_SharedLayout):
         from linlayout.swizzle import element_bitwidth
 
         bits = element_bitwidth(dtype)
+        block_shape = as_list(block_shape, "NVMMASharedLayout.get_default_for: block_shape", MAX_RANK)
         cga = check_cga(cga_layout, len(block_shape), "NVMMASharedLayout.get_default_for")
         width = select_swizzle_width(block_shape, bits, transposed=transposed, fp4_padded=fp4_padded, cga_layout=cga)
         return NVMMASharedLayout(width, bits, len(block_shape), transposed, fp4_padded, cga)

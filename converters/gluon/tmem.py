@@ -58,7 +58,7 @@ from linlayout.dtypes import element_bitwidth
 from linlayout.errors import LayoutError, SizeError, UnsupportedError
 from linlayout.linear import LinearLayout
 
-from linlayout.checks import is_pow2, log2
+from linlayout.checks import expect, is_pow2, log2
 
 from ._build import cga_split, check_shape
 from .base import GluonLayout, cached_to_linear
@@ -417,6 +417,7 @@ def tmem_view_layout(
         ((0, 0),)
     """
     who = "tmem_view_layout"
+    tmem = expect(tmem, (TensorMemoryLayout, TensorMemoryScalesLayout), f"{who}: tmem")
     bits = element_bitwidth(element_ty)
     if bits > 32:
         raise UnsupportedError(f"{who}: element type {element_ty!r} is {bits}-bit; tensor memory holds elements of at most 32 bits")

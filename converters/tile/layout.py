@@ -166,6 +166,7 @@ class TileLayout:
         """
         if axis is None:
             return 1 + sum(self.span(a) - 1 for a in self.axes if a in MEMORY_AXES)
+        expect(axis, str, "span: axis")
         axis = "tx" if axis == "tid" else axis
         return 1 + self.offset.get(axis, 0) + sum((i.extent - 1) * i.stride for i in self.shard + self.replica if i.axis == axis)
 
@@ -251,7 +252,8 @@ class TileLayout:
             shape = shape.tolist()
         if isinstance(shape, (str, bytes)) or not isinstance(shape, Sequence):
             raise LayoutError(f"shape must be a sequence of ints, got {shape!r}")
-        shape = tuple(as_int(s, f"shape {list(shape)!r}: entry {k}", LayoutError) for k, s in enumerate(shape))
+        shape = tuple(as_int(s, f"shape {list(shape)!r}: entry {k}", LayoutError)
+                      for k, s in enumerate(as_list(shape, "shape", MAX_RANK)))
         if any(s < 1 for s in shape):
             raise SizeError(f"shape {list(shape)} has a non-positive entry")
         if math.prod(shape) != self.size():
@@ -375,6 +377,7 @@ class TileLayout:
             NotInvertibleError: some coordinate is held by no place, or by two places that are not
                 replicas of each other.
         """
+        g = expect(g, MixedRadixLayout, "TileLayout.from_general: g")
         fwd, reps = places_first(g)
         return cls._with_kind(from_hardware(fwd, reps), kind_of_linear(g), "warp" in g.in_dims)
 

@@ -147,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="gluon: cells T<thread>:<register>; tilus: <thread>: <register>; hardware: one row per thread, one column per register")
     s.add_argument("--svg", metavar="PATH", help="also write an SVG picture here (needs nothing extra)")
     s.add_argument("--png", metavar="PATH", help="also write a PNG picture here (needs matplotlib: pip install 'linlayout[draw]')")
-    s.add_argument("--max-cells", type=int, default=4096, metavar="N", help="largest grid printed as text (default 4096)")
+    s.add_argument("--max-cells", type=int, default=4096, metavar="N", help="largest grid printed as text (default 4096, at most 65536: linlayout.limits.MAX_GRID_CELLS)")
     s.set_defaults(fn=commands.cmd_show)
 
     c = add("convert", "convert a layout to another form (same kind and meaning, or a refusal saying why)",

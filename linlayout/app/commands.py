@@ -15,7 +15,8 @@ from typing import Any
 from converters import registry
 from linlayout.contract import as_layout, as_linear
 from linlayout.equiv import equivalent
-from linlayout.errors import DimensionError, LayoutError, ParseError, UnsupportedError
+from linlayout.errors import DimensionError, LayoutError, ParseError, SizeError, UnsupportedError
+from linlayout.limits import MAX_GRID_CELLS
 from linlayout.mixed_radix import MixedRadixLayout
 from linlayout.linear import LinearLayout
 from linlayout.plan import plan_conversion
@@ -149,6 +150,9 @@ def bases_text(L: LinearLayout) -> str:
 def cmd_show(args: argparse.Namespace) -> int:
     from linlayout import draw
 
+    if not 0 <= args.max_cells <= MAX_GRID_CELLS:
+        raise SizeError(f"--max-cells must be in [0, {MAX_GRID_CELLS}] (linlayout.limits.MAX_GRID_CELLS), "
+                        f"got {args.max_cells}; write --svg/--png for a bigger layout")
     shape = parse_shape(args.shape)
     form, obj = load_arg(args.layout, args.form)
     payload: dict[str, Any] = {"form": form, "text": str(obj)}

@@ -41,6 +41,7 @@ from typing import Any
 
 from linlayout.contract import as_linear
 from linlayout.errors import DimensionError, LayoutError
+from linlayout.limits import MAX_SPELLINGS, as_list
 from linlayout.linear import LinearLayout
 from linlayout.cost import plan_cost as model_cost
 from linlayout.locality import is_register_only, register_order_key
@@ -202,7 +203,7 @@ def classify(
         raise LayoutError(f"up_to must be 'identical' or 'register_order', got {up_to!r}")
     shape = check_spelling_shape(shape)
     if not isinstance(spellings, (SpellingProduct, SpellingChain)):
-        spellings = list(spellings)
+        spellings = as_list(spellings, "classify: spellings", MAX_SPELLINGS)
     layouts: list[LinearLayout | None] = []
     errors: dict[int, str] = {}
     # one object per distinct layout (members of a class share it), one key per distinct layout

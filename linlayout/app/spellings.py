@@ -15,7 +15,7 @@ from typing import Any, overload
 
 from converters import gluon
 from converters.gluon.distributed import blocked_linear
-from linlayout.checks import is_pow2
+from linlayout.checks import as_int, expect, is_pow2
 from linlayout.errors import DimensionError, LayoutError, SizeError
 from linlayout.limits import MAX_RANK, MAX_SPELLINGS, MAX_TOTAL_LOG2, as_list
 from linlayout.linear import LinearLayout
@@ -153,6 +153,9 @@ class SpellingProduct(Sequence):
     def __add__(self, other: Sequence[Spelling]) -> SpellingChain:
         return SpellingChain([self, other])
 
+    def __radd__(self, other: Sequence[Spelling]) -> SpellingChain:
+        return SpellingChain([other, self])
+
     def linear_items(self) -> Iterator[tuple[Callable[[tuple, list[int]], LinearLayout | str], tuple]] | None:
         """``(linear, c)`` for every combination ``c`` in order (``linear_of`` turns one into the
         spelling's layout), or None when this product has no ``linear``."""
@@ -220,6 +223,9 @@ class SpellingChain(Sequence):
     def __add__(self, other: Sequence[Spelling]) -> SpellingChain:
         return SpellingChain([self, other])
 
+    def __radd__(self, other: Sequence[Spelling]) -> SpellingChain:
+        return SpellingChain([other, self])
+
     def linear_items(self) -> Iterator[tuple[Callable[[tuple, list[int]], LinearLayout | str], tuple]] | None:
         """The parts' :meth:`SpellingProduct.linear_items` one after another, or None unless
         every part has them."""
@@ -273,6 +279,8 @@ def _blocked_factors(shape: Sequence[int], num_warps: int, threads_per_warp: int
         raise SizeError(f"num_warps must be a power of two, got {num_warps}")
     if not is_pow2(threads_per_warp):
         raise SizeError(f"threads_per_warp must be a power of two, got {threads_per_warp}")
+    if max_size_per_thread is not None:
+        max_size_per_thread = as_int(max_size_per_thread, "max_size_per_thread", SizeError)
     rank = len(shape)
     spt_choices = [[v for v in _pow2_upto(s) if max_size_per_thread is None or v <= max_size_per_thread] for s in shape]
     _check_count(math.prod(len(c) for c in spt_choices) * _count_splits(threads_per_warp, rank)
@@ -327,20 +335,26 @@ def blocked_spellings(
     *,
     threads_per_warp: int = 32,
     max_size_per_thread: int | None = None,
-) -> list[Spelling]:
+) -> SpellingProduct:
     """Every ``BlockedLayout`` for a tensor ``shape`` on ``num_warps`` warps (one CTA).
 
     ``size_per_thread[d]`` ranges over the powers of two up to ``shape[d]`` (and up to
     ``max_size_per_thread``); ``threads_per_warp`` and ``warps_per_cta`` over every power-of-two
     split of the warp size and the warp count; ``order`` over every permutation.
-    :func:`blocked_space` gives the same spellings without a list.
+    The same lazy sequence as :func:`blocked_space` (``len``, indexing, slicing, iteration and
+    ``+``; ``list()`` of it for a list): a sweep of up to :data:`~linlayout.limits.MAX_SPELLINGS`
+    spellings streams them, one dict at a time, instead of holding every dict (about 900 bytes
+    each: a list of a million was close to a gigabyte).
 
         >>> len(blocked_spellings([128, 128], 4))
         2304
         >>> blocked_spellings([4], 1)[0]
         {'kind': 'BlockedLayout', 'size_per_thread': [1], 'threads_per_warp': [32], 'warps_per_cta': [1], 'order': [0], 'cga_layout': []}
+        >>> sp = blocked_spellings([4], 1) + [{"kind": "BlockedLayout"}]
+        >>> len(sp), sp[-1]["kind"]
+        (4, 'BlockedLayout')
     """
-    return list(blocked_space(shape, num_warps, threads_per_warp=threads_per_warp, max_size_per_thread=max_size_per_thread))
+    return blocked_space(shape, num_warps, threads_per_warp=threads_per_warp, max_size_per_thread=max_size_per_thread)
 
 
 def slice_spellings(
@@ -349,16 +363,21 @@ def slice_spellings(
     *,
     threads_per_warp: int = 32,
     max_size_per_thread: int | None = None,
-) -> list[Spelling]:
+) -> SpellingChain:
     """Every ``SliceLayout(dim, BlockedLayout(...))`` for ``shape``: a blocked parent of rank
     ``len(shape) + 1`` (size 1 per thread along the sliced dim) with one dim sliced away.
-    :func:`slice_space` gives the same spellings without a list.
+    The same lazy sequence as :func:`slice_space`, streamed as :func:`blocked_spellings` is
+    (``slice_spellings([8, 8, 2], 2)`` is 688,128 spellings: as a list 3.4 s and 600 MB, as the
+    sequence a sweep holds one at a time).
 
         >>> s = slice_spellings([32], 1)
         >>> len(s), s[0]["kind"], s[0]["dim"]
         (144, 'SliceLayout', 0)
+        >>> chained = [{"kind": "BlockedLayout"}] + s
+        >>> len(chained), chained[1] == s[0]
+        (145, True)
     """
-    return list(slice_space(shape, num_warps, threads_per_warp=threads_per_warp, max_size_per_thread=max_size_per_thread))
+    return slice_space(shape, num_warps, threads_per_warp=threads_per_warp, max_size_per_thread=max_size_per_thread)
 
 
 def mma_spellings(shape: Sequence[int], num_warps: int, *, versions: Sequence[int] = (2, 3)) -> list[Spelling]:
@@ -378,6 +397,7 @@ def mma_spellings(shape: Sequence[int], num_warps: int, *, versions: Sequence[in
     if not is_pow2(num_warps):
         raise SizeError(f"num_warps must be a power of two, got {num_warps}")
     out = []
+    versions = as_list(versions, "mma_spellings: versions", MAX_RANK)
     if 2 in versions:
         for wpc in _splits(num_warps, 2):
             out.append({"kind": "NVMMADistributedLayout", "version": [2, 0], "warps_per_cta": wpc, "instr_shape": [16, 8]})
@@ -404,8 +424,11 @@ def dot_operand_spellings(parents: Iterable[Spelling], *, bitwidth: int = 16) ->
         raise SizeError(f"bitwidth must be 8, 16 or 32, got {bitwidth}")
     out = []
     k_width = max(1, 32 // bitwidth)
-    for p in parents:
-        version = p.get("version", [2, 0])[0]
+    for p in as_list(parents, "dot_operand_spellings: parents", MAX_SPELLINGS):
+        version = expect(p, dict, "dot_operand_spellings: a parent spelling").get("version", [2, 0])
+        if not isinstance(version, (list, tuple)) or not version:
+            raise LayoutError(f"dot_operand_spellings: a parent's version must be a list such as [2, 0], got {version!r:.40}")
+        version = version[0]
         for op in (0, 1) if version == 2 else (0,):
             out.append({"kind": "DotOperandLayout", "operand_index": op, "parent": p, "k_width": k_width})
     return out

@@ -13,6 +13,7 @@ import contextlib
 import gc
 import itertools
 import math
+import multiprocessing
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -143,7 +144,8 @@ def sweep_iter(
     own = None
     if executor is None:
         workers = min(os.cpu_count() or 1, 8)
-        if (n is not None and n < SERIAL_THRESHOLD) or workers < 2:
+        # a daemonic process (a multiprocessing pool's worker) may not start children: serial there
+        if (n is not None and n < SERIAL_THRESHOLD) or workers < 2 or multiprocessing.current_process().daemon:
             executor = "serial"
         else:
             own = executor = cf.ProcessPoolExecutor(max_workers=workers)

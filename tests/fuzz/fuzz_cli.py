@@ -195,7 +195,10 @@ def check_argv(inv: Invocation, hard_limit: float = 20.0) -> Result:
     if inv.subprocess:
         t0 = time.perf_counter()
         try:
-            p = subprocess.run([sys.executable, "-m", "linlayout", *inv.argv], input=inv.stdin, capture_output=True,
+            # as bytes: a lone surrogate ('\ud800') cannot be encoded as a str argument, but its
+            # bytes (invalid UTF-8) are what a shell can pass; Python reads them back as surrogateescape
+            argv = [os.fsencode(sys.executable), b"-m", b"linlayout", *(a.encode("utf-8", "surrogatepass") for a in inv.argv)]
+            p = subprocess.run(argv, input=inv.stdin, capture_output=True,
                                timeout=hard_limit, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
         except subprocess.TimeoutExpired:
             return Result("hang", time.perf_counter() - t0, "subprocess")

@@ -2,7 +2,8 @@
 ``python tests/fuzz/run.py --target api -n 30000`` and ``--target cli -n 2500``).
 
 API calls must return or raise a LayoutError; a TypeError/AttributeError from an argument of the
-wrong Python type is counted apart (``type``, see :mod:`fuzz_api`) and not asserted on here.
+wrong Python type (``type``, see :mod:`fuzz_api`) fails too, except in the modules of
+``TYPE_PENDING`` (their public functions do not check argument types yet).
 Command lines must exit 0, 1 (``equiv``: different) or 2 with one line, never 3 or a traceback.
 """
 
@@ -16,6 +17,10 @@ import fuzz_cli
 
 HANG = 20.0
 
+#: Modules whose wrong-type outcomes are not asserted on yet (issue 20: ``cost.explain('')``,
+#: ``cost.plan_cost(3)``, ``banks.word_cells('', 4)`` and the like still fail inside).
+TYPE_PENDING = ("linlayout.cost.", "linlayout.banks.", "linlayout.plan", "linlayout.locality.")
+
 
 def test_api_calls_meet_the_contract() -> None:
     """300 calls from a fixed seed (a plain loop: shrinking a hang under hypothesis takes minutes)."""
@@ -24,8 +29,11 @@ def test_api_calls_meet_the_contract() -> None:
     for _ in range(300):
         call = fuzz_api.one_call(r, p)
         res = fuzz_api.check_call(call, HANG, p)
-        if fuzz_api.classify(res) not in ("ok", "refused", "type"):
-            bad.append(f"{res.outcome} {res.detail} on {call}")
+        outcome = fuzz_api.classify(res)
+        if outcome == "type" and call.label.startswith(TYPE_PENDING):
+            continue
+        if outcome not in ("ok", "refused"):
+            bad.append(f"{outcome}: {res.detail} on {call}")
     assert not bad, "\n".join(bad[:10])
 
 

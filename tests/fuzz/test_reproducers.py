@@ -8,6 +8,7 @@ belong to the CuTe parsers' owner and are not here.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from fuzz_targets import Target, check
@@ -435,3 +436,207 @@ def test_tv_warp_size_is_our_integer_grammar(text):
 
     with pytest.raises(ParseError):
         cute.parse_tv(text)
+
+
+# ------------------------------------------------------------------------------ API round 3 (issue 20's remainder)
+
+_HUGE = range(10**12)  # a "list" of 10**12 entries: list() of it is a MemoryError
+
+
+def _deep(n: int) -> object:
+    t: object = 1
+    for _ in range(n):
+        t = (t,)
+    return t
+
+
+def _api_round3_cases():
+    from converters import cute
+    from converters.gluon import BlockedLayout, NVMMADistributedLayout
+    from converters.tile.layout import TileLayout
+    from linlayout import checks, smem_atoms, tabulate
+    from linlayout.app import space
+
+    blocked = BlockedLayout([1, 1], [4, 8], [2, 2], [1, 0])
+    mma = NVMMADistributedLayout([2, 0], [2, 2], [16, 8])
+    L = cute.parse("(2,2):(1,2)")
+    return {
+        "TileLayout.group": lambda: TileLayout.parse("S[(4,4):(3@laneid,12@laneid)]").group(_HUGE),
+        "TileLayout.group 10**5 ones": lambda: TileLayout.parse("S[(4,4):(3@laneid,12@laneid)]").group([1] * 100_000),
+        "cute.offset_map in_dims": lambda: cute.offset_map(L, in_dims=_HUGE),
+        "cute.offset_map flat in_dims": lambda: cute.offset_map(L, flat=True, in_dims=_HUGE),
+        "cute.to_general shape": lambda: cute.to_general(L, shape=_HUGE),
+        "space.classify": lambda: space.classify(_HUGE, [128]),
+        "LinearLayout.from_flat bases": lambda: LinearLayout.from_flat({"i": _HUGE}, [("o", 4)]),
+        "MixedRadixLayout digits": lambda: MixedRadixLayout(_HUGE),
+        "MixedRadixLayout digit list": lambda: MixedRadixLayout({"i": _HUGE}),
+        "select_swizzle_width": lambda: smem_atoms.select_swizzle_width(_HUGE, "fp16"),
+        "select_swizzle_width cga": lambda: smem_atoms.select_swizzle_width([64, 64], "fp16", cga_layout=[["x"]]),
+        "tile_by_atoms '-1'": lambda: smem_atoms.tile_by_atoms("m", "-1"),
+        "tile_by_atoms atom": lambda: smem_atoms.tile_by_atoms(smem_atoms.MmaAtom(16, 128), ["-", 1]),
+        "Blocked.dot_operand_builder(True)": lambda: blocked.dot_operand_builder(True, 1, [16, 16], []),
+        "NVMMA.dot_operand_builder shape []": lambda: mma.dot_operand_builder(print, 4, [], ""),
+        "NVMMA.dot_operand_builder shape rank": lambda: mma.dot_operand_builder(0, 2, [], []),
+        "cute.Layout.crd2idx 900 deep": lambda: L.crd2idx(_deep(900)),
+        "checks.span_sizes rank": lambda: checks.span_sizes("offset", 0),
+        "checks.span_sizes vector": lambda: checks.span_sizes([[2**62]], 0),
+        "checks.span_sizes huge rank": lambda: checks.span_sizes([], 2**62),
+        "tabulate.value_range": lambda: tabulate.value_range([[-1]], "\x00", "128B"),
+        "tabulate.smallest_dtype str": lambda: tabulate.smallest_dtype("x", 3),
+        "tabulate.smallest_dtype nan": lambda: tabulate.smallest_dtype(float("nan"), 3),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_api_round3_cases()))
+def test_api_round3_foreign_exceptions_are_layout_errors(name):
+    """The API fuzzer's remaining foreign exceptions (MemoryError from a range(10**12) where a
+    list goes, int('-'), IndexError, RecursionError): each a LayoutError now, at once."""
+    assert _quick(_api_round3_cases()[name], limit=5.0) == "refused"
+
+
+def test_api_round3_fixes_keep_the_good_path():
+    from converters import cute
+    from converters.gluon import BlockedLayout, DotOperandLayout
+    from linlayout import checks, smem_atoms, tabulate
+    import numpy as np
+
+    L = cute.parse("(2,2):(1,2)")
+    assert list(cute.offset_map(L, in_dims=("a", "b")).in_dims) == ["a", "b"]
+    assert checks.span_sizes(iter([(0, 1), (3, 0)]), 2) == [4, 2]
+    assert tabulate.value_range([(3, (1, 0)), (2, (0, -5))], (0, 1), "add") == (-4, 2)
+    assert smem_atoms.select_swizzle_width(range(64, 129, 64), "fp16") == 128
+    assert smem_atoms.tile_by_atoms(smem_atoms.MmaAtom(16, 128), (np.int64(16), 128)) == \
+        smem_atoms.tile_by_atoms(smem_atoms.MmaAtom(16, 128), (16, 128))
+    assert LinearLayout.from_flat({"i": range(1, 3)}, [("o", 4)]).bases["i"] == ((1,), (2,))
+    dot = DotOperandLayout(0, BlockedLayout([1, 1], [4, 8], [2, 2], [1, 0]), 1)
+    assert dot.to_linear([16, 16]) == dot.to_linear((16, 16))
+    from converters.cute.layout import format_int_tuple
+
+    assert "(...)" in format_int_tuple(_deep(100))
+
+
+@pytest.mark.parametrize("value, ok", [("9223372036854775807", False), ("-1", False), ("65537", False),
+                                       ("65536", True), ("0", True)])
+def test_show_max_cells_is_capped_at_max_grid_cells(value, ok, capsys):
+    """`show --max-cells 2**63` printed a 16,384-cell grid at 870 MB of peak memory; the option is
+    now refused above linlayout.limits.MAX_GRID_CELLS."""
+    from linlayout.app.cli import main
+    from linlayout.limits import MAX_GRID_CELLS
+
+    assert MAX_GRID_CELLS == 65536
+    rc = main(["show", "BlockedLayout([1],[32],[4],[0])", "--shape", "128", "--max-cells", value])
+    err = capsys.readouterr().err
+    assert (rc == 0) == ok, err
+    if not ok:
+        assert rc == 2 and "MAX_GRID_CELLS" in err and err.strip().count("\n") == 0
+
+
+@pytest.mark.parametrize("shape, warps", [([8, 8, 2], 2), ([128, 64], 128), ([256, 128], 128)])
+def test_slice_spellings_streams(shape, warps):
+    """slice_spellings([8, 8, 2], 2) built a list of 688,128 dicts (3-7 s, up to 1 GB); it is now
+    the lazy sequence: its length at once, any spelling by index, the same spellings as slice_space."""
+    import tracemalloc
+
+    from linlayout.app import spellings
+
+    tracemalloc.start()
+    try:
+        sp = spellings.slice_spellings(shape, warps)
+        n = len(sp)
+        last = sp[-1]
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    lazy = spellings.slice_space(shape, warps)
+    assert n == len(lazy) > 100_000 and last == lazy[n - 1] and sp[n // 2] == lazy[n // 2]
+    assert peak < 10 << 20, peak  # the list was ~900 bytes a spelling
+
+
+def _wrong_type_cases():
+    import numpy as np
+
+    from converters import cute, registry
+    from converters.cute.algebra import make_ordered_layout
+    from converters.cute.descriptor import Basis
+    from converters.gluon import BlockedLayout, NVMMASharedLayout, SliceLayout
+    from converters.gluon.tmem import tmem_view_layout
+    from converters.tile.layout import TileLayout
+    from converters.tilus import local
+    from linlayout import draw
+    from linlayout.app import spellings
+    from linlayout.swizzle import Swizzle
+
+    L = LinearLayout({"lane": [[1], [2]], "warp": [[4]]}, {"dim0": 8})
+    G = MixedRadixLayout({"x": [(3, 1, "m"), (4, 8, "laneid")]})
+    R = local(2, 4)
+    return {
+        "LinearLayout.apply(int)": lambda: L.apply(2147483648),
+        "LinearLayout.apply_flat(tuple)": lambda: L.apply_flat((1,)),
+        "LinearLayout.sublayout(layout)": lambda: L.sublayout("lane", L),
+        "LinearLayout.sublayout(unhashable)": lambda: L.sublayout([["lane"]], ["dim0"]),
+        "MixedRadixLayout.apply(int)": lambda: G.apply(0),
+        "MixedRadixLayout.apply_all(int)": lambda: G.apply_all(64),
+        "MixedRadixLayout.to_linear(out_dims=tuple)": lambda: MixedRadixLayout({"x": [(2, 1, "m")]}).to_linear(out_dims=(2, 2)),
+        "cute Layout.same_function(str)": lambda: cute.parse("(2,2):(1,2)").same_function("0x10"),
+        "cute Basis(float)": lambda: Basis("lane", 0.5, index=32),
+        "cute make_ordered_layout(order=Swizzle)": lambda: make_ordered_layout((2, 2), order=Swizzle(3, 4, 3)),
+        "TileLayout.from_general(LinearLayout)": lambda: TileLayout.from_general(L),
+        "TileLayout.span(list)": lambda: TileLayout.parse("S[(4,8):(1@TLane,1@TCol)]").span(["TLane"]),
+        "Swizzle.from_linear(list)": lambda: Swizzle.from_linear([1, 2]),
+        "draw.thread_color(dict)": lambda: draw.thread_color({"x": [None]}),
+        "dot_operand_spellings(int)": lambda: spellings.dot_operand_spellings(np.int64(-1)),
+        "dot_operand_spellings([str])": lambda: spellings.dot_operand_spellings(["x"]),
+        "blocked_space(max_size_per_thread=list)": lambda: spellings.blocked_space([64, 64], 16, max_size_per_thread=[16, 16]),
+        "mma_spellings(versions=int)": lambda: spellings.mma_spellings([64, 64], 4, versions=3),
+        "tilus with_shape(int)": lambda: R.with_shape(3),
+        "tilus get_global(list)": lambda: R.get_global(spatial_index=[-1], local_index=0),
+        "registry.convert(form=bytearray)": lambda: registry.convert(L, bytearray(b"12")),
+        "NVMMASharedLayout.get_default_for(bool)": lambda: NVMMASharedLayout.get_default_for(True, "fp16"),
+        "tmem_view_layout(SliceLayout)": lambda: tmem_view_layout(SliceLayout(1, BlockedLayout([1, 4], [8, 4], [2, 2], [1, 0])), (4, 8), element_ty=8),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_wrong_type_cases()))
+def test_wrong_type_arguments_are_layout_errors(name):
+    """The API fuzzer's wrong-type class (a TypeError/AttributeError from an argument of the wrong
+    Python type), checked at the public entry point now."""
+    assert _quick(_wrong_type_cases()[name], limit=5.0) == "refused"
+
+
+def test_tv_table_of_a_huge_tile_extent():
+    """TVLayout.table() computed `idx % extent` in the layout table's own (uint8) dtype:
+    OverflowError for a tile extent of 2**62 - 1 (17 of 30,000 API calls on the merged code)."""
+    from converters.cute.tv import parse_tv
+
+    t = parse_tv("(8,(2,2)):(2,(1,16)) -> (4611686018427387903)")
+    assert t.table().dtype == np.int64
+    assert t.table()[:, :, 0].tolist() == [[t(th, v)[0] for v in range(t.num_values)] for th in range(t.num_threads)]
+    assert t.to_general().apply(register=3, lane=5) == {"dim0": 10 + 1 + 16}
+    assert _quick(t.to_general, _HUGE, limit=5.0) == "refused"
+
+
+def test_tabulate_xor_dtype_syntax_error():
+    """np.dtype('01') raises SyntaxError (numpy evaluates the string)."""
+    from linlayout import tabulate
+    from linlayout.dtypes import element_bitwidth
+
+    assert _quick(tabulate.tabulate_xor, [1], [(0, 1)], "01") == "refused"
+    assert _quick(tabulate.tabulate, [(2, (1,))], (0,), "add", "01") == "refused"
+    assert _quick(element_bitwidth, "01") == "refused"
+
+
+def _classify_in_a_daemon(_: int) -> int:
+    from linlayout.app import space
+
+    sp = [{"kind": "BlockedLayout", "size_per_thread": [1], "threads_per_warp": [32], "warps_per_cta": [4], "order": [0]}] * 600
+    return space.classify(sp, [128]).num_classes
+
+
+def test_classify_in_a_daemonic_worker_runs_serially():
+    """classify of over SERIAL_THRESHOLD listed spellings started a process pool, which a
+    multiprocessing worker (daemonic) may not: AssertionError 'daemonic processes are not allowed
+    to have children'."""
+    import multiprocessing as mp
+
+    with mp.get_context("fork").Pool(1) as pool:
+        assert pool.apply(_classify_in_a_daemon, (0,)) == 1
