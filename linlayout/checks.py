@@ -28,7 +28,7 @@ import numpy as np
 from .errors import LayoutError, SizeError
 from .limits import MAX_ITEMS, MAX_RANK, as_list
 
-__all__ = ["is_pow2", "log2", "log2_exact", "as_int", "check_pow2", "span_sizes", "expect"]
+__all__ = ["is_pow2", "log2", "log2_exact", "as_int", "check_pow2", "span_sizes", "expect", "as_bool"]
 
 
 def is_pow2(n: object) -> bool:
@@ -116,3 +116,21 @@ def expect(value: Any, cls: type | tuple[type, ...], what: str) -> Any:
         return value
     names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
     raise LayoutError(f"{what} must be a {names}, got {type(value).__name__}")
+
+
+def as_bool(v: object, who: str, what: str) -> bool:
+    """A flag argument as a bool (``0``/``1`` and numpy bools accepted, as Gluon's Python takes
+    them); a :class:`LayoutError` naming ``who`` and ``what`` otherwise.
+
+        >>> as_bool(1, "select_swizzle_width", "transposed")
+        True
+        >>> as_bool("yes", "select_swizzle_width", "transposed")
+        Traceback (most recent call last):
+        ...
+        linlayout.errors.LayoutError: select_swizzle_width: transposed must be a bool, got 'yes'
+    """
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, int) and v in (0, 1):
+        return bool(v)
+    raise LayoutError(f"{who}: {what} must be a bool, got {v!r:.60}")

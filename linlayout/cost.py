@@ -70,7 +70,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import SizeError
+from .errors import LayoutError, SizeError
 from .limits import MAX_INT
 
 __all__ = ["WEIGHTS", "shared_wavefronts", "price", "plan_cost", "explain"]
@@ -92,6 +92,9 @@ def shared_wavefronts(instr: str, bits: int, conflicts: int) -> int:
     access width), ``conflicts`` extra wavefronts per phase (0 = conflict-free)."""
     # st/ld.shared: 32 lanes x bits / 8 bytes at 128 bytes per wavefront; st/ldmatrix: one
     # 8x16-byte matrix per 32-bit word each thread holds (.x4: 4 words, 4 matrices)
+    if not (isinstance(instr, str) and hasattr(bits, "__index__") and hasattr(conflicts, "__index__")):
+        raise LayoutError(f"shared_wavefronts: expected an instruction name and integer bits and conflicts, "
+                          f"got {instr!r:.40}, {bits!r:.40}, {conflicts!r:.40}")
     ideal = max(bits // 32, 1)
     return ideal * (1 + max(conflicts, 0))
 
@@ -103,10 +106,23 @@ def price(*, shuffles: int = 0, selects: int = 0, wavefronts: int = 0, barriers:
     counts = {"shuffles": shuffles, "selects": selects, "wavefronts": wavefronts, "barriers": barriers,
               "cluster_barriers": cluster_barriers, "warp_barriers": warp_barriers}
     for name, c in counts.items():
+        if isinstance(c, bool) or not isinstance(c, (int, float)):
+            raise LayoutError(f"price: {name} must be a number, got {type(c).__name__} {c!r:.40}")
         if not 0 <= c <= MAX_INT:  # NaN fails too
             raise SizeError(f"price: {name} must be a count in [0, 2**62), got {c if abs(c) < 2**200 else 'a huge number'}")
     return float(shuffles * w["shfl"] + selects * w["select"] + wavefronts * w["wavefront"]
                  + barriers * w["barrier"] + cluster_barriers * w["cluster_barrier"] + warp_barriers * w["warp_barrier"])
+
+
+_PLAN_FIELDS = ("kind", "shuffles", "selects", "barriers", "stores", "loads")
+
+
+def _check_plan(plan: Any, who: str) -> None:
+    """A :class:`~linlayout.errors.LayoutError` unless ``plan`` has a plan's count fields."""
+    missing = [f for f in _PLAN_FIELDS if not hasattr(plan, f)]
+    if missing:
+        raise LayoutError(f"{who}: expected a Plan (or an object with its count fields), got "
+                          f"{type(plan).__name__} without {', '.join(missing)}")
 
 
 def _barrier_key(plan: Any) -> str:
@@ -132,6 +148,7 @@ def plan_cost(plan: Any) -> float:
         >>> plan_cost(plan_conversion(s, d)) == plan_conversion(s, d).cost
         True
     """
+    _check_plan(plan, "plan_cost")
     if plan.kind in ("noop", "register"):
         return 0.0
     key = _barrier_key(plan)
@@ -141,6 +158,7 @@ def plan_cost(plan: Any) -> float:
 
 def explain(plan: Any) -> str:
     """The cost as a sum a person can check, e.g. ``64 shfl x 1 + 32 select x 0.5 = 80``."""
+    _check_plan(plan, "explain")
     if plan.kind in ("noop", "register"):
         return "0 (no data leaves its thread)"
     w = WEIGHTS

@@ -24,7 +24,7 @@ from typing import Any
 
 from .errors import DimensionError, LayoutError, SizeError
 from .linear import LinearLayout
-from .checks import as_int, expect, log2_exact
+from .checks import as_bool, as_int, expect, log2_exact
 from .limits import MAX_RANK, as_list
 from .swizzle import Swizzle, element_bitwidth, swizzle_for, swizzle_mode_bytes
 
@@ -140,6 +140,8 @@ def select_swizzle_width(
     if not shape or any(s <= 0 for s in shape):
         raise SizeError(f"block_shape must be non-empty and positive, got {shape}")
     bits = element_bitwidth(dtype)
+    transposed = as_bool(transposed, "select_swizzle_width", "transposed")
+    fp4_padded = as_bool(fp4_padded, "select_swizzle_width", "fp4_padded")
     if cga_layout:
         rank = len(shape)
         tiles = []

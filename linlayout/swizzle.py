@@ -40,6 +40,7 @@ from typing import Any
 from .checks import as_int, expect, log2_exact
 from .dtypes import element_bitwidth
 from .errors import LayoutError, SizeError, SwizzleError, UnsupportedError
+from .limits import as_list
 from .linear import LinearLayout
 
 __all__ = [
@@ -411,6 +412,7 @@ def triton_swizzle_layout(
     for v, n in ((vec, "vec"), (per_phase, "per_phase"), (max_phase, "max_phase")):
         if v < 1:
             raise SizeError(f"{n} must be >= 1, got {v}")
+    shape, order = as_list(shape, "triton_swizzle_layout: shape", 2), as_list(order, "triton_swizzle_layout: order", 2)
     if len(shape) != 2 or sorted(order) != [0, 1]:
         raise LayoutError(f"triton_swizzle_layout needs a 2-D shape and order (1, 0) or (0, 1), got {shape}, {order}")
     col_dim, row_dim = order

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from linlayout.checks import is_pow2
+from linlayout.checks import as_bool, is_pow2
 from linlayout.errors import BasisError, DimensionError, LayoutError, SizeError
 from linlayout.limits import MAX_ITEMS, as_list
 
@@ -101,15 +101,6 @@ def check_cga(cga_layout: Any, rank: int | None, who: str) -> tuple[tuple[int, .
                 "must be a permutation matrix (powers 1, 2, 4, ... each once), as Triton requires"
             )
     return cga
-
-
-def as_bool(v: object, who: str, what: str) -> bool:
-    """A bool field (``0``/``1`` accepted, as Gluon's Python takes them)."""
-    if isinstance(v, bool):
-        return v
-    if isinstance(v, int) and v in (0, 1):
-        return bool(v)
-    raise LayoutError(f"{who}: {what} must be a bool, got {v!r}")
 
 
 def set_field(obj: Any, name: str, value: Any) -> None:
