@@ -412,11 +412,11 @@ def triton_swizzle_layout(
     for v, n in ((vec, "vec"), (per_phase, "per_phase"), (max_phase, "max_phase")):
         if v < 1:
             raise SizeError(f"{n} must be >= 1, got {v}")
-    shape, order = as_list(shape, "triton_swizzle_layout: shape", 2), as_list(order, "triton_swizzle_layout: order", 2)
-    if len(shape) != 2 or sorted(order) != [0, 1]:
-        raise LayoutError(f"triton_swizzle_layout needs a 2-D shape and order (1, 0) or (0, 1), got {shape}, {order}")
-    col_dim, row_dim = order
-    ncols, nrows = as_int(shape[col_dim], "columns", SwizzleError), as_int(shape[row_dim], "rows", SwizzleError)
+    shp, ordr = as_list(shape, "triton_swizzle_layout: shape", 2), as_list(order, "triton_swizzle_layout: order", 2)
+    if len(shp) != 2 or sorted(ordr) != [0, 1]:
+        raise LayoutError(f"triton_swizzle_layout needs a 2-D shape and order (1, 0) or (0, 1), got {shp}, {ordr}")
+    col_dim, row_dim = ordr
+    ncols, nrows = as_int(shp[col_dim], "columns", SwizzleError), as_int(shp[row_dim], "rows", SwizzleError)
     log2_exact(ncols, "column count")
     log2_exact(nrows, "row count")
     names = ("dim0", "dim1")
