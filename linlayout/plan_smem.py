@@ -90,7 +90,7 @@ class MemOpTile:
         object.__setattr__(self, "_hash", hash((self.lane_contig, self.lane_addr)))
 
     def __hash__(self) -> int:
-        return self._hash  # type: ignore[attr-defined, no-any-return]
+        return self._hash  # type: ignore[attr-defined]
 
 
 LD_ST_SHARED = MemOpTile((), (0, 1, 2), "st.shared", "ld.shared")
