@@ -179,18 +179,26 @@ def conflicts_of_bases(
     if inv is None:
         return None
 
-    def offset_of(v: int) -> int:
-        o = 0
-        while v:
-            low = v & -v
-            o ^= inv[low.bit_length() - 1]
-            v ^= low
-        return o
-
-    if any(v >> dim for v in registers) or any(v >> dim for v in lanes) or any(v >> dim for v in others):
-        return None
-    regs = [offset_of(v) for v in registers if v]
-    rest = [offset_of(v) for v in lanes] + [offset_of(v) for v in others]
+    # each basis written over the offset bits (inv: the offset of each unit vector), one loop
+    # (no call per vector: the planner counts two sides of every buffer it prices); only the
+    # OR of the lanes' and others' offsets is read
+    regs: list[int] = []
+    rest_bits = 0
+    for vecs, is_reg in ((registers, True), (lanes, False), (others, False)):
+        for v in vecs:
+            if v >> dim:
+                return None
+            if not v:
+                continue
+            o = 0
+            while v:
+                low = v & -v
+                o ^= inv[low.bit_length() - 1]
+                v ^= low
+            if is_reg:
+                regs.append(o)
+            else:
+                rest_bits |= o
     # Triton's largestVectorisation (:func:`_vectorisation` of the unique conversion map)
     vec = max(1, 128 // bitwidth)
     while vec > 1:
@@ -203,7 +211,7 @@ def conflicts_of_bases(
             except ValueError:
                 break
         if len(chosen) == k and all(r & mask == 0 for j, r in enumerate(regs) if j not in chosen) \
-                and not any(o & mask for o in rest):
+                and not rest_bits & mask:
             break
         vec //= 2
     bank = min(NUM_BANKS * 32 // (vec * bitwidth), max(1, (1 << dim) // vec))

@@ -371,14 +371,37 @@ def meet_dim(b1: Iterable[int], b2: Sequence[int]) -> int:
         >>> meet_dim([1, 2], [3, 4]), meet_dim([], [1]), meet_dim([6, 1], [7, 6])
         (1, 0, 2)
     """
+    # echelon_insert inlined: the planner counts bank conflicts this way for every candidate
     lead: dict[int, int] = {}  # leading bit length -> vector
+    get = lead.get
     for v in b1:
-        echelon_insert(lead, v)
+        while v:
+            n = v.bit_length()
+            w = get(n)
+            if w is None:
+                lead[n] = v
+                break
+            v ^= w
     own: dict[int, int] = {}  # b2's own echelon form
+    own_get = own.get
     new = 0  # vectors of b2 independent of b1 (and of the b2 vectors before them)
     for v in b2:
-        new += echelon_insert(lead, v)
-        echelon_insert(own, v)
+        u = v
+        while u:
+            n = u.bit_length()
+            w = get(n)
+            if w is None:
+                lead[n] = u
+                new += 1
+                break
+            u ^= w
+        while v:
+            n = v.bit_length()
+            w = own_get(n)
+            if w is None:
+                own[n] = v
+                break
+            v ^= w
     return len(own) - new
 
 

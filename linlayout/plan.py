@@ -269,7 +269,7 @@ def _minimal(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: str
     outs = list(a.out_dim_names)
     if not rest:
         return LinearLayout({}, {})
-    return b.sublayout(rest, outs).invert_and_compose(a.sublayout(rest, outs))
+    return conversion_map(a.sublayout(rest, outs), b.sublayout(rest, outs))
 
 
 def _without_trivial(comp: LinearLayout, removed: Sequence[str]) -> LinearLayout:
@@ -400,7 +400,7 @@ def _warp_permutation(a: LinearLayout, b: LinearLayout) -> tuple[tuple[tuple[int
         S = LinearLayout.from_flat({
             d: tuple(v if reach.contains(v) else 0 for v in S.flat_bases(d)) for d in ("register", "lane")
         }, outs)
-    C = S.invert_and_compose(T)
+    C = conversion_map(T, S)  # S.invert_and_compose(T)
     # components (register, lane) of each basis, read from the flat bases (out-dims register, lane)
     if C.out_dim_names == ("register", "lane"):
         k_reg = C.out_dim_size_log2("register")
@@ -578,10 +578,7 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
         chosen_lanes: dict[int, int] = {}
         lim = min(len(gens), 8)  # bounded search; an extra pass covers what it misses
         size = 1 << lim
-        combos = [0] * size  # _xor_masked(gens, m) for every m < 2**lim
-        for k in range(1, size):
-            low = k & -k
-            combos[k] = combos[k ^ low] ^ gens[low.bit_length() - 1]
+        combos = [0]  # _xor_masked(gens, m) for m < 2**lim, grown as the search reaches m
 
         for j in range(len(Tl)):
             e = exact[j]
@@ -589,7 +586,14 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
             pick = None
             t = Tl[j]
             for m in cands:
-                c = t ^ (combos[m] if m < size else _xor_masked(gens, m))
+                if m >= size:
+                    c = t ^ _xor_masked(gens, m)
+                else:
+                    while len(combos) <= m:
+                        k = len(combos)
+                        low = k & -k
+                        combos.append(combos[k ^ low] ^ gens[low.bit_length() - 1])
+                    c = t ^ combos[m]
                 # membership of c in the chosen span and of its lane part in theirs (inlined)
                 v = c
                 while v:

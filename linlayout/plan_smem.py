@@ -84,6 +84,14 @@ class MemOpTile:
     store_name: str
     load_name: str
 
+    def __post_init__(self) -> None:
+        # the searches key their dicts by tiles: hashed once (the lanes only: ints hash alike in
+        # every process, and equal tiles have equal lanes)
+        object.__setattr__(self, "_hash", hash((self.lane_contig, self.lane_addr)))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined]
+
 
 LD_ST_SHARED = MemOpTile((), (0, 1, 2), "st.shared", "ld.shared")
 LD_ST_MATRIX = MemOpTile((0, 1), (2, 3, 4), "stmatrix", "ldmatrix")
@@ -499,18 +507,24 @@ def _register_lane_parts(cvt: LinearLayout, v: int) -> tuple[int, int]:
 def _tile_vbasis(search: _Search, n_reg_s: int, n_reg_d: int, lanes_s: Sequence[int], lanes_d: Sequence[int]) -> list[int] | None:
     """The vector bases of an instruction pair whose tiles take ``n_reg_*`` registers and the lanes
     ``lanes_*`` of the store (src) and load (dst) sides, or None when the pair does not fit."""
-    first = 0
-    n_reg_a, n_reg_b, lanes_a, lanes_b = n_reg_s, n_reg_d, lanes_s, lanes_d
-    if n_reg_a < n_reg_b:
+    if n_reg_s < n_reg_d:
         first = 1
         n_reg_a, n_reg_b, lanes_a, lanes_b = n_reg_d, n_reg_s, lanes_d, lanes_s
+    else:
+        first = 0
+        n_reg_a, n_reg_b, lanes_a, lanes_b = n_reg_s, n_reg_d, lanes_s, lanes_d
     a, b = search.sides[first], search.sides[1 - first]
-    if max(list(lanes_a) + list(lanes_b) + [-1]) >= min(a.n_lanes, b.n_lanes):
+    n_lanes = min(a.n_lanes, b.n_lanes)
+    if (lanes_a and max(lanes_a) >= n_lanes) or (lanes_b and max(lanes_b) >= n_lanes):
         return None
     # the tests of one side's lanes first (a broadcast lane fails most pairs), then the pair's
-    tile_b = [b.lanes[i] for i in lanes_b]
-    if 0 in tile_b or any(a.lanes[i] == 0 for i in lanes_a):
+    b_lanes, a_lanes = b.lanes, a.lanes
+    tile_b = [b_lanes[i] for i in lanes_b]
+    if 0 in tile_b:
         return None
+    for i in lanes_a:
+        if a_lanes[i] == 0:
+            return None
     vb = search.common_registers(first)
     if len(vb) < n_reg_b:
         return None
