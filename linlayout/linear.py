@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Sized
 from typing import TYPE_CHECKING, Any, Union, cast
 
 import numpy as np
@@ -161,7 +161,10 @@ _FLAT_OUTS: dict[tuple, tuple[tuple[tuple[str, int], ...], int]] = {}
 
 
 def _out_packing(outs: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], tuple[tuple[str, int, int], ...]]:
-    """Bit offsets of the out-dims in the flat form, and (name, shift, mask) triples (memoized)."""
+    """Bit offsets of the out-dims in the flat form, and (name, shift, mask) triples (memoized);
+    every constructor passes here for a new out-dim list, so the rank limit is checked here."""
+    if len(outs) > MAX_RANK:
+        raise SizeError(f"a layout has at most {MAX_RANK} out-dims (linlayout.limits.MAX_RANK), got {len(outs)}")
     shifts = []
     acc = 0
     for _, s in outs:
@@ -236,11 +239,12 @@ class LinearLayout:
         infer = False
         if isinstance(out_dims, Mapping):
             out_items = list(out_dims.items())
+            if len(out_items) > MAX_RANK:
+                raise SizeError(f"out_dims has {len(out_items)} dims; at most {MAX_RANK} are supported")
         else:
-            try:
-                raw = list(out_dims)
-            except TypeError:
-                raise LayoutError(f"out_dims must be a mapping, a list of names or of (name, size) pairs; got {out_dims!r}") from None
+            if isinstance(out_dims, (str, bytes)) or not isinstance(out_dims, Iterable):
+                raise LayoutError(f"out_dims must be a mapping, a list of names or of (name, size) pairs; got {out_dims!r:.80}")
+            raw = as_list(out_dims, "out_dims", MAX_RANK)
             names = [x for x in raw if isinstance(x, str)]
             if len(names) == len(raw):
                 infer = True
@@ -372,6 +376,8 @@ class LinearLayout:
             ...
             linlayout.errors.BasisError: basis 0 of in-dim 'lane' is 16 in flat form; the out-dims have 3 bits, so it must be below 8
         """
+        if isinstance(out_dims, Sized) and len(out_dims) > MAX_RANK:
+            raise SizeError(f"from_flat: {len(out_dims)} out-dims; at most {MAX_RANK} are supported")
         fast = type(out_dims) is list and all(type(x) is tuple and len(x) == 2 for x in out_dims)
         known = _FLAT_OUTS.get(tuple(out_dims)) if fast else None  # out-dims checked before
         if known is None:

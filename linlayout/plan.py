@@ -49,6 +49,7 @@ from .contract import as_linear
 from .cost import WEIGHTS, explain, plan_cost, price, shared_wavefronts
 from .checks import expect
 from .dtypes import element_bitwidth
+from .limits import MAX_ITEMS, as_list
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
 from .plan_smem import (
     LD_ST_MATRIX,
@@ -1574,6 +1575,8 @@ def conversion_costs(srcs: Sequence[Any], dsts: Sequence[Any], *, bitwidth: int 
         True
     """
     bits = element_bitwidth(bitwidth)
+    srcs = as_list(srcs, "conversion_costs: srcs", MAX_ITEMS)
+    dsts = as_list(dsts, "conversion_costs: dsts", MAX_ITEMS)
 
     def normalized(x: Any) -> LinearLayout | LayoutError:
         try:

@@ -640,3 +640,23 @@ def test_classify_in_a_daemonic_worker_runs_serially():
 
     with mp.get_context("fork").Pool(1) as pool:
         assert pool.apply(_classify_in_a_daemon, (0,)) == 1
+
+
+def test_a_cute_layout_of_100000_modes_is_refused_quickly_by_draw():
+    """The API fuzzer's hang: to_svg of a CuTe layout with 100,000 unit modes built a LinearLayout
+    of 100,000 out-dims and looked each up by a linear scan (over 20 s); layouts have at most
+    MAX_RANK out-dims, checked wherever one is built."""
+    import time
+
+    from converters import cute
+    from linlayout import draw
+    from linlayout.errors import SizeError
+    from linlayout.limits import MAX_RANK
+
+    L = cute.Layout(tuple([1] * 100_000), tuple([1] * 100_000))
+    t = time.perf_counter()
+    with pytest.raises(SizeError, match=f"at most {MAX_RANK} out-dims"):
+        draw.to_svg(L)
+    assert time.perf_counter() - t < 10  # a loose guard against a hang, not a timing target
+    with pytest.raises(SizeError, match=f"more than {MAX_RANK}"):
+        LinearLayout({}, [f"d{i}" for i in range(MAX_RANK + 1)])
