@@ -26,7 +26,7 @@ from typing import Any, Optional
 
 from linlayout.contract import Kind
 from linlayout.dtypes import DTYPE_BITS
-from linlayout.errors import DimensionError, LayoutError, ParseError, SizeError
+from linlayout.errors import DimensionError, LayoutError, ParseError, SizeError, UnsupportedError
 from linlayout.limits import MAX_RANK, parse_int
 from linlayout.linear import LinearLayout
 
@@ -101,8 +101,23 @@ class _Typed:
         return self.shape
 
     def to_general(self, shape: Optional[Sequence[int]] = None) -> Any:
-        """The mixed-radix form (padded shared layouts), where the layout has one."""
-        return self.layout.to_general(list(self._linear_shape()))
+        """The mixed-radix form over this type's shape, where the layout has one."""
+        return self._general("to_general", shape)
+
+    def offset_general(self, shape: Optional[Sequence[int]] = None) -> Any:
+        """The memory map (coordinates -> offset) of a memory layout that has one (padded shared
+        layouts); ``equivalent`` compares two such types by it."""
+        return self._general("offset_general", shape)
+
+    def _general(self, method: str, shape: Optional[Sequence[int]]) -> Any:
+        own = list(self._linear_shape())
+        if shape is not None and list(shape) not in (list(self.shape), own):
+            raise SizeError(f"{self}: the type's shape is {list(self.shape)}, not {list(shape)}")
+        fn = getattr(self.layout, method, None)
+        if fn is None:
+            raise UnsupportedError(f"{self._head()}: its layout {type(self.layout).__name__} has no {method}() "
+                                   "(it is power-of-two: use to_linear)")
+        return fn(own)
 
     def _head(self) -> str:
         raise NotImplementedError

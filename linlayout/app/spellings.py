@@ -198,6 +198,7 @@ class SpellingChain(Sequence):
             flat.extend(p.parts if isinstance(p, SpellingChain) else [p])
         self.parts: tuple[Sequence[Spelling], ...] = tuple(flat)
         self._starts = list(itertools.accumulate((len(p) for p in self.parts), initial=0))
+        _check_count(self._starts[-1], "a chain of spelling spaces")  # each part was checked alone
 
     def __len__(self) -> int:
         return self._starts[-1]

@@ -660,3 +660,29 @@ def test_a_cute_layout_of_100000_modes_is_refused_quickly_by_draw():
     assert time.perf_counter() - t < 10  # a loose guard against a hang, not a timing target
     with pytest.raises(SizeError, match=f"more than {MAX_RANK}"):
         LinearLayout({}, [f"d{i}" for i in range(MAX_RANK + 1)])
+
+
+def test_a_sweep_of_chained_spaces_is_capped_as_a_whole():
+    """The CLI fuzzer's hang: `space --shape 256,8,1 --kind slice --max-size-per-thread 2**32`
+    chained slice spaces of < MAX_SPELLINGS each into 1,935,360 spellings; the chain is checked."""
+    from linlayout.app import spellings
+    from linlayout.errors import SizeError
+
+    with pytest.raises(SizeError, match="1935360 spellings"):
+        spellings.slice_space([256, 8, 1], 4, max_size_per_thread=2**32)
+    assert len(spellings.slice_space([128, 128], 4)) == 145152  # a legitimate chain still passes
+
+
+def test_a_typed_ir_value_without_a_general_form_is_refused_not_crashed():
+    """The CLI fuzzer's find: `equiv` of a tensor type against a non-power-of-two CuTe TV layout
+    asked the tensor type's Blocked layout for to_general (AttributeError, exit 3)."""
+    from converters import mlir
+    from linlayout.errors import LayoutError
+
+    t = mlir.parse("tensor<2048xi32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], "
+                   "warpsPerCTA = [4], order = [0]}>>")
+    with pytest.raises(LayoutError):
+        t.to_general()
+    with pytest.raises(LayoutError, match="not \\[8, 16, 4\\]"):
+        equivalent(t, t, shape=[8, 16, 4])
+    assert equivalent(t, t).relation == "identical"
