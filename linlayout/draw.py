@@ -889,6 +889,9 @@ def equivalence_html(result: Any) -> str:
         >>> "lane" in equivalence_html(r) and "DIFFERENT" in equivalence_html(r)
         True
     """
+    if not isinstance(result, str) and not hasattr(result, "relation"):
+        raise LayoutError(f"equivalence_html: expected an Equivalence (linlayout.equivalent's answer), "
+                          f"got {type(result).__name__}")
     rel = str(getattr(result, "relation", result))
     same = rel == "identical"
     colour = "#2a7" if rel != "different" else "#c33"

@@ -538,8 +538,8 @@ class LinearLayout:
         if raw.dtype.kind not in "iub":  # floats (NaN, inf, 1.5) and strings are not bits
             raise BasisError(f"a GF(2) matrix holds 0s and 1s, got an array of {raw.dtype}")
         m = raw.astype(np.int64)
-        in_items = [(n, _as_int(s, f"size of in-dim {n!r}")) for n, s in in_dims.items()]
-        out_items = [(n, _as_int(s, f"size of out-dim {n!r}")) for n, s in out_dims.items()]
+        in_items = [(n, _as_int(s, f"size of in-dim {n!r}")) for n, s in _items(in_dims, "in_dims")]
+        out_items = [(n, _as_int(s, f"size of out-dim {n!r}")) for n, s in _items(out_dims, "out_dims")]
         for n, s in in_items + out_items:
             if not is_pow2(s):
                 raise SizeError(f"dim {n!r} has size {s}; sizes must be powers of two")
@@ -599,12 +599,16 @@ class LinearLayout:
         return any(n == name for n, _ in self._outs)
 
     def _in_flat(self, name: str) -> tuple[int, ...]:
+        if type(name) is not str:
+            _check_name(name, "in-dim")
         for n, f in self._ins:
             if n == name:
                 return f
         raise DimensionError(f"in-dim {name!r} is not in this layout (in-dims: {', '.join(self.in_dim_names) or 'none'})")
 
     def _out_index(self, name: str) -> int:
+        if type(name) is not str:
+            _check_name(name, "out-dim")
         for i, (n, _) in enumerate(self._outs):
             if n == name:
                 return i
@@ -641,6 +645,7 @@ class LinearLayout:
     def get_basis(self, in_dim: str, i: int, out_dim: str | None = None) -> Any:
         """Basis ``i`` of ``in_dim`` (a tuple), or its component on ``out_dim`` (an int)."""
         flat = self._in_flat(in_dim)
+        i = _as_int(i, f"basis index of in-dim {in_dim!r}")
         if not 0 <= i < len(flat):
             raise DimensionError(f"in-dim {in_dim!r} has {len(flat)} bases; there is no basis {i}")
         vec = self._unflatten(flat[i])

@@ -932,7 +932,7 @@ class MixedRadixLayout:
                 f"inverse: the layout has {n // nrep} inputs x {nrep} replicas = {n} places, "
                 f"but its output box {dict(zip(axes, sizes))} has {box}"
             )
-        names = list(in_dim_names) if in_dim_names is not None else [d for d, _ in self._digits]
+        names = as_list(in_dim_names, "invert: in_dim_names", MAX_RANK) if in_dim_names is not None else [d for d, _ in self._digits]
         if len(names) != len(self._digits) or len(set(names)) != len(names):
             raise DimensionError(f"inverse: in_dim_names {names} must name the {len(self._digits)} in-dims {list(self.in_dims)} once each")
         zero_axis = names[0] if names else "m"

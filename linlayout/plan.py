@@ -1690,8 +1690,8 @@ def plan_conversion(
         UnsupportedError: no round trip fits ``max_shared_bytes`` (and no shuffle exchange exists).
     """
     bits = element_bitwidth(bitwidth)
-    if strategy not in ("triton", "best"):
-        raise LayoutError(f"strategy must be 'triton' or 'best', got {strategy!r}")
+    if not isinstance(strategy, str) or strategy not in ("triton", "best"):
+        raise LayoutError(f"strategy must be 'triton' or 'best', got {strategy!r:.60}")
     budget = None
     if max_shared_bytes is not None:
         if isinstance(max_shared_bytes, bool) or not isinstance(max_shared_bytes, int) or max_shared_bytes < 0:
