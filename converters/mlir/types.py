@@ -88,9 +88,7 @@ class _Typed:
     def to_linear(self, shape: Optional[Sequence[int]] = None) -> LinearLayout:
         """The layout's linear form over this type's shape (``shape``, if given, must be it; a
         multi-buffered memdesc gives one buffer's)."""
-        own = list(self._linear_shape())
-        if shape is not None and list(shape) not in (list(self.shape), own):
-            raise SizeError(f"{self}: the type's shape is {list(self.shape)}, not {list(shape)}")
+        own = self._own_shape(shape)
         rank = _layout_rank(self.layout)
         if rank is not None and rank != len(own):
             name = to_mlir(self.layout).split("<", 1)[0]
@@ -99,6 +97,14 @@ class _Typed:
 
     def _linear_shape(self) -> tuple[int, ...]:
         return self.shape
+
+    def _own_shape(self, shape: Optional[Sequence[int]]) -> list[int]:
+        """The shape a form of this type is built over (one buffer's for a multi-buffered
+        memdesc); ``shape``, if given, must be the type's or that one."""
+        own = list(self._linear_shape())
+        if shape is not None and list(shape) not in (list(self.shape), own):
+            raise SizeError(f"{self}: the type's shape is {list(self.shape)}, not {list(shape)}")
+        return own
 
     def to_general(self, shape: Optional[Sequence[int]] = None) -> Any:
         """The mixed-radix form over this type's shape, where the layout has one."""
@@ -110,9 +116,7 @@ class _Typed:
         return self._general("offset_general", shape)
 
     def _general(self, method: str, shape: Optional[Sequence[int]]) -> Any:
-        own = list(self._linear_shape())
-        if shape is not None and list(shape) not in (list(self.shape), own):
-            raise SizeError(f"{self}: the type's shape is {list(self.shape)}, not {list(shape)}")
+        own = self._own_shape(shape)
         fn = getattr(self.layout, method, None)
         if fn is None:
             raise UnsupportedError(f"{self._head()}: its layout {type(self.layout).__name__} has no {method}() "
