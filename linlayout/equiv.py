@@ -72,10 +72,6 @@ class Equivalence:
         return s
 
 
-def _to_form(x: Any, shape: Sequence[int] | None) -> LinearLayout | MixedRadixLayout:
-    return as_layout(x, shape)
-
-
 def _squeeze(L: LinearLayout) -> LinearLayout:
     keep = [n for n in L.in_dim_names if L.in_dim_size(n) > 1]
     if len(keep) == len(L.in_dim_names):
@@ -148,7 +144,7 @@ def equivalent(a: Any, b: Any, *, shape: Sequence[int] | None = None) -> Equival
             :mod:`linlayout.limits` (a refusal, never the answer "different").
     """
     try:
-        fa, fb = _to_form(a, shape), _to_form(b, shape)
+        fa, fb = as_layout(a, shape), as_layout(b, shape)
     except LayoutError as e:
         try:
             maps = _memory_maps(a, b, shape)
