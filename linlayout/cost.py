@@ -68,6 +68,7 @@ not: one shuffle moves 128 bytes per warp, one 128-bit shared wavefront also 128
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .errors import LayoutError, SizeError
@@ -95,8 +96,12 @@ def shared_wavefronts(instr: str, bits: int, conflicts: int) -> int:
     if not (isinstance(instr, str) and hasattr(bits, "__index__") and hasattr(conflicts, "__index__")):
         raise LayoutError(f"shared_wavefronts: expected an instruction name and integer bits and conflicts, "
                           f"got {instr!r:.40}, {bits!r:.40}, {conflicts!r:.40}")
-    ideal = max(bits // 32, 1)
-    return ideal * (1 + max(conflicts, 0))
+    return _wavefronts(instr, bits, conflicts)
+
+
+def _wavefronts(instr: str, bits: int, conflicts: int) -> int:
+    """:func:`shared_wavefronts` of counts the planner made (no checks)."""
+    return max(bits // 32, 1) * (1 + max(conflicts, 0))
 
 
 def price(*, shuffles: int = 0, selects: int = 0, wavefronts: int = 0, barriers: int = 0, cluster_barriers: int = 0,
@@ -110,6 +115,13 @@ def price(*, shuffles: int = 0, selects: int = 0, wavefronts: int = 0, barriers:
             raise LayoutError(f"price: {name} must be a number, got {type(c).__name__} {c!r:.40}")
         if not 0 <= c <= MAX_INT:  # NaN fails too
             raise SizeError(f"price: {name} must be a count in [0, 2**62), got {c if abs(c) < 2**200 else 'a huge number'}")
+    return _weighted(shuffles, selects, wavefronts, barriers, cluster_barriers, warp_barriers)
+
+
+def _weighted(shuffles: int, selects: int, wavefronts: int, barriers: int, cluster_barriers: int, warp_barriers: int) -> float:
+    """:func:`price` of counts the planner made (no checks: the planner's hot path prices
+    thousands of candidates per cost matrix)."""
+    w = WEIGHTS
     return float(shuffles * w["shfl"] + selects * w["select"] + wavefronts * w["wavefront"]
                  + barriers * w["barrier"] + cluster_barriers * w["cluster_barrier"] + warp_barriers * w["warp_barrier"])
 
@@ -131,10 +143,10 @@ def _barrier_key(plan: Any) -> str:
     return "warp_barrier" if getattr(plan, "barrier_instr", "") == "bar.warp.sync" else "barrier"
 
 
-def _plan_wavefronts(plan: Any) -> int:
+def _plan_wavefronts(plan: Any, per_access: Callable[[str, int, int], int] = shared_wavefronts) -> int:
     bits = max(int(getattr(plan, "bitwidth", 32)), 8)
-    st = plan.stores * shared_wavefronts(plan.store_instr, plan.store_vector * bits, plan.store_conflicts)
-    ld = plan.loads * shared_wavefronts(plan.load_instr, plan.load_vector * bits, plan.load_conflicts)
+    st = plan.stores * per_access(plan.store_instr, plan.store_vector * bits, plan.store_conflicts)
+    ld = plan.loads * per_access(plan.load_instr, plan.load_vector * bits, plan.load_conflicts)
     return st + ld
 
 
@@ -154,6 +166,16 @@ def plan_cost(plan: Any) -> float:
     key = _barrier_key(plan)
     return price(shuffles=plan.shuffles, selects=plan.selects, wavefronts=_plan_wavefronts(plan),
                  **{key + "s": plan.barriers})
+
+
+def _plan_price(plan: Any) -> float:
+    """:func:`plan_cost` of a plan the planner built (its fields are its own counts: no checks)."""
+    if plan.kind in ("noop", "register"):
+        return 0.0
+    b = plan.barriers
+    key = _barrier_key(plan)
+    return _weighted(plan.shuffles, plan.selects, _plan_wavefronts(plan, _wavefronts), b if key == "barrier" else 0,
+                     b if key == "cluster_barrier" else 0, b if key == "warp_barrier" else 0)
 
 
 def explain(plan: Any) -> str:

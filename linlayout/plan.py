@@ -40,13 +40,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from . import gf2
 from .banks import _unit_images as _bank_unit_images
 from .banks import bank_conflicts, conflicts_of_bases
 from .contract import as_linear
-from .cost import WEIGHTS, explain, plan_cost, price, shared_wavefronts
+from .cost import WEIGHTS, _plan_price, _wavefronts, _weighted, explain, price
 from .checks import expect
 from .dtypes import element_bitwidth
 from .limits import MAX_ITEMS, as_list
@@ -794,7 +794,7 @@ class Plan:
         """The cost model's price of the plan (:func:`linlayout.cost.plan_cost`); 0 for zero-cost plans."""
         got = self.__dict__.get("_cost")
         if got is None:  # a function of the frozen fields: computed once (the planner compares often)
-            got = self.__dict__["_cost"] = plan_cost(self)
+            got = self.__dict__["_cost"] = _plan_price(self)
         return got
 
     def explain_cost(self) -> str:
@@ -1025,9 +1025,6 @@ def _trip_counts_of(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout, b
     return sv, lv, max(1, _n_regs(sa) // sv), max(1, _n_regs(sb) // lv)
 
 
-_BARRIER_PRICE = {"barrier.cluster": "cluster_barriers", "bar.warp.sync": "warp_barriers", "bar.sync": "barriers"}
-
-
 def _choice_floor(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout,
                   store_conflicts: int = 0, load_conflicts: int = 0) -> float:
     """The cost of the round trip through ``choice`` were its loads and stores free of bank
@@ -1035,9 +1032,11 @@ def _choice_floor(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayou
     of its plan's cost (counting the conflicts only adds wavefronts), its cost when both are given."""
     bw = max(trip.bits, 8)
     sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw, trip, kind)
-    waves = (stores * shared_wavefronts(choice.store_instr, sv * bw, store_conflicts)
-             + loads * shared_wavefronts(choice.load_instr, lv * bw, load_conflicts))
-    return price(wavefronts=waves, **{_BARRIER_PRICE[_barrier_instr(kind, trip)]: 2 * choice.reps - 1})
+    waves = stores * _wavefronts(choice.store_instr, sv * bw, store_conflicts) + loads * _wavefronts(choice.load_instr, lv * bw, load_conflicts)
+    bars = 2 * choice.reps - 1
+    bar = _barrier_instr(kind, trip)
+    return _weighted(0, 0, waves, bars if bar == "bar.sync" else 0, bars if bar == "barrier.cluster" else 0,
+                     bars if bar == "bar.warp.sync" else 0)
 
 
 def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout) -> int:
@@ -1209,33 +1208,40 @@ def _matrix_tiles(bitwidth: int, allowed: bool) -> list[MemOpTile]:
     return [LD_ST_SHARED, LD_ST_MATRIX] + ([LD_ST_MATRIX_TRANS] if bitwidth == 16 else [])
 
 
-def _shared_plan(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None = None,
-                 beat: float | None = None) -> Plan | None:
-    """A round trip; ``matrix`` = (``stmatrix`` allowed, ``ldmatrix`` allowed).  None when a cost
-    ``beat`` is given and the round trip cannot cost less (its conflict-free floor is not below)."""
-    search, sa, sb = trip.search(kind)
-    choice = _unbudgeted_choice(trip, kind, matrix)
+class _Priced(NamedTuple):
+    """A round trip priced without building its plan: its cost and its swizzle (the plan is
+    ``trip.round_trip(kind, choice)``, with that cost)."""
+
+    cost: float
+    choice: SwizzleChoice
+
+
+def _priced_trip(trip: _Trip, kind: str, choice: SwizzleChoice, max_bytes: int | None = None,
+                 beat: float | None = None) -> _Priced | None:
+    """The cheapest ``kind`` round trip from the unbudgeted swizzle ``choice``, priced.  None when
+    a cost ``beat`` is given and the round trip cannot cost less (its conflict-free floor is not
+    below).  Over the budget ``max_bytes``: more rounds through a smaller buffer, from ``choice``
+    and from plain ld/st.shared, cheapest first; :class:`UnsupportedError` when none fits."""
     if max_bytes is None or choice.bytes <= max_bytes:
         if beat is not None and _beaten(trip, kind, choice, beat):
             return None
-        return trip.round_trip(kind, choice)
-    # over the budget: more rounds through a smaller buffer, from the best swizzle and from plain
-    # ld/st.shared, cheapest first
+        return _Priced(_choice_cost(trip, kind, choice), choice)
+    search, sa, sb = trip.search(kind)
     tried: list[SwizzleChoice] = []
     starts = [choice]
     if "matrix" in choice.store_instr or "matrix" in choice.load_instr:
         starts.append(_repaired(search.ldst()))
-    fits = []
+    fits: list[_Priced] = []
     for c in starts:
         cur: SwizzleChoice | None = c
         while cur is not None:
             tried.append(cur)
             if cur.bytes <= max_bytes:
-                fits.append(trip.round_trip(kind, cur))
+                fits.append(_Priced(_choice_cost(trip, kind, cur), cur))
                 break
             cur = _fewer_bytes(cur, sa, sb)
     if fits:
-        return min(fits, key=lambda p: p.cost)
+        return min(fits, key=lambda f: f.cost)
     options = "; ".join(
         f"{c.store_instr}/{c.load_instr} in {c.reps} round{'s' if c.reps != 1 else ''}: {c.bytes} bytes" for c in tried
     )
@@ -1244,6 +1250,23 @@ def _shared_plan(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: i
         f"{'CTAs' if kind == 'cross_cta' else 'warps'}, so it must go through shared memory, and the smallest buffer is "
         f"{min(c.bytes for c in tried)} bytes (a round can only be split along registers both layouts hold); alternatives: {options}"
     )
+
+
+def _variant(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None,
+             beat: float | None = None) -> tuple[_Priced | str | None, bool]:
+    """One variant of a round trip (``matrix`` = (``stmatrix`` allowed, ``ldmatrix`` allowed)),
+    priced as :func:`_priced_trip` (the reason as a string when none fits), and whether its
+    swizzle uses plain ld/st.shared on both sides (then the variant without matrix instructions
+    chooses the same swizzle)."""
+    try:
+        choice = _unbudgeted_choice(trip, kind, matrix)
+    except UnsupportedError as e:
+        return str(e), False
+    plain = "matrix" not in choice.store_instr and "matrix" not in choice.load_instr
+    try:
+        return _priced_trip(trip, kind, choice, max_bytes, beat), plain
+    except UnsupportedError as e:
+        return str(e), plain
 
 
 def _unbudgeted_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> SwizzleChoice:
@@ -1281,10 +1304,11 @@ def _choice_cost(trip: _Trip, kind: str, choice: SwizzleChoice) -> float:
 
 
 def _round_trip(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None) -> Plan:
-    """:func:`_shared_plan` with no cost to beat: a plan, or :class:`UnsupportedError`."""
-    p = _shared_plan(trip, kind, matrix, max_bytes)
-    assert p is not None  # only a cost to beat makes it None
-    return p
+    """The plan of a ``kind`` round trip (``matrix`` = (``stmatrix`` allowed, ``ldmatrix``
+    allowed)) within ``max_bytes``, or :class:`UnsupportedError`."""
+    got = _priced_trip(trip, kind, _unbudgeted_choice(trip, kind, matrix), max_bytes)
+    assert got is not None  # only a cost to beat makes it None
+    return trip.round_trip(kind, got.choice)
 
 
 def _out_component(L: LinearLayout, out: str) -> Callable[[int], int]:
@@ -1422,13 +1446,54 @@ def _round_trip_floor(trip: _Trip, kind: str) -> float:
     return waves * WEIGHTS["wavefront"] + WEIGHTS[key]
 
 
+def _race(trip: _Trip, kind: str, variants: Sequence[tuple[bool, bool]], shuffle: float | None,
+          budget: int | None) -> list[_Priced | str | None]:
+    """The round-trip variants of a pair priced in order, each only while it can still win: a
+    variant whose conflict-free floor is not below the cheapest mechanism priced so far is None
+    (priced only when :attr:`Plan.rejected` is read), and none is priced once one costs its
+    pair's :func:`_round_trip_floor` or when the shuffle exchange (cost ``shuffle``) already does.
+    One entry per variant looked at, in order (fewer than ``variants`` when the race stopped)."""
+    out: list[_Priced | str | None] = []
+    floor = None if shuffle is None else _round_trip_floor(trip, kind)
+    if floor is not None and shuffle is not None and shuffle <= floor:
+        return out
+    for matrix in variants:
+        costs = [e.cost for e in out if isinstance(e, _Priced)] + ([shuffle] if shuffle is not None else [])
+        got, plain = _variant(trip, kind, matrix, budget, min(costs) if costs else None)
+        out.append(got)
+        if isinstance(got, _Priced):
+            floor = _round_trip_floor(trip, kind) if floor is None else floor
+            if got.cost <= floor:
+                break
+        if plain:  # the next variant (without matrix instructions) would choose the same swizzle
+            break
+    return out
+
+
+def _round_trip_kind(trip: _Trip, names: Sequence[str], matrix: tuple[bool, bool]) -> tuple[str, list[tuple[bool, bool]]]:
+    """The round-trip kind of a pair moving data across ``names`` and its variants: ``matrix``,
+    then (for a shared-memory round trip that may use matrix instructions) without them."""
+    kind = "cross_cta" if "block" in names else "shared_memory"
+    return kind, [matrix] + ([(False, False)] if any(matrix) and kind == "shared_memory" else [])
+
+
+def _winner(shuffle: float | None, trips: Sequence[_Priced | str | None]) -> _Priced | None:
+    """The cheapest priced round trip (the first of equal ones), or None when the shuffle
+    exchange costs no more (ties: the simpler mechanism) or no round trip was priced."""
+    priced = [e for e in trips if isinstance(e, _Priced)]
+    if not priced:
+        return None
+    best = min(priced, key=lambda e: e.cost)
+    return None if shuffle is not None and shuffle <= best.cost else best
+
+
 def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
     """Every feasible mechanism priced by :mod:`linlayout.cost`; the cheapest wins (ties: the
     simpler mechanism), the others are recorded in ``Plan.rejected``.
 
-    Round trips that cannot win (a mechanism already priced costs no more than
-    :func:`_round_trip_floor`) are priced only when ``Plan.rejected`` is read; the choice is the
-    same as pricing everything first."""
+    Round trips are priced without building their plans (:func:`_race`), and those that cannot
+    win are priced only when ``Plan.rejected`` is read; the choice is the same as pricing
+    everything first, and only the winner's plan is built."""
     names = trip.conv.in_dim_names
     shuffles: list[Plan] = []
     infeasible: list[Alternative] = []
@@ -1440,49 +1505,29 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
     else:
         reason = "the data crosses CTAs" if "block" in names else "the data crosses warps"
         infeasible.append(Alternative("warp_shuffle", "in-warp exchange", None, reason))
-    kind = "cross_cta" if "block" in names else "shared_memory"
-    variants = [matrix] + ([(False, False)] if any(matrix) and kind == "shared_memory" else [])
-    # per variant looked at so far: its plan, why none fits, or None (it cannot cost less than a
-    # mechanism already priced: priced only for Plan.rejected)
-    trips: list[Plan | str | None] = []
-
-    def price_variant(i: int, beat: float | None = None) -> Plan | str | None:
-        try:
-            return _shared_plan(trip, kind, variants[i], budget, beat)
-        except UnsupportedError as e:
-            return str(e)
-
-    floor = None if not shuffles else _round_trip_floor(trip, kind)
-    if floor is None or min(p.cost for p in shuffles) > floor:
-        for i in range(len(variants)):
-            priced = [p.cost for p in shuffles] + [p.cost for p in trips if isinstance(p, Plan)]
-            got = price_variant(i, min(priced) if priced else None)
-            trips.append(got)
-            if isinstance(got, Plan):
-                floor = _round_trip_floor(trip, kind) if floor is None else floor
-                if got.cost <= floor:
-                    break
-
-    def candidates() -> list[Plan]:
-        cands = list(shuffles)
-        for p in trips:
-            if isinstance(p, Plan) and all(p != q for q in cands):
-                cands.append(p)
-        return cands
-
-    cands = candidates()
-    if not cands:
+    kind, variants = _round_trip_kind(trip, names, matrix)
+    shuffle = min(p.cost for p in shuffles) if shuffles else None
+    trips = _race(trip, kind, variants, shuffle, budget)
+    won = _winner(shuffle, trips)
+    if won is not None:
+        best = trip.round_trip(kind, won.choice)
+    elif shuffles:
+        best = min(shuffles, key=lambda p: p.cost)
+    else:
         raise UnsupportedError(next(e for e in trips if isinstance(e, str)))
-    order = {"warp_shuffle": 0, "shared_memory": 1, "cross_cta": 2}
-    best = min(cands, key=lambda p: (p.cost, order[p.kind]))
 
     def rejected() -> tuple[Alternative, ...]:
         for i in range(len(variants)):
             if i == len(trips):
-                trips.append(price_variant(i))
+                trips.append(_variant(trip, kind, variants[i], budget)[0])
             elif trips[i] is None:
-                trips[i] = price_variant(i)
-        every = candidates()
+                trips[i] = _variant(trip, kind, variants[i], budget)[0]
+        every = list(shuffles)
+        for e in trips:
+            if isinstance(e, _Priced):
+                p = trip.round_trip(kind, e.choice)
+                if all(p != q for q in every):
+                    every.append(p)
         out = [Alternative(p.kind, _detail(p), p.cost, f"costs {p.cost - best.cost:g} more under the cost model"
                            if p.cost > best.cost else "as cheap, but a simpler mechanism was chosen")
                for p in every if p is not best]
@@ -1499,46 +1544,23 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
 
 def _best_cost(trip: _Trip, names: Sequence[str]) -> tuple[float, str]:
     """``(plan.cost, plan.kind)`` of :func:`_best` (no budget) without building plans: the same
-    mechanisms priced in the same order with the same floors, so the same one wins."""
-    shuffles: list[float] = []
+    race (:func:`_race`), the shuffle exchange counted from its schedule."""
+    shuffle = None
     if "block" not in names and "warp" not in names:
         bits = trip.bits
         shfl, sel = schedule_counts(shuffle_schedule(trip.a, trip.b, bits), bits)
-        shuffles.append(price(shuffles=shfl, selects=sel))
+        shuffle = price(shuffles=shfl, selects=sel)
         tri = _triton_shuffle_counts(trip)
         if tri is not None:
-            shuffles.append(price(shuffles=tri[1], selects=tri[2]))
-    kind = "cross_cta" if "block" in names else "shared_memory"
-    variants = [(True, True), (False, False)] if kind == "shared_memory" else [(True, True)]
-    trips: list[float] = []
-    errors: list[UnsupportedError] = []
-    floor = None if not shuffles else _round_trip_floor(trip, kind)
-    if floor is None or min(shuffles) > floor:
-        for matrix in variants:
-            priced = shuffles + trips
-            try:
-                choice = _unbudgeted_choice(trip, kind, matrix)
-                # plain ld/st.shared: the variant without matrix instructions would choose the same
-                # swizzle (the same cost, or the same floor beaten)
-                last = "matrix" not in choice.store_instr and "matrix" not in choice.load_instr
-                if priced and _beaten(trip, kind, choice, min(priced)):
-                    if last:
-                        break
-                    continue
-                got = _choice_cost(trip, kind, choice)
-            except UnsupportedError as e:  # as _best: a mechanism that does not fit
-                errors.append(e)
-                continue
-            trips.append(got)
-            floor = _round_trip_floor(trip, kind) if floor is None else floor
-            if got <= floor or last:
-                break
-    if not shuffles and not trips:
-        raise UnsupportedError(str(errors[0]))
-    # ties: the simpler mechanism
-    if shuffles and (not trips or min(shuffles) <= min(trips)):
-        return min(shuffles), "warp_shuffle"
-    return min(trips), kind
+            shuffle = min(shuffle, price(shuffles=tri[1], selects=tri[2]))
+    kind, variants = _round_trip_kind(trip, names, (True, True))
+    trips = _race(trip, kind, variants, shuffle, None)
+    won = _winner(shuffle, trips)
+    if won is not None:
+        return won.cost, kind
+    if shuffle is None:
+        raise UnsupportedError(next(e for e in trips if isinstance(e, str)))
+    return shuffle, "warp_shuffle"
 
 
 def _fast_cost(a: LinearLayout, b: LinearLayout, bits: int) -> tuple[float, str]:
