@@ -1174,10 +1174,12 @@ def _matrix_rows_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) 
     if "matrix" not in choice.store_instr and "matrix" not in choice.load_instr:
         return True  # no fragment to place
     lay = choice.layout
-    offset = list(lay.flat_bases("vector")) + list(lay.flat_bases("bank")) + list(lay.flat_bases("segment"))
-    basis = gf2.SpanBasis()
-    for v in offset + list(lay.flat_bases("reps")):
-        basis.insert(v)
+    offset = choice.offset_bases()
+    every = offset + list(lay.flat_bases("reps"))
+    # the buffer is bijective (a repaired choice): a lane vector that is one of its bases is
+    # expressed by its position; any other is solved in the whole basis (built on first need)
+    at = {v: i for i, v in enumerate(every)}
+    basis: gf2.SpanBasis | None = None
     n_off = len(offset)
     eb = max(choice.bitwidth, 8) // 8
     row = 16 // eb
@@ -1187,12 +1189,20 @@ def _matrix_rows_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) 
             continue
         trans = instr.endswith(".trans")
         for j, v in enumerate(L.flat_bases("lane")[:5]):
-            m = basis.express(v)
+            if v == 0:  # a broadcast lane: no row of its own
+                continue
+            i = at.get(v)
+            if i is not None:
+                m: int | None = 1 << i
+            else:
+                if basis is None:
+                    basis = gf2.SpanBasis()
+                    for u in every:
+                        basis.insert(u)
+                m = basis.express(v)
             if m is None or m >> n_off:
                 return False
             o = m & ((1 << n_off) - 1)
-            if v == 0:
-                continue
             if (j >= 2) == trans:  # a step inside the 16-byte row
                 if o != ((1 << (j - 2)) if trans else epw << j):
                     return False
