@@ -84,6 +84,61 @@ def test_conversion_map_is_invert_and_compose(data):
     assert conversion_map(a, b) == expected
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_conversion_map_is_invert_and_compose_on_any_bases(data):
+    """As above on arbitrary bases (not only permutations of unit vectors): dependent and zero
+    columns, sources that do not reach every element, dims shared by both layouts whose bits
+    other dims also touch (the heuristic must refuse them) or do not, dims of one layout only,
+    out-dims of other sizes or in another order (left to the general method)."""
+    import pytest
+
+    from linlayout.errors import LayoutError
+    from linlayout.plan_smem import conversion_map
+
+    dim = data.draw(st.integers(0, 6))
+    split = data.draw(st.integers(0, dim))
+    outs = [("dim0", 1 << split), ("dim1", 1 << (dim - split))]
+    vec = st.integers(0, (1 << dim) - 1)
+    unit = st.sampled_from([1 << i for i in range(dim)] or [0])
+
+    def layout() -> dict:
+        dims = [d for d in HARDWARE_DIMS if data.draw(st.integers(0, 5))]  # a dim may be absent
+        return {d: data.draw(st.lists(st.one_of(unit, vec), max_size=4)) for d in dims}
+
+    fa, fb = layout(), layout()
+    for d in set(fa) & set(fb):
+        if data.draw(st.booleans()):
+            fb[d] = list(fa[d])  # the same bases: a candidate of the identity heuristic
+            if data.draw(st.booleans()):  # ... and no other dim touches its bits
+                mask = 0
+                for v in fa[d]:
+                    mask |= v
+                for f in (fa, fb):
+                    for m in f:
+                        if m != d:
+                            f[m] = [v & ~mask for v in f[m]]
+    a = LinearLayout.from_flat(fa, outs)
+    b_outs = outs
+    how = data.draw(st.sampled_from(["same", "same", "same", "reordered", "larger"]))
+    if how == "reordered" and dim:
+        b_outs = outs[::-1]
+        fb = {d: [((v >> split) | (v << (dim - split))) & ((1 << dim) - 1) for v in f] for d, f in fb.items()}
+    elif how == "larger":
+        b_outs = [("dim0", 1 << split), ("dim1", 1 << (dim - split + 1))]
+    b = LinearLayout.from_flat(fb, b_outs) if how != "larger" else LinearLayout.from_flat(fb, outs)
+    if how == "larger":  # b smaller than a: invert_and_compose reads b inside a's larger space
+        a = LinearLayout.from_flat(fa, b_outs)
+    try:
+        expected = b.invert_and_compose(a)
+    except LayoutError as e:
+        with pytest.raises(type(e), match="^" + __import__("re").escape(str(e)) + "$"):
+            conversion_map(a, b)
+        return
+    got = conversion_map(a, b)
+    assert got == expected and got.in_dim_names == expected.in_dim_names and got.out_dims == expected.out_dims
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_without_trivial_is_sublayout(data):
