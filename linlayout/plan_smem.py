@@ -468,7 +468,7 @@ def conversion_map(a: LinearLayout, b: LinearLayout) -> LinearLayout:
     sb = _map_side(b)
     if sa.outs != sb.outs:
         return b.invert_and_compose(a)
-    kept = ()
+    kept: Sequence[str] = ()
     b_flat = sb.flat
     same = [n for n, f in sa.items if b_flat.get(n) == f]
     if same:  # Triton's broadcasting heuristic

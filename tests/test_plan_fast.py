@@ -170,3 +170,115 @@ def test_without_trivial_is_sublayout(data):
     want = L.sublayout([n for n in L.in_dim_names if n not in removed], [n for n in L.out_dim_names if n not in removed])
     got = _without_trivial(L, removed)
     assert got == want and list(got.out_dims.items()) == list(want.out_dims.items()) and got.in_dim_names == want.in_dim_names
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_trivial_prefix_is_is_trivial_over_slowest_first(data):
+    """The dims _minimal removes (trivial over each, slowest first, up to the first that is not)
+    are those is_trivial_over names, on maps with identity blocks."""
+    from linlayout.plan import _SLOWEST_FIRST, _trivial_prefix
+
+    k = {d: data.draw(st.integers(0, 3)) for d in HARDWARE_DIMS}
+    order = list(HARDWARE_DIMS) if data.draw(st.booleans()) else data.draw(st.permutations(HARDWARE_DIMS))
+    present = [d for d in order if data.draw(st.integers(0, 5))]  # an out-dim may be absent
+    outs = [(d, 1 << k[d]) for d in present]
+    shift, at = {}, 0
+    for d in present:
+        shift[d] = at
+        at += k[d]
+    flat = {}
+    for d in HARDWARE_DIMS:
+        if d in present and data.draw(st.booleans()):
+            vs = [1 << (shift[d] + i) for i in range(k[d])]
+            if vs and not data.draw(st.integers(0, 3)):
+                vs[data.draw(st.integers(0, len(vs) - 1))] ^= data.draw(st.integers(0, (1 << at) - 1))
+        else:
+            vs = [data.draw(st.integers(0, (1 << at) - 1)) for _ in range(data.draw(st.integers(0, 3)))]
+        if data.draw(st.integers(0, 5)):  # an in-dim may be absent
+            flat[d] = vs
+    L = LinearLayout.from_flat(flat, outs)
+    want = []
+    for d in _SLOWEST_FIRST:
+        if not L.is_trivial_over([d]):
+            break
+        want.append(d)
+    assert _trivial_prefix(L, _SLOWEST_FIRST) == want
+
+
+def _hardware_layout(data, sizes, outs, bits):
+    """A layout with the in-dims of ``sizes`` (name -> bases): often a permutation of the unit
+    vectors (surjective where there are enough bases), sometimes zero or repeated bases."""
+    units = data.draw(st.permutations([1 << i for i in range(bits)]))
+    flat, at = {}, 0
+    for d, n in sizes.items():
+        flat[d] = [units[at + i] if at + i < len(units) and data.draw(st.integers(0, 7)) else
+                   data.draw(st.sampled_from(units + [0])) for i in range(n)]
+        at += n
+    return LinearLayout.from_flat(flat, outs)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_pair_is_the_checks_one_by_one(data):
+    """_pair's answer from remembered per-layout facts is that of the checks one by one: the same
+    normalized layouts (dst in src's order of out-dims), or the same error word for word
+    (different hardware, other tensors, out-dims in another order, not surjective, not a
+    distributed layout)."""
+    import pytest
+
+    from linlayout.errors import LayoutError
+    from linlayout.plan import _checked_pair, _normalize, _pair, clear_caches
+
+    if data.draw(st.booleans()):
+        clear_caches()
+    bits = data.draw(st.integers(0, 5))
+    split = data.draw(st.integers(0, bits))
+    outs = [("dim0", 1 << split), ("dim1", 1 << (bits - split))]
+    names = list(HARDWARE_DIMS) + (["offset"] if not data.draw(st.integers(0, 30)) else [])
+
+    shared = {d: data.draw(st.integers(0, 2)) for d in names}
+    shared["register"] = bits  # enough bases to reach every element
+
+    def draw_layout():
+        dims = [d for d in names if d == "register" or data.draw(st.integers(0, 4))]  # a size-1 dim may be left out
+        if data.draw(st.booleans()):
+            dims = data.draw(st.permutations(dims))
+        sizes = {d: shared[d] if data.draw(st.integers(0, 6)) else data.draw(st.integers(0, 2)) for d in dims}
+        sizes = {d: n for d, n in sizes.items() if n or d in ("register", "offset") or data.draw(st.booleans())}
+        o = outs if data.draw(st.integers(0, 4)) else data.draw(st.sampled_from([outs[::-1], [("dim0", 1 << bits)], [("x", 1 << split), ("dim1", 1 << (bits - split))]]))
+        return _hardware_layout(data, sizes, o, sum(s.bit_length() - 1 for _, s in o))
+
+    src = draw_layout()
+    dst = src if not data.draw(st.integers(0, 5)) else draw_layout()
+    try:
+        want = _checked_pair(_normalize(src, "src"), _normalize(dst, "dst"))
+    except LayoutError as e:
+        with pytest.raises(type(e), match="^" + __import__("re").escape(str(e)) + "$"):
+            _pair(src, dst, None)
+        return
+    for _ in range(2):  # cold, then from the remembered facts
+        got = _pair(src, dst, None)
+        assert got == want
+        assert [(L.in_dim_names, list(L.out_dims.items())) for L in got] == [(L.in_dim_names, list(L.out_dims.items())) for L in want]
+
+
+def test_pair_refuses_layouts_past_the_limits_as_before():
+    """Layouts past MAX_REGISTERS_PER_THREAD / MAX_ELEMENTS are refused with the checks' words,
+    whether their facts are remembered or not (surjectivity is not asked of them first)."""
+    import pytest
+
+    from linlayout.errors import SizeError
+    from linlayout.plan import MAX_ELEMENTS, MAX_REGISTERS_PER_THREAD, _pair, clear_caches
+
+    regs = MAX_REGISTERS_PER_THREAD.bit_length()  # one bit past the limit
+    many = LinearLayout.from_flat({"register": [1 << i for i in range(regs)]}, [("dim0", 1 << regs)])
+    bits = MAX_ELEMENTS.bit_length()
+    huge = LinearLayout.from_flat({"register": [1 << i for i in range(8)], "lane": [1 << i for i in range(8, bits)]},
+                                  [("dim0", 1 << bits)])
+    for L, words in ((many, "registers per thread; plan_conversion accepts at most"),
+                     (huge, f"is a tensor of 2**{bits} elements; plan_conversion accepts at most")):
+        clear_caches()
+        for _ in range(2):
+            with pytest.raises(SizeError, match="^src .*" + words.replace("*", r"\*")):
+                _pair(L, L, None)
