@@ -282,3 +282,27 @@ def test_pair_refuses_layouts_past_the_limits_as_before():
         for _ in range(2):
             with pytest.raises(SizeError, match="^src .*" + words.replace("*", r"\*")):
                 _pair(L, L, None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_minimal_conversion_does_not_depend_on_the_order_of_out_dims(data):
+    """minimal_conversion of dst with its out-dims reordered is the same map (the order packs an
+    element's coordinates; it does not move elements).  Reading reordered out-dims as if in
+    src's order once made it fail with a NotSurjectiveError."""
+    from linlayout.errors import LayoutError
+    from linlayout.plan import minimal_conversion
+
+    bits = data.draw(st.integers(1, 6))
+    split = data.draw(st.integers(0, bits))
+    outs = [("dim0", 1 << split), ("dim1", 1 << (bits - split))]
+    shared = {d: data.draw(st.integers(0, 2)) for d in HARDWARE_DIMS}
+    shared["register"] = bits
+    a = _hardware_layout(data, shared, outs, bits)
+    b = _hardware_layout(data, shared, outs, bits)
+    strategy = data.draw(st.sampled_from(["best", "triton"]))
+    try:
+        want = minimal_conversion(a, b, strategy=strategy)
+    except LayoutError:
+        return
+    assert minimal_conversion(a, b.transpose_outs(["dim1", "dim0"]), strategy=strategy) == want
