@@ -306,3 +306,18 @@ def test_minimal_conversion_does_not_depend_on_the_order_of_out_dims(data):
     except LayoutError:
         return
     assert minimal_conversion(a, b.transpose_outs(["dim1", "dim0"]), strategy=strategy) == want
+
+
+def test_clear_caches_forgets_the_front_end_facts():
+    """Every per-layout fact the front end remembers (_pair's, the conversion map's, the
+    restrictions _minimal re-solves on) is forgotten by clear_caches, so cold timings are cold."""
+    from linlayout.plan import _distributed, _map_side, _restricted, clear_caches, plan_conversion
+
+    # s is broadcast over warps: each thread of d finds its data in its own registers (the map is re-solved)
+    s = LinearLayout({"register": [[1], [64]], "lane": [[2], [4], [8], [16], [32]], "warp": [[0], [0]]}, {"dim0": 128})
+    d = LinearLayout({"register": [[64]], "lane": [[2], [4], [8], [16], [32]], "warp": [[1], [0]]}, {"dim0": 128})
+    assert plan_conversion(s, d).kind == "register"  # every thread already holds its elements, in some warp
+    caches = (_distributed, _map_side, _restricted)
+    assert all(f.cache_info().currsize for f in caches)
+    clear_caches()
+    assert not any(f.cache_info().currsize for f in caches)
