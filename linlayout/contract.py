@@ -189,8 +189,10 @@ def _shape_arg(shape: Optional[Sequence[int]], what: str) -> Optional[list[int]]
 def _check_sizes(L: Union[LinearLayout, MixedRadixLayout], want: Optional[list[int]], what: str) -> None:
     """A :class:`~linlayout.errors.SizeError` unless ``want`` (a shape already read by
     :func:`_shape_arg`) is ``None`` or the out-dim sizes of ``L`` in order."""
+    if want is None:
+        return
     sizes = list(L.out_dims.values())
-    if want is not None and sizes != want:
+    if sizes != want:
         raise SizeError(f"{what}: it covers a tensor of shape {sizes}, not the requested shape {want}")
 
 

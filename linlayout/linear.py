@@ -70,12 +70,20 @@ _as_int = functools.partial(as_int, error=BasisError)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\Z")
 
 
+#: Dim names already checked by :func:`_check_name` (bounded: when full, names are checked again).
+_GOOD_NAMES: set[str] = set()
+
+
 def _check_name(name: Any, what: str) -> str:
+    if type(name) is str and name in _GOOD_NAMES:
+        return name
     if not isinstance(name, str) or not name:
         raise DimensionError(f"{what} names must be non-empty strings, got {name!r}")
     if len(name) > MAX_NAME or not _NAME.match(name):
         raise DimensionError(f"{what} name {name[:60]!r} is not a name such as dim0 or register "
                              f"(a letter or '_', then letters, digits, '_' or '.'; at most {MAX_NAME} characters)")
+    if type(name) is str and len(_GOOD_NAMES) < 4096:
+        _GOOD_NAMES.add(name)
     return name
 
 
@@ -150,7 +158,8 @@ def _merged_order(xs: Sequence[str], ys: Sequence[str]) -> list[str]:
 _STORED: dict[tuple, tuple] = {}
 _STORED_MAX = 4096
 
-_OUT_PACKING: dict[tuple[tuple[str, int], ...], tuple[tuple[int, ...], tuple[tuple[str, int, int], ...]]] = {}
+_Packing = tuple[tuple[int, ...], tuple[tuple[str, int, int], ...], int]
+_OUT_PACKING: dict[tuple[tuple[str, int], ...], _Packing] = {}
 
 
 _INT_TYPE = {int}
@@ -160,9 +169,10 @@ _INT_TYPE = {int}
 _FLAT_OUTS: dict[tuple, tuple[tuple[tuple[str, int], ...], int]] = {}
 
 
-def _out_packing(outs: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], tuple[tuple[str, int, int], ...]]:
-    """Bit offsets of the out-dims in the flat form, and (name, shift, mask) triples (memoized);
-    every constructor passes here for a new out-dim list, so the rank limit is checked here."""
+def _out_packing(outs: tuple[tuple[str, int], ...]) -> _Packing:
+    """Bit offsets of the out-dims in the flat form, (name, shift, mask) triples, and the total
+    bits (memoized); every constructor passes here for a new out-dim list, so the rank limit is
+    checked here."""
     if len(outs) > MAX_RANK:
         raise SizeError(f"a layout has at most {MAX_RANK} out-dims (linlayout.limits.MAX_RANK), got {len(outs)}")
     shifts = []
@@ -170,7 +180,7 @@ def _out_packing(outs: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], tu
     for _, s in outs:
         shifts.append(acc)
         acc += log2(s)
-    packing = (tuple(shifts), tuple((n, sh, s - 1) for (n, s), sh in zip(outs, shifts)))
+    packing = (tuple(shifts), tuple((n, sh, s - 1) for (n, s), sh in zip(outs, shifts)), acc)
     if len(_OUT_PACKING) < 4096:
         _OUT_PACKING[outs] = packing
     return packing
@@ -210,7 +220,8 @@ class LinearLayout:
         where out dims are: [dim0 (size 128)]
     """
 
-    __slots__ = ("_ins", "_outs", "_stored", "_shifts", "_rank", "_hash", "_bases", "_tables", "_out_unpack")
+    __slots__ = ("_ins", "_outs", "_stored", "_shifts", "_rank", "_hash", "_bases", "_tables", "_out_unpack", "_out_bits",
+                 "_in_names", "_out_names")
 
     _ins: tuple[tuple[str, tuple[int, ...]], ...]
     _outs: tuple[tuple[str, int], ...]
@@ -218,6 +229,11 @@ class LinearLayout:
     _stored: tuple[tuple[tuple[str, tuple[int, ...]], ...], tuple[tuple[str, int], ...]]
     _shifts: tuple[int, ...]
     _out_unpack: tuple[tuple[str, int, int], ...]
+    #: total bits of the out-dims
+    _out_bits: int
+    #: the in- and out-dim names (built on first use)
+    _in_names: tuple[str, ...] | None
+    _out_names: tuple[str, ...] | None
     _rank: int | None
     _hash: int | None
     _bases: dict[str, tuple[tuple[int, ...], ...]] | None
@@ -340,7 +356,8 @@ class LinearLayout:
         packing = _OUT_PACKING.get(outs)
         if packing is None:
             packing = _out_packing(outs)
-        self._shifts, self._out_unpack = packing
+        self._shifts, self._out_unpack, self._out_bits = packing
+        self._in_names = self._out_names = None
         self._rank = None
         self._hash = None
         self._bases = None
@@ -378,8 +395,15 @@ class LinearLayout:
         """
         if isinstance(out_dims, Sized) and len(out_dims) > MAX_RANK:
             raise SizeError(f"from_flat: {len(out_dims)} out-dims; at most {MAX_RANK} are supported")
-        fast = type(out_dims) is list and all(type(x) is tuple and len(x) == 2 for x in out_dims)
-        known = _FLAT_OUTS.get(tuple(out_dims)) if fast else None  # out-dims checked before
+        known = None
+        fast = type(out_dims) is list
+        if fast:
+            for x in cast(list, out_dims):
+                if type(x) is not tuple or len(x) != 2 or type(x[0]) is not str or type(x[1]) is not int:
+                    fast = False
+                    break
+            else:  # out-dims of exact types (a float or bool size equals an int key, so that is checked first)
+                known = _FLAT_OUTS.get(tuple(out_dims))  # out-dims checked before
         if known is None:
             outs: list[tuple[str, int]] = []
             total = 0
@@ -395,7 +419,7 @@ class LinearLayout:
             if total > MAX_TOTAL_LOG2:
                 raise SizeError(f"out-dims total {total} bits; at most {MAX_TOTAL_LOG2} are supported")
             known = (tuple(outs), total)
-            if fast and len(_FLAT_OUTS) < 4096 and all(type(n) is str and type(v) is int for n, v in cast(list, out_dims)):
+            if fast and len(_FLAT_OUTS) < 4096:
                 _FLAT_OUTS[tuple(out_dims)] = known
         stored_outs, total = known
         limit = 1 << total
@@ -578,11 +602,17 @@ class LinearLayout:
 
     @property
     def in_dim_names(self) -> tuple[str, ...]:
-        return tuple(n for n, _ in self._ins)
+        names = self._in_names
+        if names is None:
+            names = self._in_names = tuple([n for n, _ in self._ins])
+        return names
 
     @property
     def out_dim_names(self) -> tuple[str, ...]:
-        return tuple(n for n, _ in self._outs)
+        names = self._out_names
+        if names is None:
+            names = self._out_names = tuple([n for n, _ in self._outs])
+        return names
 
     @property
     def num_in_dims(self) -> int:
@@ -593,10 +623,16 @@ class LinearLayout:
         return len(self._outs)
 
     def has_in_dim(self, name: str) -> bool:
-        return any(n == name for n, _ in self._ins)
+        for n, _ in self._ins:
+            if n == name:
+                return True
+        return False
 
     def has_out_dim(self, name: str) -> bool:
-        return any(n == name for n, _ in self._outs)
+        for n, _ in self._outs:
+            if n == name:
+                return True
+        return False
 
     def _in_flat(self, name: str) -> tuple[int, ...]:
         if type(name) is not str:
@@ -632,7 +668,7 @@ class LinearLayout:
 
     @property
     def total_out_size_log2(self) -> int:
-        return sum(log2(s) for _, s in self._outs)
+        return self._out_bits
 
     @property
     def total_in_size(self) -> int:
@@ -1019,7 +1055,7 @@ class LinearLayout:
     def _grow_outs(self, outs: tuple[tuple[str, int], ...]) -> LinearLayout:
         """The same map into larger out-dims ``outs`` (same names and order, each size at least
         this layout's): only the packing of the flat bases changes."""
-        mapping = [(sh, m, nsh) for (_, sh, m), nsh in zip(self._out_unpack, _out_packing(outs)[0])]
+        mapping = [(sh, m, nsh) for (_, sh, m), nsh in zip(self._out_unpack, (_OUT_PACKING.get(outs) or _out_packing(outs))[0])]
 
         def move(f: int) -> int:
             v = 0

@@ -68,6 +68,10 @@ def stays_within(src: LinearLayout, dst: LinearLayout, local: Sequence[str]) -> 
     basis differs between the two by an element of that span (a broadcast of ``src`` along a
     non-local dim lets any copy be used).
 
+    Layouts of different tensors (other out-dim names or sizes) hold different elements: False.
+    The order of the out-dims does not matter (``dst`` is read in ``src``'s order): it changes
+    how an element's coordinates are packed, not which element a unit holds.
+
         >>> a = LinearLayout({"register": [[1]], "lane": [[2], [4]]}, {"dim0": 8})
         >>> b = LinearLayout({"register": [[1]], "lane": [[4], [2]]}, {"dim0": 8})
         >>> stays_within(a, b, ("register",)), stays_within(a, b, ("register", "lane"))
@@ -75,14 +79,19 @@ def stays_within(src: LinearLayout, dst: LinearLayout, local: Sequence[str]) -> 
     """
     expect(src, LinearLayout, "stays_within: src")
     expect(dst, LinearLayout, "stays_within: dst")
+    names = src.out_dim_names
+    if dst.out_dim_names != names:
+        if sorted(dst.out_dim_names) != sorted(names):
+            return False
+        dst = dst.transpose_outs(names)  # the same packing of coordinates as src's
     if src.out_dims != dst.out_dims:
         return False
-    local = tuple(local)
-    sf = [src.flat_bases(d) for d in _DIMS]
-    df = [dst.flat_bases(d) for d in _DIMS]
-    for d, a, b in zip(_DIMS, sf, df):
-        if d not in local and len(a) != len(b):
-            return False
+    return _stays_within(src, dst, tuple(local))
+
+
+def _stays_within(src: LinearLayout, dst: LinearLayout, local: tuple[str, ...]) -> bool:
+    """:func:`stays_within` of layouts with the same out-dims in the same order (not checked:
+    the planner's pairs are)."""
     lead = _local_echelon(src, local)
 
     def outside(v: int) -> bool:
@@ -93,9 +102,20 @@ def stays_within(src: LinearLayout, dst: LinearLayout, local: Sequence[str]) -> 
             v ^= w
         return False
 
-    if any(outside(v) for d in local for v in dst.flat_bases(d)):
-        return False
-    return not any(outside(x ^ y) for d, a, b in zip(_DIMS, sf, df) if d not in local for x, y in zip(a, b))
+    for d in _DIMS:
+        a = src.flat_bases(d)
+        b = dst.flat_bases(d)
+        if d in local:
+            for v in b:
+                if outside(v):
+                    return False
+        else:
+            if len(a) != len(b):
+                return False
+            for x, y in zip(a, b):
+                if x != y and outside(x ^ y):
+                    return False
+    return True
 
 
 def is_register_only(src: LinearLayout, dst: LinearLayout) -> bool:

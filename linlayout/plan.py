@@ -38,9 +38,10 @@ stores: :mod:`linlayout.plan_tmem`.
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, NoReturn, cast
 
 from . import gf2
 from .banks import _unit_images as _bank_unit_images
@@ -58,13 +59,14 @@ from .plan_smem import (
     MemOpTile,
     SwizzleChoice,
     SwizzleSearch,
+    _map_side,
     clear_swizzle_caches,
     conversion_map,
     remove_broadcast_registers,
     side_bank_conflicts,
 )
 from .linear import LinearLayout
-from .locality import _local_echelon, stays_within
+from .locality import _local_echelon, _stays_within, stays_within
 
 __all__ = [
     "KINDS",
@@ -96,16 +98,20 @@ MAX_ELEMENTS = 1 << 28
 #: The weights of the cost model (:data:`linlayout.cost.WEIGHTS`; kept here under its old name).
 COST_WEIGHTS: dict[str, float] = WEIGHTS
 
+
 def _normalize(L: LinearLayout, which: str) -> LinearLayout:
+    """``L`` with every hardware dim in Triton's order, or a :class:`DimensionError` naming
+    ``which`` (src or dst) when it is not a distributed layout."""
+    facts = _distributed(L) or _not_distributed(L, which)
+    return L if L.in_dim_names == HARDWARE_DIMS else facts[0]
+
+
+def _not_distributed(L: LinearLayout, which: str) -> NoReturn:
     extra = [n for n in L.in_dim_names if n not in HARDWARE_DIMS]
-    if extra:
-        raise DimensionError(
-            f"{which} is not a distributed layout: in-dim(s) {', '.join(map(repr, extra))}; expected only "
-            f"{', '.join(HARDWARE_DIMS)} (a shared-memory layout has 'offset')"
-        )
-    if L.in_dim_names == HARDWARE_DIMS:
-        return L
-    return _with_hardware_dims(L)
+    raise DimensionError(
+        f"{which} is not a distributed layout: in-dim(s) {', '.join(map(repr, extra))}; expected only "
+        f"{', '.join(HARDWARE_DIMS)} (a shared-memory layout has 'offset')"
+    )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -131,9 +137,40 @@ def _without(L: LinearLayout, dim: str) -> LinearLayout:
     return LinearLayout.from_flat({n: L.flat_bases(n) for n in L.in_dim_names if n != dim}, _out_list(L))
 
 
+@functools.lru_cache(maxsize=4096)
+def _distributed(L: LinearLayout) -> tuple[LinearLayout, tuple, bool] | None:
+    """What :func:`_pair` checks of one layout, remembered per layout: its normalized form
+    (:func:`_normalize`), the facts two layouts of one conversion must share (out-dims in order,
+    lanes, warps and CTAs), and whether it passes the checks of one layout (within
+    :data:`MAX_REGISTERS_PER_THREAD` and :data:`MAX_ELEMENTS`, surjective); None when it is not a
+    distributed layout."""
+    names = L.in_dim_names
+    if any(n not in HARDWARE_DIMS for n in names):
+        return None
+    N = L if names == HARDWARE_DIMS else _with_hardware_dims(L)
+    key = (tuple(N.out_dims.items()), N.in_dim_size("lane"), N.in_dim_size("warp"), N.in_dim_size("block"))
+    ok = (N.in_dim_size("register") <= MAX_REGISTERS_PER_THREAD and N.total_out_size <= MAX_ELEMENTS
+          and N.is_surjective())
+    return N, key, ok
+
+
 def _pair(src: Any, dst: Any, shape: Sequence[int] | None) -> tuple[LinearLayout, LinearLayout]:
-    a = _normalize(as_linear(src, shape), "src")
-    b = _normalize(as_linear(dst, shape), "dst")
+    """``src`` and ``dst`` as layouts of one conversion (normalized, ``dst``'s out-dims in
+    ``src``'s order), or the error that says why they are not."""
+    sa = as_linear(src, shape)
+    fa = _distributed(sa) or _not_distributed(sa, "src")
+    sb = as_linear(dst, shape)
+    fb = _distributed(sb) or _not_distributed(sb, "dst")
+    a = sa if sa.in_dim_names == HARDWARE_DIMS else fa[0]
+    b = sb if sb.in_dim_names == HARDWARE_DIMS else fb[0]
+    if fa[2] and fb[2] and fa[1] == fb[1]:
+        return a, b  # every check of _checked_pair passes: the same hardware and tensor, out-dims in one order
+    return _checked_pair(a, b)
+
+
+def _checked_pair(a: LinearLayout, b: LinearLayout) -> tuple[LinearLayout, LinearLayout]:
+    """The checks of :func:`_pair` on normalized layouts one by one, in order (the first failing
+    one raises), ``b`` put in ``a``'s order of out-dims."""
     _check_hardware(a, b)
     if set(a.out_dim_names) != set(b.out_dim_names):
         raise DimensionError(
@@ -226,51 +263,65 @@ def _trivial_over(comp: LinearLayout, d: str) -> bool:
     """``comp.is_trivial_over([d])`` read from the flat bases: ``d`` is an in- and an out-dim of
     one size, its bases are the unit vectors of its out bits in order, and no other in-dim's
     bases touch those bits."""
-    return _trivial_test(comp)(d)
+    return bool(_trivial_prefix(comp, (d,)))
 
 
-def _trivial_test(comp: LinearLayout) -> Callable[[str], bool]:
-    """:func:`_trivial_over` of ``comp`` for several dims, the layout read once."""
-    ins = [(n, comp.flat_bases(n)) for n in comp.in_dim_names]
+_SLOWEST_FIRST = ("block", "warp", "lane", "register")
+
+
+def _trivial_prefix(comp: LinearLayout, dims: Sequence[str]) -> list[str]:
+    """The first dims of ``dims`` over each of which ``comp`` is trivial (:func:`_trivial_over`),
+    up to the first that is not; the layout read once."""
+    names = comp.in_dim_names
+    flats = [comp.flat_bases(n) for n in names]
+    support = [functools.reduce(operator.or_, f, 0) for f in flats]  # the bits each in-dim touches
     at: dict[str, tuple[int, int]] = {}  # out-dim -> (shift, bits)
     shift = 0
     for n, size in comp.out_dims.items():
         k = size.bit_length() - 1
         at[n] = (shift, k)
         shift += k
-
-    def test(d: str) -> bool:
+    out: list[str] = []
+    for d in dims:
         where = at.get(d)
-        if where is None:
-            return False
+        if where is None or d not in names:
+            break
         shift, k = where
-        mask = ((1 << k) - 1) << shift
-        seen = False
-        for n, f in ins:
-            if n == d:
-                seen = True
-                if len(f) != k or any(v != 1 << (shift + i) for i, v in enumerate(f)):
-                    return False
-            elif any(v & mask for v in f):
-                return False
-        return seen
+        i = names.index(d)
+        if flats[i] != _units(shift, k):
+            break
+        others = 0
+        for j, t in enumerate(support):
+            if j != i:
+                others |= t
+        if others >> shift & ((1 << k) - 1):
+            break
+        out.append(d)
+    return out
 
-    return test
+
+@functools.lru_cache(maxsize=4096)
+def _units(shift: int, k: int) -> tuple[int, ...]:
+    """The unit vectors of bits ``shift .. shift + k - 1``, in order."""
+    return tuple(1 << (shift + j) for j in range(k))
 
 
 def _minimal(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: str) -> LinearLayout:
     """:func:`minimal_conversion` of normalized layouts whose conversion map ``comp``
     (``b.invert_and_compose(a)``) is known."""
     removed, fixed = _fixed_dims(a, b, comp, strategy)
-    if removed:
-        comp = _without_trivial(comp, removed)
     if len(fixed) == len(removed):
-        return comp
-    rest = [d for d in HARDWARE_DIMS if d not in fixed]
-    outs = list(a.out_dim_names)
+        return _without_trivial(comp, removed) if removed else comp
+    rest = tuple(d for d in HARDWARE_DIMS if d not in fixed)
     if not rest:
         return LinearLayout({}, {})
-    return conversion_map(a.sublayout(rest, outs), b.sublayout(rest, outs))
+    return conversion_map(_restricted(a, rest), _restricted(b, rest))
+
+
+@functools.lru_cache(maxsize=4096)
+def _restricted(L: LinearLayout, dims: tuple[str, ...]) -> LinearLayout:
+    """``L`` restricted to the in-dims ``dims`` (every out-dim kept); remembered per layout."""
+    return L.sublayout(dims, L.out_dim_names)
 
 
 def _without_trivial(comp: LinearLayout, removed: Sequence[str]) -> LinearLayout:
@@ -280,7 +331,9 @@ def _without_trivial(comp: LinearLayout, removed: Sequence[str]) -> LinearLayout
     outs = _out_list(comp)
     k = len(outs) - len(removed)
     if k >= 0 and {n for n, _ in outs[k:]} == set(removed):
-        return LinearLayout.from_flat([(n, comp.flat_bases(n)) for n in comp.in_dim_names if n not in removed], outs[:k])
+        # the kept bases are comp's own, below 2**(bits of the kept out-dims): nothing to check
+        return LinearLayout._make_raw(tuple([(n, comp.flat_bases(n)) for n in comp.in_dim_names if n not in removed]),
+                                      tuple(outs[:k]))
     return comp.sublayout([n for n in comp.in_dim_names if n not in removed], [n for n in comp.out_dim_names if n not in removed])
 
 
@@ -293,22 +346,29 @@ def _minimal_dims(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy
     return tuple(d for d in HARDWARE_DIMS if d not in fixed)
 
 
+def _clear_front_caches() -> None:
+    """Forget the per-layout facts the planner's front end remembers (:func:`_pair`, the
+    conversion map, :func:`_minimal`); part of :func:`clear_caches`."""
+    for f in (_distributed, _restricted, _map_side):
+        f.cache_clear()
+
+
 def _fixed_dims(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: str) -> tuple[list[str], list[str]]:
     """The dims :func:`_minimal` removes: those over which ``comp`` is trivial (slowest first),
     and those plus the dims each thread group already holds a copy within."""
-    removed: list[str] = []
-    trivial = _trivial_test(comp)
-    for d in ("block", "warp", "lane", "register"):
-        # trivial over d after removing the dims before it iff trivial over d in the whole map:
-        # the removed dims neither touch nor are touched by the others
-        if not trivial(d):
-            break
-        removed.append(d)
+    # trivial over d after removing the dims before it iff trivial over d in the whole map:
+    # the removed dims neither touch nor are touched by the others
+    removed = _trivial_prefix(comp, _SLOWEST_FIRST)
     fixed = list(removed)
-    for d in ("block", "warp", "lane", "register")[len(removed):]:
-        if strategy == "triton" and d in ("lane", "register"):
-            break
-        if not stays_within(a, b, [h for h in HARDWARE_DIMS if h not in fixed + [d]]):
+    rest = _SLOWEST_FIRST[len(removed):]
+    if strategy == "triton":
+        rest = tuple(d for d in rest if d not in ("lane", "register"))
+    if not rest:
+        return removed, fixed
+    # layouts of one tensor, out-dims in one order (as _pair leaves them): the unchecked test
+    within = _stays_within if _map_side(a).outs == _map_side(b).outs else stays_within
+    for d in rest:
+        if not within(a, b, tuple(h for h in HARDWARE_DIMS if h not in fixed and h != d)):
             break
         fixed.append(d)
     return removed, fixed
@@ -1651,6 +1711,7 @@ def clear_caches() -> None:
     clear_swizzle_caches()
     _bank_unit_images.cache_clear()
     _local_echelon.cache_clear()
+    _clear_front_caches()
 
 
 def _moved_registers(conv: LinearLayout) -> int:

@@ -37,7 +37,7 @@ broken by more repetitions (a smaller buffer), as Triton does.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import DimensionError, LayoutError, SizeError
@@ -390,35 +390,118 @@ def _column_span(L: LinearLayout) -> SpanBasis:
     return basis
 
 
+class _MapSide:
+    """What :func:`conversion_map` reads of one layout, on either side of a map: its flat bases,
+    the bits each in-dim touches and those the other in-dims touch, the map's out-dims and
+    identity images where it is the source, and (built on its first use as a source) the
+    combination of its columns that gives each output bit."""
+
+    __slots__ = ("outs", "items", "flat", "support", "others", "map_outs", "identity", "units")
+
+    def __init__(self, L: LinearLayout) -> None:
+        self.outs = tuple(L.out_dims.items())
+        self.items = tuple((n, L.flat_bases(n)) for n in L.in_dim_names)
+        self.flat = dict(self.items)
+        self.support = support = {n: _or(f) for n, f in self.items}
+        # bits the other in-dims touch (OR over the others, not total minus own: bits may be shared)
+        self.others = {n: _or(t for m, t in support.items() if m != n) for n in support}
+        self.map_outs = tuple((n, 1 << len(f)) for n, f in self.items)
+        self.identity = {}
+        k = 0
+        for n, f in self.items:
+            self.identity[n] = tuple(1 << (k + i) for i in range(len(f)))
+            k += len(f)
+        #: output bit (as its value 2**k; and 0) -> combination of the columns; {} before it is
+        #: built, None where some output bit is not reached
+        self.units: dict[int, int] | None = {}
+
+
+def _or(values: Iterable[int]) -> int:
+    out = 0
+    for v in values:
+        out |= v
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _map_side(L: LinearLayout) -> _MapSide:
+    """:class:`_MapSide` of ``L``, remembered per layout (cleared by ``linlayout.plan.clear_caches``)."""
+    return _MapSide(L)
+
+
+def _source_units(side: _MapSide, a: LinearLayout) -> dict[int, int] | None:
+    """``side.units`` of the source ``a``, built on first use from ``a``'s column span (a
+    combination is linear in the vector, so a vector's is the XOR of its bits')."""
+    units = side.units
+    if units is not None and not units:
+        basis = _column_span(a)
+        if basis.rank == a.total_out_size_log2:
+            units = {0: 0}
+            for k in range(a.total_out_size_log2):
+                units[1 << k] = basis.reduce(1 << k)[1]
+        else:
+            units = None
+        side.units = units
+    return units
+
+
 def conversion_map(a: LinearLayout, b: LinearLayout) -> LinearLayout:
-    """``b.invert_and_compose(a)``, solved against ``a``'s remembered column span where Triton's
-    broadcasting heuristic keeps no in-dim as the identity (then the map is the least-squares
-    solve over all of ``a``'s columns); otherwise, and for anything unusual, the general method.
+    """``b.invert_and_compose(a)`` for layouts with the same out-dims (in order), solved against
+    facts of each layout remembered per layout; anything unusual, and the error where no map
+    exists, is left to the general method.
+
+    Triton's broadcasting heuristic keeps an in-dim whose bases are equal in both layouts, and
+    whose bits no other in-dim of either layout touches, as the identity; the other in-dims are
+    its least-squares solve over the columns of ``a`` without the kept dims.  Solving them over
+    all of ``a``'s columns gives the same answer: the kept dims' columns span only their own
+    bits, which the vectors solved for do not touch, so they are neither used nor change which
+    of the other columns are pivots.
 
         >>> a = LinearLayout({"register": [[1], [0]], "lane": [[2]]}, {"dim0": 4})
         >>> b = LinearLayout({"register": [[2]], "lane": [[1]]}, {"dim0": 4})
         >>> conversion_map(a, b) == b.invert_and_compose(a)
         True
+        >>> conversion_map(a, a).bases    # the identity heuristic: each dim maps to itself
+        {'register': ((1, 0), (2, 0)), 'lane': ((0, 1),)}
     """
-    outs = list(a.out_dims.items())
-    if outs != list(b.out_dims.items()):
+    sa = _map_side(a)
+    sb = _map_side(b)
+    if sa.outs != sb.outs:
         return b.invert_and_compose(a)
-    names = a.in_dim_names
-    flats = [a.flat_bases(n) for n in names]
-    for n, f in zip(names, flats):
-        if f and b.flat_bases(n) == f:  # a candidate of the identity heuristic: leave it to the general method
-            return b.invert_and_compose(a)
-    basis = _column_span(a)
-    images = {}
-    for d in b.in_dim_names:
-        col = []
-        for v in b.flat_bases(d):
-            rem, c = basis.reduce(v)
-            if rem:  # not reached: the general method says why
-                return b.invert_and_compose(a)
-            col.append(c)
-        images[d] = col
-    return LinearLayout.from_flat(images, [(n, 1 << len(f)) for n, f in zip(names, flats)])
+    kept: Sequence[str] = ()
+    b_flat = sb.flat
+    same = [n for n, f in sa.items if b_flat.get(n) == f]
+    if same:  # Triton's broadcasting heuristic
+        b_others = sb.others
+        kept = [n for n in same if sa.support[n] & (sa.others[n] | b_others[n]) == 0]
+    units = _source_units(sa, a)
+    images = []
+    for d, f in sb.items:
+        if d in kept:
+            images.append((d, sa.identity[d]))
+            continue
+        if units is not None:
+            col = []
+            for v in f:
+                c = units.get(v)
+                if c is None:
+                    c = 0
+                    while v:
+                        low = v & -v
+                        c ^= units[low]
+                        v ^= low
+                col.append(c)
+        else:
+            basis = _column_span(a)
+            col = []
+            for v in f:
+                rem, c = basis.reduce(v)
+                if rem:  # no map exists: the general method says why
+                    return b.invert_and_compose(a)
+                col.append(c)
+        images.append((d, tuple(col)))
+    # every image is a combination of a's columns: below 2**(a's in bits), so no check is needed
+    return LinearLayout._make_raw(tuple(images), sa.map_outs)
 
 
 def clear_swizzle_caches() -> None:

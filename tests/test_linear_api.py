@@ -317,3 +317,27 @@ def test_equality_shares_equal_tuples_without_changing_answers(A, B):
     assert (A == B) == same and (B == A) == same and (A != B) == (not same)
     assert A.bases == a2.bases and str(A) == str(a2)
     assert (A == "not a layout") is False
+
+
+def test_from_flat_checks_sizes_after_the_same_out_dims_were_seen():
+    """from_flat remembers out-dim lists it has checked; a float or bool size equal to a
+    remembered int (2.0 == 2, True == 1) must still be refused, as on the first call."""
+    assert LinearLayout.from_flat({"lane": [1]}, [("dim0", 2)]).out_dims == {"dim0": 2}
+    assert LinearLayout.from_flat({"lane": [0]}, [("dim0", 1)]).out_dims == {"dim0": 1}
+    with pytest.raises(BasisError, match="must be an integer, got float 2.0"):
+        LinearLayout.from_flat({"lane": [1]}, [("dim0", 2.0)])
+    with pytest.raises(BasisError, match="got the boolean True"):
+        LinearLayout.from_flat({"lane": [0]}, [("dim0", True)])
+    # a list pair is read as before
+    assert LinearLayout.from_flat({"lane": [1]}, [["dim0", 2]]).out_dims == {"dim0": 2}
+
+
+def test_names_and_sizes_read_from_the_stored_form():
+    """The cached name tuples and total bits agree with the dims, on every constructor."""
+    L = LinearLayout({"register": [[1, 0]], "lane": [[0, 1], [2, 0]]}, {"dim0": 4, "dim1": 2})
+    for M in (L, L.transpose_outs(["dim1", "dim0"]), L.sublayout(["lane"], ["dim1"]), LinearLayout.empty(),
+              L.compose(LinearLayout.identity_1d(4, "dim0", "x") * LinearLayout.identity_1d(2, "dim1", "y"))):
+        assert M.in_dim_names == tuple(M.in_dims) and M.out_dim_names == tuple(M.out_dims)
+        assert M.total_out_size_log2 == sum(s.bit_length() - 1 for s in M.out_dims.values())
+        assert all(M.has_in_dim(n) for n in M.in_dim_names) and not M.has_in_dim("nope")
+        assert all(M.has_out_dim(n) for n in M.out_dim_names) and not M.has_out_dim("nope")

@@ -32,7 +32,7 @@ def by_definition(src: LinearLayout, dst: LinearLayout, local) -> bool:
         ranges = [range(L.in_dim_size(d)) for d in local]
         for xs in itertools.product(*ranges):
             point = dict(zip(local, xs), **dict(zip(others, unit)))
-            out.add(tuple(L.apply(point).values()))
+            out.add(tuple(sorted(L.apply(point).items())))  # an element by its coordinates' names
         return out
 
     for unit in itertools.product(*[range(src.in_dim_size(d)) for d in others]):
@@ -48,9 +48,32 @@ def test_stays_within_is_its_definition(data):
     src = data.draw(layout(dim))
     same = data.draw(st.booleans())
     dst = data.draw(layout(dim, {d: src.in_dim_size_log2(d) for d in DIMS} if same else None))
-    k = data.draw(st.integers(1, 3))
+    k = data.draw(st.integers(0, 4))
     local = DIMS[:k]
     assert stays_within(src, dst, local) == by_definition(src, dst, local)
+    # the order of dst's out-dims changes how coordinates are packed, not which elements it holds
+    flipped = dst.transpose_outs(["dim1", "dim0"])
+    assert stays_within(src, flipped, local) == by_definition(src, flipped, local) == by_definition(src, dst, local)
+
+
+def test_stays_within_reads_out_dims_by_name():
+    """Two layouts whose flat bases are equal numbers but whose out-dims are in other orders hold
+    different elements: comparing the numbers (the out-dims compared as dicts, order-blind) said
+    every thread already holds its elements."""
+    hw = {"warp": [], "block": []}
+    src = LinearLayout({"register": [[1, 0]], "lane": [[0, 1]], **hw}, {"dim0": 2, "dim1": 2})
+    dst = LinearLayout({"register": [[1, 0]], "lane": [[0, 1]], **hw}, {"dim1": 2, "dim0": 2})
+    assert src.flat_bases("register") == dst.flat_bases("register")  # the same numbers...
+    assert not stays_within(src, dst, ("register",))  # ...but thread 0 holds (0, 0), (1, 0) in src, (0, 0), (0, 1) in dst
+    assert not by_definition(src, dst, ("register",))
+    assert stays_within(src, dst, ("register", "lane")) and by_definition(src, dst, ("register", "lane"))
+    # a layout and its out-dims reordered hold the same elements everywhere
+    same = src.transpose_outs(["dim1", "dim0"])
+    assert stays_within(src, same, ()) and stays_within(same, src, ("register",))
+    # other tensors: other names or sizes
+    assert not stays_within(src, LinearLayout({"register": [[1, 0]], "lane": [[0, 1]]}, {"dim0": 2, "x": 2}), ("register", "lane"))
+    assert not stays_within(src, LinearLayout({"register": [[1, 0]], "lane": [[0, 1]]}, {"dim0": 2, "dim1": 4},
+                                              require_surjective=False), ("register", "lane"))
 
 
 def test_mechanism_ladder():

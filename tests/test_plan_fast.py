@@ -84,6 +84,61 @@ def test_conversion_map_is_invert_and_compose(data):
     assert conversion_map(a, b) == expected
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_conversion_map_is_invert_and_compose_on_any_bases(data):
+    """As above on arbitrary bases (not only permutations of unit vectors): dependent and zero
+    columns, sources that do not reach every element, dims shared by both layouts whose bits
+    other dims also touch (the heuristic must refuse them) or do not, dims of one layout only,
+    out-dims of other sizes or in another order (left to the general method)."""
+    import pytest
+
+    from linlayout.errors import LayoutError
+    from linlayout.plan_smem import conversion_map
+
+    dim = data.draw(st.integers(0, 6))
+    split = data.draw(st.integers(0, dim))
+    outs = [("dim0", 1 << split), ("dim1", 1 << (dim - split))]
+    vec = st.integers(0, (1 << dim) - 1)
+    unit = st.sampled_from([1 << i for i in range(dim)] or [0])
+
+    def layout() -> dict:
+        dims = [d for d in HARDWARE_DIMS if data.draw(st.integers(0, 5))]  # a dim may be absent
+        return {d: data.draw(st.lists(st.one_of(unit, vec), max_size=4)) for d in dims}
+
+    fa, fb = layout(), layout()
+    for d in set(fa) & set(fb):
+        if data.draw(st.booleans()):
+            fb[d] = list(fa[d])  # the same bases: a candidate of the identity heuristic
+            if data.draw(st.booleans()):  # ... and no other dim touches its bits
+                mask = 0
+                for v in fa[d]:
+                    mask |= v
+                for f in (fa, fb):
+                    for m in f:
+                        if m != d:
+                            f[m] = [v & ~mask for v in f[m]]
+    a = LinearLayout.from_flat(fa, outs)
+    b_outs = outs
+    how = data.draw(st.sampled_from(["same", "same", "same", "reordered", "larger"]))
+    if how == "reordered" and dim:
+        b_outs = outs[::-1]
+        fb = {d: [((v >> split) | (v << (dim - split))) & ((1 << dim) - 1) for v in f] for d, f in fb.items()}
+    elif how == "larger":
+        b_outs = [("dim0", 1 << split), ("dim1", 1 << (dim - split + 1))]
+    b = LinearLayout.from_flat(fb, b_outs) if how != "larger" else LinearLayout.from_flat(fb, outs)
+    if how == "larger":  # b smaller than a: invert_and_compose reads b inside a's larger space
+        a = LinearLayout.from_flat(fa, b_outs)
+    try:
+        expected = b.invert_and_compose(a)
+    except LayoutError as e:
+        with pytest.raises(type(e), match="^" + __import__("re").escape(str(e)) + "$"):
+            conversion_map(a, b)
+        return
+    got = conversion_map(a, b)
+    assert got == expected and got.in_dim_names == expected.in_dim_names and got.out_dims == expected.out_dims
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_without_trivial_is_sublayout(data):
@@ -115,3 +170,154 @@ def test_without_trivial_is_sublayout(data):
     want = L.sublayout([n for n in L.in_dim_names if n not in removed], [n for n in L.out_dim_names if n not in removed])
     got = _without_trivial(L, removed)
     assert got == want and list(got.out_dims.items()) == list(want.out_dims.items()) and got.in_dim_names == want.in_dim_names
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_trivial_prefix_is_is_trivial_over_slowest_first(data):
+    """The dims _minimal removes (trivial over each, slowest first, up to the first that is not)
+    are those is_trivial_over names, on maps with identity blocks."""
+    from linlayout.plan import _SLOWEST_FIRST, _trivial_prefix
+
+    k = {d: data.draw(st.integers(0, 3)) for d in HARDWARE_DIMS}
+    order = list(HARDWARE_DIMS) if data.draw(st.booleans()) else data.draw(st.permutations(HARDWARE_DIMS))
+    present = [d for d in order if data.draw(st.integers(0, 5))]  # an out-dim may be absent
+    outs = [(d, 1 << k[d]) for d in present]
+    shift, at = {}, 0
+    for d in present:
+        shift[d] = at
+        at += k[d]
+    flat = {}
+    for d in HARDWARE_DIMS:
+        if d in present and data.draw(st.booleans()):
+            vs = [1 << (shift[d] + i) for i in range(k[d])]
+            if vs and not data.draw(st.integers(0, 3)):
+                vs[data.draw(st.integers(0, len(vs) - 1))] ^= data.draw(st.integers(0, (1 << at) - 1))
+        else:
+            vs = [data.draw(st.integers(0, (1 << at) - 1)) for _ in range(data.draw(st.integers(0, 3)))]
+        if data.draw(st.integers(0, 5)):  # an in-dim may be absent
+            flat[d] = vs
+    L = LinearLayout.from_flat(flat, outs)
+    want = []
+    for d in _SLOWEST_FIRST:
+        if not L.is_trivial_over([d]):
+            break
+        want.append(d)
+    assert _trivial_prefix(L, _SLOWEST_FIRST) == want
+
+
+def _hardware_layout(data, sizes, outs, bits):
+    """A layout with the in-dims of ``sizes`` (name -> bases): often a permutation of the unit
+    vectors (surjective where there are enough bases), sometimes zero or repeated bases."""
+    units = data.draw(st.permutations([1 << i for i in range(bits)]))
+    flat, at = {}, 0
+    for d, n in sizes.items():
+        flat[d] = [units[at + i] if at + i < len(units) and data.draw(st.integers(0, 7)) else
+                   data.draw(st.sampled_from(units + [0])) for i in range(n)]
+        at += n
+    return LinearLayout.from_flat(flat, outs)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_pair_is_the_checks_one_by_one(data):
+    """_pair's answer from remembered per-layout facts is that of the checks one by one: the same
+    normalized layouts (dst in src's order of out-dims), or the same error word for word
+    (different hardware, other tensors, out-dims in another order, not surjective, not a
+    distributed layout)."""
+    import pytest
+
+    from linlayout.errors import LayoutError
+    from linlayout.plan import _checked_pair, _normalize, _pair, clear_caches
+
+    if data.draw(st.booleans()):
+        clear_caches()
+    bits = data.draw(st.integers(0, 5))
+    split = data.draw(st.integers(0, bits))
+    outs = [("dim0", 1 << split), ("dim1", 1 << (bits - split))]
+    names = list(HARDWARE_DIMS) + (["offset"] if not data.draw(st.integers(0, 30)) else [])
+
+    shared = {d: data.draw(st.integers(0, 2)) for d in names}
+    shared["register"] = bits  # enough bases to reach every element
+
+    def draw_layout():
+        dims = [d for d in names if d == "register" or data.draw(st.integers(0, 4))]  # a size-1 dim may be left out
+        if data.draw(st.booleans()):
+            dims = data.draw(st.permutations(dims))
+        sizes = {d: shared[d] if data.draw(st.integers(0, 6)) else data.draw(st.integers(0, 2)) for d in dims}
+        sizes = {d: n for d, n in sizes.items() if n or d in ("register", "offset") or data.draw(st.booleans())}
+        o = outs if data.draw(st.integers(0, 4)) else data.draw(st.sampled_from([outs[::-1], [("dim0", 1 << bits)], [("x", 1 << split), ("dim1", 1 << (bits - split))]]))
+        return _hardware_layout(data, sizes, o, sum(s.bit_length() - 1 for _, s in o))
+
+    src = draw_layout()
+    dst = src if not data.draw(st.integers(0, 5)) else draw_layout()
+    try:
+        want = _checked_pair(_normalize(src, "src"), _normalize(dst, "dst"))
+    except LayoutError as e:
+        with pytest.raises(type(e), match="^" + __import__("re").escape(str(e)) + "$"):
+            _pair(src, dst, None)
+        return
+    for _ in range(2):  # cold, then from the remembered facts
+        got = _pair(src, dst, None)
+        assert got == want
+        assert [(L.in_dim_names, list(L.out_dims.items())) for L in got] == [(L.in_dim_names, list(L.out_dims.items())) for L in want]
+
+
+def test_pair_refuses_layouts_past_the_limits_as_before():
+    """Layouts past MAX_REGISTERS_PER_THREAD / MAX_ELEMENTS are refused with the checks' words,
+    whether their facts are remembered or not (surjectivity is not asked of them first)."""
+    import pytest
+
+    from linlayout.errors import SizeError
+    from linlayout.plan import MAX_ELEMENTS, MAX_REGISTERS_PER_THREAD, _pair, clear_caches
+
+    regs = MAX_REGISTERS_PER_THREAD.bit_length()  # one bit past the limit
+    many = LinearLayout.from_flat({"register": [1 << i for i in range(regs)]}, [("dim0", 1 << regs)])
+    bits = MAX_ELEMENTS.bit_length()
+    huge = LinearLayout.from_flat({"register": [1 << i for i in range(8)], "lane": [1 << i for i in range(8, bits)]},
+                                  [("dim0", 1 << bits)])
+    for L, words in ((many, "registers per thread; plan_conversion accepts at most"),
+                     (huge, f"is a tensor of 2**{bits} elements; plan_conversion accepts at most")):
+        clear_caches()
+        for _ in range(2):
+            with pytest.raises(SizeError, match="^src .*" + words.replace("*", r"\*")):
+                _pair(L, L, None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_minimal_conversion_does_not_depend_on_the_order_of_out_dims(data):
+    """minimal_conversion of dst with its out-dims reordered is the same map (the order packs an
+    element's coordinates; it does not move elements).  Reading reordered out-dims as if in
+    src's order once made it fail with a NotSurjectiveError."""
+    from linlayout.errors import LayoutError
+    from linlayout.plan import minimal_conversion
+
+    bits = data.draw(st.integers(1, 6))
+    split = data.draw(st.integers(0, bits))
+    outs = [("dim0", 1 << split), ("dim1", 1 << (bits - split))]
+    shared = {d: data.draw(st.integers(0, 2)) for d in HARDWARE_DIMS}
+    shared["register"] = bits
+    a = _hardware_layout(data, shared, outs, bits)
+    b = _hardware_layout(data, shared, outs, bits)
+    strategy = data.draw(st.sampled_from(["best", "triton"]))
+    try:
+        want = minimal_conversion(a, b, strategy=strategy)
+    except LayoutError:
+        return
+    assert minimal_conversion(a, b.transpose_outs(["dim1", "dim0"]), strategy=strategy) == want
+
+
+def test_clear_caches_forgets_the_front_end_facts():
+    """Every per-layout fact the front end remembers (_pair's, the conversion map's, the
+    restrictions _minimal re-solves on) is forgotten by clear_caches, so cold timings are cold."""
+    from linlayout.plan import _distributed, _map_side, _restricted, clear_caches, plan_conversion
+
+    # s is broadcast over warps: each thread of d finds its data in its own registers (the map is re-solved)
+    s = LinearLayout({"register": [[1], [64]], "lane": [[2], [4], [8], [16], [32]], "warp": [[0], [0]]}, {"dim0": 128})
+    d = LinearLayout({"register": [[64]], "lane": [[2], [4], [8], [16], [32]], "warp": [[1], [0]]}, {"dim0": 128})
+    assert plan_conversion(s, d).kind == "register"  # every thread already holds its elements, in some warp
+    caches = (_distributed, _map_side, _restricted)
+    assert all(f.cache_info().currsize for f in caches)
+    clear_caches()
+    assert not any(f.cache_info().currsize for f in caches)
