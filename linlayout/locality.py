@@ -146,6 +146,8 @@ def conversion_mechanism(src: LinearLayout, dst: LinearLayout) -> str:
     """
     expect(src, LinearLayout, "conversion_mechanism: src")
     expect(dst, LinearLayout, "conversion_mechanism: dst")
+    if src.out_dim_names != dst.out_dim_names and set(src.out_dim_names) == set(dst.out_dim_names):
+        dst = dst.transpose_outs(src.out_dim_names)  # the same tensor dims listed in another order
     if src == dst:
         return "noop"
     if stays_within(src, dst, ("register",)):

@@ -1715,17 +1715,17 @@ def clear_caches() -> None:
 
 
 def _moved_registers(conv: LinearLayout) -> int:
-    """How many registers ``i`` a register-only conversion map sends to a register other than ``i``
-    (its images built incrementally: the image of ``i`` is that of ``i`` without its lowest bit,
-    XOR the lowest bit's basis)."""
+    """How many registers ``i`` a register-only conversion map ``P`` sends to a register other
+    than ``i``: all but the fixed points, which are the kernel of ``P + I`` over GF(2)
+    (``2**(n - rank(P + I))`` of the ``2**n`` registers).
+
+        >>> swap = LinearLayout({"register": [[2], [1]]}, {"register": 4})   # swaps bits 0 and 1
+        >>> _moved_registers(swap)   # registers 1 and 2 trade places; 0 and 3 stay
+        2
+    """
     cols = conv.sublayout(["register"], ["register"]).flat_bases("register")
-    images = [0] * (1 << len(cols))
-    moved = 0
-    for i in range(1, len(images)):
-        low = i & -i
-        images[i] = v = images[i ^ low] ^ cols[low.bit_length() - 1]
-        moved += v != i
-    return moved
+    n = len(cols)
+    return (1 << n) - (1 << (n - gf2.rank([c ^ (1 << j) for j, c in enumerate(cols)])))
 
 
 def plan_conversion(

@@ -82,5 +82,8 @@ def test_mechanism_ladder():
     c = LinearLayout({"register": [[1]], "lane": [[2], [8]], "warp": [[4]]}, {"dim0": 16})
     r = LinearLayout({"register": [[1]], "lane": [[2], [4]], "warp": [[8]]}, {"dim0": 16})
     assert [conversion_mechanism(a, x) for x in (r, b, c)] == ["noop", "warp_shuffle", "shared_memory"]
+    # a layout and its out-dims listed in another order: the same layout (as plan_conversion says)
+    two = LinearLayout({"register": [[1, 0]], "lane": [[0, 1], [2, 0]]}, {"dim0": 4, "dim1": 2})
+    assert conversion_mechanism(two, two.transpose_outs(["dim1", "dim0"])) == "noop"
     assert not stays_within(a, LinearLayout({"register": [[1]], "lane": [[2], [4]]}, {"dim0": 16}, require_surjective=False),
                             ("register",))
