@@ -27,7 +27,7 @@ from linlayout.linear import LinearLayout
 
 from ._build import Builder, check_shape, colex_shifts, powers
 from .base import GluonLayout, cached_to_linear, to_linear_memo
-from .fields import as_int, bases_tuple, check_cga, check_order, int_tuple, set_field
+from .fields import as_int, bases_tuple, check_cga, check_order, int_tuple, set_field, uint32_tuple
 
 __all__ = [
     "DistributedLayout",
@@ -514,24 +514,17 @@ class NVMMADistributedLayout(DistributedLayout):
 
     def __post_init__(self) -> None:
         who = "NVMMADistributedLayout"
-        version = int_tuple(self.version, who, "version")
-        if len(version) != 2 or version[0] not in (2, 3):
+        # Triton's binding takes version and instr_shape as lists of 32-bit unsigned ints of any
+        # length; its C++ reads version[0] (and version[1], the minor, which plays no part in the
+        # layout) and, for the accumulator only, the instruction tile (:meth:`_tile`)
+        version = uint32_tuple(self.version, who, "version")
+        if not version or version[0] not in (2, 3):
             raise LayoutError(f"{who}: version {list(version)} is not supported; expected [2, 0] (mma.sync) or [3, 0] (wgmma)")
         wpc = int_tuple(self.warps_per_cta, who, "warps_per_cta", pow2=True)
         rank = len(wpc)
         if rank < 2:
             raise DimensionError(f"{who}: warps_per_cta {list(wpc)} must have rank >= 2")
-        instr = int_tuple(self.instr_shape, who, "instr_shape", pow2=True)
-        if version[0] == 2:
-            if len(instr) != rank or instr[-2:] != (16, 8) or any(x != 1 for x in instr[:-2]):
-                raise LayoutError(f"{who}: instr_shape {list(instr)} for version 2 must be [16, 8] (batch dims 1)")
-        else:
-            if len(instr) != 3 or instr[0] != 16 or not 8 <= instr[1] <= 256:
-                raise LayoutError(f"{who}: instr_shape {list(instr)} for version 3 must be [16, N, K] with N in 8..256")
-            if rank != 2:
-                raise DimensionError(f"{who}: version 3 (wgmma) is rank 2, warps_per_cta {list(wpc)} has rank {rank}")
-            if math.prod(wpc) % 4:
-                raise SizeError(f"{who}: version 3 needs whole warpgroups: warps_per_cta {list(wpc)} is not a multiple of 4 warps")
+        instr = uint32_tuple(self.instr_shape, who, "instr_shape")
         cga = bases_tuple(self.cga_layout, who, "cga_layout", rank)
         check_cga(cga, rank, who)
         set_field(self, "version", version)
@@ -549,9 +542,31 @@ class NVMMADistributedLayout(DistributedLayout):
         return self.version[0] == 3
 
     def _tile(self) -> list[int]:
-        if self.is_hopper:
-            return [self.instr_shape[0], self.instr_shape[1]]
-        return list(self.instr_shape)
+        """The accumulator's instruction tile as Triton 3.9's ``nvidiaMmaTile`` takes it:
+        ``instr_shape`` (version 2) or its first two entries (version 3), one entry per dim; M and
+        N (the last two) multiples of 8 whose eighths are powers of two (an eighth of 0 adds
+        nothing, as Triton's identity of size 0); the batch entries are not read.
+
+            >>> NVMMADistributedLayout([3, 0], [4, 1], [16, 64, 16])._tile()
+            [16, 64]
+            >>> NVMMADistributedLayout([2, 0], [2, 2], [16, 4])._tile()
+            Traceback (most recent call last):
+            ...
+            linlayout.errors.SizeError: NVMMADistributedLayout: instruction tile [16, 4]: N = 4 is not a multiple of 8 with a power-of-two quotient (Triton aborts on it)
+        """
+        who = "NVMMADistributedLayout"
+        instr = list(self.instr_shape)
+        tile = instr[:2] if self.is_hopper else instr
+        if len(tile) != self.rank:
+            what = "its first two entries (version 3)" if self.is_hopper else "version 2"
+            raise DimensionError(
+                f"{who}: instr_shape {instr} gives a tile of {len(tile)} dims ({what}) for a rank-{self.rank} "
+                f"layout; Triton's accumulator needs one entry per dim and aborts otherwise")
+        for name, x in (("M", tile[-2]), ("N", tile[-1])):
+            if x % 8 or not (x == 0 or is_pow2(x // 8)):
+                raise SizeError(f"{who}: instruction tile {tile}: {name} = {x} is not a multiple of 8 with a "
+                                f"power-of-two quotient (Triton aborts on it)")
+        return tile[:-2] + [max(x, 8) for x in tile[-2:]]
 
     def check_dot_operand(self, operand_index: int, k_width: int, who: str) -> None:
         if not is_pow2(k_width):
@@ -559,6 +574,11 @@ class NVMMADistributedLayout(DistributedLayout):
         if self.is_hopper and operand_index == 1:
             raise UnsupportedError(
                 f"{who}: operand B of a wgmma (version 3) parent lives in shared memory; only operand A has a register layout")
+        if self.is_hopper and self.rank != 2:
+            # Triton 3.9 computes one (its accumulator aborts), with warps along M broadcast: a
+            # layout no wgmma uses, which we do not model
+            raise UnsupportedError(f"{who}: operand A of a rank-{self.rank} wgmma (version 3) parent is not supported; "
+                                   f"wgmma is rank 2")
 
     def dot_operand_builder(self, operand_index: int, k_width: int, shape: list[int],
                             cga: Sequence[Sequence[int]]) -> Builder:
