@@ -510,7 +510,7 @@ class PaddedSharedLayout(_SharedLayout):
             ...
             linlayout.errors.UnsupportedError: PaddedSharedLayout.to_general: padded address -> coordinates is not a function (the padding slots hold no element); offset_general() gives the memory map coordinates -> padded address, offset_layout() the GF(2) map offset -> coordinates before padding
         """
-        self.offset_general(shape)  # the shape and the bases are checked as for the memory map
+        self._memory_map_digits(shape, "PaddedSharedLayout.to_general")  # checked as for the memory map, nothing built
         raise UnsupportedError(
             "PaddedSharedLayout.to_general: padded address -> coordinates is not a function (the padding "
             "slots hold no element); offset_general() gives the memory map coordinates -> padded address, "
@@ -541,7 +541,18 @@ class PaddedSharedLayout(_SharedLayout):
         """
         from linlayout.mixed_radix import MixedRadixLayout
 
-        who = "PaddedSharedLayout.offset_general"
+        digits, replicas = self._memory_map_digits(shape, "PaddedSharedLayout.offset_general")
+        per_dim = {f"dim{d}": [(2, digits[(d, k)], "offset") for k in range(size.bit_length() - 1)]
+                   for d, size in enumerate(self.shape)}
+        return MixedRadixLayout(per_dim, replicas, out_dims=["offset"]).coalesce()
+
+    def _memory_map_digits(
+        self, shape: Sequence[int] | None, who: str
+    ) -> tuple[dict[tuple[int, int], int], list[tuple[int, int, str]]]:
+        """The memory map's digits, checked: ``(dim, bit) -> padded address step`` for each
+        coordinate bit and the replica modes (zero offset bases), or the error that
+        :meth:`offset_general` raises (a shape other than the bases', a CGA layout, an offset
+        basis that is not one bit of its own, bases that miss an element)."""
         if shape is not None and tuple(check_shape(shape, len(self.shape), who)) != self.shape:
             raise NotSurjectiveError(f"{who}: the offset bases span shape {list(self.shape)}, not {list(shape)}")
         if self.cga_layout:
@@ -562,9 +573,7 @@ class PaddedSharedLayout(_SharedLayout):
                 any(k >= self.shape[d].bit_length() - 1 for d, k in digits):
             raise NotSurjectiveError(f"{who}: the offset bases {[list(b) for b in self.offset_bases]} do not "
                                      f"reach every element of shape {list(self.shape)}")
-        per_dim = {f"dim{d}": [(2, digits[(d, k)], "offset") for k in range(size.bit_length() - 1)]
-                   for d, size in enumerate(self.shape)}
-        return MixedRadixLayout(per_dim, replicas, out_dims=["offset"]).coalesce()
+        return digits, replicas
 
     def table(self) -> list[tuple[tuple[int, ...], int]]:
         """Every (tensor coordinate, padded address) pair, in offset order."""

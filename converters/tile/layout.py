@@ -12,7 +12,7 @@ import numpy as np
 
 from linlayout.checks import as_int, expect
 from linlayout.contract import Kind, kind_of_linear
-from linlayout.errors import DimensionError, LayoutError, SizeError
+from linlayout.errors import DimensionError, LayoutError, NotLinearError, SizeError
 from linlayout.linear import LinearLayout
 from linlayout.mixed_radix import MixedRadixLayout
 from linlayout.limits import MAX_RANK, as_list
@@ -472,7 +472,18 @@ class TileLayout:
         """
         shp = self._shape_for(shape)
         g = self.place_general(shp if shp is not None else (self.size(),))
-        fwd = to_hardware(g).to_linear()
+        hw = to_hardware(g)
+        try:
+            fwd = hw.to_linear()
+        except NotLinearError as e:
+            if not hardware_first:
+                raise
+            # the contract's map runs hardware -> coordinates; say which map the digit belongs to
+            why = str(e).removeprefix("to_linear: ")
+            raise NotLinearError(
+                f"to_linear: the map hardware -> coordinates ({', '.join(hw.out_dims)} -> {', '.join(g.in_dims)}) is "
+                f"not linear, since the coordinates -> hardware map it inverts is not: there, {why}; to_general() gives it in mixed radix where every hardware place holds one element"
+            ) from None
         if not hardware_first:
             return fwd
         return invert_to_hardware(fwd, [n for n in g.in_dims])
