@@ -996,6 +996,8 @@ class MixedRadixLayout:
             UnsupportedError: the digits on some axis are not nested (a stride is not a multiple of
                 the span below it) or there are negative strides.
         """
+        if not isinstance(in_dim, str):
+            raise DimensionError(f"complement: in_dim must be a name (str), got {type(in_dim).__name__} {in_dim!r:.80}")
         sizes = dict(self.out_dims)
         if out_dims:
             if not isinstance(out_dims, Mapping):

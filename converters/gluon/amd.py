@@ -118,6 +118,7 @@ class AMDMFMALayout(DistributedLayout):
         return t
 
     def check_dot_operand(self, operand_index: int, k_width: int, who: str) -> None:
+        operand_index, k_width = self.operand_and_k_width(operand_index, k_width, who)
         if not is_pow2(k_width):
             raise SizeError(f"{who}: k_width {k_width} must be a power of two for an MFMA parent")
 
@@ -403,6 +404,7 @@ class AMDWMMALayout(DistributedLayout):
         return {1: "8 or 16", 2: "4, 8 or 16"}.get(self.version, "a power of two")
 
     def check_dot_operand(self, operand_index: int, k_width: int, who: str) -> None:
+        operand_index, k_width = self.operand_and_k_width(operand_index, k_width, who)
         if not self.accepts_dot_k_width(k_width):
             raise SizeError(f"{who}: k_width {k_width} is not accepted for a WMMA v{self.version} parent; "
                             f"Triton 3.9 takes {self.dot_k_widths()}")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from linlayout.checks import expect, is_pow2
 from linlayout.contract import Kind
@@ -67,14 +67,24 @@ class DistributedLayout(GluonLayout):
         raise UnsupportedError(f"{who}: parent must be an NVMMADistributedLayout, AMDMFMALayout, AMDWMMALayout "
                                f"or BlockedLayout here, got {type(self).__name__}")
 
+    @staticmethod
+    def operand_and_k_width(operand_index: Any, k_width: Any, who: str) -> tuple[int, int]:
+        """``operand_index`` (0 = A or 1 = B) and ``k_width`` (an int), checked: what every
+        :meth:`check_dot_operand` reads first (the hooks are public).
+
+            >>> DistributedLayout.operand_and_k_width(1, 8, "example")
+            (1, 8)
+        """
+        if type(operand_index) is not int or operand_index not in (0, 1):
+            raise LayoutError(f"{who}: operand_index must be 0 (A) or 1 (B), got {operand_index!r:.40}")
+        return operand_index, as_int(k_width, who, "k_width")
+
     def dot_builder_args(self, operand_index: int, k_width: int, shape: Sequence[int], cga: Sequence[Sequence[int]],
                          who: str) -> tuple[int, int, list[int], tuple[tuple[int, ...], ...]]:
         """The arguments of :meth:`dot_operand_builder` checked (the hook is public): an operand
         index 0 or 1, an int ``k_width`` this parent accepts, a shape of this layout's rank and
         CGA bases of that rank; a :class:`~linlayout.errors.LayoutError` otherwise."""
-        if type(operand_index) is not int or operand_index not in (0, 1):
-            raise LayoutError(f"{who}: operand_index must be 0 (A) or 1 (B), got {operand_index!r:.40}")
-        k_width = as_int(k_width, who, "k_width")
+        operand_index, k_width = self.operand_and_k_width(operand_index, k_width, who)
         self.check_dot_operand(operand_index, k_width, who)
         shp = check_shape(shape, self.rank, who)
         return operand_index, k_width, shp, check_cga(cga, self.rank, who)
@@ -171,8 +181,7 @@ class BlockedLayout(DistributedLayout):
         return b
 
     def check_dot_operand(self, operand_index: int, k_width: int, who: str) -> None:
-        if operand_index not in (0, 1):
-            raise LayoutError(f"{who}: operand_index must be 0 (A) or 1 (B), got {operand_index!r:.40}")
+        operand_index, k_width = self.operand_and_k_width(operand_index, k_width, who)
         if k_width < 0:
             raise SizeError(f"{who}: k_width {k_width} must not be negative")
 
@@ -569,6 +578,7 @@ class NVMMADistributedLayout(DistributedLayout):
         return tile[:-2] + [max(x, 8) for x in tile[-2:]]
 
     def check_dot_operand(self, operand_index: int, k_width: int, who: str) -> None:
+        operand_index, k_width = self.operand_and_k_width(operand_index, k_width, who)
         if not is_pow2(k_width):
             raise SizeError(f"{who}: k_width {k_width} must be a power of two for an MMA parent")
         if self.is_hopper and operand_index == 1:

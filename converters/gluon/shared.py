@@ -36,7 +36,7 @@ from linlayout.errors import (
     SwizzleError,
     UnsupportedError,
 )
-from linlayout.checks import expect, is_pow2, log2
+from linlayout.checks import as_int as checked_int, expect, is_pow2, log2
 from linlayout.limits import MAX_RANK, as_list
 from linlayout.contract import Kind
 from linlayout.linear import LinearLayout
@@ -102,10 +102,12 @@ class NVMMASharedLayout(_SharedLayout):
 
     def __post_init__(self) -> None:
         swizzle_byte_width, element_bitwidth, rank = self.swizzle_byte_width, self.element_bitwidth, self.rank
-        if swizzle_byte_width not in (0, 32, 64, 128) or isinstance(swizzle_byte_width, bool):
-            raise SwizzleError(f"NVMMASharedLayout: swizzle_byte_width must be 0, 32, 64 or 128, got {swizzle_byte_width!r}")
-        if element_bitwidth not in (8, 16, 32, 64) or isinstance(element_bitwidth, bool):
-            raise SizeError(f"NVMMASharedLayout: element_bitwidth must be 8, 16, 32 or 64, got {element_bitwidth!r}")
+        swizzle_byte_width = checked_int(swizzle_byte_width, "NVMMASharedLayout: swizzle_byte_width", SwizzleError)
+        element_bitwidth = checked_int(element_bitwidth, "NVMMASharedLayout: element_bitwidth", SizeError)
+        if swizzle_byte_width not in (0, 32, 64, 128):
+            raise SwizzleError(f"NVMMASharedLayout: swizzle_byte_width must be 0, 32, 64 or 128, got {swizzle_byte_width!r:.80}")
+        if element_bitwidth not in (8, 16, 32, 64):
+            raise SizeError(f"NVMMASharedLayout: element_bitwidth must be 8, 16, 32 or 64, got {element_bitwidth!r:.80}")
         if not isinstance(rank, int) or isinstance(rank, bool) or rank < 1:
             raise DimensionError(f"NVMMASharedLayout: rank must be a positive int, got {rank!r}")
         set_field(self, "swizzle_byte_width", int(swizzle_byte_width))
@@ -136,6 +138,8 @@ class NVMMASharedLayout(_SharedLayout):
         """The swizzle as a :class:`linlayout.swizzle.Swizzle` (element units by default)."""
         from linlayout.swizzle import swizzle_for
 
+        if not isinstance(unit, str):
+            raise LayoutError(f"{self._who()}.swizzle: unit must be 'element' or 'byte', got {type(unit).__name__} {unit!r:.80}")
         return swizzle_for(self.element_bitwidth, self.swizzle_byte_width, unit=unit)
 
     def _who(self) -> str:
