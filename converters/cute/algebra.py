@@ -449,6 +449,7 @@ def composition(A: Any, B: Any, *, strict: bool = False, check: bool = True, exa
     if B is None:
         return A
     if isinstance(B, tuple):
+        _check_tiler_depth(B, "composition")
         r = len(A)
         if len(B) > r:
             raise LayoutError(f"composition: tiler {B!r} has more modes than the rank-{r} layout {A}")
