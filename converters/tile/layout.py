@@ -154,6 +154,8 @@ class TileLayout:
             >>> TileLayout.parse("S[(2,7):(5@laneid,32)]").size(), TileLayout.parse("S[(2,7):(5@laneid,32)]").size("laneid")
             (14, 2)
         """
+        if axis is not None:
+            expect(axis, str, "size: axis")
         return math.prod(i.extent for i in self.shard if axis is None or i.axis == axis)
 
     def span(self, axis: str | None = None) -> int:

@@ -928,3 +928,15 @@ def test_a_cute_layout_of_100000_modes_is_refused_before_any_work_per_mode():
     with pytest.raises(SizeError, match="100000 top-level modes"):
         offset_map(L)
     assert offset_map(Layout((1,) * 1000, (1,) * 1000), flat=True).in_dims == {"index": 1}
+
+
+def test_composed_cosize_of_an_empty_domain_and_tile_size_axis_of_the_wrong_type():
+    from converters.cute import parse
+    from converters.tile import TileLayout
+
+    assert parse("S<1,0,1> o 0 o (2,0):(1,2)").cosize() == 0  # numpy's max of an empty array, before
+    assert parse("S<1,0,1> o 0 o (2,2):(1,2)").cosize() == 4
+    L = TileLayout.parse("S[(2,7):(5@laneid,32)]")
+    with pytest.raises(LayoutError, match="size: axis"):
+        L.size(np.zeros((2, 2), dtype=np.uint8))
+    assert (L.size(), L.size("laneid")) == (14, 2)
