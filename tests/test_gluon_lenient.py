@@ -17,18 +17,10 @@ import pytest
 from conftest import compare_with_live_triton, load_oracle
 from converters import gluon
 from converters.gluon import AMDMFMALayout, DotOperandLayout, NVMMADistributedLayout, SliceLayout
-from linlayout.errors import DimensionError, LayoutError, SizeError, UnsupportedError
+from linlayout.errors import DimensionError, LayoutError, SizeError
 
 GENERATOR = "triton-3.9-generated/make_gluon_lenient.py"
 ROWS = load_oracle("triton-3.9-generated/gluon_lenient.jsonl")
-
-# Triton computes a layout here and we refuse it, saying so (UnsupportedError): operand A of a
-# rank-3 wgmma parent, whose warps along M Triton 3.9 broadcasts (its accumulator aborts)
-KNOWN_REFUSED = [
-    {"k_width": 2, "kind": "DotOperandLayout", "operand_index": 0,
-     "parent": {"instr_shape": [16, 64, 16], "kind": "NVMMADistributedLayout", "version": [3, 0], "warps_per_cta": [1, 4, 1]}},
-]
-
 
 def _bases(layout: dict, shape: list[int]) -> dict:
     L = gluon.from_dict(layout).to_linear(shape)
@@ -40,7 +32,7 @@ def _tpw(layout: dict) -> list[int] | None:
 
 
 def test_the_corpus_covers_every_length():
-    assert len(ROWS) == 500
+    assert len(ROWS) == 514
     seen = collections.Counter()
     for r in ROWS:
         lay = r["layout"]
@@ -63,11 +55,7 @@ def test_the_corpus_covers_every_length():
 def test_every_row_matches_triton():
     for row in ROWS:
         where = f"{row['layout']} on {row['shape']}"
-        if row["layout"] in KNOWN_REFUSED:
-            assert "linear" in row
-            with pytest.raises(UnsupportedError):
-                _bases(row["layout"], row["shape"])
-        elif "error" in row:
+        if "error" in row:
             with pytest.raises(LayoutError):
                 _bases(row["layout"], row["shape"])
         else:
@@ -133,6 +121,11 @@ def test_nvidia_mma_reads_version_zero_and_the_tile():
     assert op.to_linear([64, 64]) == DotOperandLayout(0, NVMMADistributedLayout([2, 0], [2, 2], [16, 8]), 2).to_linear([64, 64])
     with pytest.raises(LayoutError, match="not supported"):
         NVMMADistributedLayout([], [2, 2], [16, 8])
+    # wgmma operand A: instr_shape[rank - 2] rows per tile (the instruction's M at rank 2, N at rank 3)
+    a32 = DotOperandLayout(0, NVMMADistributedLayout([3, 0], [4, 1], [32, 64, 16]), 2).to_linear([128, 64])
+    assert a32.bases["warp"] == ((32, 0), (64, 0))
+    a3 = DotOperandLayout(0, NVMMADistributedLayout([3, 0], [1, 4, 1], [16, 64, 16]), 2).to_linear([2, 64, 64])
+    assert a3.bases["warp"] == ((0, 0, 0), (0, 0, 0))  # 64 rows a tile: the four warps along M hold copies
 
 
 @pytest.mark.reference

@@ -550,6 +550,25 @@ class NVMMADistributedLayout(DistributedLayout):
         """Version 3 (wgmma)."""
         return self.version[0] == 3
 
+    def _operand_a_rows(self) -> int:
+        """The rows of a wgmma operand A's tile, as Triton 3.9 reads them: ``instr_shape[rank - 2]``
+        (the instruction's M for a rank-2 layout; for rank 3 that entry is the instruction's N),
+        a multiple of 8 with a power-of-two eighth (0 adds nothing: one row of 8 lanes).
+
+            >>> NVMMADistributedLayout([3, 0], [4, 1], [32, 64, 16])._operand_a_rows()
+            32
+        """
+        who = "DotOperandLayout(0, NVMMADistributedLayout)"
+        instr, r = list(self.instr_shape), self.rank - 2
+        if r >= len(instr):
+            raise DimensionError(f"{who}: instr_shape {instr} has no entry {r}, which Triton reads as the rows of a "
+                                 f"rank-{self.rank} operand A (it aborts)")
+        m = instr[r]
+        if m % 8 or not (m == 0 or is_pow2(m // 8)):
+            raise SizeError(f"{who}: instr_shape[{r}] = {m} rows of operand A are not a multiple of 8 with a "
+                            f"power-of-two quotient (Triton aborts on it)")
+        return max(m, 8)
+
     def _tile(self) -> list[int]:
         """The accumulator's instruction tile as Triton 3.9's ``nvidiaMmaTile`` takes it:
         ``instr_shape`` (version 2) or its first two entries (version 3), one entry per dim; M and
@@ -584,11 +603,8 @@ class NVMMADistributedLayout(DistributedLayout):
         if self.is_hopper and operand_index == 1:
             raise UnsupportedError(
                 f"{who}: operand B of a wgmma (version 3) parent lives in shared memory; only operand A has a register layout")
-        if self.is_hopper and self.rank != 2:
-            # Triton 3.9 computes one (its accumulator aborts), with warps along M broadcast: a
-            # layout no wgmma uses, which we do not model
-            raise UnsupportedError(f"{who}: operand A of a rank-{self.rank} wgmma (version 3) parent is not supported; "
-                                   f"wgmma is rank 2")
+        if self.is_hopper:
+            self._operand_a_rows()
 
     def dot_operand_builder(self, operand_index: int, k_width: int, shape: list[int],
                             cga: Sequence[Sequence[int]]) -> Builder:
@@ -601,7 +617,7 @@ class NVMMADistributedLayout(DistributedLayout):
         b = Builder(rank)
         tile = [1] * rank
         if operand_index == 0:
-            tile[rank - 2], tile[rank - 1] = 16, k_width * 8
+            tile[rank - 2], tile[rank - 1] = self._operand_a_rows() if self.is_hopper else 16, k_width * 8
         else:
             tile[rank - 2], tile[rank - 1] = k_width * 8, 8
         order = dot_operand_order(operand_index, rank)

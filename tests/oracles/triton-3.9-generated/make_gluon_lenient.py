@@ -138,6 +138,16 @@ def _other_families() -> list[tuple[dict, list[int]]]:
           "parent": {"kind": nv, "version": [3, 0], "warps_per_cta": [1, 4, 1], "instr_shape": [16, 64, 16]}}, [2, 64, 64]),
         ({"kind": "DotOperandLayout", "operand_index": 0, "k_width": 2,
           "parent": {"kind": nv, "version": [3, 0], "warps_per_cta": [2, 1], "instr_shape": [16, 64]}}, [64, 64]),
+        # wgmma operand A: its tile has instr_shape[rank - 2] rows (M for rank 2; N for rank 3)
+        *[({"kind": "DotOperandLayout", "operand_index": 0, "k_width": k,
+            "parent": {"kind": nv, "version": [3, 0], "warps_per_cta": w, "instr_shape": i}}, shp)
+          for i, w, k, shp in (([32, 64, 16], [4, 1], 2, [128, 64]), ([64, 64, 16], [4, 1], 2, [256, 64]),
+                               ([0, 64, 16], [4, 1], 2, [128, 64]), ([24, 64, 16], [4, 1], 2, [128, 64]),
+                               ([4, 64, 16], [4, 1], 2, [128, 64]), ([], [4, 1], 2, [64, 64]),
+                               ([16, 32, 16], [1, 4, 1], 2, [2, 64, 64]), ([16, 8, 16], [1, 4, 1], 2, [2, 64, 64]),
+                               ([16, 64, 16], [1, 4, 1], 2, [2, 256, 64]), ([16, 64, 16], [2, 2, 2], 2, [4, 64, 64]),
+                               ([16, 64, 16], [2, 4, 1], 4, [4, 256, 64]), ([16, 64, 16], [1, 1, 1], 2, [2, 16, 16]),
+                               ([16, 24, 16], [1, 4, 1], 2, [2, 64, 64]), ([16], [1, 4, 1], 2, [2, 64, 64]))],
         ({"kind": "DotOperandLayout", "operand_index": 0, "k_width": 2,
           "parent": {"kind": nv, "version": [2, 0], "warps_per_cta": [4, 1], "instr_shape": [16]}}, [64, 64]),
         ({"kind": "SliceLayout", "dim": 0,
