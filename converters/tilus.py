@@ -35,7 +35,7 @@ from linlayout.checks import as_int, expect
 from linlayout.contract import Kind
 from linlayout.draw import MAX_CELLS
 from linlayout.errors import DimensionError, LayoutError, ParseError, SizeError, UnsupportedError
-from linlayout.limits import MAX_CALLS, MAX_INT_DIGITS, MAX_RANK, MAX_TOTAL_LOG2, check_depth, check_int, check_text
+from linlayout.limits import MAX_CALLS, MAX_INT_DIGITS, MAX_RANK, MAX_TOTAL_LOG2, as_list, check_depth, check_int, check_text
 
 from .tile import Iter, TileLayout
 
@@ -420,8 +420,13 @@ class RegisterLayout:
     def _check_shape(self, shape: Sequence[int] | None) -> None:
         """A SizeError unless ``shape`` is ``None`` or the layout's own shape (the contract: a
         shape that disagrees with the layout is an error, never ignored)."""
-        if shape is not None and list(shape) != list(self.shape):
-            raise SizeError(f"{self} covers the shape {list(self.shape)}, not the requested shape {list(shape)}")
+        if shape is None:
+            return
+        if isinstance(shape, (str, bytes)) or not isinstance(shape, Sequence):
+            raise SizeError(f"{self}: a shape is a list of integers, got {shape!r:.80}")
+        got = [as_int(s, f"{self}: shape entry {k}") for k, s in enumerate(as_list(shape, f"{self}: shape", MAX_RANK))]
+        if got != list(self.shape):
+            raise SizeError(f"{self} covers the shape {list(self.shape)}, not the requested shape {got}")
 
     @classmethod
     def from_linear(cls, L: Any) -> RegisterLayout:
@@ -744,6 +749,7 @@ def flatten(layout: RegisterLayout, start_dim: int = 0, end_dim: int = -1) -> Re
         (2, 12)
     """
     expect(layout, RegisterLayout, "tilus.flatten: layout")
+    start_dim, end_dim = as_int(start_dim, "flatten: start_dim", DimensionError), as_int(end_dim, "flatten: end_dim", DimensionError)
     n = len(layout.shape)
     if end_dim < 0:
         end_dim += n

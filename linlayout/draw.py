@@ -456,6 +456,14 @@ def _thread_of(ins: Mapping[str, np.ndarray], k: int, lanes: int) -> int:
     return lane + lanes * warp
 
 
+def _bitwidth(bitwidth: Any, what: str) -> int:
+    """An element width the pictures color by: a power of two from 8 to 1024 bits."""
+    bitwidth = as_int(bitwidth, what)
+    if not (is_pow2(bitwidth) and 8 <= bitwidth <= 1024):
+        raise SizeError(f"{what} must be a power of two (8, 16, 32, 64), got {bitwidth}")
+    return bitwidth
+
+
 def layout_picture(
     layout: Any,
     shape: Sequence[int] | None = None,
@@ -483,8 +491,15 @@ def layout_picture(
         >>> layout_picture(L).cells[0][1].color == thread_color(1)
         True
     """
-    if style not in ("gluon", "tilus", "hardware"):
-        raise LayoutError(f"style must be 'gluon', 'tilus' or 'hardware', got {style!r}")
+    if not isinstance(style, str) or style not in ("gluon", "tilus", "hardware"):
+        raise LayoutError(f"style must be 'gluon', 'tilus' or 'hardware', got {style!r:.80}")
+    max_replicas = as_int(max_replicas, "layout_picture: max_replicas", LayoutError)
+    if max_replicas < 0:
+        raise LayoutError(f"layout_picture: max_replicas must be >= 0, got {max_replicas}")
+    if bitwidth is not None:
+        bitwidth = _bitwidth(bitwidth, "layout_picture: bitwidth")
+    if title is not None and not isinstance(title, str):
+        raise LayoutError(f"layout_picture: title must be text, got {type(title).__name__} {title!r:.80}")
     if style == "hardware":
         return hardware_picture(layout, shape)
     L = as_linear(layout, shape)
@@ -687,8 +702,7 @@ def bank_picture(
     L = as_linear(shared, shape)
     if not L.has_in_dim("offset"):
         raise UnsupportedError(f"the bank view needs a shared-memory layout with an 'offset' in-dim, got in-dims {list(L.in_dim_names)}")
-    if not (is_pow2(bitwidth) and 8 <= bitwidth <= 1024):
-        raise SizeError(f"bitwidth must be a power of two (8, 16, 32, 64), got {bitwidth}")
+    bitwidth = _bitwidth(bitwidth, "bitwidth")
     sizes = [L.out_dim_size(o) for o in L.out_dim_names]
     lines = max(1, -(-L.in_dim_size("offset") * bitwidth // 8 // (banks * bank_bytes)))
     if lines > max_lines:

@@ -996,11 +996,13 @@ class MixedRadixLayout:
             UnsupportedError: the digits on some axis are not nested (a stride is not a multiple of
                 the span below it) or there are negative strides.
         """
+        if not isinstance(in_dim, str):
+            raise DimensionError(f"complement: in_dim must be a name (str), got {type(in_dim).__name__} {in_dim!r:.80}")
         sizes = dict(self.out_dims)
-        if out_dims:
+        if out_dims is not None:
             if not isinstance(out_dims, Mapping):
                 raise DimensionError(f"complement: out_dims must map axis names to sizes, got {out_dims!r:.80}")
-            sizes.update(out_dims)
+            sizes.update({k: as_int(v, f"complement: out_dims[{k!r:.40}]") for k, v in out_dims.items()})
         digits: list[Digit] = []
         all_d = [d for _, dl in self._digits for d in dl] + list(self._replicas)
         for a in self._axes:

@@ -146,6 +146,8 @@ def test_padded_as_a_general_layout():
         lay.to_general()
     with pytest.raises(NotSurjectiveError, match="span shape"):
         lay.to_general([8, 8])
+    with pytest.raises(NotSurjectiveError, match="to_general: the offset bases .* do not reach"):
+        PaddedSharedLayout([[8, 1]], [[0, 1], [0, 2], [2, 0], [4, 0]], [], [8, 4]).to_general()
     # equivalence compares the memory maps: an interval past the tensor pads nothing
     wider = PaddedSharedLayout([[8, 1], [64, 2]], lay.offset_bases, [], [8, 4])
     e = linlayout.equivalent(lay, wider, shape=[8, 4])
@@ -242,3 +244,19 @@ def test_random_layouts_agree_with_installed_triton():
     assert len(got) == len(cases), p.stderr[-2000:]
     for (d, s, ours), theirs in zip(cases, got):
         assert ours == theirs, (d, s)
+
+
+def test_padded_to_general_checks_without_building_the_memory_map(monkeypatch):
+    """to_general refuses after the memory map's checks, without building the map (a
+    MixedRadixLayout over every coordinate bit) only to throw it away."""
+    import linlayout.mixed_radix
+
+    def no_map(*args, **kwargs):
+        raise AssertionError("to_general built the memory map")
+
+    monkeypatch.setattr(linlayout.mixed_radix, "MixedRadixLayout", no_map)
+    lay = PaddedSharedLayout([[8, 1]], [[0, 1], [0, 2], [2, 0], [4, 0], [1, 0]], [], [8, 4])
+    with pytest.raises(UnsupportedError, match="padding slots hold no element"):
+        lay.to_general()
+    with pytest.raises(AssertionError, match="built the memory map"):
+        lay.offset_general()  # the patch is seen by the memory map itself

@@ -79,8 +79,15 @@ def _filled(x):
         f["parent"] = _filled(x.parent)
         return type(x)(**f)
     if isinstance(x, AMDMFMALayout):
+        # Triton prints tilesPerWarp only when some entry is not 1: a list of ones of any length
+        # (the rank's, the IR reader's rank + 1, or shorter) reads back as the default
+        tpw = x.tiles_per_warp if x.tiles_per_warp and any(t != 1 for t in x.tiles_per_warp) else None
         return AMDMFMALayout(x.version, x.instr_shape, x.transposed, x.warps_per_cta, x.element_bitwidth or 32,
-                             x.tiles_per_warp or [1] * len(x.warps_per_cta), x.cga_layout)
+                             tpw or [1] * len(x.warps_per_cta), x.cga_layout)
+    if isinstance(x, NVMMADistributedLayout):
+        # the attribute has a major and a minor: Gluon's version list of another length reads back as two
+        return NVMMADistributedLayout([x.version[0], x.version[1] if len(x.version) > 1 else 0], x.warps_per_cta,
+                                      x.instr_shape, x.cga_layout)
     if isinstance(x, AMDWMMALayout) and not (x.warp_bases or x.reg_bases or x.cga_layout):
         # no basis says the rank: the attribute alone cannot (the tensor type fixes it, see test_wmma_rank_from_type)
         return AMDWMMALayout(x.version, x.transposed, [], [], x.instr_shape, [], 2)

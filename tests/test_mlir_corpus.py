@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ORACLES
+from converters import gluon
 from converters.mlir import parse_attr, parse_type, to_mlir
 from converters.mlir.module import parse_module
 from converters.mlir.rotating import AMDRotatingSharedLayout
@@ -47,6 +48,25 @@ def test_every_layout_agrees_with_triton_bit_for_bit():
     assert sum(checked.values()) == sum("linear" in r for r in ROWS) > 1300
     assert {"BlockedLayout", "SliceLayout", "NVMMADistributedLayout", "DotOperandLayout", "DistributedLinearLayout",
             "AMDMFMALayout", "NVMMASharedLayout", "SwizzledSharedLayout", "TensorMemoryLayout"} <= set(checked)
+
+
+def test_every_gluon_text_triton_hands_out_reads_back_bit_for_bit():
+    """Each row's ``gluon`` text is Triton's repr of the Gluon layout it reads from the type
+    (``GluonOpBuilder.get_gluon_layout_from_tensor``); read by converters.gluon, it gives Triton's
+    linear layout.  Triton's IR reader gives rank-2 MFMA layouts ``tiles_per_warp=[1, 1, 1]`` (one
+    entry per instrShape entry), which Gluon's Python takes as it is."""
+    checked = Counter()
+    for r in ROWS:
+        if "linear" not in r:
+            continue
+        g = gluon.parse(r["gluon"])
+        L = g.to_linear(r["shape"])
+        assert list(L.out_dims.values()) == r["shape"], r["gluon"]
+        assert _bases(L.bases) == _bases(r["linear"]), r["gluon"]
+        checked["rank+1 tiles_per_warp"] += "tiles_per_warp=[1, 1, 1]" in r["gluon"] and len(r["shape"]) + r["gluon"].startswith("SliceLayout") == 2
+        checked["rows"] += 1
+    assert checked["rows"] == sum("linear" in r for r in ROWS) > 1300
+    assert checked["rank+1 tiles_per_warp"] == 115
 
 
 def test_rows_triton_refused():

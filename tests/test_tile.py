@@ -249,6 +249,17 @@ def test_to_linear_and_back():
     assert fwd.in_dim_names == ("dim0", "dim1", "replica")
 
 
+def test_not_linear_message_names_the_contracts_direction():
+    L = parse_tile("S[(3,8):(1@laneid,1)]")
+    with pytest.raises(NotLinearError, match=r"^to_linear: the map hardware -> coordinates \(register, lane -> dim0\) "
+                                             r"is not linear, since the coordinates -> hardware map it inverts is not: "
+                                             r"there, digit 1 of in-dim 'dim0' \(3:1@lane\) has extent 3"):
+        L.to_linear()
+    # the forward map is the coordinate-first one: its own wording stands
+    with pytest.raises(NotLinearError, match=r"^to_linear: digit 1 of in-dim 'dim0'"):
+        L.to_linear(hardware_first=False)
+
+
 def test_to_linear_refusals():
     with pytest.raises(NotLinearError, match="offset"):
         parse_tile("S[(8,4):(1@laneid,1)] + 5@warpid").to_linear()

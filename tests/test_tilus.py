@@ -227,7 +227,10 @@ def test_tilus_tile_linear_round_trip(L):
 
 
 def test_non_pow2_has_no_linear_form():
-    with pytest.raises(NotLinearError):
+    # the message names the contract's map (hardware -> coordinates, as to_general) and says that
+    # the digit it quotes belongs to the inverse map, whose in-dims are the coordinates
+    with pytest.raises(NotLinearError, match=r"hardware -> coordinates \(register, lane -> dim0, dim1\) is not linear, "
+                                             r"since the coordinates -> hardware map it inverts is not: there, .*extent 3"):
         local(3, 4).spatial(2, 3).to_linear()
     T = local(3, 4).spatial(2, 3).to_tile()
     assert RegisterLayout.from_tile(T, (6, 12)) == local(3, 4).spatial(2, 3)

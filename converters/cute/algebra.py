@@ -45,8 +45,9 @@ from typing import Any, Optional, Union, cast
 import numpy as np
 
 from linlayout.errors import LayoutError, NotInjectiveError, SizeError, UnsupportedError
+from linlayout.limits import MAX_ITEMS
 
-from .layout import E, IntTuple, Layout, format_int_tuple, flatten, is_int, make_layout, product
+from .layout import MAX_DEPTH, E, IntTuple, Layout, format_int_tuple, flatten, is_int, make_layout, product
 from .swizzle import ComposedLayout, Swizzle, evaluate_at
 
 __all__ = [
@@ -448,6 +449,7 @@ def composition(A: Any, B: Any, *, strict: bool = False, check: bool = True, exa
     if B is None:
         return A
     if isinstance(B, tuple):
+        _check_tiler_depth(B, "composition")
         r = len(A)
         if len(B) > r:
             raise LayoutError(f"composition: tiler {B!r} has more modes than the rank-{r} layout {A}")
@@ -682,6 +684,19 @@ def left_inverse(layout: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- divides
+def _check_tiler_depth(B: Any, who: str) -> None:
+    """A :class:`LayoutError` when the tuple tiler ``B`` is nested deeper than :data:`MAX_DEPTH`
+    (the mode-by-mode recursion would otherwise reach Python's recursion limit)."""
+    level, depth = [B], 0
+    while level:
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise LayoutError(f"{who}: the tiler is nested deeper than {MAX_DEPTH} levels")
+        level = [x for t in level if isinstance(t, tuple) for x in t]
+        if len(level) > MAX_ITEMS:
+            raise LayoutError(f"{who}: the tiler has more than {MAX_ITEMS} modes")
+
+
 def _by_mode(op: Any, A: Layout, B: Any, check: bool) -> Layout:
     """Apply ``op`` mode by mode for a tuple tiler ``B`` (``None`` leaves ``A`` as it is); modes of
     ``A`` beyond the tiler are kept."""
@@ -689,6 +704,7 @@ def _by_mode(op: Any, A: Layout, B: Any, check: bool) -> Layout:
         raise LayoutError(f"{op.__name__}: expected a Layout or a ComposedLayout, got {A!r}")
     if B is None:
         return A
+    _check_tiler_depth(B, op.__name__)
     r = len(A)
     if len(B) > r:
         raise LayoutError(f"{op.__name__}: tiler {B!r} has more modes than the rank-{r} layout {A}")
@@ -729,6 +745,7 @@ def _hier_unzip(split: Any, A: Layout, B: Tiler, check: bool) -> Layout:
     if B is None:
         return make_layout(_ONE, A)
     if isinstance(B, tuple):
+        _check_tiler_depth(B, split.__name__)
         r = len(A)
         if len(B) > r:
             raise LayoutError(f"tiler {B!r} has more modes than the rank-{r} layout {A}")

@@ -252,6 +252,8 @@ def atoms(kind: Optional[str] = None) -> list[str]:
         >>> len(atoms("mma")), len(atoms("copy")), len(atoms("smem")), "SM90_U16x8_STSM_T" in atoms()
         (1693, 86, 17, True)
     """
+    if kind is not None and not isinstance(kind, str):
+        raise LayoutError(f"atoms: kind is 'mma', 'copy', 'smem' or None, got {type(kind).__name__} {kind!r:.80}")
     if kind is None:
         return mma_atom_names() + copy_atom_names() + smem_atom_names()
     if kind == "mma":

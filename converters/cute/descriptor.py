@@ -80,6 +80,18 @@ class Basis:
 Tree = Union[Basis, tuple]
 
 
+def _check_tree(t: Any, where: str, depth: int) -> None:
+    """A :class:`BasisError` unless ``t`` is a :class:`Basis` or a (nested) tuple of them."""
+    if isinstance(t, Basis):
+        return
+    if not isinstance(t, tuple):
+        raise BasisError(f"{where}: a descriptor leaf must be a Basis (v@i), got {type(t).__name__}")
+    if depth >= MAX_DEPTH:
+        raise BasisError(f"{where}: the descriptor is nested more than {MAX_DEPTH} deep")
+    for i, x in enumerate(t):
+        _check_tree(x, f"{where}[{i}]", depth + 1)
+
+
 class Descriptor:
     """A parsed descriptor: a tree (nested tuples) of :class:`Basis` leaves.
 
@@ -90,6 +102,7 @@ class Descriptor:
     __slots__ = ("tree",)
 
     def __init__(self, tree: Tree):
+        _check_tree(tree, "Descriptor", 0)
         self.tree = tree
 
     def __eq__(self, other: object) -> bool:
@@ -252,7 +265,7 @@ def normalize_descriptor(shape: IntTuple, desc: Union[Descriptor, str], codomain
     if not isinstance(desc, Descriptor):
         raise LayoutError(f"normalize_descriptor expects a Descriptor or text, got {desc!r}")
     try:
-        Layout(shape)
+        shape = Layout(shape).shape  # lists read as tuples, as Layout reads them
     except LayoutError as e:
         raise LayoutError(f"normalize_descriptor: bad shape: {e}") from None
     if codomain is not None:

@@ -42,7 +42,7 @@ from typing import Any, Optional
 from linlayout.checks import as_int
 from linlayout.contract import Kind
 from linlayout.limits import MAX_RANK, as_list
-from linlayout.errors import LayoutError, NotInvertibleError, NotLinearError, SizeError, UnsupportedError
+from linlayout.errors import DimensionError, LayoutError, NotInvertibleError, NotLinearError, SizeError, UnsupportedError
 from linlayout.mixed_radix import MixedRadixLayout
 from linlayout.linear import LinearLayout
 
@@ -256,6 +256,10 @@ def offset_map(
     {'index': ((4,), (1,), (2,))}
     """
     L, swz, offset = _parts(x, "offset_map")
+    inner = L.inner if hasattr(L, "inner") else L
+    if not flat and isinstance(inner.shape, tuple) and len(inner.shape) > MAX_RANK:  # before any work per mode
+        raise SizeError(f"offset_map: {len(inner.shape)} top-level modes, one in-dim each; a layout has at most "
+                        f"{MAX_RANK} (linlayout.limits.MAX_RANK); flat=True gives one in-dim")
     if swz is not None and (not hasattr(swz, "is_identity") or hasattr(L, "inner")):
         per_mode = _nested_bases(x)  # a layout or a composed layout outside, or a composed inner
         L = x
@@ -274,6 +278,9 @@ def offset_map(
         names = as_list(in_dims, "in_dims", MAX_RANK) if in_dims is not None else [f"dim{i}" for i in range(len(per_mode))]
         if len(names) != len(per_mode):
             raise LayoutError(f"to_linear: {len(names)} in-dim names for {len(per_mode)} top-level modes of {L}")
+    for n in [*names, out_dim]:
+        if not isinstance(n, str):
+            raise DimensionError(f"to_linear: dim names are strings, got {type(n).__name__} {n!r:.60}")
     top = 0
     for m in per_mode:
         for b in m:

@@ -79,8 +79,10 @@ class ComposedLayout(memory_map.MemoryMap):
         return self.inner.depth()
 
     def cosize(self) -> int:
-        """One more than the largest offset reached over the domain."""
-        return int(self.table().max()) + 1
+        """One more than the largest offset reached over the domain (0 for an empty domain, as
+        :meth:`Layout.cosize` of a zero extent)."""
+        t = self.table()
+        return int(t.max()) + 1 if t.size else 0
 
     def __call__(self, *args: Any) -> int:
         """Evaluate at a flat index or a natural coordinate."""

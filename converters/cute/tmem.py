@@ -39,6 +39,7 @@ from typing import Any, Optional
 from linlayout.checks import as_int, is_pow2, log2
 from linlayout.contract import Kind
 from linlayout.errors import LayoutError, NotLinearError, ParseError, SizeError, UnsupportedError
+from linlayout.limits import MAX_RANK, as_list
 from linlayout.linear import LinearLayout
 
 from .layout import IntTuple, Layout, _layout_from_bases, compact_col_major, flatten, product, unflatten
@@ -167,6 +168,9 @@ class TmemLayout:
             tmem<32> ((16,4),16):((65536,2097152),1)
         """
         mm, nn = as_int(m, "TmemLayout: m"), as_int(n, "TmemLayout: n")
+        ctas = as_int(ctas, "TmemLayout: ctas")
+        if ctas < 1:
+            raise SizeError(f"TmemLayout: ctas must be >= 1, got {ctas}")
         if mode == "duplicated":
             raise UnsupportedError("TmemLayout.accumulator: a duplicated fragment (a two-CTA tensor-memory A) holds each row "
                                    "in two lane quarters; an accumulator is interleaved or noninterleaved (tmem_frg builds the A)")
@@ -215,7 +219,7 @@ class TmemLayout:
         """
         m, n = self.tile
         if shape is not None:
-            want = [as_int(s, "TmemLayout.to_linear: shape") for s in shape]
+            want = [as_int(s, "TmemLayout.to_linear: shape") for s in as_list(shape, "TmemLayout.to_linear: shape", MAX_RANK)]
             if want != [m, n]:
                 raise SizeError(f"TmemLayout: the fragment covers the tile {[m, n]}, not the requested shape {want}")
         if not (is_pow2(m) and is_pow2(n)):

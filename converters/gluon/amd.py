@@ -23,7 +23,7 @@ from linlayout.linear import LinearLayout
 from ._build import Builder, check_shape, pack
 from .base import cached_to_linear, format_value
 from .distributed import DistributedLayout, dot_operand_order, matrix_order
-from .fields import as_bool, as_int, bases_tuple, check_cga, int_tuple, set_field
+from .fields import as_bool, as_int, bases_tuple, check_cga, int_tuple, set_field, uint32_tuple
 
 __all__ = ["AMDMFMALayout", "AMDWMMALayout", "WMMA_INSTR_SHAPES"]
 
@@ -68,7 +68,9 @@ class AMDMFMALayout(DistributedLayout):
         eb = 32 if self.element_bitwidth is None else as_int(self.element_bitwidth, who, "element_bitwidth")
         if eb not in (32, 64):
             raise LayoutError(f"{who}: element_bitwidth must be 32 or 64, got {eb}")
-        tpw = None if self.tiles_per_warp is None else int_tuple(self.tiles_per_warp, who, "tiles_per_warp", length=rank, pow2=True)
+        # any length (which entries are read is for the use to say: tiles_along); an empty list is
+        # Triton's default, as None
+        tpw = None if self.tiles_per_warp is None else uint32_tuple(self.tiles_per_warp, who, "tiles_per_warp") or None
         cga = bases_tuple(self.cga_layout, who, "cga_layout", rank)
         check_cga(cga, len(cga[0]) if cga else None, who)
         set_field(self, "version", v)
@@ -86,7 +88,37 @@ class AMDMFMALayout(DistributedLayout):
     def warp_size(self) -> int:
         return 64
 
+    def tiles_along(self, dim: int, who: str) -> int:
+        """The number of tiles per warp along tensor dim ``dim``, read as Triton 3.9 reads
+        ``tiles_per_warp``: entry ``dim`` of the list whatever its length (a list without that
+        entry is refused, as Triton aborts on it; an empty list or None means one tile), 0 counting
+        as one tile (Triton's identity of size 0 adds nothing).  The accumulator reads the entries
+        of M and N (``rank - 2`` and ``rank - 1``), a dot operand only its non-K dim's.
+
+            >>> m = AMDMFMALayout(3, [32, 32, 8], True, [4, 1], tiles_per_warp=[2, 1, 1])
+            >>> m.tiles_along(0, "example"), m.tiles_along(1, "example")
+            (2, 1)
+            >>> AMDMFMALayout(3, [32, 32, 8], True, [4, 1], tiles_per_warp=[2]).tiles_along(1, "example")
+            Traceback (most recent call last):
+            ...
+            linlayout.errors.DimensionError: example: tiles_per_warp [2] has no entry 1 (for dim 1 of the rank-2 layout); Triton reads entry rank-2 for M and rank-1 for N, and aborts on a shorter list
+        """
+        tpw = self.tiles_per_warp
+        if not tpw:
+            return 1
+        if dim >= len(tpw):
+            raise DimensionError(
+                f"{who}: tiles_per_warp {list(tpw)} has no entry {dim} (for dim {dim} of the rank-{self.rank} "
+                f"layout); Triton reads entry rank-2 for M and rank-1 for N, and aborts on a shorter list")
+        t = tpw[dim]
+        if t == 0:
+            return 1
+        if not is_pow2(t):
+            raise SizeError(f"{who}: tiles_per_warp[{dim}] = {t} is not a power of two (Triton aborts on it)")
+        return t
+
     def check_dot_operand(self, operand_index: int, k_width: int, who: str) -> None:
+        operand_index, k_width = self.operand_and_k_width(operand_index, k_width, who)
         if not is_pow2(k_width):
             raise SizeError(f"{who}: k_width {k_width} must be a power of two for an MFMA parent")
 
@@ -118,8 +150,7 @@ class AMDMFMALayout(DistributedLayout):
             k_tile *= 16
         if shp[k_dim] > k_tile:
             b.identity("register", shp[k_dim] // k_tile, k_dim)
-        tpw = p.tiles_per_warp or (1,) * rank
-        b.identity("register", tpw[nonk_dim], nonk_dim)
+        b.identity("register", self.tiles_along(nonk_dim, f"DotOperandLayout({op}, AMDMFMALayout)"), nonk_dim)
         b.identity_nd("warp", p.warps_per_cta, matrix_order(rank, True))
         b.combine_cga(p.cga_layout, shp)
         return b
@@ -148,15 +179,24 @@ class AMDMFMALayout(DistributedLayout):
         b.identity("lane", 64 // lanes_across, along)
         if tiles > 1:
             b.identity("register", tiles, along)
-        tpw = self.tiles_per_warp or (1,) * rank
+        who = "AMDMFMALayout"
+        tiles_n, tiles_m = self.tiles_along(n_dim, who), self.tiles_along(m_dim, who)
         wpc = self.warps_per_cta
+        # Triton divides the tensor's N by this 32-bit product (0 tiles, or a product that
+        # wraps to 0, kill the process with a division by zero)
+        per_cta_n = n * wpc[n_dim] * (self.tiles_per_warp[n_dim] if self.tiles_per_warp else 1)
+        if per_cta_n % (1 << 32) == 0:
+            raise SizeError(
+                f"{who}: tiles_per_warp {list(self.tiles_per_warp or ())} gives {per_cta_n} columns of N per "
+                f"CTA tile (instruction N {n} x warps {wpc[n_dim]} x tiles); Triton divides by it as a "
+                f"32-bit number and needs it non-zero: use a power of two from 1 for the N entry (index {n_dim})")
         b.touch("warp")
-        b.identity("register", tpw[n_dim], n_dim)
+        b.identity("register", tiles_n, n_dim)
         b.identity("warp", wpc[n_dim], n_dim)
-        reps_n = shp[n_dim] // (n * wpc[n_dim] * tpw[n_dim])
+        reps_n = shp[n_dim] // per_cta_n
         if reps_n > 1:
             b.identity("register", reps_n, n_dim)
-        b.identity("register", tpw[m_dim], m_dim)
+        b.identity("register", tiles_m, m_dim)
         b.identity("warp", wpc[m_dim], m_dim)
         if rank == 3:
             b.identity("warp", wpc[0], 0)
@@ -364,6 +404,7 @@ class AMDWMMALayout(DistributedLayout):
         return {1: "8 or 16", 2: "4, 8 or 16"}.get(self.version, "a power of two")
 
     def check_dot_operand(self, operand_index: int, k_width: int, who: str) -> None:
+        operand_index, k_width = self.operand_and_k_width(operand_index, k_width, who)
         if not self.accepts_dot_k_width(k_width):
             raise SizeError(f"{who}: k_width {k_width} is not accepted for a WMMA v{self.version} parent; "
                             f"Triton 3.9 takes {self.dot_k_widths()}")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from linlayout.checks import expect, is_pow2
 from linlayout.contract import Kind
@@ -27,7 +27,7 @@ from linlayout.linear import LinearLayout
 
 from ._build import Builder, check_shape, colex_shifts, powers
 from .base import GluonLayout, cached_to_linear, to_linear_memo
-from .fields import as_int, bases_tuple, check_cga, check_order, int_tuple, set_field
+from .fields import as_int, bases_tuple, check_cga, check_order, int_tuple, set_field, uint32_tuple
 
 __all__ = [
     "DistributedLayout",
@@ -67,14 +67,24 @@ class DistributedLayout(GluonLayout):
         raise UnsupportedError(f"{who}: parent must be an NVMMADistributedLayout, AMDMFMALayout, AMDWMMALayout "
                                f"or BlockedLayout here, got {type(self).__name__}")
 
+    @staticmethod
+    def operand_and_k_width(operand_index: Any, k_width: Any, who: str) -> tuple[int, int]:
+        """``operand_index`` (0 = A or 1 = B) and ``k_width`` (an int), checked: what every
+        :meth:`check_dot_operand` reads first (the hooks are public).
+
+            >>> DistributedLayout.operand_and_k_width(1, 8, "example")
+            (1, 8)
+        """
+        if type(operand_index) is not int or operand_index not in (0, 1):
+            raise LayoutError(f"{who}: operand_index must be 0 (A) or 1 (B), got {operand_index!r:.40}")
+        return operand_index, as_int(k_width, who, "k_width")
+
     def dot_builder_args(self, operand_index: int, k_width: int, shape: Sequence[int], cga: Sequence[Sequence[int]],
                          who: str) -> tuple[int, int, list[int], tuple[tuple[int, ...], ...]]:
         """The arguments of :meth:`dot_operand_builder` checked (the hook is public): an operand
         index 0 or 1, an int ``k_width`` this parent accepts, a shape of this layout's rank and
         CGA bases of that rank; a :class:`~linlayout.errors.LayoutError` otherwise."""
-        if type(operand_index) is not int or operand_index not in (0, 1):
-            raise LayoutError(f"{who}: operand_index must be 0 (A) or 1 (B), got {operand_index!r:.40}")
-        k_width = as_int(k_width, who, "k_width")
+        operand_index, k_width = self.operand_and_k_width(operand_index, k_width, who)
         self.check_dot_operand(operand_index, k_width, who)
         shp = check_shape(shape, self.rank, who)
         return operand_index, k_width, shp, check_cga(cga, self.rank, who)
@@ -171,8 +181,7 @@ class BlockedLayout(DistributedLayout):
         return b
 
     def check_dot_operand(self, operand_index: int, k_width: int, who: str) -> None:
-        if operand_index not in (0, 1):
-            raise LayoutError(f"{who}: operand_index must be 0 (A) or 1 (B), got {operand_index!r:.40}")
+        operand_index, k_width = self.operand_and_k_width(operand_index, k_width, who)
         if k_width < 0:
             raise SizeError(f"{who}: k_width {k_width} must not be negative")
 
@@ -514,24 +523,17 @@ class NVMMADistributedLayout(DistributedLayout):
 
     def __post_init__(self) -> None:
         who = "NVMMADistributedLayout"
-        version = int_tuple(self.version, who, "version")
-        if len(version) != 2 or version[0] not in (2, 3):
+        # Triton's binding takes version and instr_shape as lists of 32-bit unsigned ints of any
+        # length; its C++ reads version[0] (and version[1], the minor, which plays no part in the
+        # layout) and, for the accumulator only, the instruction tile (:meth:`_tile`)
+        version = uint32_tuple(self.version, who, "version")
+        if not version or version[0] not in (2, 3):
             raise LayoutError(f"{who}: version {list(version)} is not supported; expected [2, 0] (mma.sync) or [3, 0] (wgmma)")
         wpc = int_tuple(self.warps_per_cta, who, "warps_per_cta", pow2=True)
         rank = len(wpc)
         if rank < 2:
             raise DimensionError(f"{who}: warps_per_cta {list(wpc)} must have rank >= 2")
-        instr = int_tuple(self.instr_shape, who, "instr_shape", pow2=True)
-        if version[0] == 2:
-            if len(instr) != rank or instr[-2:] != (16, 8) or any(x != 1 for x in instr[:-2]):
-                raise LayoutError(f"{who}: instr_shape {list(instr)} for version 2 must be [16, 8] (batch dims 1)")
-        else:
-            if len(instr) != 3 or instr[0] != 16 or not 8 <= instr[1] <= 256:
-                raise LayoutError(f"{who}: instr_shape {list(instr)} for version 3 must be [16, N, K] with N in 8..256")
-            if rank != 2:
-                raise DimensionError(f"{who}: version 3 (wgmma) is rank 2, warps_per_cta {list(wpc)} has rank {rank}")
-            if math.prod(wpc) % 4:
-                raise SizeError(f"{who}: version 3 needs whole warpgroups: warps_per_cta {list(wpc)} is not a multiple of 4 warps")
+        instr = uint32_tuple(self.instr_shape, who, "instr_shape")
         cga = bases_tuple(self.cga_layout, who, "cga_layout", rank)
         check_cga(cga, rank, who)
         set_field(self, "version", version)
@@ -548,17 +550,61 @@ class NVMMADistributedLayout(DistributedLayout):
         """Version 3 (wgmma)."""
         return self.version[0] == 3
 
+    def _operand_a_rows(self) -> int:
+        """The rows of a wgmma operand A's tile, as Triton 3.9 reads them: ``instr_shape[rank - 2]``
+        (the instruction's M for a rank-2 layout; for rank 3 that entry is the instruction's N),
+        a multiple of 8 with a power-of-two eighth (0 adds nothing: one row of 8 lanes).
+
+            >>> NVMMADistributedLayout([3, 0], [4, 1], [32, 64, 16])._operand_a_rows()
+            32
+        """
+        who = "DotOperandLayout(0, NVMMADistributedLayout)"
+        instr, r = list(self.instr_shape), self.rank - 2
+        if r >= len(instr):
+            raise DimensionError(f"{who}: instr_shape {instr} has no entry {r}, which Triton reads as the rows of a "
+                                 f"rank-{self.rank} operand A (it aborts)")
+        m = instr[r]
+        if m % 8 or not (m == 0 or is_pow2(m // 8)):
+            raise SizeError(f"{who}: instr_shape[{r}] = {m} rows of operand A are not a multiple of 8 with a "
+                            f"power-of-two quotient (Triton aborts on it)")
+        return max(m, 8)
+
     def _tile(self) -> list[int]:
-        if self.is_hopper:
-            return [self.instr_shape[0], self.instr_shape[1]]
-        return list(self.instr_shape)
+        """The accumulator's instruction tile as Triton 3.9's ``nvidiaMmaTile`` takes it:
+        ``instr_shape`` (version 2) or its first two entries (version 3), one entry per dim; M and
+        N (the last two) multiples of 8 whose eighths are powers of two (an eighth of 0 adds
+        nothing, as Triton's identity of size 0); the batch entries are not read.
+
+            >>> NVMMADistributedLayout([3, 0], [4, 1], [16, 64, 16])._tile()
+            [16, 64]
+            >>> NVMMADistributedLayout([2, 0], [2, 2], [16, 4])._tile()
+            Traceback (most recent call last):
+            ...
+            linlayout.errors.SizeError: NVMMADistributedLayout: instruction tile [16, 4]: N = 4 is not a multiple of 8 with a power-of-two quotient (Triton aborts on it)
+        """
+        who = "NVMMADistributedLayout"
+        instr = list(self.instr_shape)
+        tile = instr[:2] if self.is_hopper else instr
+        if len(tile) != self.rank:
+            what = "its first two entries (version 3)" if self.is_hopper else "version 2"
+            raise DimensionError(
+                f"{who}: instr_shape {instr} gives a tile of {len(tile)} dims ({what}) for a rank-{self.rank} "
+                f"layout; Triton's accumulator needs one entry per dim and aborts otherwise")
+        for name, x in (("M", tile[-2]), ("N", tile[-1])):
+            if x % 8 or not (x == 0 or is_pow2(x // 8)):
+                raise SizeError(f"{who}: instruction tile {tile}: {name} = {x} is not a multiple of 8 with a "
+                                f"power-of-two quotient (Triton aborts on it)")
+        return tile[:-2] + [max(x, 8) for x in tile[-2:]]
 
     def check_dot_operand(self, operand_index: int, k_width: int, who: str) -> None:
+        operand_index, k_width = self.operand_and_k_width(operand_index, k_width, who)
         if not is_pow2(k_width):
             raise SizeError(f"{who}: k_width {k_width} must be a power of two for an MMA parent")
         if self.is_hopper and operand_index == 1:
             raise UnsupportedError(
                 f"{who}: operand B of a wgmma (version 3) parent lives in shared memory; only operand A has a register layout")
+        if self.is_hopper:
+            self._operand_a_rows()
 
     def dot_operand_builder(self, operand_index: int, k_width: int, shape: list[int],
                             cga: Sequence[Sequence[int]]) -> Builder:
@@ -571,7 +617,7 @@ class NVMMADistributedLayout(DistributedLayout):
         b = Builder(rank)
         tile = [1] * rank
         if operand_index == 0:
-            tile[rank - 2], tile[rank - 1] = 16, k_width * 8
+            tile[rank - 2], tile[rank - 1] = self._operand_a_rows() if self.is_hopper else 16, k_width * 8
         else:
             tile[rank - 2], tile[rank - 1] = k_width * 8, 8
         order = dot_operand_order(operand_index, rank)

@@ -20,9 +20,9 @@ from typing import Any
 
 from linlayout.checks import as_bool, is_pow2
 from linlayout.errors import BasisError, DimensionError, LayoutError, SizeError
-from linlayout.limits import MAX_ITEMS, as_list
+from linlayout.limits import MAX_ITEMS, MAX_RANK, as_list
 
-__all__ = ["as_bool", "as_int", "int_tuple", "bases_tuple", "check_order", "check_cga", "set_field"]
+__all__ = ["as_bool", "as_int", "int_tuple", "uint32_tuple", "bases_tuple", "check_order", "check_cga", "set_field"]
 
 
 def as_int(v: Any, who: str, what: str) -> int:
@@ -47,6 +47,27 @@ def int_tuple(v: Any, who: str, what: str, *, pow2: bool = False, length: int | 
         for i, x in enumerate(out):
             if not is_pow2(x):
                 raise SizeError(f"{who}: {what}[{i}] = {x} is not a power of two")
+    return out
+
+
+def uint32_tuple(v: Any, who: str, what: str) -> tuple[int, ...]:
+    """A list of 32-bit unsigned ints of any length up to MAX_RANK, as Triton's bindings take the
+    lists whose length Gluon's Python leaves unchecked (which entries are read is for the use to
+    say).
+
+        >>> uint32_tuple([1, 0, 7], "example", "tiles_per_warp")
+        (1, 0, 7)
+        >>> uint32_tuple([1, -1], "example", "tiles_per_warp")
+        Traceback (most recent call last):
+        ...
+        linlayout.errors.SizeError: example: tiles_per_warp[1] = -1 is not a 32-bit unsigned int (Triton's binding refuses it)
+    """
+    out = int_tuple(v, who, what)
+    if len(out) > MAX_RANK:
+        raise DimensionError(f"{who}: {what} has {len(out)} entries; at most {MAX_RANK} are accepted")
+    for i, x in enumerate(out):
+        if not 0 <= x < 1 << 32:
+            raise SizeError(f"{who}: {what}[{i}] = {x} is not a 32-bit unsigned int (Triton's binding refuses it)")
     return out
 
 

@@ -36,7 +36,7 @@ from linlayout.errors import (
     SwizzleError,
     UnsupportedError,
 )
-from linlayout.checks import expect, is_pow2, log2
+from linlayout.checks import as_int as checked_int, expect, is_pow2, log2
 from linlayout.limits import MAX_RANK, as_list
 from linlayout.contract import Kind
 from linlayout.linear import LinearLayout
@@ -102,10 +102,12 @@ class NVMMASharedLayout(_SharedLayout):
 
     def __post_init__(self) -> None:
         swizzle_byte_width, element_bitwidth, rank = self.swizzle_byte_width, self.element_bitwidth, self.rank
-        if swizzle_byte_width not in (0, 32, 64, 128) or isinstance(swizzle_byte_width, bool):
-            raise SwizzleError(f"NVMMASharedLayout: swizzle_byte_width must be 0, 32, 64 or 128, got {swizzle_byte_width!r}")
-        if element_bitwidth not in (8, 16, 32, 64) or isinstance(element_bitwidth, bool):
-            raise SizeError(f"NVMMASharedLayout: element_bitwidth must be 8, 16, 32 or 64, got {element_bitwidth!r}")
+        swizzle_byte_width = checked_int(swizzle_byte_width, "NVMMASharedLayout: swizzle_byte_width", SwizzleError)
+        element_bitwidth = checked_int(element_bitwidth, "NVMMASharedLayout: element_bitwidth", SizeError)
+        if swizzle_byte_width not in (0, 32, 64, 128):
+            raise SwizzleError(f"NVMMASharedLayout: swizzle_byte_width must be 0, 32, 64 or 128, got {swizzle_byte_width!r:.80}")
+        if element_bitwidth not in (8, 16, 32, 64):
+            raise SizeError(f"NVMMASharedLayout: element_bitwidth must be 8, 16, 32 or 64, got {element_bitwidth!r:.80}")
         if not isinstance(rank, int) or isinstance(rank, bool) or rank < 1:
             raise DimensionError(f"NVMMASharedLayout: rank must be a positive int, got {rank!r}")
         set_field(self, "swizzle_byte_width", int(swizzle_byte_width))
@@ -136,6 +138,8 @@ class NVMMASharedLayout(_SharedLayout):
         """The swizzle as a :class:`linlayout.swizzle.Swizzle` (element units by default)."""
         from linlayout.swizzle import swizzle_for
 
+        if not isinstance(unit, str):
+            raise LayoutError(f"{self._who()}.swizzle: unit must be 'element' or 'byte', got {type(unit).__name__} {unit!r:.80}")
         return swizzle_for(self.element_bitwidth, self.swizzle_byte_width, unit=unit)
 
     def _who(self) -> str:
@@ -510,7 +514,7 @@ class PaddedSharedLayout(_SharedLayout):
             ...
             linlayout.errors.UnsupportedError: PaddedSharedLayout.to_general: padded address -> coordinates is not a function (the padding slots hold no element); offset_general() gives the memory map coordinates -> padded address, offset_layout() the GF(2) map offset -> coordinates before padding
         """
-        self.offset_general(shape)  # the shape and the bases are checked as for the memory map
+        self._memory_map_digits(shape, "PaddedSharedLayout.to_general")  # checked as for the memory map, nothing built
         raise UnsupportedError(
             "PaddedSharedLayout.to_general: padded address -> coordinates is not a function (the padding "
             "slots hold no element); offset_general() gives the memory map coordinates -> padded address, "
@@ -541,7 +545,18 @@ class PaddedSharedLayout(_SharedLayout):
         """
         from linlayout.mixed_radix import MixedRadixLayout
 
-        who = "PaddedSharedLayout.offset_general"
+        digits, replicas = self._memory_map_digits(shape, "PaddedSharedLayout.offset_general")
+        per_dim = {f"dim{d}": [(2, digits[(d, k)], "offset") for k in range(size.bit_length() - 1)]
+                   for d, size in enumerate(self.shape)}
+        return MixedRadixLayout(per_dim, replicas, out_dims=["offset"]).coalesce()
+
+    def _memory_map_digits(
+        self, shape: Sequence[int] | None, who: str
+    ) -> tuple[dict[tuple[int, int], int], list[tuple[int, int, str]]]:
+        """The memory map's digits, checked: ``(dim, bit) -> padded address step`` for each
+        coordinate bit and the replica modes (zero offset bases), or the error that
+        :meth:`offset_general` raises (a shape other than the bases', a CGA layout, an offset
+        basis that is not one bit of its own, bases that miss an element)."""
         if shape is not None and tuple(check_shape(shape, len(self.shape), who)) != self.shape:
             raise NotSurjectiveError(f"{who}: the offset bases span shape {list(self.shape)}, not {list(shape)}")
         if self.cga_layout:
@@ -562,9 +577,7 @@ class PaddedSharedLayout(_SharedLayout):
                 any(k >= self.shape[d].bit_length() - 1 for d, k in digits):
             raise NotSurjectiveError(f"{who}: the offset bases {[list(b) for b in self.offset_bases]} do not "
                                      f"reach every element of shape {list(self.shape)}")
-        per_dim = {f"dim{d}": [(2, digits[(d, k)], "offset") for k in range(size.bit_length() - 1)]
-                   for d, size in enumerate(self.shape)}
-        return MixedRadixLayout(per_dim, replicas, out_dims=["offset"]).coalesce()
+        return digits, replicas
 
     def table(self) -> list[tuple[tuple[int, ...], int]]:
         """Every (tensor coordinate, padded address) pair, in offset order."""

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, TypeVar
 from linlayout.errors import DimensionError, LayoutError, UnsupportedError
 from linlayout.linear import LinearLayout
 
-from linlayout.checks import log2
+from linlayout.checks import as_int, log2
 
 from ._build import check_shape
 from .base import GluonLayout
@@ -470,6 +470,10 @@ def spellings(layout: LinearLayout, shape: Sequence[int] | None = None, *, limit
         (['NVMMADistributedLayout'], 'DistributedLinearLayout')
     """
     shp = _check(layout, shape)
+    if limit is not None:
+        limit = as_int(limit, "spellings: limit", LayoutError)
+        if limit < 0:
+            raise LayoutError(f"spellings: limit must be None or >= 0, got {limit}")
     ins = set(layout.in_dim_names)
     out: list[GluonLayout] = []
     if ins <= _DIST:

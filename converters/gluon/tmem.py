@@ -74,7 +74,7 @@ Vec = tuple[int, int]
 def check_alloc(shape: Sequence[int], alloc_shape: Sequence[int], who: str) -> list[int]:
     """The last two dims of ``alloc_shape`` (a leading multi-buffering dim is ignored), checked to
     hold the 2-D view ``shape``."""
-    alloc = [as_int(x, who, "alloc_shape") for x in alloc_shape]
+    alloc = list(int_tuple(alloc_shape, who, "alloc_shape"))
     if len(alloc) < 2 or any(s > a for s, a in zip(shape, alloc[-2:])):
         raise SizeError(f"{who}: shape {list(shape)} must fit in the last two dims of alloc_shape {alloc}")
     return alloc[-2:]
@@ -354,9 +354,9 @@ def tmem_reg_layout(
         linlayout.errors.SizeError: tmem_reg_layout: num_warps must be a power of two and >= 4, got 3
     """
     who = "tmem_reg_layout"
-    if instr_variant not in TMEM_INSTR_VARIANTS:
-        hint = " (Triton infers 16x32bx2 itself; it cannot be requested)" if instr_variant == "16x32bx2" else ""
-        raise LayoutError(f"{who}: unknown instr_variant {instr_variant!r}{hint}; expected one of {', '.join(TMEM_INSTR_VARIANTS)}")
+    if not isinstance(instr_variant, str) or instr_variant not in TMEM_INSTR_VARIANTS:
+        hint = " (Triton infers 16x32bx2 itself; it cannot be requested)" if isinstance(instr_variant, str) and instr_variant == "16x32bx2" else ""
+        raise LayoutError(f"{who}: unknown instr_variant {instr_variant!r:.80}{hint}; expected one of {', '.join(TMEM_INSTR_VARIANTS)}")
     nw = as_int(num_warps, who, "num_warps")
     if nw < 4 or not is_pow2(nw):
         raise SizeError(f"{who}: num_warps must be a power of two and >= 4, got {nw}")

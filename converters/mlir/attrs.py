@@ -361,7 +361,7 @@ def parse_attr(text: str, aliases: Mapping[str, Any] | None = None) -> LayoutAtt
 
         >>> parse_attr("#ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>")
         TensorMemoryLayout([128, 64], 1)
-        >>> parse_attr("#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 17]}>")
+        >>> parse_attr("#ttg.nvidia_mma<{versionMajor = 4, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>")
         Traceback (most recent call last):
         ...
         linlayout.errors.ParseError: #ttg.nvidia_mma: ...
@@ -430,7 +430,7 @@ def to_mlir(layout: GluonLayout) -> str:
     if isinstance(x, SliceLayout):
         return f"#ttg.slice<{{dim = {x.dim}, parent = {to_mlir(x.parent)}}}>"
     if isinstance(x, NVMMADistributedLayout):
-        f = [("versionMajor", x.version[0]), ("versionMinor", x.version[1]), ("warpsPerCTA", x.warps_per_cta), *_cga(x),
+        f = [("versionMajor", x.version[0]), ("versionMinor", x.version[1] if len(x.version) > 1 else 0), ("warpsPerCTA", x.warps_per_cta), *_cga(x),
              ("instrShape", x.instr_shape)]
         return f"#ttg.nvidia_mma<{{{_fields(f)}}}>"
     if isinstance(x, DotOperandLayout):

@@ -28,6 +28,11 @@ def swizzle_address(x: int | np.ndarray, per_element: int, swizzle_len: int, ato
     for name, v in (("per_element", per_element), ("swizzle_len", swizzle_len), ("atom_len", atom_len)):
         if not isinstance(v, int) or not 0 <= v <= 62:  # bit counts; a negative one has no meaning
             raise SizeError(f"swizzle_address: {name} must be a bit count in [0, 62], got {v!r}"[:200])
+    if isinstance(x, np.ndarray):
+        if x.dtype.kind not in "iu":
+            raise SizeError(f"swizzle_address: the addresses must be integers, got an array of {x.dtype}")
+    else:
+        x = as_int(x, "swizzle_address: x")
     mask = ((1 << swizzle_len) - 1) << per_element
     if inner:
         return x ^ ((x >> atom_len) & mask)

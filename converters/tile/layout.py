@@ -12,7 +12,7 @@ import numpy as np
 
 from linlayout.checks import as_int, expect
 from linlayout.contract import Kind, kind_of_linear
-from linlayout.errors import DimensionError, LayoutError, SizeError
+from linlayout.errors import DimensionError, LayoutError, NotLinearError, SizeError
 from linlayout.linear import LinearLayout
 from linlayout.mixed_radix import MixedRadixLayout
 from linlayout.limits import MAX_RANK, as_list
@@ -154,6 +154,8 @@ class TileLayout:
             >>> TileLayout.parse("S[(2,7):(5@laneid,32)]").size(), TileLayout.parse("S[(2,7):(5@laneid,32)]").size("laneid")
             (14, 2)
         """
+        if axis is not None:
+            expect(axis, str, "size: axis")
         return math.prod(i.extent for i in self.shard if axis is None or i.axis == axis)
 
     def span(self, axis: str | None = None) -> int:
@@ -472,7 +474,18 @@ class TileLayout:
         """
         shp = self._shape_for(shape)
         g = self.place_general(shp if shp is not None else (self.size(),))
-        fwd = to_hardware(g).to_linear()
+        hw = to_hardware(g)
+        try:
+            fwd = hw.to_linear()
+        except NotLinearError as e:
+            if not hardware_first:
+                raise
+            # the contract's map runs hardware -> coordinates; say which map the digit belongs to
+            why = str(e).removeprefix("to_linear: ")
+            raise NotLinearError(
+                f"to_linear: the map hardware -> coordinates ({', '.join(hw.out_dims)} -> {', '.join(g.in_dims)}) is "
+                f"not linear, since the coordinates -> hardware map it inverts is not: there, {why}; to_general() gives it in mixed radix where every hardware place holds one element"
+            ) from None
         if not hardware_first:
             return fwd
         return invert_to_hardware(fwd, [n for n in g.in_dims])

@@ -199,8 +199,8 @@ def classify(
         >>> classify(sp, [128], executor="serial").class_sizes()
         [2]
     """
-    if up_to not in ("identical", "register_order"):
-        raise LayoutError(f"up_to must be 'identical' or 'register_order', got {up_to!r}")
+    if not isinstance(up_to, str) or up_to not in ("identical", "register_order"):
+        raise LayoutError(f"up_to must be 'identical' or 'register_order', got {up_to!r:.80}")
     shape = check_spelling_shape(shape)
     if not isinstance(spellings, (SpellingProduct, SpellingChain)):
         spellings = as_list(spellings, "classify: spellings", MAX_SPELLINGS)

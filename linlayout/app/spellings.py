@@ -421,6 +421,7 @@ def dot_operand_spellings(parents: Iterable[Spelling], *, bitwidth: int = 16) ->
         >>> [d["operand_index"] for d in dot_operand_spellings([p])]
         [0, 1]
     """
+    bitwidth = as_int(bitwidth, "dot_operand_spellings: bitwidth")
     if bitwidth not in (8, 16, 32):
         raise SizeError(f"bitwidth must be 8, 16 or 32, got {bitwidth}")
     out = []

@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from linlayout.checks import as_bool
 from linlayout.errors import LayoutError
 
 __all__ = ["Progress", "sweep", "sweep_iter", "gc_paused"]
@@ -138,6 +139,7 @@ def sweep_iter(
         >>> list(sweep_iter(abs, (x for x in [-1, 2, -3]), executor="serial"))
         [1, 2, 3]
     """
+    progress = as_bool(progress, "sweep", "progress")
     n = _length(items)
     if n == 0:
         return
@@ -151,13 +153,15 @@ def sweep_iter(
             own = executor = cf.ProcessPoolExecutor(max_workers=workers)
     if isinstance(executor, str):
         if executor != "serial":
-            raise LayoutError(f"executor must be an Executor, None or 'serial', got {executor!r}")
+            raise LayoutError(f"executor must be an Executor, None or 'serial', got {executor!r:.80}")
         step = chunksize or max(1, (n or 10000) // 100)
         with Progress(n or 0, desc, enabled=progress) as bar:
             for chunk in _chunks(items, step):
                 yield from _run_chunk(fn, chunk)
                 bar.update(len(chunk))
         return
+    if not callable(getattr(executor, "submit", None)):  # duck-typed: a Dask cluster's executor is no cf.Executor
+        raise LayoutError(f"executor must be an Executor (with submit), None or 'serial', got {type(executor).__name__} {executor!r:.80}")
     if chunksize is None:
         chunksize = max(1, min(256, math.ceil(n / 32))) if n is not None else 256
     workers = getattr(executor, "_max_workers", None) or min(os.cpu_count() or 1, 8)

@@ -39,8 +39,7 @@ def test_fuzz_contract(name: str, rnd: random.Random) -> None:
 @pytest.mark.parametrize("name", ASSERTED)
 def test_corpus_parses_and_round_trips(name: str) -> None:
     """Corpus texts (real layouts from the oracles) meet the contract, nearly all are read, and
-    what is read round-trips.  (A few IR-corpus Gluon texts are refused: see the report of
-    issue 20 on AMDMFMALayout's tiles_per_warp.)"""
+    what is read round-trips."""
     target = TARGETS[name]
     corpus = target.corpus()
     assert corpus, f"{name}: empty corpus"
