@@ -71,6 +71,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .checks import as_int
 from .errors import LayoutError, SizeError
 from .limits import MAX_INT
 
@@ -93,10 +94,10 @@ def shared_wavefronts(instr: str, bits: int, conflicts: int) -> int:
     access width), ``conflicts`` extra wavefronts per phase (0 = conflict-free)."""
     # st/ld.shared: 32 lanes x bits / 8 bytes at 128 bytes per wavefront; st/ldmatrix: one
     # 8x16-byte matrix per 32-bit word each thread holds (.x4: 4 words, 4 matrices)
-    if not (isinstance(instr, str) and hasattr(bits, "__index__") and hasattr(conflicts, "__index__")):
-        raise LayoutError(f"shared_wavefronts: expected an instruction name and integer bits and conflicts, "
-                          f"got {instr!r:.40}, {bits!r:.40}, {conflicts!r:.40}")
-    return _wavefronts(instr, bits, conflicts)
+    if not isinstance(instr, str):
+        raise LayoutError(f"shared_wavefronts: expected an instruction name, got {type(instr).__name__} {instr!r:.40}")
+    return _wavefronts(instr, as_int(bits, "shared_wavefronts: bits", LayoutError),
+                       as_int(conflicts, "shared_wavefronts: conflicts", LayoutError))
 
 
 def _wavefronts(instr: str, bits: int, conflicts: int) -> int:

@@ -940,3 +940,15 @@ def test_composed_cosize_of_an_empty_domain_and_tile_size_axis_of_the_wrong_type
     with pytest.raises(LayoutError, match="size: axis"):
         L.size(np.zeros((2, 2), dtype=np.uint8))
     assert (L.size(), L.size("laneid")) == (14, 2)
+
+
+def test_shared_wavefronts_reads_its_counts_as_integers():
+    """`shared_wavefronts('x', 2, array)` failed with numpy's ambiguous truth value (fuzz seed 1):
+    anything with ``__index__`` passed the check, a 1-d array included."""
+    from linlayout.cost import shared_wavefronts
+
+    with pytest.raises(LayoutError, match="conflicts must be an integer"):
+        shared_wavefronts("st.shared", 2, np.zeros(2, dtype=np.int64))
+    with pytest.raises(LayoutError, match="bits must be an integer"):
+        shared_wavefronts("st.shared", True, 0)
+    assert shared_wavefronts("st.shared", np.int64(128), np.uint8(1)) == 8
