@@ -291,11 +291,6 @@ def test_simulate_is_lazy_export_and_checks_type():
 
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known planner bug found by simulate: when a lane vector lies in the span of register vectors "
-    "(a thread holds another thread's elements in other registers), optimal_swizzle can still pick "
-    "ldmatrix/stmatrix or vectors that need lane-dependent register selection; ~4% of fully random "
-    "bijective pairs, none of the cvt_ptx corpus"))
 def test_lane_copy_in_other_registers():
     src = LinearLayout.from_dict({"bases": [["register", [[0, 1], [0, 28]]], ["lane", [[0, 16], [0, 2], [0, 32], [0, 8], [0, 4]]]],
                                   "out_dims": [["dim0", 1], ["dim1", 64]]})
