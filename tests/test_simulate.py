@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import linlayout
 from linlayout import LayoutError, LinearLayout, gf2
+from linlayout.errors import UnsupportedError
 from linlayout.plan import plan_conversion
 from linlayout.simulate import SimulationReport, lower, run, simulate
 
@@ -200,7 +201,7 @@ def test_general_pairs_simulate(pair):
     The class that broke linlayout 422badb (a reps bit that a lane or warp vector moves: rounds
     that differ per thread; a matrix row starting inside a row) is common here: 79 of 920
     distinct pairs drawn (8.6%) had a plan 422badb got wrong, so a run of 150 examples meets
-    about 13 of them."""
+    about 13 of them.  Each "triton" round trip is planned again under half its buffer."""
     a, b = pair
     for bits in (8, 16, 32, 64):
         for strategy in ("triton", "best"):
@@ -210,6 +211,36 @@ def test_general_pairs_simulate(pair):
                 assert rep.ok, f"{bits}-bit {strategy} {p.kind} {p.store_instr}/{p.load_instr}: {rep}\nsrc={a.to_dict()}\ndst={b.to_dict()}"
                 if p.kind in ("shared_memory", "cross_cta"):
                     assert (rep.stores, rep.loads, rep.barriers, rep.rounds) == (p.stores, p.loads, p.barriers, p.reps)
+                    if strategy == "triton" and matrix:
+                        _check_halved_budget(p, strategy, matrix)
+
+
+def _check_halved_budget(p, strategy, matrix):
+    """The round trip ``p`` again with half its buffer allowed (more rounds, where a register of
+    both sides that no thread's index moves can become one): it runs correctly, or is refused."""
+    try:
+        q = plan_conversion(p.src, p.dst, bitwidth=p.bitwidth, strategy=strategy, matrix_instructions=matrix,
+                            max_shared_bytes=p.shared_bytes // 2)
+    except UnsupportedError:
+        return
+    rep = simulate(q)
+    assert rep.ok, f"budget {p.shared_bytes // 2}: {q.store_instr}/{q.load_instr} in {q.reps} rounds: {rep}\nsrc={p.src.to_dict()}\ndst={p.dst.to_dict()}"
+
+
+def test_budget_rounds_never_split_by_a_thread():
+    """Permutation layouts (a tensor-memory register layout and a blocked one, check_plans' pair
+    gen:2355) under a 2048-byte budget: 422badb split the buffer along a register that the
+    ``stmatrix.trans`` tile's XOR segment ties to a lane, so that the ld.shared side's rounds
+    differed per thread ("thread 1 holds elements of another round")."""
+    src = LinearLayout({"register": [[0, 1], [0, 2], [8, 0], [0, 16], [0, 32], [0, 64], [64, 0]],
+                        "lane": [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], "warp": [[16, 0], [32, 0]]},
+                       {"dim0": 128, "dim1": 128})
+    dst = LinearLayout({"register": [[1, 0], [2, 0], [4, 0], [0, 1], [0, 2], [0, 32], [0, 64]],
+                        "lane": [[8, 0], [16, 0], [32, 0], [0, 4], [0, 8]], "warp": [[64, 0], [0, 16]]},
+                       {"dim0": 128, "dim1": 128})
+    for budget in (2048, 4096):
+        p = plan_conversion(src, dst, bitwidth=16, strategy="triton", max_shared_bytes=budget)
+        assert p.shared_bytes <= budget and simulate(p).ok, (budget, simulate(p))
 
 
 # --------------------------------------------------------------------------- broken plans
