@@ -1180,10 +1180,12 @@ def _rounds_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> Sw
     its registers whose elements have reps coordinate ``k``.  The element of (thread ``t``,
     register ``i``) is ``X(t) ^ X(i)``, so that set is the same in every thread exactly when no
     lane, warp or block vector of either side has a component along a reps bit (in the basis
-    vector, bank, segment, reps).  Otherwise (a layout whose lane is an XOR of registers and other
-    lanes, as Triton's layouts never are) the rounds would need lane-dependent register
-    selection: those reps bits become segment bits again (the same basis, so no other coordinate
-    moves; a larger buffer), and the bank conflicts are recounted on the same access tiles.
+    vector, bank, segment, reps).  Otherwise (a general layout whose lane is an XOR of registers
+    and other lanes) the rounds would need lane-dependent register selection: those reps bits
+    become segment bits again (the same basis, so no other coordinate moves; a larger buffer), and
+    the bank conflicts are recounted on the same access tiles.  (:func:`_fewer_bytes` never makes
+    such a bit a round: with a ``.trans`` tile, whose XOR segment bits pair a lane with a
+    register, even Triton's layouts would meet it under a budget.)
 
         >>> s = LinearLayout({"register": [[1], [2]], "lane": [[4], [8], [16], [32], [66]]}, {"dim0": 128})
         >>> d = LinearLayout({"register": [[1], [2]], "lane": [[8], [4], [16], [32], [64]]}, {"dim0": 128})
