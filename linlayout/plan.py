@@ -1198,6 +1198,11 @@ def _rounds_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> Sw
     lay = choice.layout
     if lay.in_dim_size("reps") == 1:
         return choice
+    # no reps component anywhere: every thread vector in the span of the offset bits
+    offsets = [v for d in ("vector", "bank", "segment") for v in lay.flat_bases(d)]
+    threads = [v for L in (sa, sb) for d in L.in_dim_names if d != "register" for v in L.flat_bases(d)]
+    if gf2.rank(offsets + threads) == len(offsets):
+        return choice
     moved = _thread_bits(lay, sa, sb)
     reps = list(lay.flat_bases("reps"))
     if not moved.intersection(reps):
