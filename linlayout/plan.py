@@ -1162,8 +1162,9 @@ def _fewer_bytes(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> S
     offset bits are then split again into vector | bank (one 128-byte line) | segment and the bank
     conflicts of both sides recounted on the same access tiles.
     """
-    both = set(sa.flat_bases("register")) & set(sb.flat_bases("register"))
     lay = choice.layout
+    # a bit a thread's index moves cannot be a round (see _rounds_fit)
+    both = (set(sa.flat_bases("register")) & set(sb.flat_bases("register"))) - _thread_bits(lay, sa, sb)
     groups = {d: list(lay.flat_bases(d)) for d in ("vector", "bank", "segment", "reps")}
     matrix = "matrix" in choice.store_instr or "matrix" in choice.load_instr
     for d in ("segment", "bank") + (() if matrix else ("vector",)):
@@ -1214,6 +1215,67 @@ def _repaired(choice: SwizzleChoice) -> SwizzleChoice:
                          side_bank_conflicts(seg, choice.load_tile), choice.store_tile, choice.load_tile, choice.bitwidth)
 
 
+def _thread_bits(lay: LinearLayout, sa: LinearLayout, sb: LinearLayout) -> set[int]:
+    """The offset and reps bits of the shared layout ``lay`` (flat vectors) that a lane, warp or
+    block vector of either side has a component along (written in the basis vector, bank,
+    segment, reps): the bits a thread's index moves."""
+    flat = [v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d)]
+    basis = gf2.SpanBasis()
+    for v in flat:
+        basis.insert(v)
+    used = 0
+    for L in (sa, sb):
+        for d in L.in_dim_names:
+            if d != "register":
+                for v in L.flat_bases(d):
+                    used |= basis.express(v) or 0
+    return {v for i, v in enumerate(flat) if used >> i & 1}
+
+
+def _rounds_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> SwizzleChoice:
+    """``choice`` with every round a set of registers the same in every thread.
+
+    A reps bit ``r`` splits the buffer into rounds: thread ``t`` stores and loads in round ``k``
+    its registers whose elements have reps coordinate ``k``.  The element of (thread ``t``,
+    register ``i``) is ``X(t) ^ X(i)``, so that set is the same in every thread exactly when no
+    lane, warp or block vector of either side has a component along a reps bit (in the basis
+    vector, bank, segment, reps).  Otherwise (a general layout whose lane is an XOR of registers
+    and other lanes) the rounds would need lane-dependent register selection: those reps bits
+    become segment bits again (the same basis, so no other coordinate moves; a larger buffer), and
+    the bank conflicts are recounted on the same access tiles.  (:func:`_fewer_bytes` never makes
+    such a bit a round: with a ``.trans`` tile, whose XOR segment bits pair a lane with a
+    register, even Triton's layouts would meet it under a budget.)
+
+        >>> s = LinearLayout({"register": [[1], [2]], "lane": [[4], [8], [16], [32], [66]]}, {"dim0": 128})
+        >>> d = LinearLayout({"register": [[1], [2]], "lane": [[8], [4], [16], [32], [64]]}, {"dim0": 128})
+        >>> lay = LinearLayout({"vector": [[1]], "bank": [[4], [8], [16], [32], [64]], "segment": [], "reps": [[2]]},
+        ...                    {"dim0": 128})
+        >>> c = SwizzleChoice(lay, "st.shared", "ld.shared", 0, 0, (), (), 32)
+        >>> c.reps, _rounds_fit(c, s, d).reps    # src lane 16 is 64 ^ 2: lanes 16-31 would store round 1 first
+        (2, 1)
+    """
+    lay = choice.layout
+    if lay.in_dim_size("reps") == 1:
+        return choice
+    # no reps component anywhere: every thread vector in the span of the offset bits
+    offsets = [v for d in ("vector", "bank", "segment") for v in lay.flat_bases(d)]
+    threads = [v for L in (sa, sb) for d in L.in_dim_names if d != "register" for v in L.flat_bases(d)]
+    if gf2.rank(offsets + threads) == len(offsets):
+        return choice
+    moved = _thread_bits(lay, sa, sb)
+    reps = list(lay.flat_bases("reps"))
+    if not moved.intersection(reps):
+        return choice
+    groups = {d: list(lay.flat_bases(d)) for d in ("vector", "bank", "segment")}
+    groups["segment"] += [v for v in reps if v in moved]
+    groups["reps"] = [v for v in reps if v not in moved]
+    outs = list(lay.out_dims.items())
+    new = LinearLayout({d: [_unflatten(v, outs) for v in groups[d]] for d in groups}, outs)
+    seg = groups["segment"]
+    return SwizzleChoice(new, choice.store_instr, choice.load_instr, side_bank_conflicts(seg, choice.store_tile),
+                         side_bank_conflicts(seg, choice.load_tile), choice.store_tile, choice.load_tile, choice.bitwidth)
+
+
 def _unflatten(v: int, outs: Sequence[tuple[str, int]]) -> list[int]:
     out, at = [], 0
     for _, size in outs:
@@ -1224,22 +1286,47 @@ def _unflatten(v: int, outs: Sequence[tuple[str, int]]) -> list[int]:
 
 
 def _matrix_rows_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> bool:
-    """Whether the lanes of each side land where its ``stmatrix``/``ldmatrix`` fragment needs them.
+    """Whether the lanes, registers and warps of each side land where its ``stmatrix``/``ldmatrix``
+    fragment needs them.
 
-    Without ``.trans``: lanes 0 and 1 step one 32-bit word, lanes 2-4 pick rows that start on
-    16-byte boundaries.  With ``.trans`` (16-bit): lanes 2-4 step one element, lanes 0 and 1 pick
-    rows.  A lane vector that mixes the two (e.g. lane 16 -> lane 1 ^ lane 4 of a layout holding
-    copies) leaves a row start inside a row: no matrix instruction can serve it.
+    Write each hardware vector ``v`` of a matrix side in the shared layout's basis (vector, bank,
+    segment, reps bits); ``o`` is its offset part (the reps part is a round), ``row`` the elements
+    of 16 bytes, ``epw`` of a 32-bit word.  Without ``.trans``: lanes 0 and 1 step one 32-bit word
+    (``o == epw << j``), lanes 2-4 and warps pick rows that start on 16-byte boundaries
+    (``o % row == 0``), and registers pick the word's elements or matrices, never a word inside a
+    row (``o % row < epw``).  With ``.trans`` (16-bit): lanes 2-4 step one element
+    (``o == 1 << (j - 2)``), lanes 0 and 1, warps and registers pick rows (``o % row == 0``).  A
+    vector that mixes the two (lane 16 -> lane 1 ^ lane 4 of a layout holding copies; register
+    1 -> lane 0 ^ lane 1 ^ lane 4 of one holding another thread's elements) leaves a row start
+    inside a row: no matrix instruction can serve it.  Triton's layouts (distinct unit vectors)
+    always fit: their lanes are the vector bits, the rest unit bits above them.
+
+        >>> s = LinearLayout({"register": [[1], [28]], "lane": [[16], [2], [32], [8], [4]]}, {"dim0": 64})
+        >>> d = LinearLayout({"register": [[2], [13]], "lane": [[1], [4], [16], [32], [8]]}, {"dim0": 64})
+        >>> c = SwizzleSearch(s, d, 32).candidate(LD_ST_SHARED, LD_ST_MATRIX)   # register 13 = 8 ^ (1 ^ 4)
+        >>> _matrix_rows_fit(c, s, d)
+        False
     """
     if "matrix" not in choice.store_instr and "matrix" not in choice.load_instr:
         return True  # no fragment to place
     lay = choice.layout
     offset = choice.offset_bases()
     every = offset + list(lay.flat_bases("reps"))
-    # the buffer is bijective (a repaired choice): a lane vector that is one of its bases is
-    # expressed by its position; any other is solved in the whole basis (built on first need)
+    # the buffer is bijective (a repaired choice): a vector that is one of its bases is expressed
+    # by its position; any other is solved in the whole basis (built on first need)
     at = {v: i for i, v in enumerate(every)}
-    basis: gf2.SpanBasis | None = None
+    basis: list[gf2.SpanBasis] = []
+
+    def express(v: int) -> int | None:
+        i = at.get(v)
+        if i is not None:
+            return 1 << i
+        if not basis:
+            basis.append(gf2.SpanBasis())
+            for u in every:
+                basis[0].insert(u)
+        return basis[0].express(v)
+
     n_off = len(offset)
     eb = max(choice.bitwidth, 8) // 8
     row = 16 // eb
@@ -1248,18 +1335,18 @@ def _matrix_rows_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) 
         if "matrix" not in instr:
             continue
         trans = instr.endswith(".trans")
+        for d in ("register", "warp"):
+            for v in L.flat_bases(d) if L.has_in_dim(d) else ():
+                m = express(v) if v else 0
+                if m is None:
+                    return False
+                o = (m & ((1 << n_off) - 1)) % row
+                if o >= (epw if d == "register" and not trans else 1):
+                    return False
         for j, v in enumerate(L.flat_bases("lane")[:5]):
             if v == 0:  # a broadcast lane: no row of its own
                 continue
-            i = at.get(v)
-            if i is not None:
-                m: int | None = 1 << i
-            else:
-                if basis is None:
-                    basis = gf2.SpanBasis()
-                    for u in every:
-                        basis.insert(u)
-                m = basis.express(v)
+            m = express(v)
             if m is None or m >> n_off:
                 return False
             o = m & ((1 << n_off) - 1)
@@ -1300,7 +1387,7 @@ def _priced_trip(trip: _Trip, kind: str, choice: SwizzleChoice, max_bytes: int |
     tried: list[SwizzleChoice] = []
     starts = [choice]
     if "matrix" in choice.store_instr or "matrix" in choice.load_instr:
-        starts.append(_repaired(search.ldst()))
+        starts.append(_rounds_fit(_repaired(search.ldst()), sa, sb))
     fits: list[_Priced] = []
     for c in starts:
         cur: SwizzleChoice | None = c
@@ -1347,7 +1434,7 @@ def _unbudgeted_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> Swi
     choice = _repaired(search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m)))
     if not _matrix_rows_fit(choice, sa, sb):
         choice = _repaired(search.best([LD_ST_SHARED], [LD_ST_SHARED]))
-    return choice
+    return _rounds_fit(choice, sa, sb)
 
 
 def _beaten(trip: _Trip, kind: str, choice: SwizzleChoice, beat: float) -> bool:

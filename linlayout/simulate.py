@@ -219,7 +219,7 @@ def _copy_of(L: LinearLayout) -> np.ndarray:
 
 
 def _side(plan: Plan, L: LinearLayout, instr: str, vector: int, off_of: np.ndarray, rep_of: np.ndarray,
-          reps: int, offset_bases: list[int], rep_bases: set[int], store: bool) -> list[MemOp]:
+          reps: int, offset_bases: list[int], store: bool) -> list[MemOp]:
     """The accesses of one side (the layout ``L``), one :class:`MemOp` per round.
 
     ``ld/st.shared``: see :func:`_vector_op`.  Matrix instructions: the 32-bit word of each
@@ -227,14 +227,16 @@ def _side(plan: Plan, L: LinearLayout, instr: str, vector: int, off_of: np.ndarr
     register masks: a word may sit in XOR combinations of register bases); the next two register
     bits pick the matrices of an ``.x4`` (``.x2``/``.x1`` when fewer are left); the rest count
     instructions.  A thread whose word comes permuted (its offsets XOR the low bits) renames its
-    registers inside it.
+    registers inside it.  Those register bits are masks too, taken from the registers whose elements
+    lie in round 0 (:func:`_round_masks`), so that one instruction never mixes two rounds; a
+    thread whose registers meet the rounds in another order than thread 0's is refused, as for
+    vectors.
     """
     table = _threads_regs(L)
     n_threads, n_reg = table.shape
     eb = max(plan.bitwidth, 8) // 8
     regs_flat = L.flat_bases("register")
     indep = _register_copies(L)[0]
-    live_bits = [i for i in indep if regs_flat[i] not in rep_bases]
     matrix = "matrix" in instr
     trans = instr.endswith(".trans")
     thread = np.arange(n_threads, dtype=np.int64)
@@ -268,14 +270,14 @@ def _side(plan: Plan, L: LinearLayout, instr: str, vector: int, off_of: np.ndarr
     used = gf2.SpanBasis()
     for m in vec_bits:
         used.insert(m)
-    rest = [1 << i for i in live_bits if used.insert(1 << i)]
+    kernel, rep_bits = _round_masks(indep, regs_flat, rep_of, reps)
+    rest = [m for m in kernel if used.insert(m)]
     if trans:
         if not rest:
             raise LayoutError(f"{instr}: no register bit is left for the two halves of a 32-bit word")
         vec_bits, rest = [rest[0]], rest[1:]
     mat_bits = rest[:2] if matrix else []
     inst_bits = [m for m in rest if m not in mat_bits]
-    rep_bits = [1 << i for i in indep if regs_flat[i] in rep_bases]
     n_vec, n_mat, n_inst = 1 << len(vec_bits), 1 << len(mat_bits), 1 << len(inst_bits)
 
     def compose(masks: list[int], values: np.ndarray) -> np.ndarray:
@@ -293,10 +295,14 @@ def _side(plan: Plan, L: LinearLayout, instr: str, vector: int, off_of: np.ndarr
             ^ vec_part[None, None, None, :])
     lanes = plan.src.in_dim_size("lane")
     ops = []
-    # the round of each register group, per thread (rep bases are registers, but a lane or warp
-    # vector in their span makes a thread's registers meet the rounds in another order)
+    # the round of each register group, per thread: the same in every thread, or the registers of
+    # a round would depend on the lane (a lane or warp vector with a reps component)
     t_idx = thread[:, None]
     rep_round = rep_of[table[t_idx, regs[None, :, 0, 0, 0]]]  # (threads, groups)
+    if np.any(rep_round != rep_round[:1]):
+        th = int(np.argwhere(np.any(rep_round != rep_round[:1], axis=1))[0][0])
+        raise LayoutError(f"thread {th} meets the rounds in other registers than thread 0; "
+                          "the rounds would need lane-dependent register selection")
     if np.any(np.sort(rep_round, axis=1) != np.arange(reps)[None, :]):
         raise LayoutError("the repetitions of the shared layout are not register bits of the layout: a round would hold no register or two")
     group_of = np.empty_like(rep_round)
@@ -329,6 +335,41 @@ def _side(plan: Plan, L: LinearLayout, instr: str, vector: int, off_of: np.ndarr
             regs_t = np.take_along_axis(regs_t, slot_of, axis=3)
         ops.append(MemOp(instr, addr, regs_t, active))
     return ops
+
+
+def _round_masks(indep: list[int], regs_flat: tuple[int, ...] | list[int], rep_of: np.ndarray,
+                 reps: int) -> tuple[list[int], list[int]]:
+    """Register masks (over the independent register bits) of a matrix side: a basis of the
+    registers whose elements lie in round 0 (round coordinate zero; unit bits where they are), in
+    bit order, and for each reps bit ``k`` a register whose element's round is ``2**k``.  A
+    register base that mixes a round with an offset (e.g. ``reps ^ bank``) is not a round of its
+    own: the round-0 basis takes it XORed with the register of that round."""
+    piv = gf2.SpanBasis()  # over round values; insertion index k -> pivot register mask pmask[k]
+    pmask: list[int] = []
+    kernel: list[tuple[int, int]] = []
+    for i in sorted(indep, key=lambda i: rep_of[regs_flat[i]] == 0):  # registers that move the round first
+        r = int(rep_of[regs_flat[i]])
+        rem, c = piv.reduce(r)
+        if rem:
+            piv.insert(r)
+            pmask.append(1 << i)
+            continue
+        m = 1 << i
+        for k, pm in enumerate(pmask):
+            if c >> k & 1:
+                m ^= pm
+        kernel.append((i, m))
+    rounds = []
+    for k in range(reps.bit_length() - 1):
+        rem, c = piv.reduce(1 << k)
+        if rem:
+            raise LayoutError("the repetitions of the shared layout are not register bits of the layout: a round would hold no register")
+        m = 0
+        for j, pm in enumerate(pmask):
+            if c >> j & 1:
+                m ^= pm
+        rounds.append(m)
+    return [m for _, m in sorted(kernel)], rounds
 
 
 def _vector_op(instr: str, table: np.ndarray, regs: np.ndarray, off_of: np.ndarray, rep_of: np.ndarray, rnd: int,
@@ -397,11 +438,10 @@ def lower(plan: Plan) -> Program:
     where[table] = np.arange(n, dtype=np.int64)
     off_of, rep_of = where % per_round, where // per_round
     offset_bases = list(lay.flat_bases("vector")) + list(lay.flat_bases("bank")) + list(lay.flat_bases("segment"))
-    rep_bases = set(lay.flat_bases("reps"))
     prog.buffer = per_round
     prog.ctas = src.in_dim_size("block")
-    prog.stores = _side(plan, src, plan.store_instr, plan.store_vector, off_of, rep_of, reps, offset_bases, rep_bases, True)
-    prog.loads = _side(plan, dst, plan.load_instr, plan.load_vector, off_of, rep_of, reps, offset_bases, rep_bases, False)
+    prog.stores = _side(plan, src, plan.store_instr, plan.store_vector, off_of, rep_of, reps, offset_bases, True)
+    prog.loads = _side(plan, dst, plan.load_instr, plan.load_vector, off_of, rep_of, reps, offset_bases, False)
     return prog
 
 
