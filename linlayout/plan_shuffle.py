@@ -1,0 +1,584 @@
+"""The in-warp exchange of a conversion: the bit permutation Triton lowers, and the shuffle schedule
+the simulator executes.
+
+A conversion whose data stays inside each warp (its minimal map has in-dims ``register`` and
+``lane`` only, see :func:`linlayout.plan.minimal_conversion`) moves data with ``shfl.sync`` and
+register selects instead of shared memory.  This module holds the two descriptions of that
+exchange; :mod:`linlayout.plan` builds plans from them:
+
+* the permutation of (register, lane) index bits factored as ``P_mixed ∘ P_lane ∘ P_reg``
+  (Triton's ``getWarpLayoutConvertDecomposition``; :class:`WarpDecomposition`, from
+  :func:`linlayout.plan.warp_decomposition`), which fixes Triton 3.9's shuffle and select counts
+  (:func:`triton_shuffle_counts`);
+* the *schedule* (:func:`linlayout.plan.shuffle_schedule`): per round, which register each thread
+  fills from which lane's register, chosen so that a sending lane is asked for one register per
+  round and whole rounds stay inside the thread where copies allow; :func:`schedule_counts` counts
+  its shuffles and selects.
+
+The work is done on flat bases (a basis is an ``int``, first out-dim in the lowest bits, as
+:meth:`LinearLayout.flat_bases` gives it); the facts of one layout (its register/lane span, the
+copies it holds) are remembered in bounded caches that :func:`clear_shuffle_caches` forgets
+(:func:`linlayout.plan.clear_caches` calls it).  Functions with a leading underscore take layouts
+the planner has normalized (in-dims ``register``, ``lane``, ``warp``, ``block`` in that order) of
+one tensor (the same out-dims, in the same order).
+
+    >>> from linlayout import LinearLayout
+    >>> s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+    >>> d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
+    >>> from linlayout.plan import shuffle_schedule, warp_decomposition
+    >>> warp_decomposition(s, d).mixed_transpositions   # register bit 0 <-> lane bit 4
+    ((0, 4),)
+    >>> schedule_counts(shuffle_schedule(s, d))        # 1 shfl and 4 selects per thread
+    (1, 4)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from . import gf2
+from .checks import expect
+from .errors import DimensionError, LayoutError
+from .linear import LinearLayout
+
+__all__ = ["WarpDecomposition", "schedule_counts", "triton_shuffle_counts", "clear_shuffle_caches"]
+
+#: ``(mixed transpositions, register permutation, lane permutation)`` of an in-warp conversion
+Permutation = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]
+
+
+@dataclass(frozen=True)
+class WarpDecomposition:
+    """The permutation of (register, lane) index bits of a within-warp conversion, factored as
+    ``P = P_mixed ∘ P_lane ∘ P_reg`` (Triton's ``getWarpLayoutConvertDecomposition``).
+
+    ``mixed_transpositions`` are the (register bit, lane bit) swaps; ``reg_perm`` / ``lane_perm``
+    give, per bit, the bit it moves to; ``n_pack`` is log2 of elements packed in a 32-bit word.
+
+        >>> dec = WarpDecomposition(((0, 4),), (0,), (0, 1, 2, 3, 4), 0)
+        >>> dec.lane_perm_trivial
+        True
+    """
+
+    mixed_transpositions: tuple[tuple[int, int], ...]
+    reg_perm: tuple[int, ...]
+    lane_perm: tuple[int, ...]
+    n_pack: int
+
+    @property
+    def lane_perm_trivial(self) -> bool:
+        """Whether no lane bit moves to another lane bit."""
+        return all(p == i for i, p in enumerate(self.lane_perm))
+
+
+def _with_packing(perm: Permutation, bitwidth: int) -> WarpDecomposition:
+    """The decomposition of ``perm`` with ``n_pack`` for elements of ``bitwidth`` bits."""
+    mixed, reg_perm, lane_perm = perm
+    b = max(bitwidth, 1)
+    n_pack_pre = (min(max(32 // b, 1), 4)).bit_length() - 1
+    n_pack = max(0, min(n_pack_pre, len(reg_perm) - len(mixed)))
+    return WarpDecomposition(mixed, reg_perm, lane_perm, n_pack)
+
+
+def triton_shuffle_counts(perm: Permutation, bitwidth: int) -> tuple[int, int, int] | None:
+    """``(mixed transpositions, shuffles, selects)`` per thread of Triton 3.9's in-warp lowering
+    of a conversion whose bit permutation is ``perm`` (as :class:`WarpDecomposition` holds it),
+    or None where Triton goes through shared memory (two or more register<->lane transpositions).
+
+        >>> triton_shuffle_counts((((0, 4),), (0,), (0, 1, 2, 3, 4)), 32)   # one swap, 2 registers
+        (1, 1, 3)
+    """
+    m = len(perm[0])
+    if m >= 2:
+        return None
+    dec = _with_packing(perm, bitwidth)
+    words = (1 << len(dec.reg_perm)) >> dec.n_pack
+    if bitwidth > 32:
+        words *= bitwidth // 32
+    words = max(words, 1)
+    trivial = dec.lane_perm_trivial
+    if m == 1 and trivial:
+        shfl = max(words // 2, 1)
+        sel = (3 * words) // 2
+    else:
+        shfl = words - (words >> m) if trivial else words
+        sel = 2 * m * words
+    return m, shfl, sel
+
+
+# ------------------------------------------------------------------ facts of one layout (remembered)
+
+
+class _Side:
+    """The flat facts of one normalized layout that the in-warp exchange reads.
+
+    ``span`` is the span of the register then lane bases (in that order; only read, never
+    extended) and ``kernel``, per dependent index ``j``, the combination of earlier indices holding
+    the same element, XOR ``1 << j`` (an index that adds nothing: a copy).  ``regs_held`` are the
+    nonzero register bases (a zero one repeats another register's element); ``independent`` the
+    indices of the register bases independent of the earlier ones; ``copy_solver`` the span of the
+    kernel's lane parts (which lane moves reach another copy of the same element)."""
+
+    __slots__ = ("regs", "lanes", "warps", "blocks", "span", "kernel", "regs_held", "independent",
+                 "kernel_lanes", "copy_solver")
+
+    def __init__(self, L: LinearLayout):
+        self.regs, self.lanes = L.flat_bases("register"), L.flat_bases("lane")
+        self.warps, self.blocks = L.flat_bases("warp"), L.flat_bases("block")
+        basis = gf2.SpanBasis()
+        kernel = []
+        for j, v in enumerate(self.regs + self.lanes):
+            if not basis.insert(v):
+                kernel.append(basis.reduce(v)[1] ^ (1 << j))  # v is in the span: another index holding the same element
+        self.span, self.kernel = basis, tuple(kernel)
+        self.regs_held = tuple(v for v in self.regs if v)
+        indep = gf2.SpanBasis()
+        self.independent = tuple(i for i, v in enumerate(self.regs) if indep.insert(v))  # the rest copy these
+        nrs = len(self.regs)
+        self.kernel_lanes = tuple(k >> nrs for k in self.kernel)
+        self.copy_solver = _solver(self.kernel_lanes)
+
+
+@functools.lru_cache(maxsize=4096)
+def _side(L: LinearLayout) -> _Side:
+    """:class:`_Side` of ``L``, remembered per layout."""
+    return _Side(L)
+
+
+@functools.lru_cache(maxsize=4096)
+def _padded_span(L: LinearLayout, n_reg: int, n_lane: int) -> gf2.SpanBasis:
+    """The span of ``L``'s held registers then lanes, each padded with zero bases to ``n_reg`` /
+    ``n_lane`` (a combination's bit ``i`` is register ``i``, bit ``n_reg + j`` lane ``j``);
+    remembered per layout and sizes."""
+    s = _side(L)
+    return _solver(_padded(s.regs_held, n_reg) + _padded(s.lanes, n_lane))
+
+
+def _padded(vs: tuple[int, ...], n: int) -> tuple[int, ...]:
+    return vs + (0,) * (n - len(vs))
+
+
+def clear_shuffle_caches() -> None:
+    """Forget the per-layout facts this module remembers (for benchmarks)."""
+    _side.cache_clear()
+    _padded_span.cache_clear()
+
+
+# ------------------------------------------------------------------------- the bit permutation
+
+
+def _solver(columns: Sequence[int]) -> gf2.SpanBasis:
+    """The span of ``columns`` inserted in order: its ``express(t)`` is ``gf2.solve(columns, t)``
+    (one elimination for many right-hand sides)."""
+    basis = gf2.SpanBasis()
+    for v in columns:
+        basis.insert(v)
+    return basis
+
+
+def _solved(outer: Sequence[tuple[int, ...]], inner: Sequence[tuple[int, ...]],
+            known: gf2.SpanBasis | None = None) -> list[int]:
+    """The flat columns of ``inner.invert_and_compose(outer)`` for two layouts given by the flat
+    bases of the same in-dims (in the same order, of equal lengths) over the same out-dims: each
+    column of ``inner`` written over ``outer``'s columns (bit ``k``: ``outer``'s flat column ``k``,
+    the in-dims one after another), with Triton's broadcasting heuristic (an in-dim whose bases
+    are equal in both and whose output bits no other in-dim of either touches maps to itself).
+    ``known``: the span of all of ``outer``'s columns in order, when already at hand.  Every
+    column of ``inner`` must lie in ``outer``'s span."""
+    identity = []
+    for i, (f, g) in enumerate(zip(outer, inner)):
+        if f == g:
+            own = 0
+            for v in f:
+                own |= v
+            others = 0
+            for lay in (outer, inner):
+                for j, h in enumerate(lay):
+                    if j != i:
+                        for v in h:
+                            others |= v
+            if own & others == 0:
+                identity.append(i)
+    shifts, at = [], 0
+    for f in outer:
+        shifts.append(at)
+        at += len(f)
+    if not identity:
+        basis = known if known is not None else _solver([v for f in outer for v in f])
+        out = []
+        for g in inner:
+            for v in g:
+                rem, c = basis.reduce(v)
+                if rem:
+                    raise LayoutError("an in-warp conversion reads an element its source does not hold")
+                out.append(c)
+        return out
+    # the reduced solve: the identity dims' columns left out of the span, their bits mapped back
+    rest = [i for i in range(len(outer)) if i not in identity]
+    basis = _solver([v for i in rest for v in outer[i]])
+    out = []
+    for i, g in enumerate(inner):
+        if i in identity:
+            out.extend(1 << (shifts[i] + k) for k in range(len(g)))
+            continue
+        for v in g:
+            rem, x = basis.reduce(v)
+            if rem:
+                raise LayoutError("an in-warp conversion reads an element its source does not hold")
+            y, at = 0, 0
+            for r in rest:
+                n = len(outer[r])
+                y |= ((x >> at) & ((1 << n) - 1)) << shifts[r]
+                at += n
+            out.append(y)
+    return out
+
+
+def _warp_permutation(a: LinearLayout, b: LinearLayout) -> Permutation:
+    """The bit permutation of :func:`linlayout.plan.warp_decomposition` (which adds the packing)
+    for normalized layouts of one tensor: mixed transpositions, register and lane permutations.
+
+    Registers holding copies (zero bases) are left out of both sides, both are padded with zero
+    bases to the same numbers of register and lane bits, and the source's bases are written over
+    the destination's (``S.invert_and_compose(T)`` of the padded layouts ``S``, ``T``); bits where
+    a side has a zero basis are free and are paired up, and the cycles of the permutation are
+    walked to split it into register, lane and mixed parts."""
+    sa, sb = _side(a), _side(b)
+    n_reg = max(len(sa.regs_held), len(sb.regs_held))
+    n_lane = max(len(sa.lanes), len(sb.lanes))
+    S = [_padded(sa.regs_held, n_reg), _padded(sa.lanes, n_lane)]
+    T = [_padded(sb.regs_held, n_reg), _padded(sb.lanes, n_lane)]
+    reach = sb.span  # the span of T's bases (the padding and the copies add nothing)
+    if any(not reach.contains(v) for f in S for v in f):
+        # the source holds extra copies (broadcast along a slower dim): those bits select data
+        # this warp does not need, so they act as free (zero) bases here
+        S = [tuple(v if reach.contains(v) else 0 for v in f) for f in S]
+    p = _solved(T, S, _padded_span(b, n_reg, n_lane))  # flat: register i is bit i, lane j bit n_reg + j
+    n = n_reg + n_lane
+    src_free, dst_free = [], []
+    at = 0
+    for sf, tf in zip(S, T):
+        for i, (sv, tv) in enumerate(zip(sf, tf)):
+            if sv == 0 and tv == 0:
+                p[at + i] = 1 << (at + i)
+            elif sv == 0:
+                src_free.append(at + i)
+            elif tv == 0:
+                dst_free.append(at + i)
+        at += len(sf)
+    for s, d in zip(src_free, dst_free):
+        p[s] = 1 << d
+
+    # walk the cycles: each index bit moves to the highest bit of its image
+    reg_perm = list(range(n_reg))
+    lane_perm = list(range(n_lane))
+    mixed: list[tuple[int, int]] = []
+    visited = [False] * n
+    for entry in range(n):
+        if visited[entry]:
+            continue
+        cur = entry
+        r_start = l_start = l_end = r_end = -1
+        steps = 0
+        while True:
+            visited[cur] = True
+            v = p[cur]
+            nxt = v.bit_length() - 1 if v else cur
+            if cur < n_reg:
+                if nxt < n_reg:
+                    reg_perm[cur] = nxt
+                else:
+                    r_start, l_start = cur, nxt - n_reg
+            elif nxt >= n_reg:
+                lane_perm[cur - n_reg] = nxt - n_reg
+            else:
+                r_end, l_end = nxt, cur - n_reg
+            if r_end >= 0:
+                reg_perm[r_start] = r_end
+                lane_perm[l_end] = l_start
+                mixed.append((r_end, l_start))
+                r_start = l_start = l_end = r_end = -1
+            cur = nxt
+            steps += 1
+            if cur == entry or steps > n:
+                break
+    return tuple(mixed), tuple(reg_perm), tuple(lane_perm)
+
+
+def _warp_decomposition(a: LinearLayout, b: LinearLayout, bitwidth: int) -> WarpDecomposition:
+    """:func:`linlayout.plan.warp_decomposition` of normalized layouts of one tensor."""
+    return _with_packing(_warp_permutation(a, b), bitwidth)
+
+
+# ------------------------------------------------------------------------------ the schedule
+
+
+def _xor_masked(vectors: Sequence[int], mask: int) -> int:
+    out = 0
+    for i, v in enumerate(vectors):
+        if mask >> i & 1:
+            out ^= v
+    return out
+
+
+class _Schedule:
+    """A shuffle schedule as flat bases (what :func:`linlayout.plan.shuffle_schedule` returns as a
+    LinearLayout, built by :meth:`layout` on first request): in-dims ``pack``, ``round``,
+    ``extra``, ``lane``, ``warp``, ``block``; out-dims ``register`` (``nrd`` bits, lowest),
+    ``src_lane`` (``nl``), ``src_register`` (``nrs``), ``discard`` (one bit per extra pass)."""
+
+    __slots__ = ("bases", "nrd", "nl", "nrs", "_layout")
+
+    def __init__(self, bases: dict[str, list[int]], nrd: int, nl: int, nrs: int):
+        self.bases, self.nrd, self.nl, self.nrs = bases, nrd, nl, nrs
+        self._layout: LinearLayout | None = None
+
+    @property
+    def rounds(self) -> int:
+        """The rounds each thread runs: ``round`` times ``extra`` passes."""
+        return 1 << (len(self.bases["round"]) + len(self.bases["extra"]))
+
+    def layout(self) -> LinearLayout:
+        """The schedule as a LinearLayout (built once)."""
+        if self._layout is None:
+            outs = [("register", 1 << self.nrd), ("src_lane", 1 << self.nl), ("src_register", 1 << self.nrs),
+                    ("discard", 1 << len(self.bases["extra"]))]
+            self._layout = LinearLayout.from_flat(self.bases, outs)
+        return self._layout
+
+    def counts(self, bitwidth: int) -> tuple[int, int]:
+        """:func:`schedule_counts` of :meth:`layout`, read from the flat bases."""
+        bs = self.bases
+        nrd, nl = self.nrd, self.nl
+        return _counts(bs["lane"], bs["warp"] + bs["block"], bs["round"] + bs["extra"], len(bs["extra"]),
+                       (0, (1 << nrd) - 1), (nrd, (1 << nl) - 1), (nrd + nl, (1 << self.nrs) - 1), bitwidth)
+
+
+def _schedule(a: LinearLayout, b: LinearLayout, bitwidth: int) -> _Schedule:
+    """:func:`linlayout.plan.shuffle_schedule` of normalized layouts of one tensor, as flat bases."""
+    sa, sb = _side(a), _side(b)
+    nrs, nl = len(sa.regs), len(sa.lanes)
+    K = sa.kernel
+    basis = sa.span
+
+    # per basis of every dst in-dim, the (register, lane) index of the source in the same warp
+    # and CTA holding the element (source register in the low bits, lane above): a destination
+    # thread at (warp w, block c) reads source index T(x), x its (register, lane, warp, block) index
+    src_of: dict[str, list[int]] = {}
+    for d, vs, own in (("register", sb.regs, ()), ("lane", sb.lanes, ()), ("warp", sb.warps, sa.warps),
+                       ("block", sb.blocks, sa.blocks)):
+        got = []
+        for i, v in enumerate(vs):
+            rem, x = basis.reduce(v ^ (own[i] if i < len(own) else 0))
+            if rem:
+                raise LayoutError(f"the element of dst {d}={1 << i} is not held inside the same warp of src; no in-warp exchange exists")
+            got.append(x)
+        src_of[d] = got
+
+    solve_K = sa.copy_solver
+
+    def with_copy(x: int) -> int:
+        """``x`` moved to another copy of its element in the receiving lane, where there is one."""
+        m = solve_K.express(x >> nrs)
+        if m is None:
+            return x
+        for i, k in enumerate(K):
+            if m >> i & 1:
+                x ^= k
+        return x
+
+    rbits = sb.independent
+    # prefer copies in the receiving lane: register, warp and block bases that move no lane
+    Tr = [with_copy(src_of["register"][i]) for i in rbits] if K else [src_of["register"][i] for i in rbits]
+    Tw = [with_copy(x) for x in src_of["warp"]] if K else src_of["warp"]
+    Tb = [with_copy(x) for x in src_of["block"]] if K else src_of["block"]
+    Tl = src_of["lane"]
+    lane_of = [c >> nrs for c in Tr]
+    solve_of = _solver(lane_of)
+    if K:
+        lane_K = sa.kernel_lanes
+        solve_of_K = _solver(lane_of + list(lane_K))
+        for j in range(len(Tl)):
+            # a copy of lane j's element in a register of the receiving lane itself, when there is one
+            m = solve_of_K.express((1 << j) ^ (Tl[j] >> nrs))
+            if m is not None:
+                Tl[j] ^= _xor_masked(K, m >> len(lane_of))
+
+    G: list[int] = []
+    extra: list[tuple[int, int]] = []
+    exact = [solve_of.express((1 << j) ^ (Tl[j] >> nrs)) for j in range(len(Tl))]
+    if all(g is not None for g in exact):
+        G = [g for g in exact if g is not None]  # every lane reads from itself in the rounds that move no lane bit
+    else:
+        G = _lane_choices(Tl, Tr, K, exact, nrs, extra)
+    n_pack_max = 0 if bitwidth >= 32 else (32 // max(bitwidth, 8)).bit_length() - 1
+    pack = [i for i, x in enumerate(lane_of) if x == 0][:n_pack_max]
+    rounds = [i for i in range(len(Tr)) if i not in pack]
+    nrd = len(sb.regs)
+
+    # flat out-vectors (register | src_lane | src_register | discard, register in the low bits)
+    sh_lane, sh_sreg = nrd, nrd + nl
+    sh_disc = sh_sreg + nrs
+    m_sreg = (1 << nrs) - 1
+    keep_bit = {j: 1 << x for x, (j, _) in enumerate(extra)}
+    reg_bit = [1 << i for i in rbits]
+
+    def vec(reg: int, srcx: int, discard: int = 0) -> int:
+        return reg | (srcx >> nrs) << sh_lane | (srcx & m_sreg) << sh_sreg | discard << sh_disc
+
+    lanes = []
+    for j, g in enumerate(G):
+        r = x = 0
+        i = 0
+        while g:
+            if g & 1:
+                r ^= reg_bit[i]
+                x ^= Tr[i]
+            g >>= 1
+            i += 1
+        lanes.append(vec(r, x ^ Tl[j], keep_bit.get(j, 0)))
+    bases = {
+        "pack": [vec(reg_bit[i], Tr[i]) for i in pack],
+        "round": [vec(reg_bit[i], Tr[i]) for i in rounds],
+        "extra": [vec(0, col, 1 << x) for x, (_, col) in enumerate(extra)],
+        "lane": lanes,
+        "warp": [vec(0, x) for x in Tw],
+        "block": [vec(0, x) for x in Tb],
+    }
+    return _Schedule(bases, nrd, nl, nrs)
+
+
+def _lane_choices(Tl: list[int], Tr: list[int], K: Sequence[int], exact: list[int | None], nrs: int,
+                  extra: list[tuple[int, int]]) -> list[int]:
+    """Per destination lane bit ``j``, the rounds ``G[j]`` (a mask over ``Tr``) whose register the
+    receiving lane fills in round 0, where some lane bit cannot read from the receiving lane
+    itself.  ``Tl`` (the lane bases' source indices) is updated in place; lane bits no single pass
+    serves are appended to ``extra`` as ``(j, source index)``."""
+    G: list[int] = []
+    # each column may add another round's register (G) or a copy of the element (kernel); a
+    # sending lane must never be asked for two registers at once: the span of the chosen columns
+    # meets the register-only vectors (no lane part) only in 0
+    gens = Tr + list(K)
+    # the chosen columns and their lane parts span spaces of equal dimension (an invariant), so a
+    # column keeps the spans apart exactly when it is in the span of the chosen ones iff its lane
+    # part is in the span of theirs (echelon dicts, leading bit -> vector: only membership is asked)
+    chosen: dict[int, int] = {}
+    chosen_lanes: dict[int, int] = {}
+    lim = min(len(gens), 8)  # bounded search; an extra pass covers what it misses
+    size = 1 << lim
+    combos = [0]  # _xor_masked(gens, m) for m < 2**lim, grown as the search reaches m
+    for j in range(len(Tl)):
+        e = exact[j]
+        cands = ([e] if e is not None else []) + list(range(size))
+        pick = None
+        t = Tl[j]
+        for m in cands:
+            if m >= size:
+                c = t ^ _xor_masked(gens, m)
+            else:
+                while len(combos) <= m:
+                    k = len(combos)
+                    low = k & -k
+                    combos.append(combos[k ^ low] ^ gens[low.bit_length() - 1])
+                c = t ^ combos[m]
+            # membership of c in the chosen span and of its lane part in theirs (inlined)
+            v = c
+            while v:
+                w = chosen.get(v.bit_length())
+                if w is None:
+                    break
+                v ^= w
+            u = c >> nrs
+            while u:
+                w = chosen_lanes.get(u.bit_length())
+                if w is None:
+                    break
+                u ^= w
+            if (v == 0) == (u == 0):
+                pick = (m, c)
+                break
+        if pick is None:
+            # no single pass serves lanes l and l ^ 2**j together: an extra pass each, the
+            # receivers keeping the pass whose index equals their lane bit j (a select)
+            extra.append((j, Tl[j]))
+            Tl[j] = 0
+            G.append(0)
+            continue
+        g = pick[0] & ((1 << len(Tr)) - 1)
+        Tl[j] = pick[1] ^ _xor_masked(Tr, g)
+        G.append(g)
+        gf2.echelon_insert(chosen, pick[1])
+        gf2.echelon_insert(chosen_lanes, pick[1] >> nrs)
+    return G
+
+
+# ------------------------------------------------------------------------------ its counts
+
+
+def _rank_of(vs: Sequence[int], sh: int, mask: int) -> int:
+    return gf2.rank([(v >> sh) & mask for v in vs])
+
+
+def _counts(lanes: Sequence[int], others: Sequence[int], rounds: Sequence[int], n_extra_bits: int,
+            reg: tuple[int, int], src_lane: tuple[int, int], src_reg: tuple[int, int], bitwidth: int) -> tuple[int, int]:
+    """:func:`schedule_counts` of a schedule given by its flat bases: ``lanes`` (the lane dim's),
+    ``others`` (the warp and block dims'), ``rounds`` (the round and extra dims'), how many of
+    those are extra passes, and per out-dim ``register``, ``src_lane``, ``src_register`` its
+    (shift, mask) in the flat vectors."""
+    words = max(bitwidth // 32, 1)
+    sh, mask = src_lane
+    n_rounds = 1 << len(rounds)
+    # src_lane XOR own lane, over the threads: zero for all threads iff this space is {0}
+    if any((v >> sh) & mask != 1 << i for i, v in enumerate(lanes)) or any((v >> sh) & mask for v in others):
+        moving = n_rounds
+    else:
+        moving = n_rounds - (1 << (len(rounds) - _rank_of(rounds, sh, mask)))
+    # a choice that depends only on the warp or CTA is uniform across the warp: a branch, no selects
+    g_src = _rank_of(lanes, *src_reg)
+    g_dst = _rank_of(lanes, *reg)
+    per_round = ((1 << g_src) - 1) + ((1 << g_dst) - 1)
+    selects = n_rounds * words * per_round + (moving * words if n_extra_bits else 0)
+    return moving * words, selects
+
+
+def _component(L: LinearLayout, out: str) -> tuple[int, int]:
+    """(shift, mask) of the out-dim ``out`` in ``L``'s flat vectors."""
+    shift = 0
+    for n, size in L.out_dims.items():
+        k = size.bit_length() - 1
+        if n == out:
+            return shift, (1 << k) - 1
+        shift += k
+    raise KeyError(out)
+
+
+def schedule_counts(schedule: LinearLayout, bitwidth: int = 32) -> tuple[int, int]:
+    """``(shuffles, selects)`` per thread of executing a :func:`linlayout.plan.shuffle_schedule`.
+
+    A round moves data (a ``shfl.sync.idx`` per 32-bit word) unless every thread reads its own
+    lane in it; the simulator executes exactly these shuffles.  Selects are the model's (see
+    :mod:`linlayout.cost`): where the register a sender offers, or the register a receiver
+    fills, depends on the thread's lane, each round picks among ``2**g`` registers with
+    ``2**g - 1`` selects on that side; a pass the receiver may discard costs one more.
+
+        >>> from linlayout.plan import shuffle_schedule
+        >>> s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+        >>> d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
+        >>> schedule_counts(shuffle_schedule(s, d))
+        (1, 4)
+    """
+    expect(schedule, LinearLayout, "schedule_counts: schedule")
+    missing = [n for n in ("register", "src_lane", "src_register") if not schedule.has_out_dim(n)]
+    if missing:
+        raise DimensionError(f"schedule_counts: not a shuffle schedule (no out-dim {', '.join(map(repr, missing))}; out-dims "
+                             f"{list(schedule.out_dim_names)}): pass what shuffle_schedule returns")
+
+    def flat(*dims: str) -> list[int]:
+        return [v for d in dims if schedule.has_in_dim(d) for v in schedule.flat_bases(d)]
+
+    n_extra_bits = schedule.in_dim_size_log2("extra") if schedule.has_in_dim("extra") else 0
+    return _counts(flat("lane"), flat("warp", "block"), flat("round", "extra"), n_extra_bits,
+                   _component(schedule, "register"), _component(schedule, "src_lane"),
+                   _component(schedule, "src_register"), bitwidth)
