@@ -35,8 +35,10 @@ one tensor (the same out-dims, in the same order).
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from . import gf2
 from .checks import expect
@@ -111,34 +113,70 @@ def triton_shuffle_counts(perm: Permutation, bitwidth: int) -> tuple[int, int, i
 # ------------------------------------------------------------------ facts of one layout (remembered)
 
 
+class _Solver:
+    """Solves against fixed columns in one pass over the bits of the right-hand side.
+
+    ``tab[k]`` is the unit vector ``1 << k`` written over the columns (the low ``width`` bits:
+    pivot columns only, the solution :func:`linlayout.gf2.solve` gives) and, above them, over unit
+    vectors completing the columns' span to the whole space (nonzero: ``1 << k`` is not in the
+    span).  A vector is the XOR of its bits, so its solution is the XOR of their entries; it lies
+    in the span exactly when nothing is left above ``width``.
+
+        >>> s = _Solver([0b011, 0b110], 3)
+        >>> s.express(0b101), s.express(0b001)      # 0b101 = col0 ^ col1; 0b001 is not reached
+        (3, None)
+    """
+
+    __slots__ = ("tab", "width")
+
+    def __init__(self, columns: Sequence[int], n_bits: int):
+        basis = _solver(columns)
+        for k in range(n_bits):
+            basis.insert(1 << k)
+        self.tab = [cast(int, basis.express(1 << k)) for k in range(n_bits)]
+        self.width = len(columns)
+
+    def express(self, v: int) -> int | None:
+        """The combination of the columns that XORs to ``v`` (a vector of the ``n_bits``-bit
+        space), or None outside their span."""
+        tab = self.tab
+        x = 0
+        while v:
+            low = v & -v
+            x ^= tab[low.bit_length() - 1]
+            v ^= low
+        return None if x >> self.width else x
+
+
 class _Side:
     """The flat facts of one normalized layout that the in-warp exchange reads.
 
-    ``span`` is the span of the register then lane bases (in that order; only read, never
-    extended) and ``kernel``, per dependent index ``j``, the combination of earlier indices holding
-    the same element, XOR ``1 << j`` (an index that adds nothing: a copy).  ``regs_held`` are the
-    nonzero register bases (a zero one repeats another register's element); ``independent`` the
-    indices of the register bases independent of the earlier ones; ``copy_solver`` the span of the
-    kernel's lane parts (which lane moves reach another copy of the same element)."""
+    ``span`` solves against the register then lane bases (in that order) and ``kernel`` holds,
+    per dependent index ``j``, the combination of earlier indices holding the same element, XOR
+    ``1 << j`` (an index that adds nothing: a copy).  ``regs_held`` are the nonzero register bases
+    (a zero one repeats another register's element); ``independent`` the indices of the register
+    bases independent of the earlier ones; ``copy_solver`` solves against the kernel's lane parts
+    (which lane moves reach another copy of the same element)."""
 
-    __slots__ = ("regs", "lanes", "warps", "blocks", "span", "kernel", "regs_held", "independent",
+    __slots__ = ("regs", "lanes", "warps", "blocks", "bits", "span", "kernel", "regs_held", "independent",
                  "kernel_lanes", "copy_solver")
 
     def __init__(self, L: LinearLayout):
         self.regs, self.lanes = L.flat_bases("register"), L.flat_bases("lane")
         self.warps, self.blocks = L.flat_bases("warp"), L.flat_bases("block")
+        self.bits = L.total_out_size_log2
         basis = gf2.SpanBasis()
         kernel = []
         for j, v in enumerate(self.regs + self.lanes):
             if not basis.insert(v):
                 kernel.append(basis.reduce(v)[1] ^ (1 << j))  # v is in the span: another index holding the same element
-        self.span, self.kernel = basis, tuple(kernel)
+        self.span, self.kernel = _Solver(self.regs + self.lanes, self.bits), tuple(kernel)
         self.regs_held = tuple(v for v in self.regs if v)
         indep = gf2.SpanBasis()
         self.independent = tuple(i for i, v in enumerate(self.regs) if indep.insert(v))  # the rest copy these
         nrs = len(self.regs)
         self.kernel_lanes = tuple(k >> nrs for k in self.kernel)
-        self.copy_solver = _solver(self.kernel_lanes)
+        self.copy_solver = _Solver(self.kernel_lanes, len(self.lanes))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -147,13 +185,29 @@ def _side(L: LinearLayout) -> _Side:
     return _Side(L)
 
 
+class _Padded:
+    """A layout's held registers then lanes, each padded with zero bases to ``n_reg`` / ``n_lane``,
+    as one flat tuple (index ``i``: register ``i``; ``n_reg + j``: lane ``j``), and (built on first
+    use) a solver against them."""
+
+    __slots__ = ("flat", "bits", "_solver")
+
+    def __init__(self, s: _Side, n_reg: int, n_lane: int):
+        self.flat = _padded(s.regs_held, n_reg) + _padded(s.lanes, n_lane)
+        self.bits = s.bits
+        self._solver: _Solver | None = None
+
+    @property
+    def solver(self) -> _Solver:
+        if self._solver is None:
+            self._solver = _Solver(self.flat, self.bits)
+        return self._solver
+
+
 @functools.lru_cache(maxsize=4096)
-def _padded_span(L: LinearLayout, n_reg: int, n_lane: int) -> gf2.SpanBasis:
-    """The span of ``L``'s held registers then lanes, each padded with zero bases to ``n_reg`` /
-    ``n_lane`` (a combination's bit ``i`` is register ``i``, bit ``n_reg + j`` lane ``j``);
-    remembered per layout and sizes."""
-    s = _side(L)
-    return _solver(_padded(s.regs_held, n_reg) + _padded(s.lanes, n_lane))
+def _padded_side(L: LinearLayout, n_reg: int, n_lane: int) -> _Padded:
+    """:class:`_Padded` of ``L``, remembered per layout and sizes."""
+    return _Padded(_side(L), n_reg, n_lane)
 
 
 def _padded(vs: tuple[int, ...], n: int) -> tuple[int, ...]:
@@ -163,7 +217,7 @@ def _padded(vs: tuple[int, ...], n: int) -> tuple[int, ...]:
 def clear_shuffle_caches() -> None:
     """Forget the per-layout facts this module remembers (for benchmarks)."""
     _side.cache_clear()
-    _padded_span.cache_clear()
+    _padded_side.cache_clear()
 
 
 # ------------------------------------------------------------------------- the bit permutation
@@ -178,22 +232,50 @@ def _solver(columns: Sequence[int]) -> gf2.SpanBasis:
     return basis
 
 
-def _solved(outer: Sequence[tuple[int, ...]], inner: Sequence[tuple[int, ...]],
-            known: gf2.SpanBasis | None = None) -> list[int]:
+def _solve_all(columns: Sequence[int], targets: Sequence[int]) -> list[int | None]:
+    """``gf2.solve(columns, t)`` for every ``t`` in ``targets`` (one elimination, inlined: the same
+    pivot-column solutions as :class:`linlayout.gf2.SpanBasis`)."""
+    lead: dict[int, tuple[int, int]] = {}  # leading bit length -> (reduced vector, combination)
+    for i, v in enumerate(columns):
+        c = 1 << i
+        while v:
+            n = v.bit_length()
+            e = lead.get(n)
+            if e is None:
+                lead[n] = (v, c)
+                break
+            v ^= e[0]
+            c ^= e[1]
+    out: list[int | None] = []
+    for v in targets:
+        c = 0
+        while v:
+            e = lead.get(v.bit_length())
+            if e is None:
+                break
+            v ^= e[0]
+            c ^= e[1]
+        out.append(None if v else c)
+    return out
+
+
+def _with_identity(outer: Sequence[tuple[int, ...]], inner: Sequence[tuple[int, ...]], full: list[int]) -> list[int]:
     """The flat columns of ``inner.invert_and_compose(outer)`` for two layouts given by the flat
-    bases of the same in-dims (in the same order, of equal lengths) over the same out-dims: each
-    column of ``inner`` written over ``outer``'s columns (bit ``k``: ``outer``'s flat column ``k``,
-    the in-dims one after another), with Triton's broadcasting heuristic (an in-dim whose bases
-    are equal in both and whose output bits no other in-dim of either touches maps to itself).
-    ``known``: the span of all of ``outer``'s columns in order, when already at hand.  Every
-    column of ``inner`` must lie in ``outer``'s span."""
+    bases of the same in-dims (in the same order, of equal lengths) over the same out-dims, given
+    ``full``: every column of ``inner`` written over all of ``outer``'s columns (bit ``k``:
+    ``outer``'s flat column ``k``, the in-dims one after another; the pivot-column solution).
+
+    That is the answer unless Triton's broadcasting heuristic applies: an in-dim whose bases are
+    equal in both and whose output bits no other in-dim of either touches maps to itself, and the
+    others are solved over the remaining columns.  Every column of ``inner`` must lie in
+    ``outer``'s span (then those of the other dims lie in the span of the remaining columns: the
+    identity dims' bits are theirs alone)."""
     identity = []
     for i, (f, g) in enumerate(zip(outer, inner)):
-        if f == g:
-            own = 0
+        if f and f == g:
+            own = others = 0
             for v in f:
                 own |= v
-            others = 0
             for lay in (outer, inner):
                 for j, h in enumerate(lay):
                     if j != i:
@@ -201,21 +283,12 @@ def _solved(outer: Sequence[tuple[int, ...]], inner: Sequence[tuple[int, ...]],
                             others |= v
             if own & others == 0:
                 identity.append(i)
+    if not identity:
+        return full
     shifts, at = [], 0
     for f in outer:
         shifts.append(at)
         at += len(f)
-    if not identity:
-        basis = known if known is not None else _solver([v for f in outer for v in f])
-        out = []
-        for g in inner:
-            for v in g:
-                rem, c = basis.reduce(v)
-                if rem:
-                    raise LayoutError("an in-warp conversion reads an element its source does not hold")
-                out.append(c)
-        return out
-    # the reduced solve: the identity dims' columns left out of the span, their bits mapped back
     rest = [i for i in range(len(outer)) if i not in identity]
     basis = _solver([v for i in rest for v in outer[i]])
     out = []
@@ -224,10 +297,8 @@ def _solved(outer: Sequence[tuple[int, ...]], inner: Sequence[tuple[int, ...]],
             out.extend(1 << (shifts[i] + k) for k in range(len(g)))
             continue
         for v in g:
-            rem, x = basis.reduce(v)
-            if rem:
-                raise LayoutError("an in-warp conversion reads an element its source does not hold")
-            y, at = 0, 0
+            x = cast(int, basis.express(v))
+            y = at = 0
             for r in rest:
                 n = len(outer[r])
                 y |= ((x >> at) & ((1 << n) - 1)) << shifts[r]
@@ -248,28 +319,44 @@ def _warp_permutation(a: LinearLayout, b: LinearLayout) -> Permutation:
     sa, sb = _side(a), _side(b)
     n_reg = max(len(sa.regs_held), len(sb.regs_held))
     n_lane = max(len(sa.lanes), len(sb.lanes))
-    S = [_padded(sa.regs_held, n_reg), _padded(sa.lanes, n_lane)]
-    T = [_padded(sb.regs_held, n_reg), _padded(sb.lanes, n_lane)]
-    reach = sb.span  # the span of T's bases (the padding and the copies add nothing)
-    if any(not reach.contains(v) for f in S for v in f):
-        # the source holds extra copies (broadcast along a slower dim): those bits select data
-        # this warp does not need, so they act as free (zero) bases here
-        S = [tuple(v if reach.contains(v) else 0 for v in f) for f in S]
-    p = _solved(T, S, _padded_span(b, n_reg, n_lane))  # flat: register i is bit i, lane j bit n_reg + j
     n = n_reg + n_lane
+    S = _padded_side(a, n_reg, n_lane).flat
+    pt = _padded_side(b, n_reg, n_lane)
+    T = pt.flat
+    # the source's bases over the destination's columns (flat: register i is bit i, lane j bit
+    # n_reg + j); T spans what the destination's warp holds (the padding and the copies add nothing)
+    solver = pt.solver
+    tab, width = solver.tab, solver.width
+    p = []
+    unreached = None
+    for i, v in enumerate(S):
+        x = 0
+        while v:
+            low = v & -v
+            x ^= tab[low.bit_length() - 1]
+            v ^= low
+        if x >> width:
+            # the source holds extra copies (broadcast along a slower dim): those bits select
+            # data this warp does not need, so they act as free (zero) bases here
+            unreached = unreached or list(S)
+            unreached[i] = x = 0
+        p.append(x)
+    if unreached is not None:
+        S = tuple(unreached)
+    if (n_reg and S[:n_reg] == T[:n_reg]) or (n_lane and S[n_reg:] == T[n_reg:]):
+        p = _with_identity([T[:n_reg], T[n_reg:]], [S[:n_reg], S[n_reg:]], p)
     src_free, dst_free = [], []
-    at = 0
-    for sf, tf in zip(S, T):
-        for i, (sv, tv) in enumerate(zip(sf, tf)):
-            if sv == 0 and tv == 0:
-                p[at + i] = 1 << (at + i)
-            elif sv == 0:
-                src_free.append(at + i)
-            elif tv == 0:
-                dst_free.append(at + i)
-        at += len(sf)
-    for s, d in zip(src_free, dst_free):
-        p[s] = 1 << d
+    for i in range(n):
+        sv, tv = S[i], T[i]
+        if sv == 0:
+            if tv == 0:
+                p[i] = 1 << i
+            else:
+                src_free.append(i)
+        elif tv == 0:
+            dst_free.append(i)
+    for i, j in zip(src_free, dst_free):
+        p[i] = 1 << j
 
     # walk the cycles: each index bit moves to the highest bit of its image
     reg_perm = list(range(n_reg))
@@ -361,93 +448,92 @@ def _schedule(a: LinearLayout, b: LinearLayout, bitwidth: int) -> _Schedule:
     sa, sb = _side(a), _side(b)
     nrs, nl = len(sa.regs), len(sa.lanes)
     K = sa.kernel
-    basis = sa.span
+    tab, width = sa.span.tab, sa.span.width
 
     # per basis of every dst in-dim, the (register, lane) index of the source in the same warp
     # and CTA holding the element (source register in the low bits, lane above): a destination
     # thread at (warp w, block c) reads source index T(x), x its (register, lane, warp, block) index
-    src_of: dict[str, list[int]] = {}
+    src_of: list[list[int]] = []
     for d, vs, own in (("register", sb.regs, ()), ("lane", sb.lanes, ()), ("warp", sb.warps, sa.warps),
                        ("block", sb.blocks, sa.blocks)):
         got = []
         for i, v in enumerate(vs):
-            rem, x = basis.reduce(v ^ (own[i] if i < len(own) else 0))
-            if rem:
+            if i < len(own):
+                v ^= own[i]
+            x = 0
+            while v:
+                low = v & -v
+                x ^= tab[low.bit_length() - 1]
+                v ^= low
+            if x >> width:
                 raise LayoutError(f"the element of dst {d}={1 << i} is not held inside the same warp of src; no in-warp exchange exists")
             got.append(x)
-        src_of[d] = got
-
-    solve_K = sa.copy_solver
-
-    def with_copy(x: int) -> int:
-        """``x`` moved to another copy of its element in the receiving lane, where there is one."""
-        m = solve_K.express(x >> nrs)
-        if m is None:
-            return x
-        for i, k in enumerate(K):
-            if m >> i & 1:
-                x ^= k
-        return x
-
+        src_of.append(got)
+    regs, Tl, Tw, Tb = src_of
     rbits = sb.independent
-    # prefer copies in the receiving lane: register, warp and block bases that move no lane
-    Tr = [with_copy(src_of["register"][i]) for i in rbits] if K else [src_of["register"][i] for i in rbits]
-    Tw = [with_copy(x) for x in src_of["warp"]] if K else src_of["warp"]
-    Tb = [with_copy(x) for x in src_of["block"]] if K else src_of["block"]
-    Tl = src_of["lane"]
-    lane_of = [c >> nrs for c in Tr]
-    solve_of = _solver(lane_of)
+    Tr = [regs[i] for i in rbits]
     if K:
-        lane_K = sa.kernel_lanes
-        solve_of_K = _solver(lane_of + list(lane_K))
+        # prefer copies in the receiving lane: register, warp and block bases that move no lane
+        Tr, Tw, Tb = ([_with_copy(x, sa, nrs) for x in xs] for xs in (Tr, Tw, Tb))
+    lane_of = [c >> nrs for c in Tr]
+    if K:
+        solve_of_K = _solver(lane_of + list(sa.kernel_lanes))
         for j in range(len(Tl)):
             # a copy of lane j's element in a register of the receiving lane itself, when there is one
             m = solve_of_K.express((1 << j) ^ (Tl[j] >> nrs))
             if m is not None:
                 Tl[j] ^= _xor_masked(K, m >> len(lane_of))
 
-    G: list[int] = []
+    exact = _solve_all(lane_of, [(1 << j) ^ (t >> nrs) for j, t in enumerate(Tl)])
     extra: list[tuple[int, int]] = []
-    exact = [solve_of.express((1 << j) ^ (Tl[j] >> nrs)) for j in range(len(Tl))]
-    if all(g is not None for g in exact):
-        G = [g for g in exact if g is not None]  # every lane reads from itself in the rounds that move no lane bit
-    else:
+    if None in exact:
         G = _lane_choices(Tl, Tr, K, exact, nrs, extra)
+    else:
+        G = cast(list[int], exact)  # every lane reads from itself in the rounds that move no lane bit
     n_pack_max = 0 if bitwidth >= 32 else (32 // max(bitwidth, 8)).bit_length() - 1
     pack = [i for i, x in enumerate(lane_of) if x == 0][:n_pack_max]
-    rounds = [i for i in range(len(Tr)) if i not in pack]
     nrd = len(sb.regs)
 
-    # flat out-vectors (register | src_lane | src_register | discard, register in the low bits)
+    # flat out-vectors (register | src_lane | src_register | discard, register in the low bits):
+    # a source index x (register | lane << nrs) becomes x_lane << sh_lane | x_register << sh_sreg
     sh_lane, sh_sreg = nrd, nrd + nl
     sh_disc = sh_sreg + nrs
     m_sreg = (1 << nrs) - 1
-    keep_bit = {j: 1 << x for x, (j, _) in enumerate(extra)}
-    reg_bit = [1 << i for i in rbits]
-
-    def vec(reg: int, srcx: int, discard: int = 0) -> int:
-        return reg | (srcx >> nrs) << sh_lane | (srcx & m_sreg) << sh_sreg | discard << sh_disc
-
+    reg_vecs = [1 << i | (x >> nrs) << sh_lane | (x & m_sreg) << sh_sreg for i, x in zip(rbits, Tr)]
     lanes = []
     for j, g in enumerate(G):
-        r = x = 0
+        y = Tl[j]
+        y = (y >> nrs) << sh_lane | (y & m_sreg) << sh_sreg
         i = 0
         while g:
             if g & 1:
-                r ^= reg_bit[i]
-                x ^= Tr[i]
+                y ^= reg_vecs[i]
             g >>= 1
             i += 1
-        lanes.append(vec(r, x ^ Tl[j], keep_bit.get(j, 0)))
+        lanes.append(y)
+    for x, (j, col) in enumerate(extra):
+        lanes[j] |= 1 << (sh_disc + x)  # the receivers keep the pass whose index is their lane bit j
     bases = {
-        "pack": [vec(reg_bit[i], Tr[i]) for i in pack],
-        "round": [vec(reg_bit[i], Tr[i]) for i in rounds],
-        "extra": [vec(0, col, 1 << x) for x, (_, col) in enumerate(extra)],
+        "pack": [reg_vecs[i] for i in pack],
+        "round": [v for i, v in enumerate(reg_vecs) if i not in pack] if pack else reg_vecs,
+        "extra": [(col >> nrs) << sh_lane | (col & m_sreg) << sh_sreg | 1 << (sh_disc + x) for x, (_, col) in enumerate(extra)],
         "lane": lanes,
-        "warp": [vec(0, x) for x in Tw],
-        "block": [vec(0, x) for x in Tb],
+        "warp": [(x >> nrs) << sh_lane | (x & m_sreg) << sh_sreg for x in Tw],
+        "block": [(x >> nrs) << sh_lane | (x & m_sreg) << sh_sreg for x in Tb],
     }
     return _Schedule(bases, nrd, nl, nrs)
+
+
+def _with_copy(x: int, s: _Side, nrs: int) -> int:
+    """Source index ``x`` moved to another copy of its element (held by ``s``) whose lane part
+    differs by ``x``'s own lane part, where there is one: a copy in the receiving lane."""
+    m = s.copy_solver.express(x >> nrs)
+    if m is None:
+        return x
+    for i, k in enumerate(s.kernel):
+        if m >> i & 1:
+            x ^= k
+    return x
 
 
 def _lane_choices(Tl: list[int], Tr: list[int], K: Sequence[int], exact: list[int | None], nrs: int,
@@ -471,10 +557,9 @@ def _lane_choices(Tl: list[int], Tr: list[int], K: Sequence[int], exact: list[in
     combos = [0]  # _xor_masked(gens, m) for m < 2**lim, grown as the search reaches m
     for j in range(len(Tl)):
         e = exact[j]
-        cands = ([e] if e is not None else []) + list(range(size))
         pick = None
         t = Tl[j]
-        for m in cands:
+        for m in (itertools.chain((e,), range(size)) if e is not None else range(size)):
             if m >= size:
                 c = t ^ _xor_masked(gens, m)
             else:
@@ -506,9 +591,16 @@ def _lane_choices(Tl: list[int], Tr: list[int], K: Sequence[int], exact: list[in
             Tl[j] = 0
             G.append(0)
             continue
-        g = pick[0] & ((1 << len(Tr)) - 1)
-        Tl[j] = pick[1] ^ _xor_masked(Tr, g)
+        m, c = pick
+        g = m & ((1 << len(Tr)) - 1)
         G.append(g)
+        i = 0
+        while g:  # Tl[j] = c ^ _xor_masked(Tr, g)
+            if g & 1:
+                c ^= Tr[i]
+            g >>= 1
+            i += 1
+        Tl[j] = c
         gf2.echelon_insert(chosen, pick[1])
         gf2.echelon_insert(chosen_lanes, pick[1] >> nrs)
     return G
