@@ -291,7 +291,7 @@ def _with_identity(outer: Sequence[tuple[int, ...]], inner: Sequence[tuple[int, 
         at += len(f)
     rest = [i for i in range(len(outer)) if i not in identity]
     basis = _solver([v for i in rest for v in outer[i]])
-    out = []
+    out: list[int] = []
     for i, g in enumerate(inner):
         if i in identity:
             out.extend(1 << (shifts[i] + k) for k in range(len(g)))
