@@ -78,10 +78,14 @@ class WarpDecomposition:
 def _with_packing(perm: Permutation, bitwidth: int) -> WarpDecomposition:
     """The decomposition of ``perm`` with ``n_pack`` for elements of ``bitwidth`` bits."""
     mixed, reg_perm, lane_perm = perm
-    b = max(bitwidth, 1)
-    n_pack_pre = (min(max(32 // b, 1), 4)).bit_length() - 1
-    n_pack = max(0, min(n_pack_pre, len(reg_perm) - len(mixed)))
-    return WarpDecomposition(mixed, reg_perm, lane_perm, n_pack)
+    return WarpDecomposition(mixed, reg_perm, lane_perm, _n_pack(len(reg_perm) - len(mixed), bitwidth))
+
+
+def _n_pack(free: int, bitwidth: int) -> int:
+    """log2 of the elements of ``bitwidth`` bits packed in a 32-bit word (at most 4), at most
+    ``free`` (the register bits no mixed transposition takes)."""
+    n_pack_pre = (min(max(32 // max(bitwidth, 1), 1), 4)).bit_length() - 1
+    return max(0, min(n_pack_pre, free))
 
 
 def triton_shuffle_counts(perm: Permutation, bitwidth: int) -> tuple[int, int, int] | None:
@@ -92,15 +96,16 @@ def triton_shuffle_counts(perm: Permutation, bitwidth: int) -> tuple[int, int, i
         >>> triton_shuffle_counts((((0, 4),), (0,), (0, 1, 2, 3, 4)), 32)   # one swap, 2 registers
         (1, 1, 3)
     """
-    m = len(perm[0])
+    mixed, reg_perm, lane_perm = perm
+    m = len(mixed)
     if m >= 2:
         return None
-    dec = _with_packing(perm, bitwidth)
-    words = (1 << len(dec.reg_perm)) >> dec.n_pack
+    n_pack = _n_pack(len(reg_perm) - m, bitwidth)
+    words = (1 << len(reg_perm)) >> n_pack
     if bitwidth > 32:
         words *= bitwidth // 32
     words = max(words, 1)
-    trivial = dec.lane_perm_trivial
+    trivial = all(p == i for i, p in enumerate(lane_perm))
     if m == 1 and trivial:
         shfl = max(words // 2, 1)
         sel = (3 * words) // 2
@@ -127,7 +132,7 @@ class _Solver:
         (3, None)
     """
 
-    __slots__ = ("tab", "width")
+    __slots__ = ("tab", "width", "units")
 
     def __init__(self, columns: Sequence[int], n_bits: int):
         basis = _solver(columns)
@@ -135,6 +140,25 @@ class _Solver:
             basis.insert(1 << k)
         self.tab = [cast(int, basis.express(1 << k)) for k in range(n_bits)]
         self.width = len(columns)
+        #: ``tab`` by vector (``0`` and the unit vectors: most bases of real layouts)
+        self.units = {1 << k: x for k, x in enumerate(self.tab)}
+        self.units[0] = 0
+
+    def over(self, vs: Sequence[int]) -> list[int]:
+        """Each of ``vs`` written over the columns and the completing units (the columns' part
+        is the low ``width`` bits; a vector is in their span exactly when nothing is above)."""
+        units, tab = self.units, self.tab
+        out = []
+        for v in vs:
+            x = units.get(v)
+            if x is None:
+                x = 0
+                while v:
+                    low = v & -v
+                    x ^= tab[low.bit_length() - 1]
+                    v ^= low
+            out.append(x)
+        return out
 
     def express(self, v: int) -> int | None:
         """The combination of the columns that XORs to ``v`` (a vector of the ``n_bits``-bit
@@ -158,8 +182,8 @@ class _Side:
     bases independent of the earlier ones; ``copy_solver`` solves against the kernel's lane parts
     (which lane moves reach another copy of the same element)."""
 
-    __slots__ = ("regs", "lanes", "warps", "blocks", "bits", "span", "kernel", "regs_held", "independent",
-                 "kernel_lanes", "copy_solver")
+    __slots__ = ("regs", "lanes", "regs_lanes", "warps", "blocks", "bits", "span", "kernel", "regs_held",
+                 "independent", "kernel_lanes", "copy_solver", "padded")
 
     def __init__(self, L: LinearLayout):
         self.regs, self.lanes = L.flat_bases("register"), L.flat_bases("lane")
@@ -167,16 +191,19 @@ class _Side:
         self.bits = L.total_out_size_log2
         basis = gf2.SpanBasis()
         kernel = []
-        for j, v in enumerate(self.regs + self.lanes):
+        self.regs_lanes = self.regs + self.lanes
+        for j, v in enumerate(self.regs_lanes):
             if not basis.insert(v):
                 kernel.append(basis.reduce(v)[1] ^ (1 << j))  # v is in the span: another index holding the same element
-        self.span, self.kernel = _Solver(self.regs + self.lanes, self.bits), tuple(kernel)
+        self.span, self.kernel = _Solver(self.regs_lanes, self.bits), tuple(kernel)
         self.regs_held = tuple(v for v in self.regs if v)
         indep = gf2.SpanBasis()
         self.independent = tuple(i for i, v in enumerate(self.regs) if indep.insert(v))  # the rest copy these
         nrs = len(self.regs)
         self.kernel_lanes = tuple(k >> nrs for k in self.kernel)
         self.copy_solver = _Solver(self.kernel_lanes, len(self.lanes))
+        #: :class:`_Padded` per (register bits, lane bits): a few sizes per layout
+        self.padded: dict[tuple[int, int], _Padded] = {}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -204,10 +231,12 @@ class _Padded:
         return self._solver
 
 
-@functools.lru_cache(maxsize=4096)
-def _padded_side(L: LinearLayout, n_reg: int, n_lane: int) -> _Padded:
-    """:class:`_Padded` of ``L``, remembered per layout and sizes."""
-    return _Padded(_side(L), n_reg, n_lane)
+def _padded_side(s: _Side, n_reg: int, n_lane: int) -> _Padded:
+    """:class:`_Padded` of the layout of ``s``, remembered with ``s``."""
+    got = s.padded.get((n_reg, n_lane))
+    if got is None:
+        got = s.padded[(n_reg, n_lane)] = _Padded(s, n_reg, n_lane)
+    return got
 
 
 def _padded(vs: tuple[int, ...], n: int) -> tuple[int, ...]:
@@ -217,7 +246,6 @@ def _padded(vs: tuple[int, ...], n: int) -> tuple[int, ...]:
 def clear_shuffle_caches() -> None:
     """Forget the per-layout facts this module remembers (for benchmarks)."""
     _side.cache_clear()
-    _padded_side.cache_clear()
 
 
 # ------------------------------------------------------------------------- the bit permutation
@@ -320,27 +348,20 @@ def _warp_permutation(a: LinearLayout, b: LinearLayout) -> Permutation:
     n_reg = max(len(sa.regs_held), len(sb.regs_held))
     n_lane = max(len(sa.lanes), len(sb.lanes))
     n = n_reg + n_lane
-    S = _padded_side(a, n_reg, n_lane).flat
-    pt = _padded_side(b, n_reg, n_lane)
+    S = _padded_side(sa, n_reg, n_lane).flat
+    pt = _padded_side(sb, n_reg, n_lane)
     T = pt.flat
     # the source's bases over the destination's columns (flat: register i is bit i, lane j bit
     # n_reg + j); T spans what the destination's warp holds (the padding and the copies add nothing)
-    solver = pt.solver
-    tab, width = solver.tab, solver.width
-    p = []
+    p = pt.solver.over(S)
+    width = pt.solver.width
     unreached = None
-    for i, v in enumerate(S):
-        x = 0
-        while v:
-            low = v & -v
-            x ^= tab[low.bit_length() - 1]
-            v ^= low
+    for i, x in enumerate(p):
         if x >> width:
             # the source holds extra copies (broadcast along a slower dim): those bits select
             # data this warp does not need, so they act as free (zero) bases here
             unreached = unreached or list(S)
-            unreached[i] = x = 0
-        p.append(x)
+            unreached[i] = p[i] = 0
     if unreached is not None:
         S = tuple(unreached)
     if (n_reg and S[:n_reg] == T[:n_reg]) or (n_lane and S[n_reg:] == T[n_reg:]):
@@ -359,6 +380,7 @@ def _warp_permutation(a: LinearLayout, b: LinearLayout) -> Permutation:
         p[i] = 1 << j
 
     # walk the cycles: each index bit moves to the highest bit of its image
+    nxt_of = [v.bit_length() - 1 if v else i for i, v in enumerate(p)]
     reg_perm = list(range(n_reg))
     lane_perm = list(range(n_lane))
     mixed: list[tuple[int, int]] = []
@@ -367,12 +389,11 @@ def _warp_permutation(a: LinearLayout, b: LinearLayout) -> Permutation:
         if visited[entry]:
             continue
         cur = entry
-        r_start = l_start = l_end = r_end = -1
+        r_start = l_start = -1  # where the walk left the registers for the lanes
         steps = 0
         while True:
             visited[cur] = True
-            v = p[cur]
-            nxt = v.bit_length() - 1 if v else cur
+            nxt = nxt_of[cur]
             if cur < n_reg:
                 if nxt < n_reg:
                     reg_perm[cur] = nxt
@@ -380,13 +401,11 @@ def _warp_permutation(a: LinearLayout, b: LinearLayout) -> Permutation:
                     r_start, l_start = cur, nxt - n_reg
             elif nxt >= n_reg:
                 lane_perm[cur - n_reg] = nxt - n_reg
-            else:
-                r_end, l_end = nxt, cur - n_reg
-            if r_end >= 0:
-                reg_perm[r_start] = r_end
-                lane_perm[l_end] = l_start
-                mixed.append((r_end, l_start))
-                r_start = l_start = l_end = r_end = -1
+            else:  # back in the registers: one mixed transposition
+                reg_perm[r_start] = nxt
+                lane_perm[cur - n_reg] = l_start
+                mixed.append((nxt, l_start))
+                r_start = l_start = -1
             cur = nxt
             steps += 1
             if cur == entry or steps > n:
@@ -448,28 +467,27 @@ def _schedule(a: LinearLayout, b: LinearLayout, bitwidth: int) -> _Schedule:
     sa, sb = _side(a), _side(b)
     nrs, nl = len(sa.regs), len(sa.lanes)
     K = sa.kernel
-    tab, width = sa.span.tab, sa.span.width
+    span = sa.span
+    width = span.width
 
     # per basis of every dst in-dim, the (register, lane) index of the source in the same warp
     # and CTA holding the element (source register in the low bits, lane above): a destination
     # thread at (warp w, block c) reads source index T(x), x its (register, lane, warp, block) index
-    src_of: list[list[int]] = []
-    for d, vs, own in (("register", sb.regs, ()), ("lane", sb.lanes, ()), ("warp", sb.warps, sa.warps),
-                       ("block", sb.blocks, sa.blocks)):
-        got = []
-        for i, v in enumerate(vs):
-            if i < len(own):
-                v ^= own[i]
-            x = 0
-            while v:
-                low = v & -v
-                x ^= tab[low.bit_length() - 1]
-                v ^= low
-            if x >> width:
-                raise LayoutError(f"the element of dst {d}={1 << i} is not held inside the same warp of src; no in-warp exchange exists")
-            got.append(x)
-        src_of.append(got)
-    regs, Tl, Tw, Tb = src_of
+    nrd = len(sb.regs)
+    got = span.over(sb.regs_lanes)
+    if sb.warps or sb.blocks:
+        own = sa.warps + sa.blocks
+        got += span.over([v ^ own[i] if i < len(own) else v for i, v in enumerate(sb.warps + sb.blocks)])
+    if got and max(got) >> width:
+        i = next(i for i, x in enumerate(got) if x >> width)
+        dims = [("register", nrd), ("lane", len(sb.lanes)), ("warp", len(sb.warps)), ("block", len(sb.blocks))]
+        for d, n in dims:
+            if i < n:
+                break
+            i -= n
+        raise LayoutError(f"the element of dst {d}={1 << i} is not held inside the same warp of src; no in-warp exchange exists")
+    at = nrd + len(sb.lanes)
+    regs, Tl, Tw, Tb = got[:nrd], got[nrd:at], got[at:at + len(sb.warps)], got[at + len(sb.warps):]
     rbits = sb.independent
     Tr = [regs[i] for i in rbits]
     if K:
@@ -491,8 +509,7 @@ def _schedule(a: LinearLayout, b: LinearLayout, bitwidth: int) -> _Schedule:
     else:
         G = cast(list[int], exact)  # every lane reads from itself in the rounds that move no lane bit
     n_pack_max = 0 if bitwidth >= 32 else (32 // max(bitwidth, 8)).bit_length() - 1
-    pack = [i for i, x in enumerate(lane_of) if x == 0][:n_pack_max]
-    nrd = len(sb.regs)
+    pack = [i for i, x in enumerate(lane_of) if x == 0][:n_pack_max] if n_pack_max else []
 
     # flat out-vectors (register | src_lane | src_register | discard, register in the low bits):
     # a source index x (register | lane << nrs) becomes x_lane << sh_lane | x_register << sh_sreg
@@ -516,10 +533,11 @@ def _schedule(a: LinearLayout, b: LinearLayout, bitwidth: int) -> _Schedule:
     bases = {
         "pack": [reg_vecs[i] for i in pack],
         "round": [v for i, v in enumerate(reg_vecs) if i not in pack] if pack else reg_vecs,
-        "extra": [(col >> nrs) << sh_lane | (col & m_sreg) << sh_sreg | 1 << (sh_disc + x) for x, (_, col) in enumerate(extra)],
+        "extra": [(col >> nrs) << sh_lane | (col & m_sreg) << sh_sreg | 1 << (sh_disc + x)
+                  for x, (_, col) in enumerate(extra)] if extra else [],
         "lane": lanes,
-        "warp": [(x >> nrs) << sh_lane | (x & m_sreg) << sh_sreg for x in Tw],
-        "block": [(x >> nrs) << sh_lane | (x & m_sreg) << sh_sreg for x in Tb],
+        "warp": [(x >> nrs) << sh_lane | (x & m_sreg) << sh_sreg for x in Tw] if Tw else [],
+        "block": [(x >> nrs) << sh_lane | (x & m_sreg) << sh_sreg for x in Tb] if Tb else [],
     }
     return _Schedule(bases, nrd, nl, nrs)
 
@@ -610,7 +628,18 @@ def _lane_choices(Tl: list[int], Tr: list[int], K: Sequence[int], exact: list[in
 
 
 def _rank_of(vs: Sequence[int], sh: int, mask: int) -> int:
-    return gf2.rank([(v >> sh) & mask for v in vs])
+    """The rank of the parts ``(v >> sh) & mask`` of ``vs`` (gf2.rank, inlined)."""
+    lead: dict[int, int] = {}
+    for v in vs:
+        v = (v >> sh) & mask
+        while v:
+            n = v.bit_length()
+            w = lead.get(n)
+            if w is None:
+                lead[n] = v
+                break
+            v ^= w
+    return len(lead)
 
 
 def _counts(lanes: Sequence[int], others: Sequence[int], rounds: Sequence[int], n_extra_bits: int,
@@ -623,14 +652,19 @@ def _counts(lanes: Sequence[int], others: Sequence[int], rounds: Sequence[int], 
     sh, mask = src_lane
     n_rounds = 1 << len(rounds)
     # src_lane XOR own lane, over the threads: zero for all threads iff this space is {0}
-    if any((v >> sh) & mask != 1 << i for i, v in enumerate(lanes)) or any((v >> sh) & mask for v in others):
-        moving = n_rounds
+    moved = False
+    for i, v in enumerate(lanes):
+        if (v >> sh) & mask != 1 << i:
+            moved = True
+            break
     else:
-        moving = n_rounds - (1 << (len(rounds) - _rank_of(rounds, sh, mask)))
+        for v in others:
+            if (v >> sh) & mask:
+                moved = True
+                break
+    moving = n_rounds if moved else n_rounds - (1 << (len(rounds) - _rank_of(rounds, sh, mask)))
     # a choice that depends only on the warp or CTA is uniform across the warp: a branch, no selects
-    g_src = _rank_of(lanes, *src_reg)
-    g_dst = _rank_of(lanes, *reg)
-    per_round = ((1 << g_src) - 1) + ((1 << g_dst) - 1)
+    per_round = ((1 << _rank_of(lanes, *src_reg)) - 1) + ((1 << _rank_of(lanes, *reg)) - 1)
     selects = n_rounds * words * per_round + (moving * words if n_extra_bits else 0)
     return moving * words, selects
 
