@@ -1007,8 +1007,20 @@ def _triton_shuffle_plan(trip: _Trip, schedule: LinearLayout | Plan | None = Non
     plan of the pair whose schedule it shares (read when first needed); by default
     :func:`shuffle_schedule` of the pair, computed when first read."""
     counts = _triton_shuffle_counts(trip)
-    if counts is None:
+    return None if counts is None else _triton_plan_of(trip, counts, schedule)
+
+
+def _cheaper_triton_shuffle(trip: _Trip, scheduled: Plan) -> Plan | None:
+    """:func:`_triton_shuffle_plan` sharing the schedule of ``scheduled`` (the pair's
+    :func:`_scheduled_shuffle_plan`) where Triton's lowering costs less than it, else None (the
+    plan is then not built: only its counts are priced, as :attr:`Plan.cost` would)."""
+    counts = _triton_shuffle_counts(trip)
+    if counts is None or price(shuffles=counts[1], selects=counts[2]) >= scheduled.cost:
         return None
+    return _triton_plan_of(trip, counts, scheduled)
+
+
+def _triton_plan_of(trip: _Trip, counts: tuple[int, int, int], schedule: LinearLayout | Plan | None) -> Plan:
     a, b, conv, bits = trip.a, trip.b, trip.conv, trip.bits
     m, shfl, sel = counts
     steps = []
@@ -1081,7 +1093,7 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
     infeasible: list[Alternative] = []
     if "block" not in names and "warp" not in names:
         shuffles.append(_scheduled_shuffle_plan(trip))
-        tri = _triton_shuffle_plan(trip, shuffles[0])
+        tri = _cheaper_triton_shuffle(trip, shuffles[0])
         if tri is not None and tri.cost < shuffles[0].cost:
             shuffles.insert(0, tri)
     else:

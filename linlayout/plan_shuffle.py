@@ -619,8 +619,12 @@ def _lane_choices(Tl: list[int], Tr: list[int], K: Sequence[int], exact: list[in
             g >>= 1
             i += 1
         Tl[j] = c
-        gf2.echelon_insert(chosen, pick[1])
-        gf2.echelon_insert(chosen_lanes, pick[1] >> nrs)
+        # the picked column joins the chosen ones (it keeps the spans apart: its vector and its
+        # lane part are both new, or both already in their spans)
+        if v:
+            chosen[v.bit_length()] = v
+        if u:
+            chosen_lanes[u.bit_length()] = u
     return G
 
 
