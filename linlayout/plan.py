@@ -60,7 +60,6 @@ from .plan_smem import (
     SwizzleSearch,
     clear_swizzle_caches,
     conversion_map,
-    remove_broadcast_registers,
     side_bank_conflicts,
 )
 from .linear import LinearLayout
@@ -1161,7 +1160,6 @@ def _best_cost(trip: _Trip, names: Sequence[str]) -> tuple[float, str]:
     mechanisms priced in the same order with the same floors, so the same one wins."""
     shuffles: list[float] = []
     if "block" not in names and "warp" not in names:
-        bits = trip.bits
         shfl, sel = _scheduled_shuffle_counts(trip)
         shuffles.append(price(shuffles=shfl, selects=sel))
         tri = _triton_shuffle_counts(trip)
