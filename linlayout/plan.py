@@ -62,10 +62,18 @@ from .plan_smem import (
     _map_side,
     clear_swizzle_caches,
     conversion_map,
-    remove_broadcast_registers,
     side_bank_conflicts,
 )
 from .linear import LinearLayout
+from .plan_shuffle import (
+    WarpDecomposition,
+    _schedule,
+    _warp_decomposition,
+    _warp_permutation,
+    clear_shuffle_caches,
+    schedule_counts,
+    triton_shuffle_counts,
+)
 from .locality import _local_echelon, _stays_within, stays_within
 
 __all__ = [
@@ -374,197 +382,21 @@ def _fixed_dims(a: LinearLayout, b: LinearLayout, comp: LinearLayout, strategy: 
     return removed, fixed
 
 
-@dataclass(frozen=True)
-class WarpDecomposition:
-    """The permutation of (register, lane) index bits of a within-warp conversion, factored as
-    ``P = P_mixed ∘ P_lane ∘ P_reg`` (Triton's ``getWarpLayoutConvertDecomposition``).
-
-    ``mixed_transpositions`` are the (register bit, lane bit) swaps; ``reg_perm`` / ``lane_perm``
-    give, per bit, the bit it moves to; ``n_pack`` is log2 of elements packed in a 32-bit word.
-    """
-
-    mixed_transpositions: tuple[tuple[int, int], ...]
-    reg_perm: tuple[int, ...]
-    lane_perm: tuple[int, ...]
-    n_pack: int
-
-    @property
-    def lane_perm_trivial(self) -> bool:
-        """Whether no lane bit moves to another lane bit."""
-        return all(p == i for i, p in enumerate(self.lane_perm))
-
-
-def warp_decomposition(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -> WarpDecomposition:
+def warp_decomposition(src: LinearLayout, dst: LinearLayout, bitwidth: int | str = 32) -> WarpDecomposition:
     """Factor a register/lane conversion into register, lane and mixed transpositions.
+
+    The work is :mod:`linlayout.plan_shuffle`'s; ``bitwidth`` is the element size in bits or a dtype name.
 
         >>> s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
         >>> d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
         >>> warp_decomposition(s, d).mixed_transpositions
         ((0, 4),)
     """
-    expect(src, LinearLayout, "warp_decomposition: src")
-    expect(dst, LinearLayout, "warp_decomposition: dst")
-    mixed, reg_perm, lane_perm = _warp_permutation(_normalize(src, "src"), _normalize(dst, "dst"))
-    return _with_packing(mixed, reg_perm, lane_perm, bitwidth)
+    a, b = _warp_pair(src, dst, "warp_decomposition")
+    return _warp_decomposition(a, b, element_bitwidth(bitwidth))
 
 
-def _with_packing(mixed: tuple[tuple[int, int], ...], reg_perm: tuple[int, ...], lane_perm: tuple[int, ...],
-                  bitwidth: int) -> WarpDecomposition:
-    """The decomposition with ``n_pack`` for elements of ``bitwidth`` bits."""
-    b = max(bitwidth, 1)
-    n_pack_pre = (min(max(32 // b, 1), 4)).bit_length() - 1
-    n_pack = max(0, min(n_pack_pre, len(reg_perm) - len(mixed)))
-    return WarpDecomposition(mixed, reg_perm, lane_perm, n_pack)
-
-
-@functools.lru_cache(maxsize=4096)
-def _registers_without_copies(L: LinearLayout) -> LinearLayout:
-    """:func:`remove_broadcast_registers` of ``L``, remembered per layout."""
-    return remove_broadcast_registers(L)
-
-
-@functools.lru_cache(maxsize=4096)
-def _padded(L: LinearLayout, n_reg: int, n_lane: int) -> LinearLayout:
-    """``L``'s register and lane dims only, padded with zero bases to ``n_reg`` / ``n_lane`` bits;
-    remembered per layout and sizes."""
-    return LinearLayout.from_flat({
-        d: L.flat_bases(d) + (0,) * (n - L.in_dim_size_log2(d)) for d, n in (("register", n_reg), ("lane", n_lane))
-    }, _out_list(L))
-
-
-@functools.lru_cache(maxsize=4096)
-def _warp_span(L: LinearLayout) -> tuple[gf2.SpanBasis, tuple[int, ...]]:
-    """The span of ``L``'s register then lane bases, in that order (only read, never extended),
-    and its kernel: per dependent index ``j``, the combination of earlier indices holding the same
-    element, XOR ``1 << j``.  Remembered per layout."""
-    basis = gf2.SpanBasis()
-    kernel = []
-    for j, v in enumerate(list(L.flat_bases("register")) + list(L.flat_bases("lane"))):
-        if not basis.insert(v):
-            kernel.append(basis.reduce(v)[1] ^ (1 << j))  # v is in the span: another index holding the same element
-    return basis, tuple(kernel)
-
-
-def _warp_permutation(a: LinearLayout, b: LinearLayout) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
-    """The bit permutation of :func:`warp_decomposition` (which adds the packing) for normalized
-    layouts: mixed transpositions, register and lane permutations."""
-    a = _registers_without_copies(a)
-    b = _registers_without_copies(b)
-    n_reg = max(a.in_dim_size_log2("register"), b.in_dim_size_log2("register"))
-    n_lane = max(a.in_dim_size_log2("lane"), b.in_dim_size_log2("lane"))
-    outs = _out_list(a)
-    S, T = _padded(a, n_reg, n_lane), _padded(b, n_reg, n_lane)
-    reach = _warp_span(b)[0]  # the span of T's bases (the padding adds zeros)
-    if any(not reach.contains(v) for d in ("register", "lane") for v in S.flat_bases(d)):
-        # the source holds extra copies (broadcast along a slower dim): those bits select data
-        # this warp does not need, so they act as free (zero) bases here
-        S = LinearLayout.from_flat({
-            d: tuple(v if reach.contains(v) else 0 for v in S.flat_bases(d)) for d in ("register", "lane")
-        }, outs)
-    C = conversion_map(T, S)  # S.invert_and_compose(T)
-    # components (register, lane) of each basis, read from the flat bases (out-dims register, lane)
-    if C.out_dim_names == ("register", "lane"):
-        k_reg = C.out_dim_size_log2("register")
-        m_reg = (1 << k_reg) - 1
-        p = {d: [[v & m_reg, v >> k_reg] for v in C.flat_bases(d)] for d in ("register", "lane")}
-    else:
-        pb = C.bases
-        p = {d: [list(v) for v in pb[d]] for d in ("register", "lane")}
-    dims = ("register", "lane")
-    src_free, dst_free = [], []
-    for di, d in enumerate(dims):
-        for i in range(S.in_dim_size_log2(d)):
-            sv = S.flat_bases(d)[i]
-            tv = T.flat_bases(d)[i]
-            if sv == 0 and tv == 0:
-                p[d][i][di] = 1 << i
-            elif sv == 0:
-                src_free.append((di, i))
-            elif tv == 0:
-                dst_free.append((di, i))
-    for (sdi, si), (ddi, dj) in zip(src_free, dst_free):
-        p[dims[sdi]][si][ddi] = 1 << dj
-
-    reg_perm = list(range(n_reg))
-    lane_perm = list(range(n_lane))
-    mixed: list[tuple[int, int]] = []
-    sizes = {"register": n_reg, "lane": n_lane}
-    visited = set()
-    for d in dims:
-        for i in range(sizes[d]):
-            if (d, i) in visited:
-                continue
-            entry = (d, i)
-            cur = entry
-            r_start = l_start = l_end = r_end = -1
-            steps = 0
-            while True:
-                visited.add(cur)
-                vec = p[cur[0]][cur[1]]
-                nxt = cur
-                for k, val in enumerate(vec):
-                    if val:
-                        nxt = (dims[k], val.bit_length() - 1)
-                if cur[0] == "register" and nxt[0] == "register":
-                    reg_perm[cur[1]] = nxt[1]
-                elif cur[0] == "lane" and nxt[0] == "lane":
-                    lane_perm[cur[1]] = nxt[1]
-                elif cur[0] == "register":
-                    r_start, l_start = cur[1], nxt[1]
-                else:
-                    r_end, l_end = nxt[1], cur[1]
-                if r_end >= 0:
-                    reg_perm[r_start] = r_end
-                    lane_perm[l_end] = l_start
-                    mixed.append((r_end, l_start))
-                    r_start = l_start = l_end = r_end = -1
-                cur = nxt
-                steps += 1
-                if cur == entry or steps > n_reg + n_lane:
-                    break
-    return tuple(mixed), tuple(reg_perm), tuple(lane_perm)
-
-
-def _within_warp_sources(a: LinearLayout, b: LinearLayout) -> dict[str, list[int]]:
-    """For every basis of every dst in-dim, the (register, lane) index of ``a`` in the *same* warp
-    and CTA that holds the element (packed: source register in the low bits, lane above); under
-    ``"kernel"``, the indices holding nothing new (adding one keeps the element: copies).
-
-    Linear: a destination thread at (warp w, block c) reads source index ``T(x)`` where x is its
-    (register, lane, warp, block) index; raises when some element is not held inside the warp.
-    """
-    basis, kernel = _warp_span(a)
-    out: dict[str, list[int]] = {"kernel": list(kernel)}
-    for d in HARDWARE_DIMS:
-        own = a.flat_bases(d) if d in ("warp", "block") else ()
-        got = []
-        for i, v in enumerate(b.flat_bases(d)):
-            x = basis.express(v ^ (own[i] if own else 0))
-            if x is None:
-                raise LayoutError(f"the element of dst {d}={1 << i} is not held inside the same warp of src; no in-warp exchange exists")
-            got.append(x)
-        out[d] = got
-    return out
-
-
-def _xor_masked(vectors: Sequence[int], mask: int) -> int:
-    out = 0
-    for i, v in enumerate(vectors):
-        if mask >> i & 1:
-            out ^= v
-    return out
-
-
-def _solver(columns: Sequence[int]) -> gf2.SpanBasis:
-    """The span of ``columns`` inserted in order: its ``express(t)`` is ``gf2.solve(columns, t)``
-    (one elimination for many right-hand sides)."""
-    basis = gf2.SpanBasis()
-    for v in columns:
-        basis.insert(v)
-    return basis
-
-
-def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -> LinearLayout:
+def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int | str = 32) -> LinearLayout:
     """The lane exchange of an in-warp conversion, as a linear map (what each thread does per round).
 
     In-dims ``pack`` and ``round`` (together: the rounds, one per non-broadcast destination
@@ -584,141 +416,22 @@ def shuffle_schedule(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32) -
         >>> sch.in_dims["round"], sch(round=1, lane=0)   # round 1: lane 0 fills register 1 from lane 16's register 0
         (2, {'register': 1, 'src_lane': 16, 'src_register': 0, 'discard': 0})
     """
-    expect(src, LinearLayout, "shuffle_schedule: src")
-    expect(dst, LinearLayout, "shuffle_schedule: dst")
-    a = _normalize(src, "src")
-    b = _normalize(dst, "dst")
-    T = _within_warp_sources(a, b)
-    nrs = a.in_dim_size_log2("register")
-    nl = a.in_dim_size_log2("lane")
-    K = T["kernel"]
-    lane_K = [k >> nrs for k in K]
-    solve_K = _solver(lane_K)
+    a, b = _warp_pair(src, dst, "shuffle_schedule")
+    return _schedule(a, b, element_bitwidth(bitwidth)).layout()
 
-    def with_copy(x: int, lane_target: int) -> int:
-        """``x`` moved to another copy of its element whose lane part differs by ``lane_target``."""
-        m = solve_K.express(lane_target)
-        if m is None:
-            return x
-        for i, k in enumerate(K):
-            if m >> i & 1:
-                x ^= k
-        return x
 
-    indep = gf2.SpanBasis()
-    rbits = [i for i, v in enumerate(b.flat_bases("register")) if indep.insert(v)]  # the rest copy these
-    # prefer copies in the receiving lane: register, warp and block bases that move no lane
-    Tr = [with_copy(T["register"][i], T["register"][i] >> nrs) for i in rbits]
-    for d in ("warp", "block"):
-        T[d] = [with_copy(x, x >> nrs) for x in T[d]]
-    Tl = list(T["lane"])
-    lane_of = [c >> nrs for c in Tr]
-    solve_of_K = _solver(lane_of + lane_K)
-    for j in range(len(Tl)):
-        # a copy of lane j's element in a register of the receiving lane itself, when there is one
-        m = solve_of_K.express((1 << j) ^ (Tl[j] >> nrs))
-        if m is not None:
-            Tl[j] ^= _xor_masked(K, m >> len(lane_of))
-
-    G: list[int] = []
-    extra: list[tuple[int, int]] = []
-    solve_of = _solver(lane_of)
-    exact = [solve_of.express((1 << j) ^ (Tl[j] >> nrs)) for j in range(len(Tl))]
-    if all(g is not None for g in exact):
-        G = [g for g in exact if g is not None]  # every lane reads from itself in the rounds that move no lane bit
-    else:
-        # each column may add another round's register (G) or a copy of the element (kernel);
-        # a sending lane must never be asked for two registers at once: the span of the chosen
-        # columns meets the register-only vectors (no lane part) only in 0
-        gens = Tr + K
-        # the chosen columns and their lane parts span spaces of equal dimension (an invariant), so
-        # a column keeps the spans apart exactly when it is in the span of the chosen ones iff its
-        # lane part is in the span of theirs
-        # (echelon dicts, leading bit -> vector: only membership is asked)
-        chosen: dict[int, int] = {}
-        chosen_lanes: dict[int, int] = {}
-        lim = min(len(gens), 8)  # bounded search; an extra pass covers what it misses
-        size = 1 << lim
-        combos = [0]  # _xor_masked(gens, m) for m < 2**lim, grown as the search reaches m
-
-        for j in range(len(Tl)):
-            e = exact[j]
-            cands = ([e] if e is not None else []) + list(range(size))
-            pick = None
-            t = Tl[j]
-            for m in cands:
-                if m >= size:
-                    c = t ^ _xor_masked(gens, m)
-                else:
-                    while len(combos) <= m:
-                        k = len(combos)
-                        low = k & -k
-                        combos.append(combos[k ^ low] ^ gens[low.bit_length() - 1])
-                    c = t ^ combos[m]
-                # membership of c in the chosen span and of its lane part in theirs (inlined)
-                v = c
-                while v:
-                    w = chosen.get(v.bit_length())
-                    if w is None:
-                        break
-                    v ^= w
-                u = c >> nrs
-                while u:
-                    w = chosen_lanes.get(u.bit_length())
-                    if w is None:
-                        break
-                    u ^= w
-                if (v == 0) == (u == 0):
-                    pick = (m, c)
-                    break
-            if pick is None:
-                # no single pass serves lanes l and l ^ 2**j together: an extra pass each, the
-                # receivers keeping the pass whose index equals their lane bit j (a select)
-                extra.append((j, Tl[j]))
-                Tl[j] = 0
-                G.append(0)
-                continue
-            g = pick[0] & ((1 << len(Tr)) - 1)
-            Tl[j] = pick[1] ^ _xor_masked(Tr, g)
-            G.append(g)
-            gf2.echelon_insert(chosen, pick[1])
-            gf2.echelon_insert(chosen_lanes, pick[1] >> nrs)
-    n_pack_max = 0 if bitwidth >= 32 else (32 // max(bitwidth, 8)).bit_length() - 1
-    pack = [i for i, x in enumerate(lane_of) if x == 0][:n_pack_max]
-    rounds = [i for i in range(len(Tr)) if i not in pack]
-    nrd = b.in_dim_size_log2("register")
-
-    # flat out-vectors (register | src_lane | src_register | discard, register in the low bits)
-    sh_lane, sh_sreg = nrd, nrd + nl
-    sh_disc = sh_sreg + nrs
-
-    def vec(reg: int, srcx: int, discard: int = 0) -> int:
-        return reg | (srcx >> nrs) << sh_lane | (srcx & ((1 << nrs) - 1)) << sh_sreg | discard << sh_disc
-
-    keep_bit = {j: 1 << x for x, (j, _) in enumerate(extra)}
-
-    def reg_of(g: int) -> tuple[int, int]:
-        r = x = 0
-        for i in range(len(Tr)):
-            if g >> i & 1:
-                r ^= 1 << rbits[i]
-                x ^= Tr[i]
-        return r, x
-
-    lanes = []
-    for j, g in enumerate(G):
-        r, x = reg_of(g)
-        lanes.append(vec(r, x ^ Tl[j], keep_bit.get(j, 0)))
-    bases = {
-        "pack": [vec(1 << rbits[i], Tr[i]) for i in pack],
-        "round": [vec(1 << rbits[i], Tr[i]) for i in rounds],
-        "extra": [vec(0, col, 1 << x) for x, (_, col) in enumerate(extra)],
-        "lane": lanes,
-        "warp": [vec(0, x) for x in T["warp"]],
-        "block": [vec(0, x) for x in T["block"]],
-    }
-    outs = [("register", 1 << nrd), ("src_lane", 1 << nl), ("src_register", 1 << nrs), ("discard", 1 << len(extra))]
-    return LinearLayout.from_flat(bases, outs)
+def _warp_pair(src: Any, dst: Any, who: str) -> tuple[LinearLayout, LinearLayout]:
+    """``src`` and ``dst`` checked and normalized for the in-warp algorithms of
+    :mod:`linlayout.plan_shuffle` (flat bases of one tensor: ``dst``'s out-dims put in ``src``'s
+    order)."""
+    expect(src, LinearLayout, f"{who}: src")
+    expect(dst, LinearLayout, f"{who}: dst")
+    a, b = _normalize(src, "src"), _normalize(dst, "dst")
+    if a.out_dims != b.out_dims:
+        raise DimensionError(f"{who}: src and dst must be layouts of one tensor: src has out-dims {a.out_dims}, dst has {b.out_dims}")
+    if a.out_dim_names != b.out_dim_names:
+        b = b.transpose_outs(a.out_dim_names)
+    return a, b
 
 
 @dataclass(frozen=True)
@@ -1468,71 +1181,26 @@ def _round_trip(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: in
     return trip.round_trip(kind, got.choice)
 
 
-def _out_component(L: LinearLayout, out: str) -> Callable[[int], int]:
-    """The part of a flat vector of ``L`` in the out-dim ``out`` (what ``L.bases[d][i][k]`` reads)."""
-    shift = 0
-    for n, size in L.out_dims.items():
-        k = size.bit_length() - 1
-        if n == out:
-            mask = (1 << k) - 1
-            return lambda v: (v >> shift) & mask
-        shift += k
-    raise KeyError(out)
-
-
-def _component_rank(sch: LinearLayout, dims: Sequence[str], out: str) -> int:
-    part = _out_component(sch, out)
-    return gf2.rank([part(v) for d in dims for v in sch.flat_bases(d)])
-
-
-def schedule_counts(schedule: LinearLayout, bitwidth: int = 32) -> tuple[int, int]:
-    """``(shuffles, selects)`` per thread of executing a :func:`shuffle_schedule`.
-
-    A round moves data (a ``shfl.sync.idx`` per 32-bit word) unless every thread reads its own
-    lane in it; the simulator executes exactly these shuffles.  Selects are the model's (see
-    :mod:`linlayout.cost`): where the register a sender offers, or the register a receiver
-    fills, depends on the thread's lane, each round picks among ``2**g`` registers with
-    ``2**g - 1`` selects on that side; a pass the receiver may discard costs one more.
-
-        >>> s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
-        >>> d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
-        >>> schedule_counts(shuffle_schedule(s, d))
-        (1, 4)
-    """
-    expect(schedule, LinearLayout, "schedule_counts: schedule")
-    words = max(bitwidth // 32, 1)
-    if "src_lane" not in schedule.out_dim_names:
-        raise DimensionError(f"schedule_counts: not a shuffle schedule (no out-dim 'src_lane'; out-dims "
-                             f"{list(schedule.out_dim_names)}): pass what shuffle_schedule returns")
-    src_lane = _out_component(schedule, "src_lane")
-    thread_dims = [d for d in ("lane", "warp", "block") if schedule.has_in_dim(d)]
-    # src_lane XOR own lane, over the threads: zero for all threads iff this space is {0}
-    nl = schedule.in_dim_size_log2("lane") if schedule.has_in_dim("lane") else 0
-    moved = [src_lane(v) ^ ((1 << i) if d == "lane" and i < nl else 0)
-             for d in thread_dims for i, v in enumerate(schedule.flat_bases(d))]
-    round_dims = [d for d in ("round", "extra") if schedule.has_in_dim(d)]
-    n_rounds = 1 << sum(schedule.in_dim_size_log2(d) for d in round_dims)
-    if any(moved):
-        moving = n_rounds
-    else:
-        kernel = sum(schedule.in_dim_size_log2(d) for d in round_dims) - gf2.rank(
-            [src_lane(v) for d in round_dims for v in schedule.flat_bases(d)])
-        moving = n_rounds - (1 << kernel)
-    # a choice that depends only on the warp or CTA is uniform across the warp: a branch, no selects
-    g_src = _component_rank(schedule, ["lane"], "src_register")
-    g_dst = _component_rank(schedule, ["lane"], "register")
-    per_round = ((1 << g_src) - 1) + ((1 << g_dst) - 1)
-    n_extra = schedule.in_dim_size("extra") if schedule.has_in_dim("extra") else 1
-    selects = n_rounds * words * per_round + (moving * words if n_extra > 1 else 0)
-    return moving * words, selects
-
-
-def _triton_shuffle_plan(trip: _Trip, schedule: LinearLayout | None = None) -> Plan | None:
+def _triton_shuffle_plan(trip: _Trip, schedule: LinearLayout | Plan | None = None) -> Plan | None:
     """Triton 3.9's in-warp lowering (its counts), or None where it goes through shared memory
-    (two or more register<->lane transpositions)."""
+    (two or more register<->lane transpositions).  ``schedule``: the plan's shuffle schedule, or a
+    plan of the pair whose schedule it shares (read when first needed); by default
+    :func:`shuffle_schedule` of the pair, computed when first read."""
     counts = _triton_shuffle_counts(trip)
-    if counts is None:
+    return None if counts is None else _triton_plan_of(trip, counts, schedule)
+
+
+def _cheaper_triton_shuffle(trip: _Trip, scheduled: Plan) -> Plan | None:
+    """:func:`_triton_shuffle_plan` sharing the schedule of ``scheduled`` (the pair's
+    :func:`_scheduled_shuffle_plan`) where Triton's lowering costs less than it, else None (the
+    plan is then not built: only its counts are priced, as :attr:`Plan.cost` would)."""
+    counts = _triton_shuffle_counts(trip)
+    if counts is None or price(shuffles=counts[1], selects=counts[2]) >= scheduled.cost:
         return None
+    return _triton_plan_of(trip, counts, scheduled)
+
+
+def _triton_plan_of(trip: _Trip, counts: tuple[int, int, int], schedule: LinearLayout | Plan | None) -> Plan:
     a, b, conv, bits = trip.a, trip.b, trip.conv, trip.bits
     m, shfl, sel = counts
     steps = []
@@ -1543,46 +1211,36 @@ def _triton_shuffle_plan(trip: _Trip, schedule: LinearLayout | None = None) -> P
         steps.append(Step("select", sel - sel // 2, 32, "after the shuffles"))
     return Plan(
         "warp_shuffle", a, b, conv, bits, tuple(steps), shuffles=shfl, shuffle_rounds=1,
-        mixed_transpositions=m, selects=sel, shuffle_schedule=schedule if schedule is not None else shuffle_schedule(a, b, bits),
+        mixed_transpositions=m, selects=sel,
+        shuffle_schedule=_later(lambda: _schedule(a, b, bits).layout()) if schedule is None else (
+            _later(lambda: schedule.shuffle_schedule) if isinstance(schedule, Plan) else schedule),
     )
 
 
 def _triton_shuffle_counts(trip: _Trip) -> tuple[int, int, int] | None:
     """``(mixed transpositions, shuffles, selects)`` of Triton 3.9's in-warp lowering, or None
     where it goes through shared memory."""
-    bits = trip.bits
-    perm = trip.warp_permutation()  # warp_decomposition(a, b, bits) without the packing
-    m = len(perm[0])
-    if m >= 2:
-        return None
-    dec_b = _with_packing(*perm, bits)
-    n_reg = len(dec_b.reg_perm)
-    words = (1 << n_reg) >> dec_b.n_pack
-    if bits > 32:
-        words *= bits // 32
-    words = max(words, 1)
-    trivial = dec_b.lane_perm_trivial
-    if m == 1 and trivial:
-        shfl = max(words // 2, 1)
-        sel = (3 * words) // 2
-    else:
-        shfl = words - (words >> m) if trivial else words
-        sel = 2 * m * words
-    return m, shfl, sel
+    return triton_shuffle_counts(trip.warp_permutation(), trip.bits)
 
 
 def _scheduled_shuffle_plan(trip: _Trip) -> Plan:
     """The in-warp exchange as the simulator executes it (:func:`shuffle_schedule`), counted by
-    :func:`schedule_counts`; works for any conversion that stays inside the warp."""
+    :func:`schedule_counts`; works for any conversion that stays inside the warp.  The schedule's
+    LinearLayout is built when the plan's ``shuffle_schedule`` is first read."""
     a, b, conv, bits = trip.a, trip.b, trip.conv, trip.bits
-    sch = shuffle_schedule(a, b, bits)
-    shfl, sel = schedule_counts(sch, bits)
+    sch = _schedule(a, b, bits)
+    shfl, sel = sch.counts(bits)
     m = len(trip.warp_permutation()[0])
-    rounds = sch.in_dim_size("round") * (sch.in_dim_size("extra") if sch.has_in_dim("extra") else 1)
     steps: tuple[Step, ...] = (Step("select", sel, 32, "choose the registers sent / filled"),) if sel else ()
-    steps += (Step("shfl.sync", shfl, 32, f"idx shuffles in {rounds} round(s), the rest register moves"),)
+    steps += (Step("shfl.sync", shfl, 32, f"idx shuffles in {sch.rounds} round(s), the rest register moves"),)
     return Plan("warp_shuffle", a, b, conv, bits, steps, shuffles=shfl, shuffle_rounds=1 if shfl else 0,
-                mixed_transpositions=m, selects=sel, shuffle_schedule=sch)
+                mixed_transpositions=m, selects=sel, shuffle_schedule=_later(sch.layout))
+
+
+def _scheduled_shuffle_counts(trip: _Trip) -> tuple[int, int]:
+    """``(shuffles, selects)`` of :func:`_scheduled_shuffle_plan` without building the plan or
+    the schedule's LinearLayout."""
+    return _schedule(trip.a, trip.b, trip.bits).counts(trip.bits)
 
 
 def _detail(p: Plan) -> str:
@@ -1656,8 +1314,8 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
     infeasible: list[Alternative] = []
     if "block" not in names and "warp" not in names:
         shuffles.append(_scheduled_shuffle_plan(trip))
-        tri = _triton_shuffle_plan(trip, shuffles[0].shuffle_schedule)
-        if tri is not None and tri.cost < shuffles[0].cost:
+        tri = _cheaper_triton_shuffle(trip, shuffles[0])  # built only where it costs less
+        if tri is not None:
             shuffles.insert(0, tri)
     else:
         reason = "the data crosses CTAs" if "block" in names else "the data crosses warps"
@@ -1704,8 +1362,7 @@ def _best_cost(trip: _Trip, names: Sequence[str]) -> tuple[float, str]:
     race (:func:`_race`), the shuffle exchange counted from its schedule."""
     shuffle = None
     if "block" not in names and "warp" not in names:
-        bits = trip.bits
-        shfl, sel = schedule_counts(shuffle_schedule(trip.a, trip.b, bits), bits)
+        shfl, sel = _scheduled_shuffle_counts(trip)
         shuffle = price(shuffles=shfl, selects=sel)
         tri = _triton_shuffle_counts(trip)
         if tri is not None:
@@ -1792,9 +1449,9 @@ def conversion_costs(srcs: Sequence[Any], dsts: Sequence[Any], *, bitwidth: int 
 def clear_caches() -> None:
     """Forget the per-layout facts the planner remembers (for benchmarks that time a plan from
     scratch; the answers never depend on them).  Nothing of a pair is remembered across calls."""
-    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _registers_without_copies, _bank_side,
-              _padded, _warp_span, _register_set):
+    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _bank_side, _register_set):
         f.cache_clear()
+    clear_shuffle_caches()
     clear_swizzle_caches()
     _bank_unit_images.cache_clear()
     _local_echelon.cache_clear()
