@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import DimensionError, LayoutError, SizeError
-from .gf2 import SpanBasis, intersection_basis, meet_dim, unit_complement
+from .gf2 import SpanBasis, intersection_basis, meet_dim, rank, unit_complement
 from .linear import LinearLayout
 
 __all__ = [
@@ -74,6 +74,10 @@ def remove_broadcast_registers(layout: LinearLayout) -> LinearLayout:
     return layout.remove_zero_bases("register")
 
 
+#: a small int per distinct tile lanes (see MemOpTile._key), for the first 4096 distinct ones
+_TILE_KEYS: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+
+
 @dataclass(frozen=True)
 class MemOpTile:
     """A shared-memory instruction's access tile: ``lane_contig`` lanes hold one contiguous 16-byte
@@ -87,7 +91,14 @@ class MemOpTile:
     def __post_init__(self) -> None:
         # the searches key their dicts by tiles: hashed once (the lanes only: ints hash alike in
         # every process, and equal tiles have equal lanes)
-        object.__setattr__(self, "_hash", hash((self.lane_contig, self.lane_addr)))
+        lanes = (self.lane_contig, self.lane_addr)
+        object.__setattr__(self, "_hash", hash(lanes))
+        # what a search's candidates are remembered by: they depend on the lanes only, which are
+        # named by a small int (the first 4096 distinct tiles) or by themselves (any after those)
+        key: object = _TILE_KEYS.get(lanes)
+        if key is None:
+            key = lanes if len(_TILE_KEYS) >= 4096 else _TILE_KEYS.setdefault(lanes, len(_TILE_KEYS))
+        object.__setattr__(self, "_key", key)
 
     def __hash__(self) -> int:
         return self._hash  # type: ignore[attr-defined]
@@ -171,42 +182,43 @@ def _compute_segment(bank_src: Sequence[int], bank_dst: Sequence[int], dim: int,
     return segment[:length]
 
 
-def _build(
-    src: LinearLayout,
-    dst: LinearLayout,
-    bitwidth: int,
-    vbasis: Sequence[int],
-    tile_src: Sequence[int],
-    tile_dst: Sequence[int],
-    leave_reps: int = 0,
-) -> LinearLayout:
-    dim = src.total_out_size_log2
-    groups = _groups(set(src.flat_bases("register")), set(dst.flat_bases("register")), dim, bitwidth, vbasis, tile_src,
-                     tile_dst, leave_reps)
-    return _layout_of(groups, dim, list(src.out_dims.items()))
+#: A candidate's offset bits but the bank bits: (vector, segment and reps as chosen, segment, reps)
+_Groups = tuple[list[int], list[int], list[int], list[int]]
 
 
 def _groups(
-    regs_src: set[int] | frozenset[int],
-    regs_dst: set[int] | frozenset[int],
+    common: frozenset[int],
     dim: int,
     bitwidth: int,
     vbasis: Sequence[int],
     tile_src: Sequence[int],
     tile_dst: Sequence[int],
     leave_reps: int = 0,
-) -> tuple[list[int], list[int], list[int], list[int]]:
-    """The offset bits of :func:`_build` but the bank bits: ``(vector, segment and reps as
-    chosen, segment, reps)`` (the bank bits complete them; see :func:`_layout_of`)."""
-    bank_src = list(vbasis) + list(tile_src)
-    bank_dst = list(vbasis) + list(tile_dst)
-    word = (1 << len(vbasis)) * bitwidth
-    len_b = min(max((1024 // word).bit_length() - 1, 0) if word <= 1024 else 0, dim - len(vbasis))
-    len_s = dim - len_b - len(vbasis)
-    sbasis = _compute_segment(bank_src, bank_dst, dim, len_s)
+) -> tuple[_Groups, bool]:
+    """The offset bits of a swizzle but the bank bits: ``(vector, segment and reps as chosen,
+    segment, reps)`` (the bank bits complete them; see :func:`_layout_of`), and whether the segment
+    bits are all unit vectors.  ``common``: the register vectors of both sides (segment bits among
+    them are reps, but ``leave_reps`` of them)."""
+    vbasis = list(vbasis)
+    nv = len(vbasis)
+    word = (1 << nv) * bitwidth
+    len_b = min(max((1024 // word).bit_length() - 1, 0) if word <= 1024 else 0, dim - nv)
+    len_s = dim - len_b - nv
+    # the segment bits: the unit vectors neither side's bank bits use, when there are enough
+    used = set(vbasis)
+    used.update(tile_src)
+    used.update(tile_dst)
+    sbasis = [u for u in _units(dim) if u not in used]
+    units = len(sbasis) >= len_s
+    if units:
+        del sbasis[len_s:]
+    else:
+        sbasis = _compute_segment(vbasis + list(tile_src), vbasis + list(tile_dst), dim, len_s)
+    if common.isdisjoint(sbasis):
+        return (vbasis, sbasis, list(sbasis), []), units
     segment, reps = [], []
     for s in sbasis:
-        if s in regs_src and s in regs_dst:
+        if s in common:
             if leave_reps > 0:
                 leave_reps -= 1
                 segment.append(s)
@@ -214,31 +226,61 @@ def _groups(
                 reps.append(s)
         else:
             segment.append(s)
-    return list(vbasis), sbasis, segment, reps
+    return (vbasis, sbasis, segment, reps), units
 
 
-def _layout_of(groups: tuple[list[int], list[int], list[int], list[int]], dim: int,
-               outs: list[tuple[str, int]]) -> LinearLayout:
+@functools.lru_cache(maxsize=64)
+def _units(dim: int) -> tuple[int, ...]:
+    """The unit vectors of GF(2)^dim, lowest first."""
+    return tuple(1 << b for b in range(dim))
+
+
+def _conflicts(segment: Sequence[int], units: bool, tile_src: Sequence[int], tile_dst: Sequence[int]) -> tuple[int, int]:
+    """``side_bank_conflicts(segment, tile)`` of both tiles.  With ``units`` (the segment bits are
+    unit vectors) span(segment) is the kernel of masking their bits off, so its meet with a tile's
+    span has the dimension that masking takes from the tile's rank (none when the tile has no
+    segment bit at all)."""
+    if not units:
+        return side_bank_conflicts(segment, tile_src), side_bank_conflicts(segment, tile_dst)
+    mask = 0
+    for s in segment:
+        mask |= s
+    out = []
+    for tile in (tile_src, tile_dst):
+        hit = 0
+        for t in tile:
+            hit |= t
+        if hit & mask:
+            keep = ~mask
+            out.append((1 << (rank(tile) - rank([t & keep for t in tile]))) - 1)
+        else:
+            out.append(0)
+    return out[0], out[1]
+
+
+def _layout_of(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...]) -> LinearLayout:
     """The shared layout of :func:`_groups`' offset bits, the bank bits the unit vectors that
-    complete them."""
+    complete them (flat ints below ``2**dim``; ``outs`` the out-dims as ``out_dims.items()``)."""
     vbasis, sbasis, segment, reps = groups
     bbasis = unit_complement(vbasis + sbasis, dim)
-    return LinearLayout.from_flat({"vector": vbasis, "bank": bbasis, "segment": segment, "reps": reps}, outs)
+    lay = LinearLayout._make_raw(
+        (("vector", tuple(vbasis)), ("bank", tuple(bbasis)), ("segment", tuple(segment)), ("reps", tuple(reps))), outs)
+    # the bank bits complete the span of the others to the whole tensor: the rank is known
+    lay._rank = dim
+    return lay
 
 
-def _vbasis(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> list[int]:
-    reg_src = list(src.flat_bases("register"))
-    reg_dst = list(dst.flat_bases("register"))
-    dim = src.total_out_size_log2
-    vbasis = intersection_basis(reg_src, reg_dst, dim)
+def _vbasis(reg_src: Sequence[int], reg_dst: Sequence[int], lane_src: frozenset[int], lane_dst: frozenset[int],
+            common: Sequence[int], bitwidth: int) -> list[int]:
+    """The vector bases of plain ``ld/st.shared``: ``common`` (a basis of the registers both sides
+    hold, in ``reg_src``'s order) cut to 128 bits, topped up to a bank word and with registers that
+    are lanes on the other side."""
     max_vec = (128 // bitwidth).bit_length() - 1 if bitwidth <= 128 else 0
-    vbasis = vbasis[:max_vec]
+    vbasis = list(common[:max_vec])
     per_bank = 0 if bitwidth > 32 else (32 // bitwidth).bit_length() - 1
-    lane_src = set(list(src.flat_bases("lane")))
-    lane_dst = set(list(dst.flat_bases("lane")))
     extra_max = (128 // max(bitwidth, 32)).bit_length() - 1
 
-    def after_bank0(regs: Sequence[int], vb: Sequence[int], other_lane: set[int]) -> list[int]:
+    def after_bank0(regs: Sequence[int], vb: Sequence[int], other_lane: frozenset[int]) -> list[int]:
         vec: list[int] = []
         for r in regs:
             if r in vb:
@@ -277,7 +319,7 @@ def _vbasis(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> list[int]:
     return vbasis
 
 
-def _ldst_tiles(src: LinearLayout, dst: LinearLayout, bitwidth: int, vbasis: Sequence[int]) -> tuple[list[int], list[int]]:
+def _ldst_tiles(src: _Side, dst: _Side, bitwidth: int, vbasis: Sequence[int]) -> tuple[list[int], list[int]]:
     def prefix_len(regs: Sequence[int]) -> int:
         n = 0
         for i, v in enumerate(vbasis):
@@ -288,9 +330,9 @@ def _ldst_tiles(src: LinearLayout, dst: LinearLayout, bitwidth: int, vbasis: Seq
         return n
 
     tiles = []
-    for lay in (src, dst):
-        tile = list(lay.flat_bases("lane"))
-        vs = prefix_len(list(lay.flat_bases("register")))
+    for side in (src, dst):
+        tile = list(side.lanes)
+        vs = prefix_len(side.regs)
         bits = (1 << vs) * bitwidth
         if bits > 32:
             drop = (bits // 32).bit_length() - 1
@@ -310,6 +352,24 @@ def _prepare(src: LinearLayout, dst: LinearLayout) -> tuple[LinearLayout, Linear
     return remove_broadcast_registers(src), remove_broadcast_registers(dst)
 
 
+def _sides(src: LinearLayout, dst: LinearLayout) -> tuple[_Side, _Side]:
+    """The facts of both sides of a round trip (:func:`_prepare`: ``dst``'s out-dims in ``src``'s
+    order, no broadcast registers)."""
+    s, d = _side_of(src), _side_of(dst)
+    if s.outs != d.outs:
+        src, dst = _prepare(src, dst)
+        s, d = _side_of(src), _side_of(dst)
+    return s, d
+
+
+def _common_registers(a: _Side, b: _Side) -> list[int]:
+    """``intersection_basis`` of the two sides' registers (in ``a``'s order)."""
+    if a.unit_regs and b.unit_regs:  # intersection_basis's answer for unit vectors, without its test
+        common = b.reg_set
+        return [v for v in a.regs if v in common]
+    return intersection_basis(a.regs, b.regs, a.dim)
+
+
 def optimal_swizzle_ldst(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> SwizzleChoice:
     """The shared layout for plain ``st.shared`` / ``ld.shared`` (no matrix instructions).
 
@@ -317,40 +377,45 @@ def optimal_swizzle_ldst(src: LinearLayout, dst: LinearLayout, bitwidth: int) ->
         >>> optimal_swizzle_ldst(s, s, 32).store_conflicts
         0
     """
-    src, dst = _prepare(src, dst)
-    return _ldst_choice(src, dst, bitwidth)
+    s, d = _sides(src, dst)
+    return _ldst_choice(s, d, bitwidth, _common_registers(s, d))
 
 
-def _ldst_choice(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> SwizzleChoice:
-    vbasis = _vbasis(src, dst, bitwidth)
+def _ldst_choice(src: _Side, dst: _Side, bitwidth: int, common: Sequence[int]) -> SwizzleChoice:
+    vbasis = _vbasis(src.regs, dst.regs, src.lane_set, dst.lane_set, common, bitwidth)
     tile_src, tile_dst = _ldst_tiles(src, dst, bitwidth, vbasis)
-    lay = _build(src, dst, bitwidth, vbasis, tile_src, tile_dst)
-    seg = list(lay.flat_bases("segment"))
-    return SwizzleChoice(
-        lay, "st.shared", "ld.shared", side_bank_conflicts(seg, tile_src), side_bank_conflicts(seg, tile_dst),
-        tuple(tile_src), tuple(tile_dst), bitwidth,
-    )
+    groups, units = _groups(src.reg_set & dst.reg_set, src.dim, bitwidth, vbasis, tile_src, tile_dst)
+    w, r = _conflicts(groups[2], units, tile_src, tile_dst)
+    return SwizzleChoice(_layout_of(groups, src.dim, src.outs), "st.shared", "ld.shared", w, r,
+                         tuple(tile_src), tuple(tile_dst), bitwidth)
 
 
 class _Side:
-    """The facts of one side a swizzle search reads again and again (flat bases, computed once)."""
+    """The facts of one side a swizzle search reads again and again (flat bases, computed once):
+    of ``layout`` without its broadcast registers."""
 
-    __slots__ = ("layout", "regs", "reg_set", "lanes", "n_lanes", "_usable")
+    __slots__ = ("layout", "regs", "reg_set", "unit_regs", "lanes", "lane_set", "n_lanes", "dim", "outs", "_usable")
 
     def __init__(self, layout: LinearLayout):
-        self.layout = layout
-        self.regs = list(layout.flat_bases("register"))
+        self.layout = layout = remove_broadcast_registers(layout)
+        self.regs = layout.flat_bases("register")
         self.reg_set = frozenset(self.regs)
-        self.lanes = list(layout.flat_bases("lane"))
+        self.unit_regs = all(v > 0 and v & (v - 1) == 0 for v in self.regs)
+        self.lanes = layout.flat_bases("lane")
+        self.lane_set = frozenset(self.lanes)
         self.n_lanes = len(self.lanes)
-        self._usable: dict[MemOpTile, bool] = {}
+        self.dim = layout.total_out_size_log2
+        self.outs = tuple(layout.out_dims.items())
+        self._usable: dict[object, bool] = {}
 
     def usable(self, tile: MemOpTile) -> bool:
         """Whether this side's lanes can serve ``tile``'s contiguous lanes (they exist and none is
-        broadcast): where not, :func:`_tile_vbasis` refuses every pair with the tile on this side."""
-        got = self._usable.get(tile)
+        broadcast): where not, :meth:`SwizzleSearch._tile_vbasis` refuses every pair with the tile
+        on this side."""
+        key = tile._key  # type: ignore[attr-defined]
+        got = self._usable.get(key)
         if got is None:
-            got = self._usable[tile] = all(i < self.n_lanes and self.lanes[i] != 0 for i in tile.lane_contig)
+            got = self._usable[key] = all(i < self.n_lanes and self.lanes[i] != 0 for i in tile.lane_contig)
         return got
 
 
@@ -428,117 +493,18 @@ def clear_swizzle_caches() -> None:
     _side_of.cache_clear()
 
 
-class _Search:
-    """What the candidate instruction pairs of one search share: both sides' facts, and per
-    direction the intersection of the register spans and the conversion map (each computed at
-    most once, on first use)."""
-
-    __slots__ = ("sides", "dim", "_vb", "_cvt", "_img")
-
-    def __init__(self, src: LinearLayout, dst: LinearLayout):
-        self.sides = (_side_of(src), _side_of(dst))
-        self.dim = src.total_out_size_log2
-        self._vb: dict[int, list[int]] = {}
-        self._cvt: dict[int, LinearLayout | None] = {}
-        self._img: dict[tuple[int, int], tuple[int, int]] = {}
-
-    def common_registers(self, first: int) -> list[int]:
-        """A basis of span(regs of side ``first``) ∩ span(regs of the other), in ``first``'s order."""
-        vb = self._vb.get(first)
-        if vb is None:
-            a, b = self.sides[first], self.sides[1 - first]
-            vb = self._vb[first] = intersection_basis(a.regs, b.regs, self.dim)
-        return vb
-
-    def convertible(self, first: int) -> bool:
-        """Whether :meth:`conversion` exists (always, when side ``first`` is bijective)."""
-        if first not in self._cvt and _bijection_solver(self.sides[first].layout) is not None:
-            return True
-        return self.conversion(first) is not None
-
-    def lane_image(self, first: int, i: int) -> tuple[int, int]:
-        """The register and lane parts of :meth:`conversion` ``(first)`` at the other side's lane
-        ``2**i`` (which must exist).  A bijective side ``first`` has one solution: it is read
-        from that layout's remembered span instead of solving the whole map.  Each is computed
-        once per search (the candidates read the same lanes)."""
-        got = self._img.get((first, i))
-        if got is None:
-            got = self._img[(first, i)] = self._lane_image(first, i)
-        return got
-
-    def _lane_image(self, first: int, i: int) -> tuple[int, int]:
-        cvt = self._cvt.get(first)
-        if cvt is None:
-            solver = _bijection_solver(self.sides[first].layout)
-            if solver is not None:
-                basis, (reg_at, reg_mask), (lane_at, lane_mask) = solver
-                y = basis.reduce(self.sides[1 - first].lanes[i])[1]  # in the span: a bijection reaches everything
-                return (y >> reg_at) & reg_mask, (y >> lane_at) & lane_mask
-            cvt = self.conversion(first)
-            assert cvt is not None  # the caller checked convertible()
-        if cvt.has_out_dim("register") and cvt.has_out_dim("lane"):
-            return _register_lane_parts(cvt, cvt.flat_bases("lane")[i])
-        return cvt.get_basis("lane", i, "register"), cvt.get_basis("lane", i, "lane")
-
-    def conversion(self, first: int) -> LinearLayout | None:
-        """The map from the other side's hardware index to side ``first``'s (b(x) == a(cvt(x))),
-        or None when there is none."""
-        if first not in self._cvt:
-            a, b = self.sides[first].layout, self.sides[1 - first].layout
-            try:
-                self._cvt[first] = conversion_map(a, b)
-            except LayoutError:
-                self._cvt[first] = None
-        return self._cvt[first]
-
-
-def _register_lane_parts(cvt: LinearLayout, v: int) -> tuple[int, int]:
-    """The ``register`` and ``lane`` components of the flat image ``v`` of a conversion map
-    (``cvt.get_basis(.., "register")``, ``(.., "lane")`` read from flat form)."""
-    parts = {}
+def _cvt_lanes(cvt: LinearLayout) -> tuple[tuple[int, ...], int, int, int, int] | None:
+    """The flat ``lane`` columns of a conversion map and where its ``register`` and ``lane``
+    components sit in them (shift, mask); None without those out-dims."""
     at = 0
+    where = {}
     for n, size in cvt.out_dims.items():
         k = size.bit_length() - 1
-        parts[n] = (v >> at) & ((1 << k) - 1)
+        where[n] = (at, (1 << k) - 1)
         at += k
-    return parts["register"], parts["lane"]
-
-
-def _tile_vbasis(search: _Search, n_reg_s: int, n_reg_d: int, lanes_s: Sequence[int], lanes_d: Sequence[int]) -> list[int] | None:
-    """The vector bases of an instruction pair whose tiles take ``n_reg_*`` registers and the lanes
-    ``lanes_*`` of the store (src) and load (dst) sides, or None when the pair does not fit."""
-    if n_reg_s < n_reg_d:
-        first = 1
-        n_reg_a, n_reg_b, lanes_a, lanes_b = n_reg_d, n_reg_s, lanes_d, lanes_s
-    else:
-        first = 0
-        n_reg_a, n_reg_b, lanes_a, lanes_b = n_reg_s, n_reg_d, lanes_s, lanes_d
-    a, b = search.sides[first], search.sides[1 - first]
-    n_lanes = min(a.n_lanes, b.n_lanes)
-    if (lanes_a and max(lanes_a) >= n_lanes) or (lanes_b and max(lanes_b) >= n_lanes):
+    if "register" not in where or "lane" not in where:
         return None
-    # the tests of one side's lanes first (a broadcast lane fails most pairs), then the pair's
-    b_lanes, a_lanes = b.lanes, a.lanes
-    tile_b = [b_lanes[i] for i in lanes_b]
-    if 0 in tile_b:
-        return None
-    for i in lanes_a:
-        if a_lanes[i] == 0:
-            return None
-    vb = search.common_registers(first)
-    if len(vb) < n_reg_b:
-        return None
-    # the conversion maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
-    if not search.convertible(first):
-        return None
-    for i in range(n_reg_a - n_reg_b):
-        if search.lane_image(first, lanes_b[i])[0] == 0:
-            return None
-    tail = list(lanes_b)[len(lanes_b) - len(lanes_a):] if lanes_a else []
-    for ia, ib in zip(lanes_a, tail):
-        if search.lane_image(first, ib)[1] != (1 << ia):
-            return None
-    return list(vb[:n_reg_b]) + tile_b
+    return (cvt.flat_bases("lane"),) + where["register"] + where["lane"]
 
 
 def _instr_tile(instr: MemOpTile, regs: Sequence[int], lanes: Sequence[int], vbasis: Sequence[int]) -> list[int] | None:
@@ -571,13 +537,16 @@ def _default_tiles(bitwidth: int, matrix: bool) -> tuple[list[MemOpTile], list[M
 
 #: A candidate before its layout is built: offset groups (see :func:`_groups`), the store and load
 #: tiles and their bank conflicts.
-_Candidate = tuple[tuple[list[int], list[int], list[int], list[int]], list[int], list[int], int, int]
+_Candidate = tuple[_Groups, list[int], list[int], int, int]
+
+_MISSING = object()
 
 
 class SwizzleSearch:
     """The swizzle search of one round trip, remembered: every (store tile, load tile) candidate
     is built at most once, so that a planner asking for the best pair with and without matrix
-    instructions, and for plain ``ld/st.shared``, pays for each candidate once.
+    instructions, and for plain ``ld/st.shared``, pays for each candidate once.  A candidate is
+    ranked on flat ints; only the winner's layout is built.
 
     ``conversion`` may give the map from ``dst``'s hardware index to ``src``'s
     (``dst.invert_and_compose(src)``) when the caller has it already.
@@ -589,19 +558,156 @@ class SwizzleSearch:
         True
     """
 
-    __slots__ = ("src", "dst", "bitwidth", "_search", "_cands", "_recs", "_ldst")
+    __slots__ = ("src", "dst", "bitwidth", "sides", "dim", "_total", "_common", "_vb", "_cvt", "_img", "_lanes_of",
+                 "_cands", "_recs", "_ldst")
 
     def __init__(self, src: LinearLayout, dst: LinearLayout, bitwidth: int, *, conversion: LinearLayout | None = None):
         if bitwidth < 1 or bitwidth > 128 or bitwidth & (bitwidth - 1):
             raise SizeError(f"optimal_swizzle: bitwidth must be a power of two in [1, 128], got {bitwidth}")
-        self.bitwidth = max(bitwidth, 8)
-        self.src, self.dst = _prepare(src, dst)
-        self._search = _Search(self.src, self.dst)
-        if conversion is not None:
-            self._search._cvt[0] = conversion
+        self.bitwidth = bw = max(bitwidth, 8)
+        s, d = self.sides = _sides(src, dst)
+        self.src, self.dst = s.layout, d.layout
+        self.dim = s.dim
+        self._total = (128 // bw).bit_length() - 1  # log2 of the elements of a 128-bit access
+        self._common: frozenset[int] | None = None
+        self._vb: list[list[int] | None] = [None, None]
+        # per direction ``first`` (0: the map from dst's hardware index to src's, 1: the reverse)
+        self._cvt: dict[int, LinearLayout | None] = {} if conversion is None else {0: conversion}
+        self._img: tuple[dict[int, tuple[int, int]], dict[int, tuple[int, int]]] = ({}, {})
+        self._lanes_of: dict[int, tuple[tuple[int, ...], int, int, int, int] | None] = {}
         self._cands: dict[tuple[MemOpTile, MemOpTile], SwizzleChoice | None] = {}
-        self._recs: dict[tuple[MemOpTile, MemOpTile], _Candidate | None] = {}
+        self._recs: dict[tuple[object, object], _Candidate | None] = {}
         self._ldst: SwizzleChoice | None = None
+
+    # ------------------------------------------------------------------ facts of the pair, on first use
+
+    def common_registers(self, first: int) -> list[int]:
+        """A basis of span(regs of side ``first``) ∩ span(regs of the other), in ``first``'s order."""
+        vb = self._vb[first]
+        if vb is None:
+            vb = self._vb[first] = _common_registers(self.sides[first], self.sides[1 - first])
+        return vb
+
+    def _common_set(self) -> frozenset[int]:
+        """The register vectors both sides hold (segment bits among them can be rounds)."""
+        if self._common is None:
+            self._common = self.sides[0].reg_set & self.sides[1].reg_set
+        return self._common
+
+    def convertible(self, first: int) -> bool:
+        """Whether :meth:`conversion` exists (always, when side ``first`` is bijective)."""
+        if first not in self._cvt and _bijection_solver(self.sides[first].layout) is not None:
+            return True
+        return self.conversion(first) is not None
+
+    def conversion(self, first: int) -> LinearLayout | None:
+        """The map from the other side's hardware index to side ``first``'s (b(x) == a(cvt(x))),
+        or None when there is none."""
+        if first not in self._cvt:
+            a, b = self.sides[first].layout, self.sides[1 - first].layout
+            try:
+                self._cvt[first] = conversion_map(a, b)
+            except LayoutError:
+                self._cvt[first] = None
+        return self._cvt[first]
+
+    def lane_image(self, first: int, i: int) -> tuple[int, int]:
+        """The register and lane parts of :meth:`conversion` ``(first)`` at the other side's lane
+        ``2**i`` (which must exist).  A bijective side ``first`` has one solution: it is read
+        from that layout's remembered span instead of solving the whole map.  Each is computed
+        once per search (the candidates read the same lanes)."""
+        img = self._img[first]
+        got = img.get(i)
+        if got is None:
+            got = img[i] = self._lane_image(first, i)
+        return got
+
+    def _lane_image(self, first: int, i: int) -> tuple[int, int]:
+        cvt = self._cvt.get(first)
+        if cvt is None:
+            solver = _bijection_solver(self.sides[first].layout)
+            if solver is not None:
+                basis, (reg_at, reg_mask), (lane_at, lane_mask) = solver
+                y = basis.reduce(self.sides[1 - first].lanes[i])[1]  # in the span: a bijection reaches everything
+                return (y >> reg_at) & reg_mask, (y >> lane_at) & lane_mask
+            cvt = self.conversion(first)
+            assert cvt is not None  # the caller checked convertible()
+        if first not in self._lanes_of:
+            self._lanes_of[first] = _cvt_lanes(cvt)
+        parts = self._lanes_of[first]
+        if parts is not None:
+            lanes, reg_at, reg_mask, lane_at, lane_mask = parts
+            v = lanes[i]
+            return (v >> reg_at) & reg_mask, (v >> lane_at) & lane_mask
+        return cvt.get_basis("lane", i, "register"), cvt.get_basis("lane", i, "lane")
+
+    # ------------------------------------------------------------------ candidates
+
+    def _tile_vbasis(self, n_reg_s: int, n_reg_d: int, lanes_s: Sequence[int], lanes_d: Sequence[int]) -> list[int] | None:
+        """The vector bases of an instruction pair whose tiles take ``n_reg_*`` registers and the
+        lanes ``lanes_*`` of the store (src) and load (dst) sides, or None when the pair does not fit."""
+        if n_reg_s < n_reg_d:
+            first = 1
+            n_reg_a, n_reg_b, lanes_a, lanes_b = n_reg_d, n_reg_s, lanes_d, lanes_s
+        else:
+            first = 0
+            n_reg_a, n_reg_b, lanes_a, lanes_b = n_reg_s, n_reg_d, lanes_s, lanes_d
+        a, b = self.sides[first], self.sides[1 - first]
+        n_lanes = min(a.n_lanes, b.n_lanes)
+        if (lanes_a and max(lanes_a) >= n_lanes) or (lanes_b and max(lanes_b) >= n_lanes):
+            return None
+        # the tests of one side's lanes first (a broadcast lane fails most pairs), then the pair's
+        b_lanes, a_lanes = b.lanes, a.lanes
+        tile_b = [b_lanes[i] for i in lanes_b]
+        if 0 in tile_b:
+            return None
+        for i in lanes_a:
+            if a_lanes[i] == 0:
+                return None
+        vb = self.common_registers(first)
+        if len(vb) < n_reg_b:
+            return None
+        # the conversion maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
+        if not self.convertible(first):
+            return None
+        for i in range(n_reg_a - n_reg_b):
+            if self.lane_image(first, lanes_b[i])[0] == 0:
+                return None
+        tail = list(lanes_b)[len(lanes_b) - len(lanes_a):] if lanes_a else []
+        for ia, ib in zip(lanes_a, tail):
+            if self.lane_image(first, ib)[1] != (1 << ia):
+                return None
+        return vb[:n_reg_b] + tile_b
+
+    def _candidate(self, ts: MemOpTile, td: MemOpTile) -> _Candidate | None:
+        """What a candidate's rank needs (its conflicts and rounds), its layout not yet built."""
+        total = self._total
+        n_s = total - len(ts.lane_contig)
+        n_d = total - len(td.lane_contig)
+        if n_s < 0 or n_d < 0:
+            return None
+        vb = self._tile_vbasis(n_s, n_d, ts.lane_contig, td.lane_contig)
+        if vb is None:
+            return None
+        s_side, d_side = self.sides
+        tile_s = _instr_tile(ts, s_side.regs, s_side.lanes, vb)
+        if tile_s is None:
+            return None
+        tile_d = _instr_tile(td, d_side.regs, d_side.lanes, vb)
+        if tile_d is None:
+            return None
+        leave = min(len(ts.lane_contig) + len(ts.lane_addr) - 3, len(td.lane_contig) + len(td.lane_addr) - 3)
+        groups, units = _groups(self._common_set(), self.dim, self.bitwidth, vb, tile_s, tile_d, leave)
+        w, r = _conflicts(groups[2], units, tile_s, tile_d)
+        return groups, tile_s, tile_d, w, r
+
+    def _record(self, ts: MemOpTile, td: MemOpTile) -> _Candidate | None:
+        """:meth:`_candidate`, remembered (by the tiles' lanes: nothing else enters it)."""
+        key = (ts._key, td._key)  # type: ignore[attr-defined]
+        rec = self._recs.get(key, _MISSING)
+        if rec is _MISSING:
+            rec = self._recs[key] = self._candidate(ts, td)
+        return rec  # type: ignore[return-value]
 
     def candidate(self, ts: MemOpTile, td: MemOpTile) -> SwizzleChoice | None:
         """The swizzle for storing with ``ts`` and loading with ``td``, or None when the pair's
@@ -610,69 +716,42 @@ class SwizzleSearch:
         if key in self._cands:
             return self._cands[key]
         rec = self._record(ts, td)
-        self._cands[key] = choice = None if rec is None else self._choice(ts, td, rec)
+        if rec is None:
+            choice = None
+        else:
+            groups, tile_s, tile_d, w, r = rec
+            lay = _layout_of(groups, self.dim, self.sides[0].outs)
+            choice = SwizzleChoice(lay, ts.store_name, td.load_name, w, r, tuple(tile_s), tuple(tile_d), self.bitwidth)
+        self._cands[key] = choice
         return choice
-
-    def _record(self, ts: MemOpTile, td: MemOpTile) -> _Candidate | None:
-        """What a candidate's rank needs (its conflicts and rounds), its layout not yet built."""
-        key = (ts, td)
-        if key in self._recs:
-            return self._recs[key]
-        self._recs[key] = rec = self._candidate(ts, td)
-        return rec
-
-    def _choice(self, ts: MemOpTile, td: MemOpTile, rec: _Candidate) -> SwizzleChoice:
-        groups, tile_s, tile_d, w, r = rec
-        lay = _layout_of(groups, self._search.dim, list(self.src.out_dims.items()))
-        return SwizzleChoice(lay, ts.store_name, td.load_name, w, r, tuple(tile_s), tuple(tile_d), self.bitwidth)
-
-    def _candidate(self, ts: MemOpTile, td: MemOpTile) -> _Candidate | None:
-        bitwidth = self.bitwidth
-        total = (128 // bitwidth).bit_length() - 1
-        n_s = total - len(ts.lane_contig)
-        n_d = total - len(td.lane_contig)
-        if n_s < 0 or n_d < 0:
-            return None
-        search = self._search
-        s_side, d_side = search.sides
-        vb = _tile_vbasis(search, n_s, n_d, ts.lane_contig, td.lane_contig)
-        if vb is None:
-            return None
-        tile_s = _instr_tile(ts, s_side.regs, s_side.lanes, vb)
-        tile_d = _instr_tile(td, d_side.regs, d_side.lanes, vb)
-        if tile_s is None or tile_d is None:
-            return None
-        leave = min(len(ts.lane_contig) + len(ts.lane_addr) - 3, len(td.lane_contig) + len(td.lane_addr) - 3)
-        groups = _groups(s_side.reg_set, d_side.reg_set, search.dim, bitwidth, vb, tile_s, tile_d, leave)
-        seg = groups[2]
-        return groups, tile_s, tile_d, side_bank_conflicts(seg, tile_s), side_bank_conflicts(seg, tile_d)
 
     def ldst(self) -> SwizzleChoice:
         """:func:`optimal_swizzle_ldst` of the two sides."""
         if self._ldst is None:
-            self._ldst = _ldst_choice(self.src, self.dst, self.bitwidth)
+            s, d = self.sides
+            self._ldst = _ldst_choice(s, d, self.bitwidth, self.common_registers(0))
         return self._ldst
 
     def best(self, src_tiles: Sequence[MemOpTile], dst_tiles: Sequence[MemOpTile]) -> SwizzleChoice:
         """:func:`optimal_swizzle` over these candidate tiles."""
-        best: tuple[int, int, MemOpTile, MemOpTile] | None = None
-        s_side, d_side = self._search.sides
+        best_ts = best_td = None
+        best_w = best_r = 0
+        s_side, d_side = self.sides
+        d_ok = [td for td in dst_tiles if d_side.usable(td)]
         for ts in src_tiles:
-            if not s_side.usable(ts):
+            if not d_ok or not s_side.usable(ts):
                 continue
-            for td in dst_tiles:
-                if not d_side.usable(td):
-                    continue
+            for td in d_ok:
                 rec = self._record(ts, td)
                 if rec is None:
                     continue
                 # fewest conflicts, then most rounds (the layout is built for the winner only)
-                key = (rec[3] + rec[4], -(1 << len(rec[0][3])))
-                if best is None or key < best[:2]:
-                    best = (key[0], key[1], ts, td)
-        if best is None:
+                w, r = rec[3] + rec[4], len(rec[0][3])
+                if best_ts is None or w < best_w or (w == best_w and r > best_r):
+                    best_ts, best_td, best_w, best_r = ts, td, w, r
+        if best_ts is None or best_td is None:
             return self.ldst()
-        choice = self.candidate(best[2], best[3])
+        choice = self.candidate(best_ts, best_td)
         assert choice is not None
         return choice
 
