@@ -40,8 +40,10 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .checks import as_int
 from .errors import DimensionError, LayoutError, SizeError
 from .gf2 import SpanBasis, intersection_basis, meet_dim, rank, unit_complement
+from .limits import MAX_ITEMS, as_list
 from .linear import LinearLayout
 
 __all__ = [
@@ -89,15 +91,24 @@ class MemOpTile:
     load_name: str
 
     def __post_init__(self) -> None:
+        # lane indices are the bits of a lane id: non-negative ints (normalised to a tuple of ints)
+        for name in ("lane_contig", "lane_addr"):
+            got = getattr(self, name)
+            if type(got) is not tuple or not all(type(i) is int and i >= 0 for i in got):
+                items = as_list(got, f"MemOpTile {name}", MAX_ITEMS)
+                lanes = tuple(as_int(i, f"MemOpTile {name} entry", DimensionError) for i in items)
+                if any(i < 0 for i in lanes):
+                    raise DimensionError(f"MemOpTile {name}: lane indices are the bits of a lane id, non-negative; got {lanes}")
+                object.__setattr__(self, name, lanes)
         # the searches key their dicts by tiles: hashed once (the lanes only: ints hash alike in
         # every process, and equal tiles have equal lanes)
-        lanes = (self.lane_contig, self.lane_addr)
-        object.__setattr__(self, "_hash", hash(lanes))
+        lanes_ = (self.lane_contig, self.lane_addr)
+        object.__setattr__(self, "_hash", hash(lanes_))
         # what a search's candidates are remembered by: they depend on the lanes only, which are
         # named by a small int (the first 4096 distinct tiles) or by themselves (any after those)
-        key: object = _TILE_KEYS.get(lanes)
+        key: object = _TILE_KEYS.get(lanes_)
         if key is None:
-            key = lanes if len(_TILE_KEYS) >= 4096 else _TILE_KEYS.setdefault(lanes, len(_TILE_KEYS))
+            key = lanes_ if len(_TILE_KEYS) >= 4096 else _TILE_KEYS.setdefault(lanes_, len(_TILE_KEYS))
         object.__setattr__(self, "_key", key)
 
     def __hash__(self) -> int:
@@ -185,6 +196,9 @@ def _compute_segment(bank_src: Sequence[int], bank_dst: Sequence[int], dim: int,
 #: A candidate's offset bits but the bank bits: (vector, segment and reps as chosen, segment, reps)
 _Groups = tuple[list[int], list[int], list[int], list[int]]
 
+#: the unit vectors of GF(2)^dim, lowest first, per dim
+_UNITS = [tuple(1 << b for b in range(dim)) for dim in range(65)]
+
 
 def _groups(
     common: frozenset[int],
@@ -194,28 +208,34 @@ def _groups(
     tile_src: Sequence[int],
     tile_dst: Sequence[int],
     leave_reps: int = 0,
-) -> tuple[_Groups, bool]:
+) -> _Groups:
     """The offset bits of a swizzle but the bank bits: ``(vector, segment and reps as chosen,
-    segment, reps)`` (the bank bits complete them; see :func:`_layout_of`), and whether the segment
-    bits are all unit vectors.  ``common``: the register vectors of both sides (segment bits among
-    them are reps, but ``leave_reps`` of them)."""
+    segment, reps)`` (the bank bits complete them; see :func:`_layout_of`).  ``common``: the
+    register vectors of both sides (segment bits among them are reps, but ``leave_reps`` of them).
+    The segment bits are :func:`_compute_segment`'s for the bank bits ``vbasis + tile_*``."""
     vbasis = list(vbasis)
     nv = len(vbasis)
     word = (1 << nv) * bitwidth
     len_b = min(max((1024 // word).bit_length() - 1, 0) if word <= 1024 else 0, dim - nv)
     len_s = dim - len_b - nv
-    # the segment bits: the unit vectors neither side's bank bits use, when there are enough
-    used = set(vbasis)
-    used.update(tile_src)
-    used.update(tile_dst)
-    sbasis = [u for u in _units(dim) if u not in used]
-    units = len(sbasis) >= len_s
-    if units:
+    vs, ss, sd = set(vbasis), set(tile_src), set(tile_dst)
+    used = vs | ss | sd
+    units = _UNITS[dim] if dim < len(_UNITS) else tuple(1 << b for b in range(dim))
+    sbasis = [u for u in units if u not in used]
+    if len(sbasis) > len_s:
         del sbasis[len_s:]
-    else:
-        sbasis = _compute_segment(vbasis + list(tile_src), vbasis + list(tile_dst), dim, len_s)
+    elif len(sbasis) < len_s:  # too few unused unit vectors: XOR pairs of one side's and the other's
+        a = sorted(v for v in ss if v and v not in vs and v not in sd)
+        b = sorted(v for v in sd if v and v not in vs and v not in ss)
+        if len(a) > len(b):
+            a, b = b, a
+        log_conflicts = min(max(0, len_s - len(a) - len(sbasis)), len(a))
+        sbasis += [a[i] ^ b[i] for i in range(log_conflicts, len(a))]
+        sbasis += a[:log_conflicts]
+        sbasis += b[:log_conflicts]
+        del sbasis[len_s:]
     if common.isdisjoint(sbasis):
-        return (vbasis, sbasis, list(sbasis), []), units
+        return vbasis, sbasis, list(sbasis), []
     segment, reps = [], []
     for s in sbasis:
         if s in common:
@@ -226,35 +246,57 @@ def _groups(
                 reps.append(s)
         else:
             segment.append(s)
-    return (vbasis, sbasis, segment, reps), units
+    return vbasis, sbasis, segment, reps
 
 
-@functools.lru_cache(maxsize=64)
-def _units(dim: int) -> tuple[int, ...]:
-    """The unit vectors of GF(2)^dim, lowest first."""
-    return tuple(1 << b for b in range(dim))
-
-
-def _conflicts(segment: Sequence[int], units: bool, tile_src: Sequence[int], tile_dst: Sequence[int]) -> tuple[int, int]:
-    """``side_bank_conflicts(segment, tile)`` of both tiles.  With ``units`` (the segment bits are
-    unit vectors) span(segment) is the kernel of masking their bits off, so its meet with a tile's
-    span has the dimension that masking takes from the tile's rank (none when the tile has no
-    segment bit at all)."""
-    if not units:
-        return side_bank_conflicts(segment, tile_src), side_bank_conflicts(segment, tile_dst)
+def _conflicts(segment: Sequence[int], tile_src: Sequence[int], tile_dst: Sequence[int]) -> tuple[int, int]:
+    """``side_bank_conflicts(segment, tile)`` of both tiles, the segment's span reduced once:
+    2**dim(span(segment) ∩ span(tile)) - 1, the dimension being rank(tile) less what the tile adds
+    to the segment's span.  The segment's unit vectors are taken out by masking their bits off
+    (the quotient by their span), the rest by elimination."""
     mask = 0
+    rest = []
     for s in segment:
-        mask |= s
+        if s & (s - 1):
+            rest.append(s)
+        else:
+            mask |= s
+    keep = ~mask
+    lead: dict[int, int] = {}  # leading bit length -> vector, of the rest with the unit bits off
+    for v in rest:
+        v &= keep
+        while v:
+            n = v.bit_length()
+            w = lead.get(n)
+            if w is None:
+                lead[n] = v
+                break
+            v ^= w
     out = []
     for tile in (tile_src, tile_dst):
-        hit = 0
+        joint = dict(lead)
+        own: dict[int, int] = {}
+        meet = 0  # rank(tile) - (rank(segment + tile) - rank(segment))
         for t in tile:
-            hit |= t
-        if hit & mask:
-            keep = ~mask
-            out.append((1 << (rank(tile) - rank([t & keep for t in tile]))) - 1)
-        else:
-            out.append(0)
+            v = t
+            while v:
+                n = v.bit_length()
+                w = own.get(n)
+                if w is None:
+                    own[n] = v
+                    meet += 1
+                    break
+                v ^= w
+            v = t & keep
+            while v:
+                n = v.bit_length()
+                w = joint.get(n)
+                if w is None:
+                    joint[n] = v
+                    meet -= 1
+                    break
+                v ^= w
+        out.append((1 << meet) - 1)
     return out[0], out[1]
 
 
@@ -384,8 +426,8 @@ def optimal_swizzle_ldst(src: LinearLayout, dst: LinearLayout, bitwidth: int) ->
 def _ldst_choice(src: _Side, dst: _Side, bitwidth: int, common: Sequence[int]) -> SwizzleChoice:
     vbasis = _vbasis(src.regs, dst.regs, src.lane_set, dst.lane_set, common, bitwidth)
     tile_src, tile_dst = _ldst_tiles(src, dst, bitwidth, vbasis)
-    groups, units = _groups(src.reg_set & dst.reg_set, src.dim, bitwidth, vbasis, tile_src, tile_dst)
-    w, r = _conflicts(groups[2], units, tile_src, tile_dst)
+    groups = _groups(src.reg_set & dst.reg_set, src.dim, bitwidth, vbasis, tile_src, tile_dst)
+    w, r = _conflicts(groups[2], tile_src, tile_dst)
     return SwizzleChoice(_layout_of(groups, src.dim, src.outs), "st.shared", "ld.shared", w, r,
                          tuple(tile_src), tuple(tile_dst), bitwidth)
 
@@ -394,7 +436,8 @@ class _Side:
     """The facts of one side a swizzle search reads again and again (flat bases, computed once):
     of ``layout`` without its broadcast registers."""
 
-    __slots__ = ("layout", "regs", "reg_set", "unit_regs", "lanes", "lane_set", "n_lanes", "dim", "outs", "_usable")
+    __slots__ = ("layout", "regs", "reg_set", "unit_regs", "units", "lanes", "lane_set", "n_lanes", "zero_lanes", "dim", "outs",
+                 "_usable")
 
     def __init__(self, layout: LinearLayout):
         self.layout = layout = remove_broadcast_registers(layout)
@@ -404,13 +447,17 @@ class _Side:
         self.lanes = layout.flat_bases("lane")
         self.lane_set = frozenset(self.lanes)
         self.n_lanes = len(self.lanes)
+        #: bit i: lane 2**i is broadcast (a zero basis)
+        self.zero_lanes = sum(1 << i for i, v in enumerate(self.lanes) if not v)
+        #: every register and lane basis is a unit vector (or a zero lane)
+        self.units = self.unit_regs and all(v & (v - 1) == 0 for v in self.lanes)
         self.dim = layout.total_out_size_log2
         self.outs = tuple(layout.out_dims.items())
         self._usable: dict[object, bool] = {}
 
     def usable(self, tile: MemOpTile) -> bool:
         """Whether this side's lanes can serve ``tile``'s contiguous lanes (they exist and none is
-        broadcast): where not, :meth:`SwizzleSearch._tile_vbasis` refuses every pair with the tile
+        broadcast): where not, :meth:`SwizzleSearch._candidate` refuses every pair with the tile
         on this side."""
         key = tile._key  # type: ignore[attr-defined]
         got = self._usable.get(key)
@@ -541,6 +588,42 @@ _Candidate = tuple[_Groups, list[int], list[int], int, int]
 
 _MISSING = object()
 
+#: per (store tile, load tile, log2 of the elements of a 128-bit access): :func:`_pair_plan`
+_PairPlan = tuple[int, int, int, int, int, int, tuple[tuple[int, int], ...], tuple[int, ...]]
+_PAIR_PLANS: dict[tuple[object, object, int], _PairPlan | None] = {}
+
+
+def _pair_plan(ts: MemOpTile, td: MemOpTile, total: int) -> _PairPlan | None:
+    """What decides whether storing with ``ts`` and loading with ``td`` fits a pair of layouts
+    (facts of the tiles only), or None when it never does (a tile takes more than ``2**total``
+    elements).  The side with more vector registers is ``a`` (side ``first``: 0 the store side),
+    the other ``b``; the pair fits when
+
+    * both sides have ``max_lane`` + 1 lanes, and none of the lanes ``mask_a`` of ``a`` and
+      ``mask_b`` of ``b`` (the tiles' contiguous lanes) is broadcast;
+    * the two sides have ``n_reg_b`` common registers and the map from ``b``'s hardware index to
+      ``a``'s exists;
+    * it sends ``b``'s lanes ``reg_need`` (a mask) to something with a register part, and each
+      ``(i, lane)`` of ``lane_need`` sends ``b``'s lane ``2**i`` to exactly that lane of ``a``.
+
+    The vector bases are then the first ``n_reg_b`` common registers and ``b``'s lanes ``lanes_b``.
+    """
+    n_s = total - len(ts.lane_contig)
+    n_d = total - len(td.lane_contig)
+    if n_s < 0 or n_d < 0:
+        return None
+    if n_s < n_d:
+        first, n_reg_a, n_reg_b, lanes_a, lanes_b = 1, n_d, n_s, td.lane_contig, ts.lane_contig
+    else:
+        first, n_reg_a, n_reg_b, lanes_a, lanes_b = 0, n_s, n_d, ts.lane_contig, td.lane_contig
+    max_lane = max(lanes_a + lanes_b, default=-1)
+    mask_a = sum(1 << i for i in set(lanes_a))
+    mask_b = sum(1 << i for i in set(lanes_b))
+    reg_need = sum(1 << i for i in set(lanes_b[:n_reg_a - n_reg_b]))
+    tail = lanes_b[len(lanes_b) - len(lanes_a):] if lanes_a else ()
+    lane_need = tuple((ib, 1 << ia) for ia, ib in zip(lanes_a, tail))
+    return first, n_reg_b, max_lane, mask_a, mask_b, reg_need, lane_need, lanes_b
+
 
 class SwizzleSearch:
     """The swizzle search of one round trip, remembered: every (store tile, load tile) candidate
@@ -558,7 +641,7 @@ class SwizzleSearch:
         True
     """
 
-    __slots__ = ("src", "dst", "bitwidth", "sides", "dim", "_total", "_common", "_vb", "_cvt", "_img", "_lanes_of",
+    __slots__ = ("src", "dst", "bitwidth", "sides", "dim", "_total", "_common", "_max_reps", "_vb", "_cvt", "_ok", "_imgs",
                  "_cands", "_recs", "_ldst")
 
     def __init__(self, src: LinearLayout, dst: LinearLayout, bitwidth: int, *, conversion: LinearLayout | None = None):
@@ -569,12 +652,17 @@ class SwizzleSearch:
         self.src, self.dst = s.layout, d.layout
         self.dim = s.dim
         self._total = (128 // bw).bit_length() - 1  # log2 of the elements of a 128-bit access
-        self._common: frozenset[int] | None = None
-        self._vb: list[list[int] | None] = [None, None]
+        #: the register vectors both sides hold (segment bits among them can be rounds)
+        self._common = common = s.reg_set & d.reg_set
+        #: the most rounds a candidate can have: its reps are distinct vectors of ``common`` when
+        #: every basis is a unit vector (the segment bits are then distinct), else at most its
+        #: segment bits
+        self._max_reps = len(common) if s.units and d.units else self.dim
         # per direction ``first`` (0: the map from dst's hardware index to src's, 1: the reverse)
+        self._vb: list[list[int] | None] = [None, None]
         self._cvt: dict[int, LinearLayout | None] = {} if conversion is None else {0: conversion}
-        self._img: tuple[dict[int, tuple[int, int]], dict[int, tuple[int, int]]] = ({}, {})
-        self._lanes_of: dict[int, tuple[tuple[int, ...], int, int, int, int] | None] = {}
+        self._ok: list[bool | None] = [None, None]
+        self._imgs: list[tuple[int, list[int], list[tuple[int, int]]] | None] = [None, None]
         self._cands: dict[tuple[MemOpTile, MemOpTile], SwizzleChoice | None] = {}
         self._recs: dict[tuple[object, object], _Candidate | None] = {}
         self._ldst: SwizzleChoice | None = None
@@ -588,17 +676,13 @@ class SwizzleSearch:
             vb = self._vb[first] = _common_registers(self.sides[first], self.sides[1 - first])
         return vb
 
-    def _common_set(self) -> frozenset[int]:
-        """The register vectors both sides hold (segment bits among them can be rounds)."""
-        if self._common is None:
-            self._common = self.sides[0].reg_set & self.sides[1].reg_set
-        return self._common
-
     def convertible(self, first: int) -> bool:
         """Whether :meth:`conversion` exists (always, when side ``first`` is bijective)."""
-        if first not in self._cvt and _bijection_solver(self.sides[first].layout) is not None:
-            return True
-        return self.conversion(first) is not None
+        ok = self._ok[first]
+        if ok is None:
+            ok = self._ok[first] = (first not in self._cvt and _bijection_solver(self.sides[first].layout) is not None) \
+                or self.conversion(first) is not None
+        return ok
 
     def conversion(self, first: int) -> LinearLayout | None:
         """The map from the other side's hardware index to side ``first``'s (b(x) == a(cvt(x))),
@@ -613,83 +697,82 @@ class SwizzleSearch:
 
     def lane_image(self, first: int, i: int) -> tuple[int, int]:
         """The register and lane parts of :meth:`conversion` ``(first)`` at the other side's lane
-        ``2**i`` (which must exist).  A bijective side ``first`` has one solution: it is read
-        from that layout's remembered span instead of solving the whole map.  Each is computed
-        once per search (the candidates read the same lanes)."""
-        img = self._img[first]
-        got = img.get(i)
-        if got is None:
-            got = img[i] = self._lane_image(first, i)
-        return got
+        ``2**i`` (which must exist; so must the map, see :meth:`convertible`)."""
+        return self._lane_images(first)[2][i]
 
-    def _lane_image(self, first: int, i: int) -> tuple[int, int]:
+    def _lane_images(self, first: int) -> tuple[int, list[int], list[tuple[int, int]]]:
+        """:meth:`lane_image` of every lane of the other side, and of those a mask of the lanes
+        whose register part is not zero and the lane parts.  A bijective side ``first`` has one
+        solution: it is read from that layout's remembered span instead of solving the whole
+        map.  Computed once per search (the candidates read the same lanes)."""
+        got = self._imgs[first]
+        if got is not None:
+            return got
+        b_lanes = self.sides[1 - first].lanes
+        images: list[tuple[int, int]] = []
         cvt = self._cvt.get(first)
         if cvt is None:
             solver = _bijection_solver(self.sides[first].layout)
             if solver is not None:
                 basis, (reg_at, reg_mask), (lane_at, lane_mask) = solver
-                y = basis.reduce(self.sides[1 - first].lanes[i])[1]  # in the span: a bijection reaches everything
-                return (y >> reg_at) & reg_mask, (y >> lane_at) & lane_mask
-            cvt = self.conversion(first)
-            assert cvt is not None  # the caller checked convertible()
-        if first not in self._lanes_of:
-            self._lanes_of[first] = _cvt_lanes(cvt)
-        parts = self._lanes_of[first]
-        if parts is not None:
-            lanes, reg_at, reg_mask, lane_at, lane_mask = parts
-            v = lanes[i]
-            return (v >> reg_at) & reg_mask, (v >> lane_at) & lane_mask
-        return cvt.get_basis("lane", i, "register"), cvt.get_basis("lane", i, "lane")
+                for v in b_lanes:
+                    y = basis.reduce(v)[1]  # in the span: a bijection reaches everything
+                    images.append(((y >> reg_at) & reg_mask, (y >> lane_at) & lane_mask))
+            else:
+                cvt = self.conversion(first)
+                assert cvt is not None  # the caller checked convertible()
+        if cvt is not None:
+            parts = _cvt_lanes(cvt)
+            if parts is not None:
+                cols, reg_at, reg_mask, lane_at, lane_mask = parts
+                for i in range(len(b_lanes)):
+                    v = cols[i]
+                    images.append(((v >> reg_at) & reg_mask, (v >> lane_at) & lane_mask))
+            else:
+                images = [(cvt.get_basis("lane", i, "register"), cvt.get_basis("lane", i, "lane")) for i in range(len(b_lanes))]
+        nonzero = 0
+        for i, (r, _) in enumerate(images):
+            if r:
+                nonzero |= 1 << i
+        out = self._imgs[first] = (nonzero, [lane for _, lane in images], images)
+        return out
 
     # ------------------------------------------------------------------ candidates
 
-    def _tile_vbasis(self, n_reg_s: int, n_reg_d: int, lanes_s: Sequence[int], lanes_d: Sequence[int]) -> list[int] | None:
-        """The vector bases of an instruction pair whose tiles take ``n_reg_*`` registers and the
-        lanes ``lanes_*`` of the store (src) and load (dst) sides, or None when the pair does not fit."""
-        if n_reg_s < n_reg_d:
-            first = 1
-            n_reg_a, n_reg_b, lanes_a, lanes_b = n_reg_d, n_reg_s, lanes_d, lanes_s
-        else:
-            first = 0
-            n_reg_a, n_reg_b, lanes_a, lanes_b = n_reg_s, n_reg_d, lanes_s, lanes_d
-        a, b = self.sides[first], self.sides[1 - first]
-        n_lanes = min(a.n_lanes, b.n_lanes)
-        if (lanes_a and max(lanes_a) >= n_lanes) or (lanes_b and max(lanes_b) >= n_lanes):
-            return None
-        # the tests of one side's lanes first (a broadcast lane fails most pairs), then the pair's
-        b_lanes, a_lanes = b.lanes, a.lanes
-        tile_b = [b_lanes[i] for i in lanes_b]
-        if 0 in tile_b:
-            return None
-        for i in lanes_a:
-            if a_lanes[i] == 0:
-                return None
-        vb = self.common_registers(first)
-        if len(vb) < n_reg_b:
-            return None
-        # the conversion maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
-        if not self.convertible(first):
-            return None
-        for i in range(n_reg_a - n_reg_b):
-            if self.lane_image(first, lanes_b[i])[0] == 0:
-                return None
-        tail = list(lanes_b)[len(lanes_b) - len(lanes_a):] if lanes_a else []
-        for ia, ib in zip(lanes_a, tail):
-            if self.lane_image(first, ib)[1] != (1 << ia):
-                return None
-        return vb[:n_reg_b] + tile_b
-
     def _candidate(self, ts: MemOpTile, td: MemOpTile) -> _Candidate | None:
-        """What a candidate's rank needs (its conflicts and rounds), its layout not yet built."""
-        total = self._total
-        n_s = total - len(ts.lane_contig)
-        n_d = total - len(td.lane_contig)
-        if n_s < 0 or n_d < 0:
+        """What a candidate's rank needs (its conflicts and rounds), its layout not yet built;
+        None when the pair's access tiles do not fit the layouts."""
+        key = (ts._key, td._key, self._total)  # type: ignore[attr-defined]
+        if key in _PAIR_PLANS:
+            plan = _PAIR_PLANS[key]
+        else:
+            if len(_PAIR_PLANS) >= 4096:
+                _PAIR_PLANS.clear()
+            plan = _PAIR_PLANS[key] = _pair_plan(ts, td, self._total)
+        if plan is None:
             return None
-        vb = self._tile_vbasis(n_s, n_d, ts.lane_contig, td.lane_contig)
+        first, n_reg_b, max_lane, mask_a, mask_b, reg_need, lane_need, lanes_b = plan
+        sides = self.sides
+        a, b = sides[first], sides[1 - first]
+        # the tests of the sides' lanes first (a broadcast lane fails most pairs), then the pair's
+        if max_lane >= a.n_lanes or max_lane >= b.n_lanes or mask_a & a.zero_lanes or mask_b & b.zero_lanes:
+            return None
+        vb = self._vb[first]
         if vb is None:
+            vb = self.common_registers(first)
+        if len(vb) < n_reg_b or not self.convertible(first):
             return None
-        s_side, d_side = self.sides
+        if reg_need or lane_need:
+            # the conversion maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
+            nonzero, images, _ = self._lane_images(first)
+            if reg_need & ~nonzero:
+                return None
+            for ib, want in lane_need:
+                if images[ib] != want:
+                    return None
+        b_lanes = b.lanes
+        vb = vb[:n_reg_b] + [b_lanes[i] for i in lanes_b]
+        s_side, d_side = sides
         tile_s = _instr_tile(ts, s_side.regs, s_side.lanes, vb)
         if tile_s is None:
             return None
@@ -697,8 +780,8 @@ class SwizzleSearch:
         if tile_d is None:
             return None
         leave = min(len(ts.lane_contig) + len(ts.lane_addr) - 3, len(td.lane_contig) + len(td.lane_addr) - 3)
-        groups, units = _groups(self._common_set(), self.dim, self.bitwidth, vb, tile_s, tile_d, leave)
-        w, r = _conflicts(groups[2], units, tile_s, tile_d)
+        groups = _groups(self._common, self.dim, self.bitwidth, vb, tile_s, tile_d, leave)
+        w, r = _conflicts(groups[2], tile_s, tile_d)
         return groups, tile_s, tile_d, w, r
 
     def _record(self, ts: MemOpTile, td: MemOpTile) -> _Candidate | None:
@@ -738,6 +821,7 @@ class SwizzleSearch:
         best_w = best_r = 0
         s_side, d_side = self.sides
         d_ok = [td for td in dst_tiles if d_side.usable(td)]
+        top = self._max_reps
         for ts in src_tiles:
             if not d_ok or not s_side.usable(ts):
                 continue
@@ -749,6 +833,11 @@ class SwizzleSearch:
                 w, r = rec[3] + rec[4], len(rec[0][3])
                 if best_ts is None or w < best_w or (w == best_w and r > best_r):
                     best_ts, best_td, best_w, best_r = ts, td, w, r
+                    if w == 0 and r >= top:
+                        break  # no later pair can beat it (the first of equals wins)
+            else:
+                continue
+            break
         if best_ts is None or best_td is None:
             return self.ldst()
         choice = self.candidate(best_ts, best_td)
