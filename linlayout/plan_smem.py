@@ -225,8 +225,10 @@ def _groups(
     if len(sbasis) > len_s:
         del sbasis[len_s:]
     elif len(sbasis) < len_s:  # too few unused unit vectors: XOR pairs of one side's and the other's
-        a = sorted(v for v in ss if v and v not in vs and v not in sd)
-        b = sorted(v for v in sd if v and v not in vs and v not in ss)
+        only_s, only_d = ss - vs - sd, sd - vs - ss
+        only_s.discard(0)
+        only_d.discard(0)
+        a, b = sorted(only_s), sorted(only_d)
         if len(a) > len(b):
             a, b = b, a
         log_conflicts = min(max(0, len_s - len(a) - len(sbasis)), len(a))
@@ -249,11 +251,20 @@ def _groups(
     return vbasis, sbasis, segment, reps
 
 
-def _conflicts(segment: Sequence[int], tile_src: Sequence[int], tile_dst: Sequence[int]) -> tuple[int, int]:
-    """``side_bank_conflicts(segment, tile)`` of both tiles, the segment's span reduced once:
-    2**dim(span(segment) ∩ span(tile)) - 1, the dimension being rank(tile) less what the tile adds
-    to the segment's span.  The segment's unit vectors are taken out by masking their bits off
-    (the quotient by their span), the rest by elimination."""
+def _conflicts(segment: Sequence[int], tile_src: Sequence[int], tile_dst: Sequence[int], units: bool = False) -> tuple[int, int]:
+    """``side_bank_conflicts(segment, tile)`` of both tiles of a swizzle from :func:`_groups`:
+    2**dim(span(segment) ∩ span(tile)) - 1.
+
+    ``units``: every vector of the vector bits and the tiles is a unit vector (or zero).  Then
+    the segment bits are unused unit vectors (no tile has them), raw tile vectors of one side
+    only, and XOR pairs of one such vector of each side (:func:`_compute_segment`); a
+    combination with a pair has the other side's vector of the pair, which nothing else in the
+    segment has, so a tile's meet with the segment is spanned by the raw vectors of that tile.
+    Otherwise the segment's span is reduced once for both tiles: the dimension is rank(tile)
+    less what the tile adds to the segment's span, the segment's unit vectors taken out by
+    masking their bits off (the quotient by their span), the rest by elimination."""
+    if units:
+        return (1 << len(set(tile_src).intersection(segment))) - 1, (1 << len(set(tile_dst).intersection(segment))) - 1
     mask = 0
     rest = []
     for s in segment:
@@ -427,7 +438,7 @@ def _ldst_choice(src: _Side, dst: _Side, bitwidth: int, common: Sequence[int]) -
     vbasis = _vbasis(src.regs, dst.regs, src.lane_set, dst.lane_set, common, bitwidth)
     tile_src, tile_dst = _ldst_tiles(src, dst, bitwidth, vbasis)
     groups = _groups(src.reg_set & dst.reg_set, src.dim, bitwidth, vbasis, tile_src, tile_dst)
-    w, r = _conflicts(groups[2], tile_src, tile_dst)
+    w, r = _conflicts(groups[2], tile_src, tile_dst, src.units and dst.units)
     return SwizzleChoice(_layout_of(groups, src.dim, src.outs), "st.shared", "ld.shared", w, r,
                          tuple(tile_src), tuple(tile_dst), bitwidth)
 
@@ -589,7 +600,7 @@ _Candidate = tuple[_Groups, list[int], list[int], int, int]
 _MISSING = object()
 
 #: per (store tile, load tile, log2 of the elements of a 128-bit access): :func:`_pair_plan`
-_PairPlan = tuple[int, int, int, int, int, int, tuple[tuple[int, int], ...], tuple[int, ...]]
+_PairPlan = tuple[int, int, int, int, int, int, tuple[tuple[int, int], ...], tuple[int, ...], int]
 _PAIR_PLANS: dict[tuple[object, object, int], _PairPlan | None] = {}
 
 
@@ -606,7 +617,8 @@ def _pair_plan(ts: MemOpTile, td: MemOpTile, total: int) -> _PairPlan | None:
     * it sends ``b``'s lanes ``reg_need`` (a mask) to something with a register part, and each
       ``(i, lane)`` of ``lane_need`` sends ``b``'s lane ``2**i`` to exactly that lane of ``a``.
 
-    The vector bases are then the first ``n_reg_b`` common registers and ``b``'s lanes ``lanes_b``.
+    The vector bases are then the first ``n_reg_b`` common registers and ``b``'s lanes ``lanes_b``;
+    ``leave`` segment bits that could be rounds stay segment bits.
     """
     n_s = total - len(ts.lane_contig)
     n_d = total - len(td.lane_contig)
@@ -622,7 +634,8 @@ def _pair_plan(ts: MemOpTile, td: MemOpTile, total: int) -> _PairPlan | None:
     reg_need = sum(1 << i for i in set(lanes_b[:n_reg_a - n_reg_b]))
     tail = lanes_b[len(lanes_b) - len(lanes_a):] if lanes_a else ()
     lane_need = tuple((ib, 1 << ia) for ia, ib in zip(lanes_a, tail))
-    return first, n_reg_b, max_lane, mask_a, mask_b, reg_need, lane_need, lanes_b
+    leave = min(len(ts.lane_contig) + len(ts.lane_addr) - 3, len(td.lane_contig) + len(td.lane_addr) - 3)
+    return first, n_reg_b, max_lane, mask_a, mask_b, reg_need, lane_need, lanes_b, leave
 
 
 class SwizzleSearch:
@@ -641,7 +654,7 @@ class SwizzleSearch:
         True
     """
 
-    __slots__ = ("src", "dst", "bitwidth", "sides", "dim", "_total", "_common", "_max_reps", "_vb", "_cvt", "_ok", "_imgs",
+    __slots__ = ("src", "dst", "bitwidth", "sides", "dim", "_total", "_common", "_units", "_max_reps", "_vb", "_cvt", "_ok", "_imgs",
                  "_cands", "_recs", "_ldst")
 
     def __init__(self, src: LinearLayout, dst: LinearLayout, bitwidth: int, *, conversion: LinearLayout | None = None):
@@ -654,10 +667,13 @@ class SwizzleSearch:
         self._total = (128 // bw).bit_length() - 1  # log2 of the elements of a 128-bit access
         #: the register vectors both sides hold (segment bits among them can be rounds)
         self._common = common = s.reg_set & d.reg_set
-        #: the most rounds a candidate can have: its reps are distinct vectors of ``common`` when
-        #: every basis is a unit vector (the segment bits are then distinct), else at most its
-        #: segment bits
-        self._max_reps = len(common) if s.units and d.units else self.dim
+        #: the most rounds a candidate can have, plus its vector registers and the reps it leaves
+        #: as segment bits: its reps are distinct vectors of ``common`` but those when every
+        #: basis is a unit vector (the segment bits are then distinct, its common vector
+        #: registers among ``common``), else at most its segment bits (fewer than ``dim`` less
+        #: the 128-bit access's vector bits, no fewer than its vector registers)
+        self._units = s.units and d.units
+        self._max_reps = len(common) if self._units else self.dim
         # per direction ``first`` (0: the map from dst's hardware index to src's, 1: the reverse)
         self._vb: list[list[int] | None] = [None, None]
         self._cvt: dict[int, LinearLayout | None] = {} if conversion is None else {0: conversion}
@@ -739,19 +755,23 @@ class SwizzleSearch:
 
     # ------------------------------------------------------------------ candidates
 
+    def _plan(self, ts: MemOpTile, td: MemOpTile) -> _PairPlan | None:
+        """:func:`_pair_plan` of the two tiles at this element width (remembered for all searches)."""
+        key = (ts._key, td._key, self._total)  # type: ignore[attr-defined]
+        if key in _PAIR_PLANS:
+            return _PAIR_PLANS[key]
+        if len(_PAIR_PLANS) >= 4096:
+            _PAIR_PLANS.clear()
+        plan = _PAIR_PLANS[key] = _pair_plan(ts, td, self._total)
+        return plan
+
     def _candidate(self, ts: MemOpTile, td: MemOpTile) -> _Candidate | None:
         """What a candidate's rank needs (its conflicts and rounds), its layout not yet built;
         None when the pair's access tiles do not fit the layouts."""
-        key = (ts._key, td._key, self._total)  # type: ignore[attr-defined]
-        if key in _PAIR_PLANS:
-            plan = _PAIR_PLANS[key]
-        else:
-            if len(_PAIR_PLANS) >= 4096:
-                _PAIR_PLANS.clear()
-            plan = _PAIR_PLANS[key] = _pair_plan(ts, td, self._total)
+        plan = self._plan(ts, td)
         if plan is None:
             return None
-        first, n_reg_b, max_lane, mask_a, mask_b, reg_need, lane_need, lanes_b = plan
+        first, n_reg_b, max_lane, mask_a, mask_b, reg_need, lane_need, lanes_b, leave = plan
         sides = self.sides
         a, b = sides[first], sides[1 - first]
         # the tests of the sides' lanes first (a broadcast lane fails most pairs), then the pair's
@@ -779,9 +799,8 @@ class SwizzleSearch:
         tile_d = _instr_tile(td, d_side.regs, d_side.lanes, vb)
         if tile_d is None:
             return None
-        leave = min(len(ts.lane_contig) + len(ts.lane_addr) - 3, len(td.lane_contig) + len(td.lane_addr) - 3)
         groups = _groups(self._common, self.dim, self.bitwidth, vb, tile_s, tile_d, leave)
-        w, r = _conflicts(groups[2], tile_s, tile_d)
+        w, r = _conflicts(groups[2], tile_s, tile_d, self._units)
         return groups, tile_s, tile_d, w, r
 
     def _record(self, ts: MemOpTile, td: MemOpTile) -> _Candidate | None:
@@ -826,6 +845,13 @@ class SwizzleSearch:
             if not d_ok or not s_side.usable(ts):
                 continue
             for td in d_ok:
+                if best_w == 0 and best_ts is not None:
+                    # a conflict-free pair so far: only more rounds beat it, and this pair's
+                    # rounds are distinct common registers but its vector registers and those
+                    # it leaves as segment bits (the first of equals wins)
+                    plan = self._plan(ts, td)
+                    if plan is None or top - plan[1] - plan[8] <= best_r:
+                        continue
                 rec = self._record(ts, td)
                 if rec is None:
                     continue
@@ -833,11 +859,6 @@ class SwizzleSearch:
                 w, r = rec[3] + rec[4], len(rec[0][3])
                 if best_ts is None or w < best_w or (w == best_w and r > best_r):
                     best_ts, best_td, best_w, best_r = ts, td, w, r
-                    if w == 0 and r >= top:
-                        break  # no later pair can beat it (the first of equals wins)
-            else:
-                continue
-            break
         if best_ts is None or best_td is None:
             return self.ldst()
         choice = self.candidate(best_ts, best_td)
