@@ -200,31 +200,34 @@ _Groups = tuple[list[int], list[int], list[int], list[int]]
 _UNITS = [tuple(1 << b for b in range(dim)) for dim in range(65)]
 
 
+def _segment_len(dim: int, bitwidth: int, n_vector: int) -> int:
+    """How many segment (and reps) bits a swizzle with ``n_vector`` vector bits has: the bank bits
+    fill a 1024-bit line of words."""
+    word = (1 << n_vector) * bitwidth
+    len_b = min(max((1024 // word).bit_length() - 1, 0) if word <= 1024 else 0, dim - n_vector)
+    return dim - len_b - n_vector
+
+
 def _groups(
     common: frozenset[int],
     dim: int,
-    bitwidth: int,
-    vbasis: Sequence[int],
+    len_s: int,
+    vbasis: list[int],
     tile_src: Sequence[int],
     tile_dst: Sequence[int],
     leave_reps: int = 0,
 ) -> _Groups:
     """The offset bits of a swizzle but the bank bits: ``(vector, segment and reps as chosen,
-    segment, reps)`` (the bank bits complete them; see :func:`_layout_of`).  ``common``: the
-    register vectors of both sides (segment bits among them are reps, but ``leave_reps`` of them).
-    The segment bits are :func:`_compute_segment`'s for the bank bits ``vbasis + tile_*``."""
-    vbasis = list(vbasis)
-    nv = len(vbasis)
-    word = (1 << nv) * bitwidth
-    len_b = min(max((1024 // word).bit_length() - 1, 0) if word <= 1024 else 0, dim - nv)
-    len_s = dim - len_b - nv
-    vs, ss, sd = set(vbasis), set(tile_src), set(tile_dst)
-    used = vs | ss | sd
-    units = _UNITS[dim] if dim < len(_UNITS) else tuple(1 << b for b in range(dim))
-    sbasis = [u for u in units if u not in used]
+    segment, reps)`` (the bank bits complete them; see :func:`_layout_of`), with ``len_s``
+    segment and reps bits (:func:`_segment_len`).  ``common``: the register vectors of both sides
+    (segment bits among them are reps, but ``leave_reps`` of them).  The segment bits are
+    :func:`_compute_segment`'s for the bank bits ``vbasis + tile_*``."""
+    used = {*vbasis, *tile_src, *tile_dst}
+    sbasis = [u for u in (_UNITS[dim] if dim < 65 else [1 << b for b in range(dim)]) if u not in used]
     if len(sbasis) > len_s:
         del sbasis[len_s:]
     elif len(sbasis) < len_s:  # too few unused unit vectors: XOR pairs of one side's and the other's
+        vs, ss, sd = set(vbasis), set(tile_src), set(tile_dst)
         only_s, only_d = ss - vs - sd, sd - vs - ss
         only_s.discard(0)
         only_d.discard(0)
@@ -437,7 +440,7 @@ def optimal_swizzle_ldst(src: LinearLayout, dst: LinearLayout, bitwidth: int) ->
 def _ldst_choice(src: _Side, dst: _Side, bitwidth: int, common: Sequence[int]) -> SwizzleChoice:
     vbasis = _vbasis(src.regs, dst.regs, src.lane_set, dst.lane_set, common, bitwidth)
     tile_src, tile_dst = _ldst_tiles(src, dst, bitwidth, vbasis)
-    groups = _groups(src.reg_set & dst.reg_set, src.dim, bitwidth, vbasis, tile_src, tile_dst)
+    groups = _groups(src.reg_set & dst.reg_set, src.dim, _segment_len(src.dim, bitwidth, len(vbasis)), vbasis, tile_src, tile_dst)
     w, r = _conflicts(groups[2], tile_src, tile_dst, src.units and dst.units)
     return SwizzleChoice(_layout_of(groups, src.dim, src.outs), "st.shared", "ld.shared", w, r,
                          tuple(tile_src), tuple(tile_dst), bitwidth)
@@ -551,20 +554,6 @@ def clear_swizzle_caches() -> None:
     _side_of.cache_clear()
 
 
-def _cvt_lanes(cvt: LinearLayout) -> tuple[tuple[int, ...], int, int, int, int] | None:
-    """The flat ``lane`` columns of a conversion map and where its ``register`` and ``lane``
-    components sit in them (shift, mask); None without those out-dims."""
-    at = 0
-    where = {}
-    for n, size in cvt.out_dims.items():
-        k = size.bit_length() - 1
-        where[n] = (at, (1 << k) - 1)
-        at += k
-    if "register" not in where or "lane" not in where:
-        return None
-    return (cvt.flat_bases("lane"),) + where["register"] + where["lane"]
-
-
 def _instr_tile(instr: MemOpTile, regs: Sequence[int], lanes: Sequence[int], vbasis: Sequence[int]) -> list[int] | None:
     need = 3 - len(instr.lane_addr)
     tile = []
@@ -599,8 +588,24 @@ _Candidate = tuple[_Groups, list[int], list[int], int, int]
 
 _MISSING = object()
 
+
+def _low_bits(m: int, k: int) -> int:
+    """The ``k`` lowest set bits of ``m`` (all of them when it has fewer).
+
+        >>> _low_bits(0b101101, 2), _low_bits(0b100, 3)
+        (5, 4)
+    """
+    out = 0
+    for _ in range(k):
+        low = m & -m
+        if not low:
+            break
+        out |= low
+        m ^= low
+    return out
+
 #: per (store tile, load tile, log2 of the elements of a 128-bit access): :func:`_pair_plan`
-_PairPlan = tuple[int, int, int, int, int, int, tuple[tuple[int, int], ...], tuple[int, ...], int]
+_PairPlan = tuple[int, int, int, int, int, tuple[int, ...], tuple[tuple[int, int], ...], tuple[int, ...], int]
 _PAIR_PLANS: dict[tuple[object, object, int], _PairPlan | None] = {}
 
 
@@ -614,7 +619,7 @@ def _pair_plan(ts: MemOpTile, td: MemOpTile, total: int) -> _PairPlan | None:
       ``mask_b`` of ``b`` (the tiles' contiguous lanes) is broadcast;
     * the two sides have ``n_reg_b`` common registers and the map from ``b``'s hardware index to
       ``a``'s exists;
-    * it sends ``b``'s lanes ``reg_need`` (a mask) to something with a register part, and each
+    * it sends ``b``'s lanes ``reg_need`` (indices) to something with a register part, and each
       ``(i, lane)`` of ``lane_need`` sends ``b``'s lane ``2**i`` to exactly that lane of ``a``.
 
     The vector bases are then the first ``n_reg_b`` common registers and ``b``'s lanes ``lanes_b``;
@@ -631,7 +636,7 @@ def _pair_plan(ts: MemOpTile, td: MemOpTile, total: int) -> _PairPlan | None:
     max_lane = max(lanes_a + lanes_b, default=-1)
     mask_a = sum(1 << i for i in set(lanes_a))
     mask_b = sum(1 << i for i in set(lanes_b))
-    reg_need = sum(1 << i for i in set(lanes_b[:n_reg_a - n_reg_b]))
+    reg_need = lanes_b[:n_reg_a - n_reg_b]
     tail = lanes_b[len(lanes_b) - len(lanes_a):] if lanes_a else ()
     lane_need = tuple((ib, 1 << ia) for ia, ib in zip(lanes_a, tail))
     leave = min(len(ts.lane_contig) + len(ts.lane_addr) - 3, len(td.lane_contig) + len(td.lane_addr) - 3)
@@ -654,8 +659,8 @@ class SwizzleSearch:
         True
     """
 
-    __slots__ = ("src", "dst", "bitwidth", "sides", "dim", "_total", "_common", "_units", "_max_reps", "_vb", "_cvt", "_ok", "_imgs",
-                 "_cands", "_recs", "_ldst")
+    __slots__ = ("src", "dst", "bitwidth", "sides", "dim", "_total", "_len_s", "_common", "_units", "_max_reps", "_vb", "_cvt", "_ok", "_cols",
+                 "_full_mask", "_common_mask", "_vb_masks", "_cands", "_recs", "_fulls", "_ldst")
 
     def __init__(self, src: LinearLayout, dst: LinearLayout, bitwidth: int, *, conversion: LinearLayout | None = None):
         if bitwidth < 1 or bitwidth > 128 or bitwidth & (bitwidth - 1):
@@ -665,6 +670,8 @@ class SwizzleSearch:
         self.src, self.dst = s.layout, d.layout
         self.dim = s.dim
         self._total = (128 // bw).bit_length() - 1  # log2 of the elements of a 128-bit access
+        # the segment bits of a candidate (all have ``_total`` vector bits)
+        self._len_s = _segment_len(self.dim, bw, self._total)
         #: the register vectors both sides hold (segment bits among them can be rounds)
         self._common = common = s.reg_set & d.reg_set
         #: the most rounds a candidate can have, plus its vector registers and the reps it leaves
@@ -678,9 +685,15 @@ class SwizzleSearch:
         self._vb: list[list[int] | None] = [None, None]
         self._cvt: dict[int, LinearLayout | None] = {} if conversion is None else {0: conversion}
         self._ok: list[bool | None] = [None, None]
-        self._imgs: list[tuple[int, list[int], list[tuple[int, int]]] | None] = [None, None]
+        self._cols: list[tuple[tuple[int, ...], int, int, int, int] | None] = [None, None]
         self._cands: dict[tuple[MemOpTile, MemOpTile], SwizzleChoice | None] = {}
-        self._recs: dict[tuple[object, object], _Candidate | None] = {}
+        self._recs: dict[tuple[object, object], tuple[int, int, int] | None] = {}
+        self._fulls: dict[tuple[object, object], _Candidate | None] = {}
+        # for :meth:`_rank_units`: every bit, the common registers, the common vector registers'
+        # prefixes (per direction)
+        self._full_mask = (1 << self.dim) - 1
+        self._common_mask = sum(common)
+        self._vb_masks: list[list[int] | None] = [None, None]
         self._ldst: SwizzleChoice | None = None
 
     # ------------------------------------------------------------------ facts of the pair, on first use
@@ -714,43 +727,40 @@ class SwizzleSearch:
     def lane_image(self, first: int, i: int) -> tuple[int, int]:
         """The register and lane parts of :meth:`conversion` ``(first)`` at the other side's lane
         ``2**i`` (which must exist; so must the map, see :meth:`convertible`)."""
-        return self._lane_images(first)[2][i]
+        cols, reg_field, lane_field, reg_at, lane_at = self._lane_cols(first)
+        return (cols[i] & reg_field) >> reg_at, (cols[i] & lane_field) >> lane_at
 
-    def _lane_images(self, first: int) -> tuple[int, list[int], list[tuple[int, int]]]:
-        """:meth:`lane_image` of every lane of the other side, and of those a mask of the lanes
-        whose register part is not zero and the lane parts.  A bijective side ``first`` has one
-        solution: it is read from that layout's remembered span instead of solving the whole
-        map.  Computed once per search (the candidates read the same lanes)."""
-        got = self._imgs[first]
+    def _lane_cols(self, first: int) -> tuple[tuple[int, ...], int, int, int, int]:
+        """:meth:`conversion` ``(first)`` at every lane ``2**i`` of the other side, as flat ints over
+        side ``first``'s in-dims, and where their register and lane parts sit: ``(columns,
+        register field, lane field, register shift, lane shift)``.  A bijective side ``first``
+        has one solution: it is read from that layout's remembered span instead of solving the
+        whole map.  Computed once per search (the candidates read the same lanes)."""
+        got = self._cols[first]
         if got is not None:
             return got
-        b_lanes = self.sides[1 - first].lanes
-        images: list[tuple[int, int]] = []
         cvt = self._cvt.get(first)
         if cvt is None:
             solver = _bijection_solver(self.sides[first].layout)
             if solver is not None:
                 basis, (reg_at, reg_mask), (lane_at, lane_mask) = solver
-                for v in b_lanes:
-                    y = basis.reduce(v)[1]  # in the span: a bijection reaches everything
-                    images.append(((y >> reg_at) & reg_mask, (y >> lane_at) & lane_mask))
-            else:
-                cvt = self.conversion(first)
-                assert cvt is not None  # the caller checked convertible()
-        if cvt is not None:
-            parts = _cvt_lanes(cvt)
-            if parts is not None:
-                cols, reg_at, reg_mask, lane_at, lane_mask = parts
-                for i in range(len(b_lanes)):
-                    v = cols[i]
-                    images.append(((v >> reg_at) & reg_mask, (v >> lane_at) & lane_mask))
-            else:
-                images = [(cvt.get_basis("lane", i, "register"), cvt.get_basis("lane", i, "lane")) for i in range(len(b_lanes))]
-        nonzero = 0
-        for i, (r, _) in enumerate(images):
-            if r:
-                nonzero |= 1 << i
-        out = self._imgs[first] = (nonzero, [lane for _, lane in images], images)
+                reduce = basis.reduce  # the lanes are in the span: a bijection reaches everything
+                out = self._cols[first] = (tuple([reduce(v)[1] for v in self.sides[1 - first].lanes]),
+                                           reg_mask << reg_at, lane_mask << lane_at, reg_at, lane_at)
+                return out
+            cvt = self.conversion(first)
+            assert cvt is not None  # the caller checked convertible()
+        at = 0
+        where = {}
+        for n, size in cvt.out_dims.items():
+            k = size.bit_length() - 1
+            where[n] = (at, (1 << k) - 1)
+            at += k
+        if "register" not in where or "lane" not in where:  # not reached by the planner's layouts
+            cvt.get_basis("lane", 0, "register")  # raises: the out-dim is missing
+            cvt.get_basis("lane", 0, "lane")
+        (reg_at, reg_mask), (lane_at, lane_mask) = where["register"], where["lane"]
+        out = self._cols[first] = (cvt.flat_bases("lane"), reg_mask << reg_at, lane_mask << lane_at, reg_at, lane_at)
         return out
 
     # ------------------------------------------------------------------ candidates
@@ -765,13 +775,13 @@ class SwizzleSearch:
         plan = _PAIR_PLANS[key] = _pair_plan(ts, td, self._total)
         return plan
 
-    def _candidate(self, ts: MemOpTile, td: MemOpTile) -> _Candidate | None:
-        """What a candidate's rank needs (its conflicts and rounds), its layout not yet built;
-        None when the pair's access tiles do not fit the layouts."""
+    def _fit(self, ts: MemOpTile, td: MemOpTile) -> _PairPlan | None:
+        """The pair's :func:`_pair_plan` when its tiles' lanes fit both layouts and the conversion
+        between them (all but the instruction tiles' registers and address lanes), else None."""
         plan = self._plan(ts, td)
         if plan is None:
             return None
-        first, n_reg_b, max_lane, mask_a, mask_b, reg_need, lane_need, lanes_b, leave = plan
+        first, n_reg_b, max_lane, mask_a, mask_b, reg_need, lane_need, _, _ = plan
         sides = self.sides
         a, b = sides[first], sides[1 - first]
         # the tests of the sides' lanes first (a broadcast lane fails most pairs), then the pair's
@@ -784,32 +794,126 @@ class SwizzleSearch:
             return None
         if reg_need or lane_need:
             # the conversion maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
-            nonzero, images, _ = self._lane_images(first)
-            if reg_need & ~nonzero:
-                return None
-            for ib, want in lane_need:
-                if images[ib] != want:
+            got = self._cols[first]
+            cols, reg_field, lane_field, _, lane_at = got if got is not None else self._lane_cols(first)
+            for i in reg_need:
+                if not cols[i] & reg_field:
                     return None
-        b_lanes = b.lanes
-        vb = vb[:n_reg_b] + [b_lanes[i] for i in lanes_b]
-        s_side, d_side = sides
-        tile_s = _instr_tile(ts, s_side.regs, s_side.lanes, vb)
-        if tile_s is None:
-            return None
-        tile_d = _instr_tile(td, d_side.regs, d_side.lanes, vb)
-        if tile_d is None:
-            return None
-        groups = _groups(self._common, self.dim, self.bitwidth, vb, tile_s, tile_d, leave)
-        w, r = _conflicts(groups[2], tile_s, tile_d, self._units)
-        return groups, tile_s, tile_d, w, r
+            for ib, want in lane_need:
+                if cols[ib] & lane_field != want << lane_at:
+                    return None
+        return plan
 
-    def _record(self, ts: MemOpTile, td: MemOpTile) -> _Candidate | None:
-        """:meth:`_candidate`, remembered (by the tiles' lanes: nothing else enters it)."""
+    def _candidate(self, ts: MemOpTile, td: MemOpTile) -> _Candidate | None:
+        """The offset groups of a pair's swizzle, its access tiles and their bank conflicts (its
+        layout not yet built); None when the pair's access tiles do not fit the layouts."""
+        key = (ts._key, td._key)  # type: ignore[attr-defined]
+        if key in self._fulls:
+            return self._fulls[key]
+        plan = self._fit(ts, td)
+        full: _Candidate | None = None
+        if plan is not None:
+            first, n_reg_b, lanes_b, leave = plan[0], plan[1], plan[7], plan[8]
+            b_lanes = self.sides[1 - first].lanes
+            vb = self.common_registers(first)[:n_reg_b] + [b_lanes[i] for i in lanes_b]
+            s_side, d_side = self.sides
+            tile_s = _instr_tile(ts, s_side.regs, s_side.lanes, vb)
+            tile_d = None if tile_s is None else _instr_tile(td, d_side.regs, d_side.lanes, vb)
+            if tile_s is not None and tile_d is not None:
+                groups = _groups(self._common, self.dim, self._len_s, vb, tile_s, tile_d, leave)
+                w, r = _conflicts(groups[2], tile_s, tile_d, self._units)
+                full = groups, tile_s, tile_d, w, r
+        self._fulls[key] = full
+        return full
+
+    def _rank(self, ts: MemOpTile, td: MemOpTile) -> tuple[int, int, int] | None:
+        """What ranks a pair: its store and load bank conflicts and its rounds' bits (None when
+        it does not fit), remembered (by the tiles' lanes: nothing else enters it).  With unit
+        vectors only, counted on bit masks (:meth:`_rank_units`) without building the pair's
+        offset groups."""
         key = (ts._key, td._key)  # type: ignore[attr-defined]
         rec = self._recs.get(key, _MISSING)
-        if rec is _MISSING:
-            rec = self._recs[key] = self._candidate(ts, td)
-        return rec  # type: ignore[return-value]
+        if rec is not _MISSING:
+            return rec  # type: ignore[return-value]
+        out: tuple[int, int, int] | None
+        if self._units and self._len_s >= 0:
+            plan = self._fit(ts, td)
+            out = None if plan is None else self._rank_units(ts, td, plan)
+        else:
+            full = self._candidate(ts, td)
+            out = None if full is None else (full[3], full[4], len(full[0][3]))
+        self._recs[key] = out
+        return out
+
+    def _rank_units(self, ts: MemOpTile, td: MemOpTile, plan: _PairPlan) -> tuple[int, int, int] | None:
+        """:meth:`_rank` of a fitting pair when every vector is a unit vector (or zero), on masks:
+        what :func:`_instr_tile`, :func:`_groups` and :func:`_conflicts` give, counted.
+
+        The vector bits ``V``, the store and load tiles ``S`` and ``D`` are masks.  The segment
+        bits are the lowest ``len_s`` unused units when there are that many; else every unused
+        unit, then XOR pairs of a unit of one tile only (``a``: the side with fewer) and one of
+        the other, then, when there is room, ``lc`` raw units of each (the lowest).  XOR pairs
+        are never registers; units of ``common`` are rounds, but the first ``leave`` of them in
+        segment order.  A side's conflicts are its raw units left in the segment (see
+        :func:`_conflicts`)."""
+        first, n_reg_b, lanes_b = plan[0], plan[1], plan[7]
+        sides = self.sides
+        masks = self._vb_masks[first]
+        if masks is None:
+            masks = [0]
+            for v in self.common_registers(first):
+                masks.append(masks[-1] | v)
+            self._vb_masks[first] = masks
+        vbm = masks[n_reg_b]
+        b_lanes = sides[1 - first].lanes
+        for i in lanes_b:
+            vbm |= b_lanes[i]
+        tiles = []
+        for tile, side in ((ts, sides[0]), (td, sides[1])):  # _instr_tile
+            need = 3 - len(tile.lane_addr)
+            m = cnt = 0
+            for r in side.regs:
+                if cnt == need:
+                    break
+                if not r & vbm:
+                    m |= r
+                    cnt += 1
+            if cnt < need:
+                return None
+            lanes, n_lanes = side.lanes, side.n_lanes
+            for i in tile.lane_addr:
+                if i >= n_lanes:
+                    return None
+                m |= lanes[i]
+            tiles.append(m)
+        st, ld = tiles
+        len_s = self._len_s
+        common = self._common_mask
+        leave = max(plan[8], 0)
+        free = self._full_mask & ~(vbm | st | ld)
+        n_free = free.bit_count()
+        if n_free >= len_s:  # unused units only: no conflicts
+            k = (_low_bits(free, len_s) & common).bit_count()
+            return 0, 0, k - min(k, leave)
+        a_bits, b_bits = st & ~(vbm | ld), ld & ~(vbm | st)
+        na, nb = a_bits.bit_count(), b_bits.bit_count()
+        swapped = na > nb
+        if swapped:
+            a_bits, b_bits, na, nb = b_bits, a_bits, nb, na
+        lc = min(max(0, len_s - n_free - na), na)
+        k = (free & common).bit_count()
+        if not lc:  # every unused unit and XOR pairs: no conflicts
+            return 0, 0, k - min(k, leave)
+        a_raw, b_raw = _low_bits(a_bits, lc), _low_bits(b_bits, lc)
+        ka, kb = (a_raw & common).bit_count(), (b_raw & common).bit_count()
+        left = max(leave - k, 0)  # the raw units of ``common`` left as segment bits: a's first
+        keep_a = min(left, ka)
+        keep_b = min(left - keep_a, kb)
+        dims_a, dims_b = lc - ka + keep_a, lc - kb + keep_b
+        if swapped:
+            dims_a, dims_b = dims_b, dims_a
+        total = k + ka + kb
+        return (1 << dims_a) - 1, (1 << dims_b) - 1, total - min(total, leave)
 
     def candidate(self, ts: MemOpTile, td: MemOpTile) -> SwizzleChoice | None:
         """The swizzle for storing with ``ts`` and loading with ``td``, or None when the pair's
@@ -817,7 +921,7 @@ class SwizzleSearch:
         key = (ts, td)
         if key in self._cands:
             return self._cands[key]
-        rec = self._record(ts, td)
+        rec = self._candidate(ts, td)
         if rec is None:
             choice = None
         else:
@@ -841,22 +945,26 @@ class SwizzleSearch:
         s_side, d_side = self.sides
         d_ok = [td for td in dst_tiles if d_side.usable(td)]
         top = self._max_reps
+        recs = self._recs
         for ts in src_tiles:
             if not d_ok or not s_side.usable(ts):
                 continue
+            ks = ts._key  # type: ignore[attr-defined]
             for td in d_ok:
-                if best_w == 0 and best_ts is not None:
-                    # a conflict-free pair so far: only more rounds beat it, and this pair's
-                    # rounds are distinct common registers but its vector registers and those
-                    # it leaves as segment bits (the first of equals wins)
-                    plan = self._plan(ts, td)
-                    if plan is None or top - plan[1] - plan[8] <= best_r:
-                        continue
-                rec = self._record(ts, td)
+                rec = recs.get((ks, td._key), _MISSING)  # type: ignore[attr-defined]
+                if rec is _MISSING:
+                    if best_w == 0 and best_ts is not None:
+                        # a conflict-free pair so far: only more rounds beat it, and this pair's
+                        # rounds are distinct common registers but its vector registers and
+                        # those it leaves as segment bits (the first of equals wins)
+                        plan = self._plan(ts, td)
+                        if plan is None or top - plan[1] - plan[8] <= best_r:
+                            continue
+                    rec = self._rank(ts, td)
                 if rec is None:
                     continue
                 # fewest conflicts, then most rounds (the layout is built for the winner only)
-                w, r = rec[3] + rec[4], len(rec[0][3])
+                w, r = rec[0] + rec[1], rec[2]  # type: ignore[index]
                 if best_ts is None or w < best_w or (w == best_w and r > best_r):
                     best_ts, best_td, best_w, best_r = ts, td, w, r
         if best_ts is None or best_td is None:
