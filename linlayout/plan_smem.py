@@ -605,6 +605,48 @@ def _low_bits(m: int, k: int) -> int:
     return out
 
 #: per (store tile, load tile, log2 of the elements of a 128-bit access): :func:`_pair_plan`
+def _rank_of_masks(vbm: int, st: int, ld: int, full: int, len_s: int, common: int, leave: int) -> tuple[int, int, int]:
+    """``(store conflicts, load conflicts, rounds' bits)`` of the swizzle :func:`_groups` and
+    :func:`_conflicts` give when every vector is a unit vector (or zero), counted on masks: the
+    vector bits ``vbm``, the store and load tiles ``st`` and ``ld``, every bit ``full``,
+    ``len_s`` segment bits, the registers of both sides ``common``.
+
+    The segment bits are the lowest ``len_s`` unused units when there are that many; else every
+    unused unit, then XOR pairs of a unit of one tile only (``a``: the side with fewer) and one
+    of the other, then, when there is room, the ``lc`` lowest raw units of each.  XOR pairs are
+    never registers; units of ``common`` are rounds, but the first ``leave`` of them in segment
+    order.  A side's conflicts are its raw units left in the segment (see :func:`_conflicts`).
+
+        >>> _rank_of_masks(1, 2 | 4, 8 | 4, 15, 3, 0, 0)   # raw units 2 and 8: one conflict each
+        (1, 1, 0)
+    """
+    leave = max(leave, 0)
+    free = full & ~(vbm | st | ld)
+    n_free = free.bit_count()
+    if n_free >= len_s:  # unused units only: no conflicts
+        k = (_low_bits(free, len_s) & common).bit_count()
+        return 0, 0, k - min(k, leave)
+    a_bits, b_bits = st & ~(vbm | ld), ld & ~(vbm | st)
+    na, nb = a_bits.bit_count(), b_bits.bit_count()
+    swapped = na > nb
+    if swapped:
+        a_bits, b_bits, na, nb = b_bits, a_bits, nb, na
+    lc = min(max(0, len_s - n_free - na), na)
+    k = (free & common).bit_count()
+    if not lc:  # every unused unit and XOR pairs: no conflicts
+        return 0, 0, k - min(k, leave)
+    a_raw, b_raw = _low_bits(a_bits, lc), _low_bits(b_bits, lc)
+    ka, kb = (a_raw & common).bit_count(), (b_raw & common).bit_count()
+    left = max(leave - k, 0)  # the raw units of ``common`` left as segment bits: a's first
+    keep_a = min(left, ka)
+    keep_b = min(left - keep_a, kb)
+    dims_a, dims_b = lc - ka + keep_a, lc - kb + keep_b
+    if swapped:
+        dims_a, dims_b = dims_b, dims_a
+    total = k + ka + kb
+    return (1 << dims_a) - 1, (1 << dims_b) - 1, total - min(total, leave)
+
+
 _PairPlan = tuple[int, int, int, int, int, tuple[int, ...], tuple[tuple[int, int], ...], tuple[int, ...], int]
 _PAIR_PLANS: dict[tuple[object, object, int], _PairPlan | None] = {}
 
@@ -846,16 +888,8 @@ class SwizzleSearch:
         return out
 
     def _rank_units(self, ts: MemOpTile, td: MemOpTile, plan: _PairPlan) -> tuple[int, int, int] | None:
-        """:meth:`_rank` of a fitting pair when every vector is a unit vector (or zero), on masks:
-        what :func:`_instr_tile`, :func:`_groups` and :func:`_conflicts` give, counted.
-
-        The vector bits ``V``, the store and load tiles ``S`` and ``D`` are masks.  The segment
-        bits are the lowest ``len_s`` unused units when there are that many; else every unused
-        unit, then XOR pairs of a unit of one tile only (``a``: the side with fewer) and one of
-        the other, then, when there is room, ``lc`` raw units of each (the lowest).  XOR pairs
-        are never registers; units of ``common`` are rounds, but the first ``leave`` of them in
-        segment order.  A side's conflicts are its raw units left in the segment (see
-        :func:`_conflicts`)."""
+        """:meth:`_rank` of a fitting pair when every vector is a unit vector (or zero): the
+        vector bits and what :func:`_instr_tile` picks as masks, then :func:`_rank_of_masks`."""
         first, n_reg_b, lanes_b = plan[0], plan[1], plan[7]
         sides = self.sides
         masks = self._vb_masks[first]
@@ -886,34 +920,7 @@ class SwizzleSearch:
                     return None
                 m |= lanes[i]
             tiles.append(m)
-        st, ld = tiles
-        len_s = self._len_s
-        common = self._common_mask
-        leave = max(plan[8], 0)
-        free = self._full_mask & ~(vbm | st | ld)
-        n_free = free.bit_count()
-        if n_free >= len_s:  # unused units only: no conflicts
-            k = (_low_bits(free, len_s) & common).bit_count()
-            return 0, 0, k - min(k, leave)
-        a_bits, b_bits = st & ~(vbm | ld), ld & ~(vbm | st)
-        na, nb = a_bits.bit_count(), b_bits.bit_count()
-        swapped = na > nb
-        if swapped:
-            a_bits, b_bits, na, nb = b_bits, a_bits, nb, na
-        lc = min(max(0, len_s - n_free - na), na)
-        k = (free & common).bit_count()
-        if not lc:  # every unused unit and XOR pairs: no conflicts
-            return 0, 0, k - min(k, leave)
-        a_raw, b_raw = _low_bits(a_bits, lc), _low_bits(b_bits, lc)
-        ka, kb = (a_raw & common).bit_count(), (b_raw & common).bit_count()
-        left = max(leave - k, 0)  # the raw units of ``common`` left as segment bits: a's first
-        keep_a = min(left, ka)
-        keep_b = min(left - keep_a, kb)
-        dims_a, dims_b = lc - ka + keep_a, lc - kb + keep_b
-        if swapped:
-            dims_a, dims_b = dims_b, dims_a
-        total = k + ka + kb
-        return (1 << dims_a) - 1, (1 << dims_b) - 1, total - min(total, leave)
+        return _rank_of_masks(vbm, tiles[0], tiles[1], self._full_mask, self._len_s, self._common_mask, plan[8])
 
     def candidate(self, ts: MemOpTile, td: MemOpTile) -> SwizzleChoice | None:
         """The swizzle for storing with ``ts`` and loading with ``td``, or None when the pair's
