@@ -216,22 +216,35 @@ def _groups(
     tile_src: Sequence[int],
     tile_dst: Sequence[int],
     leave_reps: int = 0,
+    masks: tuple[int, int, int] | None = None,
 ) -> _Groups:
     """The offset bits of a swizzle but the bank bits: ``(vector, segment and reps as chosen,
     segment, reps)`` (the bank bits complete them; see :func:`_layout_of`), with ``len_s``
     segment and reps bits (:func:`_segment_len`).  ``common``: the register vectors of both sides
     (segment bits among them are reps, but ``leave_reps`` of them).  The segment bits are
-    :func:`_compute_segment`'s for the bank bits ``vbasis + tile_*``."""
-    used = {*vbasis, *tile_src, *tile_dst}
-    sbasis = [u for u in (_UNITS[dim] if dim < 65 else [1 << b for b in range(dim)]) if u not in used]
+    :func:`_compute_segment`'s for the bank bits ``vbasis + tile_*``.  ``masks``: the vector bits
+    and the two tiles as masks, when every vector is a unit vector (or zero): the unused units
+    and those of one tile only are read from them."""
+    units = _UNITS[dim] if dim < 65 else [1 << b for b in range(dim)]
+    if masks is None:
+        used = {*vbasis, *tile_src, *tile_dst}
+        sbasis = [u for u in units if u not in used]
+    else:
+        vbm, st, ld = masks
+        free = ~(vbm | st | ld)
+        sbasis = [u for u in units if u & free]
     if len(sbasis) > len_s:
         del sbasis[len_s:]
     elif len(sbasis) < len_s:  # too few unused unit vectors: XOR pairs of one side's and the other's
-        vs, ss, sd = set(vbasis), set(tile_src), set(tile_dst)
-        only_s, only_d = ss - vs - sd, sd - vs - ss
-        only_s.discard(0)
-        only_d.discard(0)
-        a, b = sorted(only_s), sorted(only_d)
+        if masks is None:
+            vs, ss, sd = set(vbasis), set(tile_src), set(tile_dst)
+            only_s, only_d = ss - vs - sd, sd - vs - ss
+            only_s.discard(0)
+            only_d.discard(0)
+            a, b = sorted(only_s), sorted(only_d)
+        else:
+            only_st, only_ld = st & ~(vbm | ld), ld & ~(vbm | st)
+            a, b = [u for u in units if u & only_st], [u for u in units if u & only_ld]
         if len(a) > len(b):
             a, b = b, a
         log_conflicts = min(max(0, len_s - len(a) - len(sbasis)), len(a))
@@ -854,17 +867,24 @@ class SwizzleSearch:
             return self._fulls[key]
         plan = self._fit(ts, td)
         full: _Candidate | None = None
-        if plan is not None:
+        if plan is not None and self._units and self._len_s >= 0:
+            got = self._unit_tiles(ts, td, plan)
+            if got is not None:
+                vb, vbm, tile_s, tile_d, st, ld = got
+                groups = _groups(self._common, self.dim, self._len_s, vb, tile_s, tile_d, plan[8], (vbm, st, ld))
+                w, r = _conflicts(groups[2], tile_s, tile_d, True)
+                full = groups, tile_s, tile_d, w, r
+        elif plan is not None:
             first, n_reg_b, lanes_b, leave = plan[0], plan[1], plan[7], plan[8]
             b_lanes = self.sides[1 - first].lanes
             vb = self.common_registers(first)[:n_reg_b] + [b_lanes[i] for i in lanes_b]
             s_side, d_side = self.sides
-            tile_s = _instr_tile(ts, s_side.regs, s_side.lanes, vb)
-            tile_d = None if tile_s is None else _instr_tile(td, d_side.regs, d_side.lanes, vb)
-            if tile_s is not None and tile_d is not None:
-                groups = _groups(self._common, self.dim, self._len_s, vb, tile_s, tile_d, leave)
-                w, r = _conflicts(groups[2], tile_s, tile_d, self._units)
-                full = groups, tile_s, tile_d, w, r
+            t_s = _instr_tile(ts, s_side.regs, s_side.lanes, vb)
+            t_d = None if t_s is None else _instr_tile(td, d_side.regs, d_side.lanes, vb)
+            if t_s is not None and t_d is not None:
+                groups = _groups(self._common, self.dim, self._len_s, vb, t_s, t_d, leave)
+                w, r = _conflicts(groups[2], t_s, t_d, self._units)
+                full = groups, t_s, t_d, w, r
         self._fulls[key] = full
         return full
 
@@ -887,9 +907,10 @@ class SwizzleSearch:
         self._recs[key] = out
         return out
 
-    def _rank_units(self, ts: MemOpTile, td: MemOpTile, plan: _PairPlan) -> tuple[int, int, int] | None:
-        """:meth:`_rank` of a fitting pair when every vector is a unit vector (or zero): the
-        vector bits and what :func:`_instr_tile` picks as masks, then :func:`_rank_of_masks`."""
+    def _unit_tiles(self, ts: MemOpTile, td: MemOpTile, plan: _PairPlan) -> tuple[list[int], int, list[int], list[int], int, int] | None:
+        """The vector bits and the store and load tiles (:func:`_instr_tile`) of a fitting pair
+        when every vector is a unit vector (or zero), each also as a mask: ``(vector, its mask,
+        store tile, load tile, their masks)``; None when a tile does not fit."""
         first, n_reg_b, lanes_b = plan[0], plan[1], plan[7]
         sides = self.sides
         masks = self._vb_masks[first]
@@ -899,28 +920,46 @@ class SwizzleSearch:
                 masks.append(masks[-1] | v)
             self._vb_masks[first] = masks
         vbm = masks[n_reg_b]
+        vb = self.common_registers(first)[:n_reg_b]
         b_lanes = sides[1 - first].lanes
         for i in lanes_b:
-            vbm |= b_lanes[i]
-        tiles = []
-        for tile, side in ((ts, sides[0]), (td, sides[1])):  # _instr_tile
+            v = b_lanes[i]
+            vb.append(v)
+            vbm |= v
+        tiles: list[list[int]] = []
+        bits: list[int] = []
+        for tile, side in ((ts, sides[0]), (td, sides[1])):
             need = 3 - len(tile.lane_addr)
-            m = cnt = 0
-            for r in side.regs:
-                if cnt == need:
-                    break
-                if not r & vbm:
-                    m |= r
-                    cnt += 1
-            if cnt < need:
-                return None
+            out: list[int] = []
+            m = 0
+            if need:
+                for r in side.regs:
+                    if len(out) == need:
+                        break
+                    if not r & vbm:
+                        out.append(r)
+                        m |= r
+                if len(out) < need:
+                    return None
             lanes, n_lanes = side.lanes, side.n_lanes
             for i in tile.lane_addr:
                 if i >= n_lanes:
                     return None
-                m |= lanes[i]
-            tiles.append(m)
-        return _rank_of_masks(vbm, tiles[0], tiles[1], self._full_mask, self._len_s, self._common_mask, plan[8])
+                v = lanes[i]
+                out.append(v)
+                m |= v
+            tiles.append(out)
+            bits.append(m)
+        return vb, vbm, tiles[0], tiles[1], bits[0], bits[1]
+
+    def _rank_units(self, ts: MemOpTile, td: MemOpTile, plan: _PairPlan) -> tuple[int, int, int] | None:
+        """:meth:`_rank` of a fitting pair when every vector is a unit vector (or zero):
+        :meth:`_unit_tiles`, then :func:`_rank_of_masks`."""
+        got = self._unit_tiles(ts, td, plan)
+        if got is None:
+            return None
+        _, vbm, _, _, st, ld = got
+        return _rank_of_masks(vbm, st, ld, self._full_mask, self._len_s, self._common_mask, plan[8])
 
     def candidate(self, ts: MemOpTile, td: MemOpTile) -> SwizzleChoice | None:
         """The swizzle for storing with ``ts`` and loading with ``td``, or None when the pair's

@@ -234,4 +234,5 @@ def test_ranks_on_masks_count_what_the_groups_hold(args):
     assert _conflicts(segment, tile_s, tile_d, True) == want[:2]
     assert len(set(sbasis)) == len(sbasis)  # distinct: the rounds are distinct registers
     vbm, st_, ld = (sum(set(v)) for v in (vbasis, tile_s, tile_d))
+    assert _groups(common, dim, len_s, list(vbasis), tile_s, tile_d, leave, (vbm, st_, ld)) == (vbasis, sbasis, segment, reps)
     assert _rank_of_masks(vbm, st_, ld, (1 << dim) - 1, len_s, sum(common), leave) == want
