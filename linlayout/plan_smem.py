@@ -715,7 +715,7 @@ class SwizzleSearch:
     """
 
     __slots__ = ("src", "dst", "bitwidth", "sides", "dim", "_total", "_len_s", "_common", "_units", "_max_reps", "_vb", "_cvt", "_ok", "_cols",
-                 "_full_mask", "_common_mask", "_vb_masks", "_cands", "_recs", "_fulls", "_ldst")
+                 "_full_mask", "_common_mask", "_vb_masks", "_cands", "_recs", "_fulls", "_tiles", "_ldst")
 
     def __init__(self, src: LinearLayout, dst: LinearLayout, bitwidth: int, *, conversion: LinearLayout | None = None):
         if bitwidth < 1 or bitwidth > 128 or bitwidth & (bitwidth - 1):
@@ -744,7 +744,9 @@ class SwizzleSearch:
         self._cands: dict[tuple[MemOpTile, MemOpTile], SwizzleChoice | None] = {}
         self._recs: dict[tuple[object, object], tuple[int, int, int] | None] = {}
         self._fulls: dict[tuple[object, object], _Candidate | None] = {}
-        # for :meth:`_rank_units`: every bit, the common registers, the common vector registers'
+        #: per ranked pair of unit vectors: the reps it leaves and :meth:`_unit_tiles`
+        self._tiles: dict[tuple[object, object], tuple[int, tuple[list[int], int, list[int], list[int], int, int]]] = {}
+        # for the ranks on masks: every bit, the common registers, the common vector registers'
         # prefixes (per direction)
         self._full_mask = (1 << self.dim) - 1
         self._common_mask = sum(common)
@@ -865,16 +867,18 @@ class SwizzleSearch:
         key = (ts._key, td._key)  # type: ignore[attr-defined]
         if key in self._fulls:
             return self._fulls[key]
-        plan = self._fit(ts, td)
         full: _Candidate | None = None
-        if plan is not None and self._units and self._len_s >= 0:
-            got = self._unit_tiles(ts, td, plan)
-            if got is not None:
-                vb, vbm, tile_s, tile_d, st, ld = got
-                groups = _groups(self._common, self.dim, self._len_s, vb, tile_s, tile_d, plan[8], (vbm, st, ld))
-                w, r = _conflicts(groups[2], tile_s, tile_d, True)
-                full = groups, tile_s, tile_d, w, r
-        elif plan is not None:
+        if self._units and self._len_s >= 0:
+            # the tiles and counts of the pair's rank (every vector a unit vector)
+            rank = self._rank(ts, td)
+            if rank is not None:
+                leave, (vb, vbm, tile_s, tile_d, st, ld) = self._tiles[key]
+                groups = _groups(self._common, self.dim, self._len_s, vb, tile_s, tile_d, leave, (vbm, st, ld))
+                full = groups, tile_s, tile_d, rank[0], rank[1]
+            self._fulls[key] = full
+            return full
+        plan = self._fit(ts, td)
+        if plan is not None:
             first, n_reg_b, lanes_b, leave = plan[0], plan[1], plan[7], plan[8]
             b_lanes = self.sides[1 - first].lanes
             vb = self.common_registers(first)[:n_reg_b] + [b_lanes[i] for i in lanes_b]
@@ -891,16 +895,21 @@ class SwizzleSearch:
     def _rank(self, ts: MemOpTile, td: MemOpTile) -> tuple[int, int, int] | None:
         """What ranks a pair: its store and load bank conflicts and its rounds' bits (None when
         it does not fit), remembered (by the tiles' lanes: nothing else enters it).  With unit
-        vectors only, counted on bit masks (:meth:`_rank_units`) without building the pair's
+        vectors only, counted on bit masks (:func:`_rank_of_masks`) without building the pair's
         offset groups."""
         key = (ts._key, td._key)  # type: ignore[attr-defined]
         rec = self._recs.get(key, _MISSING)
         if rec is not _MISSING:
             return rec  # type: ignore[return-value]
         out: tuple[int, int, int] | None
-        if self._units and self._len_s >= 0:
+        if self._units and self._len_s >= 0:  # on masks, the tiles kept for the offset groups
             plan = self._fit(ts, td)
-            out = None if plan is None else self._rank_units(ts, td, plan)
+            got = None if plan is None else self._unit_tiles(ts, td, plan)
+            if got is None or plan is None:
+                out = None
+            else:
+                self._tiles[key] = (plan[8], got)
+                out = _rank_of_masks(got[1], got[4], got[5], self._full_mask, self._len_s, self._common_mask, plan[8])
         else:
             full = self._candidate(ts, td)
             out = None if full is None else (full[3], full[4], len(full[0][3]))
@@ -951,15 +960,6 @@ class SwizzleSearch:
             tiles.append(out)
             bits.append(m)
         return vb, vbm, tiles[0], tiles[1], bits[0], bits[1]
-
-    def _rank_units(self, ts: MemOpTile, td: MemOpTile, plan: _PairPlan) -> tuple[int, int, int] | None:
-        """:meth:`_rank` of a fitting pair when every vector is a unit vector (or zero):
-        :meth:`_unit_tiles`, then :func:`_rank_of_masks`."""
-        got = self._unit_tiles(ts, td, plan)
-        if got is None:
-            return None
-        _, vbm, _, _, st, ld = got
-        return _rank_of_masks(vbm, st, ld, self._full_mask, self._len_s, self._common_mask, plan[8])
 
     def candidate(self, ts: MemOpTile, td: MemOpTile) -> SwizzleChoice | None:
         """The swizzle for storing with ``ts`` and loading with ``td``, or None when the pair's
