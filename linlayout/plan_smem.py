@@ -331,7 +331,13 @@ def _layout_of(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...]) -> 
     """The shared layout of :func:`_groups`' offset bits, the bank bits the unit vectors that
     complete them (flat ints below ``2**dim``; ``outs`` the out-dims as ``out_dims.items()``)."""
     vbasis, sbasis, segment, reps = groups
-    bbasis = unit_complement(vbasis + sbasis, dim)
+    vecs = vbasis + sbasis
+    low = {v & -v for v in vecs}
+    if len(low) == len(vecs) and 0 not in low:
+        # distinct lowest bits: already an echelon form on them, the pivots unit_complement finds
+        bbasis = [u for u in (_UNITS[dim] if dim < 65 else [1 << b for b in range(dim)]) if u not in low]
+    else:
+        bbasis = unit_complement(vecs, dim)
     lay = LinearLayout._make_raw(
         (("vector", tuple(vbasis)), ("bank", tuple(bbasis)), ("segment", tuple(segment)), ("reps", tuple(reps))), outs)
     # the bank bits complete the span of the others to the whole tensor: the rank is known

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from linlayout import LinearLayout
 from linlayout.errors import DimensionError, LayoutError
+from linlayout.gf2 import unit_complement
 from linlayout.plan_smem import (
     LD_ST_MATRIX,
     LD_ST_MATRIX_TRANS,
@@ -26,6 +27,7 @@ from linlayout.plan_smem import (
     _compute_segment,
     _conflicts,
     _groups,
+    _layout_of,
     _rank_of_masks,
     conversion_map,
     optimal_swizzle,
@@ -236,3 +238,16 @@ def test_ranks_on_masks_count_what_the_groups_hold(args):
     vbm, st_, ld = (sum(set(v)) for v in (vbasis, tile_s, tile_d))
     assert _groups(common, dim, len_s, list(vbasis), tile_s, tile_d, leave, (vbm, st_, ld)) == (vbasis, sbasis, segment, reps)
     assert _rank_of_masks(vbm, st_, ld, (1 << dim) - 1, len_s, sum(common), leave) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 10).flatmap(lambda dim: st.tuples(st.just(dim), st.lists(st.one_of(
+    st.integers(0, (1 << dim) - 1), st.integers(0, dim - 1).map(lambda i: 1 << i)), max_size=dim))), st.data())
+def test_bank_bits_complete_the_other_offset_bits(args, data):
+    """The bank bits are the unit vectors :func:`unit_complement` adds (read off the lowest bits
+    when those are distinct), and the layout's known rank is its rank."""
+    dim, vecs = args
+    cut = data.draw(st.integers(0, len(vecs)))
+    lay = _layout_of((vecs[:cut], vecs[cut:], vecs[cut:], []), dim, (("dim0", 1 << dim),))
+    assert list(lay.flat_bases("bank")) == unit_complement(vecs, dim)
+    assert lay.rank() == LinearLayout.from_flat({d: lay.flat_bases(d) for d in lay.in_dim_names}, [("dim0", 1 << dim)]).rank()
