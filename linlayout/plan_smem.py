@@ -345,6 +345,24 @@ def _layout_of(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...]) -> 
     return lay
 
 
+def _after_bank0(regs: Sequence[int], vb: Sequence[int], other_lane: frozenset[int], extra_max: int) -> list[int]:
+    """Registers beyond ``vb`` that are lanes on the other side (at most ``extra_max``)."""
+    vec: list[int] = []
+    for r in regs:
+        if r in vb:
+            continue
+        if r in other_lane:
+            vec.append(r)
+        if len(vec) >= extra_max:
+            break
+    return vec
+
+
+def _fill(regs: Sequence[int], vb: Sequence[int], per_bank: int) -> list[int]:
+    """``vb`` topped up with ``regs`` to ``per_bank`` vector bits (a bank word)."""
+    return list(vb) + list(regs[len(vb):min(per_bank, len(regs))])
+
+
 def _vbasis(reg_src: Sequence[int], reg_dst: Sequence[int], lane_src: frozenset[int], lane_dst: frozenset[int],
             common: Sequence[int], bitwidth: int) -> list[int]:
     """The vector bases of plain ``ld/st.shared``: ``common`` (a basis of the registers both sides
@@ -354,44 +372,24 @@ def _vbasis(reg_src: Sequence[int], reg_dst: Sequence[int], lane_src: frozenset[
     vbasis = list(common[:max_vec])
     per_bank = 0 if bitwidth > 32 else (32 // bitwidth).bit_length() - 1
     extra_max = (128 // max(bitwidth, 32)).bit_length() - 1
-
-    def after_bank0(regs: Sequence[int], vb: Sequence[int], other_lane: frozenset[int]) -> list[int]:
-        vec: list[int] = []
-        for r in regs:
-            if r in vb:
-                continue
-            if r in other_lane:
-                vec.append(r)
-            if len(vec) >= extra_max:
-                break
-        return vec
-
-    def is_prefix(prefix: Sequence[int], regs: Sequence[int]) -> bool:
-        return len(prefix) <= len(regs) and list(regs[: len(prefix)]) == list(prefix)
-
-    def fill(regs: Sequence[int], vb: Sequence[int]) -> list[int]:
-        out = list(vb)
-        for i in range(len(vb), min(per_bank, len(regs))):
-            out.append(regs[i])
-        return out
-
     vec_src = True
     if (1 << len(vbasis)) * bitwidth < 32:
-        src_prefix = is_prefix(vbasis, reg_src)
-        dst_prefix = is_prefix(vbasis, reg_dst)
+        n = len(vbasis)
+        src_prefix = n <= len(reg_src) and list(reg_src[:n]) == vbasis
+        dst_prefix = n <= len(reg_dst) and list(reg_dst[:n]) == vbasis
         if vbasis and not src_prefix and not dst_prefix:
-            reg_src = list(vbasis) + [r for r in reg_src if r not in vbasis]
-            reg_dst = list(vbasis) + [r for r in reg_dst if r not in vbasis]
+            reg_src = vbasis + [r for r in reg_src if r not in vbasis]
+            reg_dst = vbasis + [r for r in reg_dst if r not in vbasis]
             src_prefix = dst_prefix = True
         if src_prefix and dst_prefix:
-            vs = after_bank0(reg_src, fill(reg_src, vbasis), lane_dst)
-            vd = after_bank0(reg_dst, fill(reg_dst, vbasis), lane_src)
+            vs = _after_bank0(reg_src, _fill(reg_src, vbasis, per_bank), lane_dst, extra_max)
+            vd = _after_bank0(reg_dst, _fill(reg_dst, vbasis, per_bank), lane_src, extra_max)
             src_prefix = len(vs) >= len(vd)
-            dst_prefix = len(vd) > len(vs)
         vec_src = src_prefix
-        vbasis = fill(reg_src if vec_src else reg_dst, vbasis)
-    vbasis = vbasis + (after_bank0(reg_src, vbasis, lane_dst) if vec_src else after_bank0(reg_dst, vbasis, lane_src))
-    return vbasis
+        vbasis = _fill(reg_src if vec_src else reg_dst, vbasis, per_bank)
+    if vec_src:
+        return vbasis + _after_bank0(reg_src, vbasis, lane_dst, extra_max)
+    return vbasis + _after_bank0(reg_dst, vbasis, lane_src, extra_max)
 
 
 def _ldst_tiles(src: _Side, dst: _Side, bitwidth: int, vbasis: Sequence[int]) -> tuple[list[int], list[int]]:
@@ -456,11 +454,18 @@ def optimal_swizzle_ldst(src: LinearLayout, dst: LinearLayout, bitwidth: int) ->
     return _ldst_choice(s, d, bitwidth, _common_registers(s, d))
 
 
-def _ldst_choice(src: _Side, dst: _Side, bitwidth: int, common: Sequence[int]) -> SwizzleChoice:
+def _ldst_choice(src: _Side, dst: _Side, bitwidth: int, common: Sequence[int],
+                 common_set: frozenset[int] | None = None) -> SwizzleChoice:
+    """:func:`optimal_swizzle_ldst` of two sides; ``common``: their common register basis,
+    ``common_set``: the register vectors both hold (when the caller has them)."""
     vbasis = _vbasis(src.regs, dst.regs, src.lane_set, dst.lane_set, common, bitwidth)
     tile_src, tile_dst = _ldst_tiles(src, dst, bitwidth, vbasis)
-    groups = _groups(src.reg_set & dst.reg_set, src.dim, _segment_len(src.dim, bitwidth, len(vbasis)), vbasis, tile_src, tile_dst)
-    w, r = _conflicts(groups[2], tile_src, tile_dst, src.units and dst.units)
+    units = src.units and dst.units
+    # every vector a unit vector: the groups read the unused units off masks (distinct units: sums)
+    masks = (sum(set(vbasis)), sum(set(tile_src)), sum(set(tile_dst))) if units else None
+    groups = _groups(src.reg_set & dst.reg_set if common_set is None else common_set, src.dim,
+                     _segment_len(src.dim, bitwidth, len(vbasis)), vbasis, tile_src, tile_dst, 0, masks)
+    w, r = _conflicts(groups[2], tile_src, tile_dst, units)
     return SwizzleChoice(_layout_of(groups, src.dim, src.outs), "st.shared", "ld.shared", w, r,
                          tuple(tile_src), tuple(tile_dst), bitwidth)
 
@@ -987,7 +992,7 @@ class SwizzleSearch:
         """:func:`optimal_swizzle_ldst` of the two sides."""
         if self._ldst is None:
             s, d = self.sides
-            self._ldst = _ldst_choice(s, d, self.bitwidth, self.common_registers(0))
+            self._ldst = _ldst_choice(s, d, self.bitwidth, self.common_registers(0), self._common)
         return self._ldst
 
     def best(self, src_tiles: Sequence[MemOpTile], dst_tiles: Sequence[MemOpTile]) -> SwizzleChoice:
