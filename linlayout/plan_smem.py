@@ -572,10 +572,12 @@ def conversion_map(a: LinearLayout, b: LinearLayout) -> LinearLayout:
 
 
 def clear_swizzle_caches() -> None:
-    """Forget the per-layout facts the swizzle search remembers (for benchmarks)."""
+    """Forget the per-layout facts the swizzle search remembers (for benchmarks), and the fit
+    tests of pairs of instruction tiles."""
     _bijection_solver.cache_clear()
     _column_span.cache_clear()
     _side_of.cache_clear()
+    _PAIR_PLANS.clear()
 
 
 def _instr_tile(instr: MemOpTile, regs: Sequence[int], lanes: Sequence[int], vbasis: Sequence[int]) -> list[int] | None:
