@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 from .checks import as_int
 from .errors import DimensionError, LayoutError, SizeError
-from .gf2 import SpanBasis, intersection_basis, meet_dim, rank, unit_complement
+from .gf2 import SpanBasis, intersection_basis, meet_dim, unit_complement
 from .limits import MAX_ITEMS, as_list
 from .linear import LinearLayout
 
@@ -883,11 +883,11 @@ class SwizzleSearch:
         full: _Candidate | None = None
         if self._units and self._len_s >= 0:
             # the tiles and counts of the pair's rank (every vector a unit vector)
-            rank = self._rank(ts, td)
-            if rank is not None:
+            ranked = self._rank(ts, td)
+            if ranked is not None:
                 leave, (vb, vbm, tile_s, tile_d, st, ld) = self._tiles[key]
                 groups = _groups(self._common, self.dim, self._len_s, vb, tile_s, tile_d, leave, (vbm, st, ld))
-                full = groups, tile_s, tile_d, rank[0], rank[1]
+                full = groups, tile_s, tile_d, ranked[0], ranked[1]
             self._fulls[key] = full
             return full
         plan = self._fit(ts, td)
