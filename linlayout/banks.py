@@ -34,6 +34,7 @@ lanes 0..7 on the 8 rows.  Unswizzled, all rows start in bank 0; with ``Swizzle(
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -179,53 +180,90 @@ def conflicts_of_bases(
     if inv is None:
         return None
 
-    # each basis written over the offset bits (inv: the offset of each unit vector), one loop
-    # (no call per vector: the planner counts two sides of every buffer it prices); only the
-    # OR of the lanes' and others' offsets is read
-    regs: list[int] = []
-    rest_bits = 0
-    for vecs, is_reg in ((registers, True), (lanes, False), (others, False)):
-        for v in vecs:
-            if v >> dim:
-                return None
-            if not v:
-                continue
-            o = 0
-            while v:
-                low = v & -v
-                o ^= inv[low.bit_length() - 1]
-                v ^= low
-            if is_reg:
-                regs.append(o)
-            else:
-                rest_bits |= o
-    # Triton's largestVectorisation (:func:`_vectorisation` of the unique conversion map)
-    vec = max(1, 128 // bitwidth)
-    while vec > 1:
-        k = vec.bit_length() - 1
-        mask = vec - 1
-        chosen = []
-        for i in range(k):
-            try:
-                chosen.append(regs.index(1 << i))
-            except ValueError:
-                break
-        if len(chosen) == k and all(r & mask == 0 for j, r in enumerate(regs) if j not in chosen) \
-                and not rest_bits & mask:
+    # each basis written over the offset bits (inv: the offset of each unit vector; a unit vector
+    # is one look-up, no call per vector: the planner counts two sides of every buffer it
+    # prices); of the lanes and others only the OR of the images is read, and the lanes' images
+    # for the wavefront's
+    get = inv.get
+    images: list[list[int]] = []
+    for vecs in (registers, lanes, others):
+        out: list[int] = list(map(get, vecs))  # type: ignore[arg-type]  # None until fixed below
+        if None in out:  # other vectors: the XOR of their unit vectors' images
+            for i, o in enumerate(out):
+                if o is None:
+                    v = vecs[i]
+                    if v >> dim:
+                        return None
+                    o = 0
+                    while v:
+                        low = v & -v
+                        o ^= inv[low]
+                        v ^= low
+                    out[i] = o
+        images.append(out)
+    regs = [o for o in images[0] if o]
+    lane_images = images[1]
+    rest = functools.reduce(operator.or_, lane_images, 0) | functools.reduce(operator.or_, images[2], 0)
+    # Triton's largestVectorisation (:func:`_vectorisation` of the unique conversion map): the
+    # widest 2**k elements (at most 128 bits) whose offsets 1, 2, .., 2**(k-1) are registers (the
+    # first of each), with no other register, lane or other basis below offset 2**k; the first
+    # two tests hold up to a bound, the last one is that exactly k registers reach below it
+    k = max(1, 128 // bitwidth).bit_length() - 1
+    reg_set = set(regs)
+    first_missing = 0
+    while (1 << first_missing) in reg_set:
+        first_missing += 1
+    k = min(k, first_missing)
+    if rest:
+        k = min(k, (rest & -rest).bit_length() - 1)
+    while k > 0:
+        mask = (1 << k) - 1
+        if sum(1 for r in regs if r & mask) == k:
             break
-        vec //= 2
+        k -= 1
+    vec = 1 << k
     bank = min(NUM_BANKS * 32 // (vec * bitwidth), max(1, (1 << dim) // vec))
-    segment = offsets[vec.bit_length() - 1 + bank.bit_length() - 1:]
+    low = (1 << (k + bank.bit_length() - 1)) - 1  # the offset bits below the segment bits
     log2vec_words = max(vec * bitwidth // 32, 1).bit_length() - 1
-    lanes_wf = lanes[: max(0, len(lanes) - log2vec_words)]
-    return (1 << gf2.meet_dim([x for x in segment if x], [x for x in lanes_wf if x])) - 1
+    wavefront = lane_images[: max(0, len(lanes) - log2vec_words)]
+    # the segment bits are the offset bits from ``low`` up: the lanes' meet with their span has
+    # the dimension that masking them off takes from the lanes' rank (both eliminations at once)
+    meet = 0
+    own: dict[int, int] = {}  # leading bit length -> vector, of the lanes' images
+    kept: dict[int, int] = {}  # of their offset bits below the segment
+    for o in wavefront:
+        v = o
+        while v:
+            n = v.bit_length()
+            w = own.get(n)
+            if w is None:
+                own[n] = v
+                meet += 1
+                break
+            v ^= w
+        v = o & low
+        while v:
+            n = v.bit_length()
+            w = kept.get(n)
+            if w is None:
+                kept[n] = v
+                meet -= 1
+                break
+            v ^= w
+    return (1 << meet) - 1
 
 
 @functools.lru_cache(maxsize=1024)
-def _unit_images(offsets: tuple[int, ...]) -> list[int] | None:
-    """:func:`linlayout.gf2.unit_images` of a shared layout's offset bases, remembered (a planner
-    counts the store and the load side of one buffer)."""
-    return gf2.unit_images(offsets)
+def _unit_images(offsets: tuple[int, ...]) -> dict[int, int] | None:
+    """:func:`linlayout.gf2.unit_images` of a shared layout's offset bases as a map from each
+    unit vector (and zero) to its offset, remembered (a planner counts the store and the load
+    side of one buffer); None when the offsets are no basis."""
+    inv = gf2.unit_images(offsets)
+    if inv is None:
+        return None
+    out = {1 << i: o for i, o in enumerate(inv)}
+    out[0] = 0
+    return out
 
 
 def bank_conflicts(register_layout: Any, shared_layout: Any, bitwidth: int, *, shape: Sequence[int] | None = None) -> int:

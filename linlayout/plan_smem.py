@@ -40,8 +40,10 @@ import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .checks import as_int
 from .errors import DimensionError, LayoutError, SizeError
 from .gf2 import SpanBasis, intersection_basis, meet_dim, unit_complement
+from .limits import MAX_ITEMS, as_list
 from .linear import LinearLayout
 
 __all__ = [
@@ -74,6 +76,10 @@ def remove_broadcast_registers(layout: LinearLayout) -> LinearLayout:
     return layout.remove_zero_bases("register")
 
 
+#: a small int per distinct tile lanes (see MemOpTile._key), for the first 4096 distinct ones
+_TILE_KEYS: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+
+
 @dataclass(frozen=True)
 class MemOpTile:
     """A shared-memory instruction's access tile: ``lane_contig`` lanes hold one contiguous 16-byte
@@ -85,9 +91,25 @@ class MemOpTile:
     load_name: str
 
     def __post_init__(self) -> None:
+        # lane indices are the bits of a lane id: non-negative ints (normalised to a tuple of ints)
+        for name in ("lane_contig", "lane_addr"):
+            got = getattr(self, name)
+            if type(got) is not tuple or not all(type(i) is int and i >= 0 for i in got):
+                items = as_list(got, f"MemOpTile {name}", MAX_ITEMS)
+                lanes = tuple(as_int(i, f"MemOpTile {name} entry", DimensionError) for i in items)
+                if any(i < 0 for i in lanes):
+                    raise DimensionError(f"MemOpTile {name}: lane indices are the bits of a lane id, non-negative; got {lanes}")
+                object.__setattr__(self, name, lanes)
         # the searches key their dicts by tiles: hashed once (the lanes only: ints hash alike in
         # every process, and equal tiles have equal lanes)
-        object.__setattr__(self, "_hash", hash((self.lane_contig, self.lane_addr)))
+        lanes_ = (self.lane_contig, self.lane_addr)
+        object.__setattr__(self, "_hash", hash(lanes_))
+        # what a search's candidates are remembered by: they depend on the lanes only, which are
+        # named by a small int (the first 4096 distinct tiles) or by themselves (any after those)
+        key: object = _TILE_KEYS.get(lanes_)
+        if key is None:
+            key = lanes_ if len(_TILE_KEYS) >= 4096 else _TILE_KEYS.setdefault(lanes_, len(_TILE_KEYS))
+        object.__setattr__(self, "_key", key)
 
     def __hash__(self) -> int:
         return self._hash  # type: ignore[attr-defined]
@@ -171,42 +193,70 @@ def _compute_segment(bank_src: Sequence[int], bank_dst: Sequence[int], dim: int,
     return segment[:length]
 
 
-def _build(
-    src: LinearLayout,
-    dst: LinearLayout,
-    bitwidth: int,
-    vbasis: Sequence[int],
-    tile_src: Sequence[int],
-    tile_dst: Sequence[int],
-    leave_reps: int = 0,
-) -> LinearLayout:
-    dim = src.total_out_size_log2
-    groups = _groups(set(src.flat_bases("register")), set(dst.flat_bases("register")), dim, bitwidth, vbasis, tile_src,
-                     tile_dst, leave_reps)
-    return _layout_of(groups, dim, list(src.out_dims.items()))
+#: A candidate's offset bits but the bank bits: (vector, segment and reps as chosen, segment, reps)
+_Groups = tuple[list[int], list[int], list[int], list[int]]
+
+#: the unit vectors of GF(2)^dim, lowest first, per dim
+_UNITS = [tuple(1 << b for b in range(dim)) for dim in range(65)]
+
+
+def _segment_len(dim: int, bitwidth: int, n_vector: int) -> int:
+    """How many segment (and reps) bits a swizzle with ``n_vector`` vector bits has: the bank bits
+    fill a 1024-bit line of words."""
+    word = (1 << n_vector) * bitwidth
+    len_b = min(max((1024 // word).bit_length() - 1, 0) if word <= 1024 else 0, dim - n_vector)
+    return dim - len_b - n_vector
 
 
 def _groups(
-    regs_src: set[int] | frozenset[int],
-    regs_dst: set[int] | frozenset[int],
+    common: frozenset[int],
     dim: int,
-    bitwidth: int,
-    vbasis: Sequence[int],
+    len_s: int,
+    vbasis: list[int],
     tile_src: Sequence[int],
     tile_dst: Sequence[int],
     leave_reps: int = 0,
-) -> tuple[list[int], list[int], list[int], list[int]]:
-    """The offset bits of :func:`_build` but the bank bits: ``(vector, segment and reps as
-    chosen, segment, reps)`` (the bank bits complete them; see :func:`_layout_of`)."""
-    bank_src = list(vbasis) + list(tile_src)
-    bank_dst = list(vbasis) + list(tile_dst)
-    word = (1 << len(vbasis)) * bitwidth
-    len_b = min(max((1024 // word).bit_length() - 1, 0) if word <= 1024 else 0, dim - len(vbasis))
-    len_s = dim - len_b - len(vbasis)
-    sbasis = _compute_segment(bank_src, bank_dst, dim, len_s)
+    masks: tuple[int, int, int] | None = None,
+) -> _Groups:
+    """The offset bits of a swizzle but the bank bits: ``(vector, segment and reps as chosen,
+    segment, reps)`` (the bank bits complete them; see :func:`_layout_of`), with ``len_s``
+    segment and reps bits (:func:`_segment_len`).  ``common``: the register vectors of both sides
+    (segment bits among them are reps, but ``leave_reps`` of them).  The segment bits are
+    :func:`_compute_segment`'s for the bank bits ``vbasis + tile_*``.  ``masks``: the vector bits
+    and the two tiles as masks, when every vector is a unit vector (or zero): the unused units
+    and those of one tile only are read from them."""
+    units = _UNITS[dim] if dim < 65 else [1 << b for b in range(dim)]
+    if masks is None:
+        used = {*vbasis, *tile_src, *tile_dst}
+        sbasis = [u for u in units if u not in used]
+    else:
+        vbm, st, ld = masks
+        free = ~(vbm | st | ld)
+        sbasis = [u for u in units if u & free]
+    if len(sbasis) > len_s:
+        del sbasis[len_s:]
+    elif len(sbasis) < len_s:  # too few unused unit vectors: XOR pairs of one side's and the other's
+        if masks is None:
+            vs, ss, sd = set(vbasis), set(tile_src), set(tile_dst)
+            only_s, only_d = ss - vs - sd, sd - vs - ss
+            only_s.discard(0)
+            only_d.discard(0)
+            a, b = sorted(only_s), sorted(only_d)
+        else:
+            only_st, only_ld = st & ~(vbm | ld), ld & ~(vbm | st)
+            a, b = [u for u in units if u & only_st], [u for u in units if u & only_ld]
+        if len(a) > len(b):
+            a, b = b, a
+        log_conflicts = min(max(0, len_s - len(a) - len(sbasis)), len(a))
+        sbasis += [a[i] ^ b[i] for i in range(log_conflicts, len(a))]
+        sbasis += a[:log_conflicts]
+        sbasis += b[:log_conflicts]
+        del sbasis[len_s:]
+    if common.isdisjoint(sbasis):
+        return vbasis, sbasis, list(sbasis), []
     segment, reps = [], []
     for s in sbasis:
-        if s in regs_src and s in regs_dst:
+        if s in common:
             if leave_reps > 0:
                 leave_reps -= 1
                 segment.append(s)
@@ -214,70 +264,135 @@ def _groups(
                 reps.append(s)
         else:
             segment.append(s)
-    return list(vbasis), sbasis, segment, reps
+    return vbasis, sbasis, segment, reps
 
 
-def _layout_of(groups: tuple[list[int], list[int], list[int], list[int]], dim: int,
-               outs: list[tuple[str, int]]) -> LinearLayout:
-    """The shared layout of :func:`_groups`' offset bits, the bank bits the unit vectors that
-    complete them."""
-    vbasis, sbasis, segment, reps = groups
-    bbasis = unit_complement(vbasis + sbasis, dim)
-    return LinearLayout.from_flat({"vector": vbasis, "bank": bbasis, "segment": segment, "reps": reps}, outs)
+def _conflicts(segment: Sequence[int], tile_src: Sequence[int], tile_dst: Sequence[int], units: bool = False) -> tuple[int, int]:
+    """``side_bank_conflicts(segment, tile)`` of both tiles of a swizzle from :func:`_groups`:
+    2**dim(span(segment) ∩ span(tile)) - 1.
 
-
-def _vbasis(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> list[int]:
-    reg_src = list(src.flat_bases("register"))
-    reg_dst = list(dst.flat_bases("register"))
-    dim = src.total_out_size_log2
-    vbasis = intersection_basis(reg_src, reg_dst, dim)
-    max_vec = (128 // bitwidth).bit_length() - 1 if bitwidth <= 128 else 0
-    vbasis = vbasis[:max_vec]
-    per_bank = 0 if bitwidth > 32 else (32 // bitwidth).bit_length() - 1
-    lane_src = set(list(src.flat_bases("lane")))
-    lane_dst = set(list(dst.flat_bases("lane")))
-    extra_max = (128 // max(bitwidth, 32)).bit_length() - 1
-
-    def after_bank0(regs: Sequence[int], vb: Sequence[int], other_lane: set[int]) -> list[int]:
-        vec: list[int] = []
-        for r in regs:
-            if r in vb:
-                continue
-            if r in other_lane:
-                vec.append(r)
-            if len(vec) >= extra_max:
+    ``units``: every vector of the vector bits and the tiles is a unit vector (or zero).  Then
+    the segment bits are unused unit vectors (no tile has them), raw tile vectors of one side
+    only, and XOR pairs of one such vector of each side (:func:`_compute_segment`); a
+    combination with a pair has the other side's vector of the pair, which nothing else in the
+    segment has, so a tile's meet with the segment is spanned by the raw vectors of that tile.
+    Otherwise the segment's span is reduced once for both tiles: the dimension is rank(tile)
+    less what the tile adds to the segment's span, the segment's unit vectors taken out by
+    masking their bits off (the quotient by their span), the rest by elimination."""
+    if units:
+        return (1 << len(set(tile_src).intersection(segment))) - 1, (1 << len(set(tile_dst).intersection(segment))) - 1
+    mask = 0
+    rest = []
+    for s in segment:
+        if s & (s - 1):
+            rest.append(s)
+        else:
+            mask |= s
+    keep = ~mask
+    lead: dict[int, int] = {}  # leading bit length -> vector, of the rest with the unit bits off
+    for v in rest:
+        v &= keep
+        while v:
+            n = v.bit_length()
+            w = lead.get(n)
+            if w is None:
+                lead[n] = v
                 break
-        return vec
+            v ^= w
+    out = []
+    for tile in (tile_src, tile_dst):
+        joint = dict(lead)
+        own: dict[int, int] = {}
+        meet = 0  # rank(tile) - (rank(segment + tile) - rank(segment))
+        for t in tile:
+            v = t
+            while v:
+                n = v.bit_length()
+                w = own.get(n)
+                if w is None:
+                    own[n] = v
+                    meet += 1
+                    break
+                v ^= w
+            v = t & keep
+            while v:
+                n = v.bit_length()
+                w = joint.get(n)
+                if w is None:
+                    joint[n] = v
+                    meet -= 1
+                    break
+                v ^= w
+        out.append((1 << meet) - 1)
+    return out[0], out[1]
 
-    def is_prefix(prefix: Sequence[int], regs: Sequence[int]) -> bool:
-        return len(prefix) <= len(regs) and list(regs[: len(prefix)]) == list(prefix)
 
-    def fill(regs: Sequence[int], vb: Sequence[int]) -> list[int]:
-        out = list(vb)
-        for i in range(len(vb), min(per_bank, len(regs))):
-            out.append(regs[i])
-        return out
+def _layout_of(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...]) -> LinearLayout:
+    """The shared layout of :func:`_groups`' offset bits, the bank bits the unit vectors that
+    complete them (flat ints below ``2**dim``; ``outs`` the out-dims as ``out_dims.items()``)."""
+    vbasis, sbasis, segment, reps = groups
+    vecs = vbasis + sbasis
+    low = {v & -v for v in vecs}
+    if len(low) == len(vecs) and 0 not in low:
+        # distinct lowest bits: already an echelon form on them, the pivots unit_complement finds
+        bbasis = [u for u in (_UNITS[dim] if dim < 65 else [1 << b for b in range(dim)]) if u not in low]
+    else:
+        bbasis = unit_complement(vecs, dim)
+    lay = LinearLayout._make_raw(
+        (("vector", tuple(vbasis)), ("bank", tuple(bbasis)), ("segment", tuple(segment)), ("reps", tuple(reps))), outs)
+    # the bank bits complete the span of the others to the whole tensor: the rank is known
+    lay._rank = dim
+    return lay
 
+
+def _after_bank0(regs: Sequence[int], vb: Sequence[int], other_lane: frozenset[int], extra_max: int) -> list[int]:
+    """Registers beyond ``vb`` that are lanes on the other side (at most ``extra_max``)."""
+    vec: list[int] = []
+    for r in regs:
+        if r in vb:
+            continue
+        if r in other_lane:
+            vec.append(r)
+        if len(vec) >= extra_max:
+            break
+    return vec
+
+
+def _fill(regs: Sequence[int], vb: Sequence[int], per_bank: int) -> list[int]:
+    """``vb`` topped up with ``regs`` to ``per_bank`` vector bits (a bank word)."""
+    return list(vb) + list(regs[len(vb):min(per_bank, len(regs))])
+
+
+def _vbasis(reg_src: Sequence[int], reg_dst: Sequence[int], lane_src: frozenset[int], lane_dst: frozenset[int],
+            common: Sequence[int], bitwidth: int) -> list[int]:
+    """The vector bases of plain ``ld/st.shared``: ``common`` (a basis of the registers both sides
+    hold, in ``reg_src``'s order) cut to 128 bits, topped up to a bank word and with registers that
+    are lanes on the other side."""
+    max_vec = (128 // bitwidth).bit_length() - 1 if bitwidth <= 128 else 0
+    vbasis = list(common[:max_vec])
+    per_bank = 0 if bitwidth > 32 else (32 // bitwidth).bit_length() - 1
+    extra_max = (128 // max(bitwidth, 32)).bit_length() - 1
     vec_src = True
     if (1 << len(vbasis)) * bitwidth < 32:
-        src_prefix = is_prefix(vbasis, reg_src)
-        dst_prefix = is_prefix(vbasis, reg_dst)
+        n = len(vbasis)
+        src_prefix = n <= len(reg_src) and list(reg_src[:n]) == vbasis
+        dst_prefix = n <= len(reg_dst) and list(reg_dst[:n]) == vbasis
         if vbasis and not src_prefix and not dst_prefix:
-            reg_src = list(vbasis) + [r for r in reg_src if r not in vbasis]
-            reg_dst = list(vbasis) + [r for r in reg_dst if r not in vbasis]
+            reg_src = vbasis + [r for r in reg_src if r not in vbasis]
+            reg_dst = vbasis + [r for r in reg_dst if r not in vbasis]
             src_prefix = dst_prefix = True
         if src_prefix and dst_prefix:
-            vs = after_bank0(reg_src, fill(reg_src, vbasis), lane_dst)
-            vd = after_bank0(reg_dst, fill(reg_dst, vbasis), lane_src)
+            vs = _after_bank0(reg_src, _fill(reg_src, vbasis, per_bank), lane_dst, extra_max)
+            vd = _after_bank0(reg_dst, _fill(reg_dst, vbasis, per_bank), lane_src, extra_max)
             src_prefix = len(vs) >= len(vd)
-            dst_prefix = len(vd) > len(vs)
         vec_src = src_prefix
-        vbasis = fill(reg_src if vec_src else reg_dst, vbasis)
-    vbasis = vbasis + (after_bank0(reg_src, vbasis, lane_dst) if vec_src else after_bank0(reg_dst, vbasis, lane_src))
-    return vbasis
+        vbasis = _fill(reg_src if vec_src else reg_dst, vbasis, per_bank)
+    if vec_src:
+        return vbasis + _after_bank0(reg_src, vbasis, lane_dst, extra_max)
+    return vbasis + _after_bank0(reg_dst, vbasis, lane_src, extra_max)
 
 
-def _ldst_tiles(src: LinearLayout, dst: LinearLayout, bitwidth: int, vbasis: Sequence[int]) -> tuple[list[int], list[int]]:
+def _ldst_tiles(src: _Side, dst: _Side, bitwidth: int, vbasis: Sequence[int]) -> tuple[list[int], list[int]]:
     def prefix_len(regs: Sequence[int]) -> int:
         n = 0
         for i, v in enumerate(vbasis):
@@ -288,9 +403,9 @@ def _ldst_tiles(src: LinearLayout, dst: LinearLayout, bitwidth: int, vbasis: Seq
         return n
 
     tiles = []
-    for lay in (src, dst):
-        tile = list(lay.flat_bases("lane"))
-        vs = prefix_len(list(lay.flat_bases("register")))
+    for side in (src, dst):
+        tile = list(side.lanes)
+        vs = prefix_len(side.regs)
         bits = (1 << vs) * bitwidth
         if bits > 32:
             drop = (bits // 32).bit_length() - 1
@@ -310,6 +425,24 @@ def _prepare(src: LinearLayout, dst: LinearLayout) -> tuple[LinearLayout, Linear
     return remove_broadcast_registers(src), remove_broadcast_registers(dst)
 
 
+def _sides(src: LinearLayout, dst: LinearLayout) -> tuple[_Side, _Side]:
+    """The facts of both sides of a round trip (:func:`_prepare`: ``dst``'s out-dims in ``src``'s
+    order, no broadcast registers)."""
+    s, d = _side_of(src), _side_of(dst)
+    if s.outs != d.outs:
+        src, dst = _prepare(src, dst)
+        s, d = _side_of(src), _side_of(dst)
+    return s, d
+
+
+def _common_registers(a: _Side, b: _Side) -> list[int]:
+    """``intersection_basis`` of the two sides' registers (in ``a``'s order)."""
+    if a.unit_regs and b.unit_regs:  # intersection_basis's answer for unit vectors, without its test
+        common = b.reg_set
+        return [v for v in a.regs if v in common]
+    return intersection_basis(a.regs, b.regs, a.dim)
+
+
 def optimal_swizzle_ldst(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> SwizzleChoice:
     """The shared layout for plain ``st.shared`` / ``ld.shared`` (no matrix instructions).
 
@@ -317,40 +450,57 @@ def optimal_swizzle_ldst(src: LinearLayout, dst: LinearLayout, bitwidth: int) ->
         >>> optimal_swizzle_ldst(s, s, 32).store_conflicts
         0
     """
-    src, dst = _prepare(src, dst)
-    return _ldst_choice(src, dst, bitwidth)
+    s, d = _sides(src, dst)
+    return _ldst_choice(s, d, bitwidth, _common_registers(s, d))
 
 
-def _ldst_choice(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> SwizzleChoice:
-    vbasis = _vbasis(src, dst, bitwidth)
+def _ldst_choice(src: _Side, dst: _Side, bitwidth: int, common: Sequence[int],
+                 common_set: frozenset[int] | None = None) -> SwizzleChoice:
+    """:func:`optimal_swizzle_ldst` of two sides; ``common``: their common register basis,
+    ``common_set``: the register vectors both hold (when the caller has them)."""
+    vbasis = _vbasis(src.regs, dst.regs, src.lane_set, dst.lane_set, common, bitwidth)
     tile_src, tile_dst = _ldst_tiles(src, dst, bitwidth, vbasis)
-    lay = _build(src, dst, bitwidth, vbasis, tile_src, tile_dst)
-    seg = list(lay.flat_bases("segment"))
-    return SwizzleChoice(
-        lay, "st.shared", "ld.shared", side_bank_conflicts(seg, tile_src), side_bank_conflicts(seg, tile_dst),
-        tuple(tile_src), tuple(tile_dst), bitwidth,
-    )
+    units = src.units and dst.units
+    # every vector a unit vector: the groups read the unused units off masks (distinct units: sums)
+    masks = (sum(set(vbasis)), sum(set(tile_src)), sum(set(tile_dst))) if units else None
+    groups = _groups(src.reg_set & dst.reg_set if common_set is None else common_set, src.dim,
+                     _segment_len(src.dim, bitwidth, len(vbasis)), vbasis, tile_src, tile_dst, 0, masks)
+    w, r = _conflicts(groups[2], tile_src, tile_dst, units)
+    return SwizzleChoice(_layout_of(groups, src.dim, src.outs), "st.shared", "ld.shared", w, r,
+                         tuple(tile_src), tuple(tile_dst), bitwidth)
 
 
 class _Side:
-    """The facts of one side a swizzle search reads again and again (flat bases, computed once)."""
+    """The facts of one side a swizzle search reads again and again (flat bases, computed once):
+    of ``layout`` without its broadcast registers."""
 
-    __slots__ = ("layout", "regs", "reg_set", "lanes", "n_lanes", "_usable")
+    __slots__ = ("layout", "regs", "reg_set", "unit_regs", "units", "lanes", "lane_set", "n_lanes", "zero_lanes", "dim", "outs",
+                 "_usable")
 
     def __init__(self, layout: LinearLayout):
-        self.layout = layout
-        self.regs = list(layout.flat_bases("register"))
+        self.layout = layout = remove_broadcast_registers(layout)
+        self.regs = layout.flat_bases("register")
         self.reg_set = frozenset(self.regs)
-        self.lanes = list(layout.flat_bases("lane"))
+        self.unit_regs = all(v > 0 and v & (v - 1) == 0 for v in self.regs)
+        self.lanes = layout.flat_bases("lane")
+        self.lane_set = frozenset(self.lanes)
         self.n_lanes = len(self.lanes)
-        self._usable: dict[MemOpTile, bool] = {}
+        #: bit i: lane 2**i is broadcast (a zero basis)
+        self.zero_lanes = sum(1 << i for i, v in enumerate(self.lanes) if not v)
+        #: every register and lane basis is a unit vector (or a zero lane)
+        self.units = self.unit_regs and all(v & (v - 1) == 0 for v in self.lanes)
+        self.dim = layout.total_out_size_log2
+        self.outs = tuple(layout.out_dims.items())
+        self._usable: dict[object, bool] = {}
 
     def usable(self, tile: MemOpTile) -> bool:
         """Whether this side's lanes can serve ``tile``'s contiguous lanes (they exist and none is
-        broadcast): where not, :func:`_tile_vbasis` refuses every pair with the tile on this side."""
-        got = self._usable.get(tile)
+        broadcast): where not, :meth:`SwizzleSearch._candidate` refuses every pair with the tile
+        on this side."""
+        key = tile._key  # type: ignore[attr-defined]
+        got = self._usable.get(key)
         if got is None:
-            got = self._usable[tile] = all(i < self.n_lanes and self.lanes[i] != 0 for i in tile.lane_contig)
+            got = self._usable[key] = all(i < self.n_lanes and self.lanes[i] != 0 for i in tile.lane_contig)
         return got
 
 
@@ -505,123 +655,12 @@ def conversion_map(a: LinearLayout, b: LinearLayout) -> LinearLayout:
 
 
 def clear_swizzle_caches() -> None:
-    """Forget the per-layout facts the swizzle search remembers (for benchmarks)."""
+    """Forget the per-layout facts the swizzle search remembers (for benchmarks), and the fit
+    tests of pairs of instruction tiles."""
     _bijection_solver.cache_clear()
     _column_span.cache_clear()
     _side_of.cache_clear()
-
-
-class _Search:
-    """What the candidate instruction pairs of one search share: both sides' facts, and per
-    direction the intersection of the register spans and the conversion map (each computed at
-    most once, on first use)."""
-
-    __slots__ = ("sides", "dim", "_vb", "_cvt", "_img")
-
-    def __init__(self, src: LinearLayout, dst: LinearLayout):
-        self.sides = (_side_of(src), _side_of(dst))
-        self.dim = src.total_out_size_log2
-        self._vb: dict[int, list[int]] = {}
-        self._cvt: dict[int, LinearLayout | None] = {}
-        self._img: dict[tuple[int, int], tuple[int, int]] = {}
-
-    def common_registers(self, first: int) -> list[int]:
-        """A basis of span(regs of side ``first``) ∩ span(regs of the other), in ``first``'s order."""
-        vb = self._vb.get(first)
-        if vb is None:
-            a, b = self.sides[first], self.sides[1 - first]
-            vb = self._vb[first] = intersection_basis(a.regs, b.regs, self.dim)
-        return vb
-
-    def convertible(self, first: int) -> bool:
-        """Whether :meth:`conversion` exists (always, when side ``first`` is bijective)."""
-        if first not in self._cvt and _bijection_solver(self.sides[first].layout) is not None:
-            return True
-        return self.conversion(first) is not None
-
-    def lane_image(self, first: int, i: int) -> tuple[int, int]:
-        """The register and lane parts of :meth:`conversion` ``(first)`` at the other side's lane
-        ``2**i`` (which must exist).  A bijective side ``first`` has one solution: it is read
-        from that layout's remembered span instead of solving the whole map.  Each is computed
-        once per search (the candidates read the same lanes)."""
-        got = self._img.get((first, i))
-        if got is None:
-            got = self._img[(first, i)] = self._lane_image(first, i)
-        return got
-
-    def _lane_image(self, first: int, i: int) -> tuple[int, int]:
-        cvt = self._cvt.get(first)
-        if cvt is None:
-            solver = _bijection_solver(self.sides[first].layout)
-            if solver is not None:
-                basis, (reg_at, reg_mask), (lane_at, lane_mask) = solver
-                y = basis.reduce(self.sides[1 - first].lanes[i])[1]  # in the span: a bijection reaches everything
-                return (y >> reg_at) & reg_mask, (y >> lane_at) & lane_mask
-            cvt = self.conversion(first)
-            assert cvt is not None  # the caller checked convertible()
-        if cvt.has_out_dim("register") and cvt.has_out_dim("lane"):
-            return _register_lane_parts(cvt, cvt.flat_bases("lane")[i])
-        return cvt.get_basis("lane", i, "register"), cvt.get_basis("lane", i, "lane")
-
-    def conversion(self, first: int) -> LinearLayout | None:
-        """The map from the other side's hardware index to side ``first``'s (b(x) == a(cvt(x))),
-        or None when there is none."""
-        if first not in self._cvt:
-            a, b = self.sides[first].layout, self.sides[1 - first].layout
-            try:
-                self._cvt[first] = conversion_map(a, b)
-            except LayoutError:
-                self._cvt[first] = None
-        return self._cvt[first]
-
-
-def _register_lane_parts(cvt: LinearLayout, v: int) -> tuple[int, int]:
-    """The ``register`` and ``lane`` components of the flat image ``v`` of a conversion map
-    (``cvt.get_basis(.., "register")``, ``(.., "lane")`` read from flat form)."""
-    parts = {}
-    at = 0
-    for n, size in cvt.out_dims.items():
-        k = size.bit_length() - 1
-        parts[n] = (v >> at) & ((1 << k) - 1)
-        at += k
-    return parts["register"], parts["lane"]
-
-
-def _tile_vbasis(search: _Search, n_reg_s: int, n_reg_d: int, lanes_s: Sequence[int], lanes_d: Sequence[int]) -> list[int] | None:
-    """The vector bases of an instruction pair whose tiles take ``n_reg_*`` registers and the lanes
-    ``lanes_*`` of the store (src) and load (dst) sides, or None when the pair does not fit."""
-    if n_reg_s < n_reg_d:
-        first = 1
-        n_reg_a, n_reg_b, lanes_a, lanes_b = n_reg_d, n_reg_s, lanes_d, lanes_s
-    else:
-        first = 0
-        n_reg_a, n_reg_b, lanes_a, lanes_b = n_reg_s, n_reg_d, lanes_s, lanes_d
-    a, b = search.sides[first], search.sides[1 - first]
-    n_lanes = min(a.n_lanes, b.n_lanes)
-    if (lanes_a and max(lanes_a) >= n_lanes) or (lanes_b and max(lanes_b) >= n_lanes):
-        return None
-    # the tests of one side's lanes first (a broadcast lane fails most pairs), then the pair's
-    b_lanes, a_lanes = b.lanes, a.lanes
-    tile_b = [b_lanes[i] for i in lanes_b]
-    if 0 in tile_b:
-        return None
-    for i in lanes_a:
-        if a_lanes[i] == 0:
-            return None
-    vb = search.common_registers(first)
-    if len(vb) < n_reg_b:
-        return None
-    # the conversion maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
-    if not search.convertible(first):
-        return None
-    for i in range(n_reg_a - n_reg_b):
-        if search.lane_image(first, lanes_b[i])[0] == 0:
-            return None
-    tail = list(lanes_b)[len(lanes_b) - len(lanes_a):] if lanes_a else []
-    for ia, ib in zip(lanes_a, tail):
-        if search.lane_image(first, ib)[1] != (1 << ia):
-            return None
-    return list(vb[:n_reg_b]) + tile_b
+    _PAIR_PLANS.clear()
 
 
 def _instr_tile(instr: MemOpTile, regs: Sequence[int], lanes: Sequence[int], vbasis: Sequence[int]) -> list[int] | None:
@@ -654,13 +693,112 @@ def _default_tiles(bitwidth: int, matrix: bool) -> tuple[list[MemOpTile], list[M
 
 #: A candidate before its layout is built: offset groups (see :func:`_groups`), the store and load
 #: tiles and their bank conflicts.
-_Candidate = tuple[tuple[list[int], list[int], list[int], list[int]], list[int], list[int], int, int]
+_Candidate = tuple[_Groups, list[int], list[int], int, int]
+
+_MISSING = object()
+
+
+def _low_bits(m: int, k: int) -> int:
+    """The ``k`` lowest set bits of ``m`` (all of them when it has fewer).
+
+        >>> _low_bits(0b101101, 2), _low_bits(0b100, 3)
+        (5, 4)
+    """
+    out = 0
+    for _ in range(k):
+        low = m & -m
+        if not low:
+            break
+        out |= low
+        m ^= low
+    return out
+
+#: per (store tile, load tile, log2 of the elements of a 128-bit access): :func:`_pair_plan`
+def _rank_of_masks(vbm: int, st: int, ld: int, full: int, len_s: int, common: int, leave: int) -> tuple[int, int, int]:
+    """``(store conflicts, load conflicts, rounds' bits)`` of the swizzle :func:`_groups` and
+    :func:`_conflicts` give when every vector is a unit vector (or zero), counted on masks: the
+    vector bits ``vbm``, the store and load tiles ``st`` and ``ld``, every bit ``full``,
+    ``len_s`` segment bits, the registers of both sides ``common``.
+
+    The segment bits are the lowest ``len_s`` unused units when there are that many; else every
+    unused unit, then XOR pairs of a unit of one tile only (``a``: the side with fewer) and one
+    of the other, then, when there is room, the ``lc`` lowest raw units of each.  XOR pairs are
+    never registers; units of ``common`` are rounds, but the first ``leave`` of them in segment
+    order.  A side's conflicts are its raw units left in the segment (see :func:`_conflicts`).
+
+        >>> _rank_of_masks(1, 2 | 4, 8 | 4, 15, 3, 0, 0)   # raw units 2 and 8: one conflict each
+        (1, 1, 0)
+    """
+    leave = max(leave, 0)
+    free = full & ~(vbm | st | ld)
+    n_free = free.bit_count()
+    if n_free >= len_s:  # unused units only: no conflicts
+        k = (_low_bits(free, len_s) & common).bit_count()
+        return 0, 0, k - min(k, leave)
+    a_bits, b_bits = st & ~(vbm | ld), ld & ~(vbm | st)
+    na, nb = a_bits.bit_count(), b_bits.bit_count()
+    swapped = na > nb
+    if swapped:
+        a_bits, b_bits, na, nb = b_bits, a_bits, nb, na
+    lc = min(max(0, len_s - n_free - na), na)
+    k = (free & common).bit_count()
+    if not lc:  # every unused unit and XOR pairs: no conflicts
+        return 0, 0, k - min(k, leave)
+    a_raw, b_raw = _low_bits(a_bits, lc), _low_bits(b_bits, lc)
+    ka, kb = (a_raw & common).bit_count(), (b_raw & common).bit_count()
+    left = max(leave - k, 0)  # the raw units of ``common`` left as segment bits: a's first
+    keep_a = min(left, ka)
+    keep_b = min(left - keep_a, kb)
+    dims_a, dims_b = lc - ka + keep_a, lc - kb + keep_b
+    if swapped:
+        dims_a, dims_b = dims_b, dims_a
+    total = k + ka + kb
+    return (1 << dims_a) - 1, (1 << dims_b) - 1, total - min(total, leave)
+
+
+_PairPlan = tuple[int, int, int, int, int, tuple[int, ...], tuple[tuple[int, int], ...], tuple[int, ...], int]
+_PAIR_PLANS: dict[tuple[object, object, int], _PairPlan | None] = {}
+
+
+def _pair_plan(ts: MemOpTile, td: MemOpTile, total: int) -> _PairPlan | None:
+    """What decides whether storing with ``ts`` and loading with ``td`` fits a pair of layouts
+    (facts of the tiles only), or None when it never does (a tile takes more than ``2**total``
+    elements).  The side with more vector registers is ``a`` (side ``first``: 0 the store side),
+    the other ``b``; the pair fits when
+
+    * both sides have ``max_lane`` + 1 lanes, and none of the lanes ``mask_a`` of ``a`` and
+      ``mask_b`` of ``b`` (the tiles' contiguous lanes) is broadcast;
+    * the two sides have ``n_reg_b`` common registers and the map from ``b``'s hardware index to
+      ``a``'s exists;
+    * it sends ``b``'s lanes ``reg_need`` (indices) to something with a register part, and each
+      ``(i, lane)`` of ``lane_need`` sends ``b``'s lane ``2**i`` to exactly that lane of ``a``.
+
+    The vector bases are then the first ``n_reg_b`` common registers and ``b``'s lanes ``lanes_b``;
+    ``leave`` segment bits that could be rounds stay segment bits.
+    """
+    n_s = total - len(ts.lane_contig)
+    n_d = total - len(td.lane_contig)
+    if n_s < 0 or n_d < 0:
+        return None
+    if n_s < n_d:
+        first, n_reg_a, n_reg_b, lanes_a, lanes_b = 1, n_d, n_s, td.lane_contig, ts.lane_contig
+    else:
+        first, n_reg_a, n_reg_b, lanes_a, lanes_b = 0, n_s, n_d, ts.lane_contig, td.lane_contig
+    max_lane = max(lanes_a + lanes_b, default=-1)
+    mask_a = sum(1 << i for i in set(lanes_a))
+    mask_b = sum(1 << i for i in set(lanes_b))
+    reg_need = lanes_b[:n_reg_a - n_reg_b]
+    tail = lanes_b[len(lanes_b) - len(lanes_a):] if lanes_a else ()
+    lane_need = tuple((ib, 1 << ia) for ia, ib in zip(lanes_a, tail))
+    leave = min(len(ts.lane_contig) + len(ts.lane_addr) - 3, len(td.lane_contig) + len(td.lane_addr) - 3)
+    return first, n_reg_b, max_lane, mask_a, mask_b, reg_need, lane_need, lanes_b, leave
 
 
 class SwizzleSearch:
     """The swizzle search of one round trip, remembered: every (store tile, load tile) candidate
     is built at most once, so that a planner asking for the best pair with and without matrix
-    instructions, and for plain ``ld/st.shared``, pays for each candidate once.
+    instructions, and for plain ``ld/st.shared``, pays for each candidate once.  A candidate is
+    ranked on flat ints; only the winner's layout is built.
 
     ``conversion`` may give the map from ``dst``'s hardware index to ``src``'s
     (``dst.invert_and_compose(src)``) when the caller has it already.
@@ -672,19 +810,252 @@ class SwizzleSearch:
         True
     """
 
-    __slots__ = ("src", "dst", "bitwidth", "_search", "_cands", "_recs", "_ldst")
+    __slots__ = ("src", "dst", "bitwidth", "sides", "dim", "_total", "_len_s", "_common", "_units", "_max_reps", "_vb", "_cvt", "_ok", "_cols",
+                 "_full_mask", "_common_mask", "_vb_masks", "_cands", "_recs", "_fulls", "_tiles", "_ldst")
 
     def __init__(self, src: LinearLayout, dst: LinearLayout, bitwidth: int, *, conversion: LinearLayout | None = None):
         if bitwidth < 1 or bitwidth > 128 or bitwidth & (bitwidth - 1):
             raise SizeError(f"optimal_swizzle: bitwidth must be a power of two in [1, 128], got {bitwidth}")
-        self.bitwidth = max(bitwidth, 8)
-        self.src, self.dst = _prepare(src, dst)
-        self._search = _Search(self.src, self.dst)
-        if conversion is not None:
-            self._search._cvt[0] = conversion
+        self.bitwidth = bw = max(bitwidth, 8)
+        s, d = self.sides = _sides(src, dst)
+        self.src, self.dst = s.layout, d.layout
+        self.dim = s.dim
+        self._total = (128 // bw).bit_length() - 1  # log2 of the elements of a 128-bit access
+        # the segment bits of a candidate (all have ``_total`` vector bits)
+        self._len_s = _segment_len(self.dim, bw, self._total)
+        #: the register vectors both sides hold (segment bits among them can be rounds)
+        self._common = common = s.reg_set & d.reg_set
+        #: the most rounds a candidate can have, plus its vector registers and the reps it leaves
+        #: as segment bits: its reps are distinct vectors of ``common`` but those when every
+        #: basis is a unit vector (the segment bits are then distinct, its common vector
+        #: registers among ``common``), else at most its segment bits (fewer than ``dim`` less
+        #: the 128-bit access's vector bits, no fewer than its vector registers)
+        self._units = s.units and d.units
+        self._max_reps = len(common) if self._units else self.dim
+        # per direction ``first`` (0: the map from dst's hardware index to src's, 1: the reverse)
+        self._vb: list[list[int] | None] = [None, None]
+        self._cvt: dict[int, LinearLayout | None] = {} if conversion is None else {0: conversion}
+        self._ok: list[bool | None] = [None, None]
+        self._cols: list[tuple[tuple[int, ...], int, int, int, int] | None] = [None, None]
         self._cands: dict[tuple[MemOpTile, MemOpTile], SwizzleChoice | None] = {}
-        self._recs: dict[tuple[MemOpTile, MemOpTile], _Candidate | None] = {}
+        self._recs: dict[tuple[object, object], tuple[int, int, int] | None] = {}
+        self._fulls: dict[tuple[object, object], _Candidate | None] = {}
+        #: per ranked pair of unit vectors: the reps it leaves and :meth:`_unit_tiles`
+        self._tiles: dict[tuple[object, object], tuple[int, tuple[list[int], int, list[int], list[int], int, int]]] = {}
+        # for the ranks on masks: every bit, the common registers, the common vector registers'
+        # prefixes (per direction)
+        self._full_mask = (1 << self.dim) - 1
+        self._common_mask = sum(common)
+        self._vb_masks: list[list[int] | None] = [None, None]
         self._ldst: SwizzleChoice | None = None
+
+    # ------------------------------------------------------------------ facts of the pair, on first use
+
+    def common_registers(self, first: int) -> list[int]:
+        """A basis of span(regs of side ``first``) ∩ span(regs of the other), in ``first``'s order."""
+        vb = self._vb[first]
+        if vb is None:
+            vb = self._vb[first] = _common_registers(self.sides[first], self.sides[1 - first])
+        return vb
+
+    def convertible(self, first: int) -> bool:
+        """Whether :meth:`conversion` exists (always, when side ``first`` is bijective)."""
+        ok = self._ok[first]
+        if ok is None:
+            ok = self._ok[first] = (first not in self._cvt and _bijection_solver(self.sides[first].layout) is not None) \
+                or self.conversion(first) is not None
+        return ok
+
+    def conversion(self, first: int) -> LinearLayout | None:
+        """The map from the other side's hardware index to side ``first``'s (b(x) == a(cvt(x))),
+        or None when there is none."""
+        if first not in self._cvt:
+            a, b = self.sides[first].layout, self.sides[1 - first].layout
+            try:
+                self._cvt[first] = conversion_map(a, b)
+            except LayoutError:
+                self._cvt[first] = None
+        return self._cvt[first]
+
+    def lane_image(self, first: int, i: int) -> tuple[int, int]:
+        """The register and lane parts of :meth:`conversion` ``(first)`` at the other side's lane
+        ``2**i`` (which must exist; so must the map, see :meth:`convertible`)."""
+        cols, reg_field, lane_field, reg_at, lane_at = self._lane_cols(first)
+        return (cols[i] & reg_field) >> reg_at, (cols[i] & lane_field) >> lane_at
+
+    def _lane_cols(self, first: int) -> tuple[tuple[int, ...], int, int, int, int]:
+        """:meth:`conversion` ``(first)`` at every lane ``2**i`` of the other side, as flat ints over
+        side ``first``'s in-dims, and where their register and lane parts sit: ``(columns,
+        register field, lane field, register shift, lane shift)``.  A bijective side ``first``
+        has one solution: it is read from that layout's remembered span instead of solving the
+        whole map.  Computed once per search (the candidates read the same lanes)."""
+        got = self._cols[first]
+        if got is not None:
+            return got
+        cvt = self._cvt.get(first)
+        if cvt is None:
+            solver = _bijection_solver(self.sides[first].layout)
+            if solver is not None:
+                basis, (reg_at, reg_mask), (lane_at, lane_mask) = solver
+                reduce = basis.reduce  # the lanes are in the span: a bijection reaches everything
+                out = self._cols[first] = (tuple([reduce(v)[1] for v in self.sides[1 - first].lanes]),
+                                           reg_mask << reg_at, lane_mask << lane_at, reg_at, lane_at)
+                return out
+            cvt = self.conversion(first)
+            assert cvt is not None  # the caller checked convertible()
+        at = 0
+        where = {}
+        for n, size in cvt.out_dims.items():
+            k = size.bit_length() - 1
+            where[n] = (at, (1 << k) - 1)
+            at += k
+        if "register" not in where or "lane" not in where:  # not reached by the planner's layouts
+            cvt.get_basis("lane", 0, "register")  # raises: the out-dim is missing
+            cvt.get_basis("lane", 0, "lane")
+        (reg_at, reg_mask), (lane_at, lane_mask) = where["register"], where["lane"]
+        out = self._cols[first] = (cvt.flat_bases("lane"), reg_mask << reg_at, lane_mask << lane_at, reg_at, lane_at)
+        return out
+
+    # ------------------------------------------------------------------ candidates
+
+    def _plan(self, ts: MemOpTile, td: MemOpTile) -> _PairPlan | None:
+        """:func:`_pair_plan` of the two tiles at this element width (remembered for all searches)."""
+        key = (ts._key, td._key, self._total)  # type: ignore[attr-defined]
+        if key in _PAIR_PLANS:
+            return _PAIR_PLANS[key]
+        if len(_PAIR_PLANS) >= 4096:
+            _PAIR_PLANS.clear()
+        plan = _PAIR_PLANS[key] = _pair_plan(ts, td, self._total)
+        return plan
+
+    def _fit(self, ts: MemOpTile, td: MemOpTile) -> _PairPlan | None:
+        """The pair's :func:`_pair_plan` when its tiles' lanes fit both layouts and the conversion
+        between them (all but the instruction tiles' registers and address lanes), else None."""
+        plan = self._plan(ts, td)
+        if plan is None:
+            return None
+        first, n_reg_b, max_lane, mask_a, mask_b, reg_need, lane_need, _, _ = plan
+        sides = self.sides
+        a, b = sides[first], sides[1 - first]
+        # the tests of the sides' lanes first (a broadcast lane fails most pairs), then the pair's
+        if max_lane >= a.n_lanes or max_lane >= b.n_lanes or mask_a & a.zero_lanes or mask_b & b.zero_lanes:
+            return None
+        vb = self._vb[first]
+        if vb is None:
+            vb = self.common_registers(first)
+        if len(vb) < n_reg_b or not self.convertible(first):
+            return None
+        if reg_need or lane_need:
+            # the conversion maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
+            got = self._cols[first]
+            cols, reg_field, lane_field, _, lane_at = got if got is not None else self._lane_cols(first)
+            for i in reg_need:
+                if not cols[i] & reg_field:
+                    return None
+            for ib, want in lane_need:
+                if cols[ib] & lane_field != want << lane_at:
+                    return None
+        return plan
+
+    def _candidate(self, ts: MemOpTile, td: MemOpTile) -> _Candidate | None:
+        """The offset groups of a pair's swizzle, its access tiles and their bank conflicts (its
+        layout not yet built); None when the pair's access tiles do not fit the layouts."""
+        key = (ts._key, td._key)  # type: ignore[attr-defined]
+        if key in self._fulls:
+            return self._fulls[key]
+        full: _Candidate | None = None
+        if self._units and self._len_s >= 0:
+            # the tiles and counts of the pair's rank (every vector a unit vector)
+            ranked = self._rank(ts, td)
+            if ranked is not None:
+                leave, (vb, vbm, tile_s, tile_d, st, ld) = self._tiles[key]
+                groups = _groups(self._common, self.dim, self._len_s, vb, tile_s, tile_d, leave, (vbm, st, ld))
+                full = groups, tile_s, tile_d, ranked[0], ranked[1]
+            self._fulls[key] = full
+            return full
+        plan = self._fit(ts, td)
+        if plan is not None:
+            first, n_reg_b, lanes_b, leave = plan[0], plan[1], plan[7], plan[8]
+            b_lanes = self.sides[1 - first].lanes
+            vb = self.common_registers(first)[:n_reg_b] + [b_lanes[i] for i in lanes_b]
+            s_side, d_side = self.sides
+            t_s = _instr_tile(ts, s_side.regs, s_side.lanes, vb)
+            t_d = None if t_s is None else _instr_tile(td, d_side.regs, d_side.lanes, vb)
+            if t_s is not None and t_d is not None:
+                groups = _groups(self._common, self.dim, self._len_s, vb, t_s, t_d, leave)
+                w, r = _conflicts(groups[2], t_s, t_d, self._units)
+                full = groups, t_s, t_d, w, r
+        self._fulls[key] = full
+        return full
+
+    def _rank(self, ts: MemOpTile, td: MemOpTile) -> tuple[int, int, int] | None:
+        """What ranks a pair: its store and load bank conflicts and its rounds' bits (None when
+        it does not fit), remembered (by the tiles' lanes: nothing else enters it).  With unit
+        vectors only, counted on bit masks (:func:`_rank_of_masks`) without building the pair's
+        offset groups."""
+        key = (ts._key, td._key)  # type: ignore[attr-defined]
+        rec = self._recs.get(key, _MISSING)
+        if rec is not _MISSING:
+            return rec  # type: ignore[return-value]
+        out: tuple[int, int, int] | None
+        if self._units and self._len_s >= 0:  # on masks, the tiles kept for the offset groups
+            plan = self._fit(ts, td)
+            got = None if plan is None else self._unit_tiles(ts, td, plan)
+            if got is None or plan is None:
+                out = None
+            else:
+                self._tiles[key] = (plan[8], got)
+                out = _rank_of_masks(got[1], got[4], got[5], self._full_mask, self._len_s, self._common_mask, plan[8])
+        else:
+            full = self._candidate(ts, td)
+            out = None if full is None else (full[3], full[4], len(full[0][3]))
+        self._recs[key] = out
+        return out
+
+    def _unit_tiles(self, ts: MemOpTile, td: MemOpTile, plan: _PairPlan) -> tuple[list[int], int, list[int], list[int], int, int] | None:
+        """The vector bits and the store and load tiles (:func:`_instr_tile`) of a fitting pair
+        when every vector is a unit vector (or zero), each also as a mask: ``(vector, its mask,
+        store tile, load tile, their masks)``; None when a tile does not fit."""
+        first, n_reg_b, lanes_b = plan[0], plan[1], plan[7]
+        sides = self.sides
+        masks = self._vb_masks[first]
+        if masks is None:
+            masks = [0]
+            for v in self.common_registers(first):
+                masks.append(masks[-1] | v)
+            self._vb_masks[first] = masks
+        vbm = masks[n_reg_b]
+        vb = self.common_registers(first)[:n_reg_b]
+        b_lanes = sides[1 - first].lanes
+        for i in lanes_b:
+            v = b_lanes[i]
+            vb.append(v)
+            vbm |= v
+        tiles: list[list[int]] = []
+        bits: list[int] = []
+        for tile, side in ((ts, sides[0]), (td, sides[1])):
+            need = 3 - len(tile.lane_addr)
+            out: list[int] = []
+            m = 0
+            if need:
+                for r in side.regs:
+                    if len(out) == need:
+                        break
+                    if not r & vbm:
+                        out.append(r)
+                        m |= r
+                if len(out) < need:
+                    return None
+            lanes, n_lanes = side.lanes, side.n_lanes
+            for i in tile.lane_addr:
+                if i >= n_lanes:
+                    return None
+                v = lanes[i]
+                out.append(v)
+                m |= v
+            tiles.append(out)
+            bits.append(m)
+        return vb, vbm, tiles[0], tiles[1], bits[0], bits[1]
 
     def candidate(self, ts: MemOpTile, td: MemOpTile) -> SwizzleChoice | None:
         """The swizzle for storing with ``ts`` and loading with ``td``, or None when the pair's
@@ -692,70 +1063,55 @@ class SwizzleSearch:
         key = (ts, td)
         if key in self._cands:
             return self._cands[key]
-        rec = self._record(ts, td)
-        self._cands[key] = choice = None if rec is None else self._choice(ts, td, rec)
+        rec = self._candidate(ts, td)
+        if rec is None:
+            choice = None
+        else:
+            groups, tile_s, tile_d, w, r = rec
+            lay = _layout_of(groups, self.dim, self.sides[0].outs)
+            choice = SwizzleChoice(lay, ts.store_name, td.load_name, w, r, tuple(tile_s), tuple(tile_d), self.bitwidth)
+        self._cands[key] = choice
         return choice
-
-    def _record(self, ts: MemOpTile, td: MemOpTile) -> _Candidate | None:
-        """What a candidate's rank needs (its conflicts and rounds), its layout not yet built."""
-        key = (ts, td)
-        if key in self._recs:
-            return self._recs[key]
-        self._recs[key] = rec = self._candidate(ts, td)
-        return rec
-
-    def _choice(self, ts: MemOpTile, td: MemOpTile, rec: _Candidate) -> SwizzleChoice:
-        groups, tile_s, tile_d, w, r = rec
-        lay = _layout_of(groups, self._search.dim, list(self.src.out_dims.items()))
-        return SwizzleChoice(lay, ts.store_name, td.load_name, w, r, tuple(tile_s), tuple(tile_d), self.bitwidth)
-
-    def _candidate(self, ts: MemOpTile, td: MemOpTile) -> _Candidate | None:
-        bitwidth = self.bitwidth
-        total = (128 // bitwidth).bit_length() - 1
-        n_s = total - len(ts.lane_contig)
-        n_d = total - len(td.lane_contig)
-        if n_s < 0 or n_d < 0:
-            return None
-        search = self._search
-        s_side, d_side = search.sides
-        vb = _tile_vbasis(search, n_s, n_d, ts.lane_contig, td.lane_contig)
-        if vb is None:
-            return None
-        tile_s = _instr_tile(ts, s_side.regs, s_side.lanes, vb)
-        tile_d = _instr_tile(td, d_side.regs, d_side.lanes, vb)
-        if tile_s is None or tile_d is None:
-            return None
-        leave = min(len(ts.lane_contig) + len(ts.lane_addr) - 3, len(td.lane_contig) + len(td.lane_addr) - 3)
-        groups = _groups(s_side.reg_set, d_side.reg_set, search.dim, bitwidth, vb, tile_s, tile_d, leave)
-        seg = groups[2]
-        return groups, tile_s, tile_d, side_bank_conflicts(seg, tile_s), side_bank_conflicts(seg, tile_d)
 
     def ldst(self) -> SwizzleChoice:
         """:func:`optimal_swizzle_ldst` of the two sides."""
         if self._ldst is None:
-            self._ldst = _ldst_choice(self.src, self.dst, self.bitwidth)
+            s, d = self.sides
+            self._ldst = _ldst_choice(s, d, self.bitwidth, self.common_registers(0), self._common)
         return self._ldst
 
     def best(self, src_tiles: Sequence[MemOpTile], dst_tiles: Sequence[MemOpTile]) -> SwizzleChoice:
         """:func:`optimal_swizzle` over these candidate tiles."""
-        best: tuple[int, int, MemOpTile, MemOpTile] | None = None
-        s_side, d_side = self._search.sides
+        best_ts = best_td = None
+        best_w = best_r = 0
+        s_side, d_side = self.sides
+        d_ok = [td for td in dst_tiles if d_side.usable(td)]
+        top = self._max_reps
+        recs = self._recs
         for ts in src_tiles:
-            if not s_side.usable(ts):
+            if not d_ok or not s_side.usable(ts):
                 continue
-            for td in dst_tiles:
-                if not d_side.usable(td):
-                    continue
-                rec = self._record(ts, td)
+            ks = ts._key  # type: ignore[attr-defined]
+            for td in d_ok:
+                rec = recs.get((ks, td._key), _MISSING)  # type: ignore[attr-defined]
+                if rec is _MISSING:
+                    if best_w == 0 and best_ts is not None:
+                        # a conflict-free pair so far: only more rounds beat it, and this pair's
+                        # rounds are distinct common registers but its vector registers and
+                        # those it leaves as segment bits (the first of equals wins)
+                        plan = self._plan(ts, td)
+                        if plan is None or top - plan[1] - plan[8] <= best_r:
+                            continue
+                    rec = self._rank(ts, td)
                 if rec is None:
                     continue
                 # fewest conflicts, then most rounds (the layout is built for the winner only)
-                key = (rec[3] + rec[4], -(1 << len(rec[0][3])))
-                if best is None or key < best[:2]:
-                    best = (key[0], key[1], ts, td)
-        if best is None:
+                w, r = rec[0] + rec[1], rec[2]  # type: ignore[index]
+                if best_ts is None or w < best_w or (w == best_w and r > best_r):
+                    best_ts, best_td, best_w, best_r = ts, td, w, r
+        if best_ts is None or best_td is None:
             return self.ldst()
-        choice = self.candidate(best[2], best[3])
+        choice = self.candidate(best_ts, best_td)
         assert choice is not None
         return choice
 
