@@ -1024,21 +1024,35 @@ def _matrix_rows_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) 
         return True  # no fragment to place
     lay = choice.layout
     offset = choice.offset_bases()
-    every = offset + list(lay.flat_bases("reps"))
-    # the buffer is bijective (a repaired choice): a vector that is one of its bases is expressed
-    # by its position; any other is solved in the whole basis (built on first need)
-    at = {v: i for i, v in enumerate(every)}
-    basis: list[gf2.SpanBasis] = []
+    # the buffer is bijective (a repaired choice): every vector is one combination of its bases,
+    # read from the images of the unit vectors (remembered: the bank count of a buffer without
+    # rounds reads the same ones)
+    every = tuple(offset) + lay.flat_bases("reps")
+    inv = _bank_unit_images(every)
+    if inv is None:  # not a basis (no repaired choice): solve in the span
+        basis = gf2.SpanBasis()
+        for u in every:
+            basis.insert(u)
+        inv = {}
+        express_in_span = basis.express
+    else:
+        express_in_span = None
 
     def express(v: int) -> int | None:
-        i = at.get(v)
-        if i is not None:
-            return 1 << i
-        if not basis:
-            basis.append(gf2.SpanBasis())
-            for u in every:
-                basis[0].insert(u)
-        return basis[0].express(v)
+        got = inv.get(v)
+        if got is not None:
+            return got
+        if express_in_span is not None:
+            return express_in_span(v)
+        m = 0
+        while v:
+            low = v & -v
+            u = inv.get(low)
+            if u is None:
+                return None
+            m ^= u
+            v ^= low
+        return m
 
     n_off = len(offset)
     eb = max(choice.bitwidth, 8) // 8
