@@ -928,20 +928,56 @@ def _repaired(choice: SwizzleChoice) -> SwizzleChoice:
                          side_bank_conflicts(seg, choice.load_tile), choice.store_tile, choice.load_tile, choice.bitwidth)
 
 
+def _coordinates(lay: LinearLayout) -> Callable[[int], int | None]:
+    """The coordinates of a flat tensor vector in the basis of the shared layout ``lay`` (its
+    vector, bank, segment, reps bits, in that order: bit ``i`` of the answer is basis ``i``), or
+    None outside its span.  A bijective buffer (every repaired choice) reads them from the
+    remembered images of the unit vectors (the bank count of a buffer without rounds reads the
+    same ones): one look-up per unit vector.
+
+        >>> lay = LinearLayout({"vector": [[1]], "bank": [[6]], "segment": [], "reps": [[4]]}, {"dim0": 8})
+        >>> solve = _coordinates(lay)
+        >>> solve(1), solve(4), solve(2), solve(7)     # 2 = 6 ^ 4: bank and reps; 7 = 1 ^ 6 ^ 4... = 1 ^ 2 ^ 4
+        (1, 4, 6, 3)
+    """
+    every = tuple(v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d))
+    inv = _bank_unit_images(every)
+    if inv is None:  # not a basis: solve in the span
+        basis = gf2.SpanBasis()
+        for u in every:
+            basis.insert(u)
+        return basis.express
+    units = inv
+
+    def solve(v: int) -> int | None:
+        got = units.get(v)
+        if got is not None:
+            return got
+        m = 0
+        while v:
+            low = v & -v
+            u = units.get(low)
+            if u is None:
+                return None
+            m ^= u
+            v ^= low
+        return m
+
+    return solve
+
+
 def _thread_bits(lay: LinearLayout, sa: LinearLayout, sb: LinearLayout) -> set[int]:
     """The offset and reps bits of the shared layout ``lay`` (flat vectors) that a lane, warp or
     block vector of either side has a component along (written in the basis vector, bank,
     segment, reps): the bits a thread's index moves."""
     flat = [v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d)]
-    basis = gf2.SpanBasis()
-    for v in flat:
-        basis.insert(v)
+    solve = _coordinates(lay)
     used = 0
     for L in (sa, sb):
         for d in L.in_dim_names:
             if d != "register":
                 for v in L.flat_bases(d):
-                    used |= basis.express(v) or 0
+                    used |= solve(v) or 0
     return {v for i, v in enumerate(flat) if used >> i & 1}
 
 
@@ -969,11 +1005,6 @@ def _rounds_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> Sw
     """
     lay = choice.layout
     if lay.in_dim_size("reps") == 1:
-        return choice
-    # no reps component anywhere: every thread vector in the span of the offset bits
-    offsets = [v for d in ("vector", "bank", "segment") for v in lay.flat_bases(d)]
-    threads = [v for L in (sa, sb) for d in L.in_dim_names if d != "register" for v in L.flat_bases(d)]
-    if gf2.rank(offsets + threads) == len(offsets):
         return choice
     moved = _thread_bits(lay, sa, sb)
     reps = list(lay.flat_bases("reps"))
@@ -1022,38 +1053,8 @@ def _matrix_rows_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) 
     """
     if "matrix" not in choice.store_instr and "matrix" not in choice.load_instr:
         return True  # no fragment to place
-    lay = choice.layout
     offset = choice.offset_bases()
-    # the buffer is bijective (a repaired choice): every vector is one combination of its bases,
-    # read from the images of the unit vectors (remembered: the bank count of a buffer without
-    # rounds reads the same ones)
-    every = tuple(offset) + lay.flat_bases("reps")
-    inv = _bank_unit_images(every)
-    if inv is None:  # not a basis (no repaired choice): solve in the span
-        basis = gf2.SpanBasis()
-        for u in every:
-            basis.insert(u)
-        inv = {}
-        express_in_span = basis.express
-    else:
-        express_in_span = None
-
-    def express(v: int) -> int | None:
-        got = inv.get(v)
-        if got is not None:
-            return got
-        if express_in_span is not None:
-            return express_in_span(v)
-        m = 0
-        while v:
-            low = v & -v
-            u = inv.get(low)
-            if u is None:
-                return None
-            m ^= u
-            v ^= low
-        return m
-
+    express = _coordinates(choice.layout)
     n_off = len(offset)
     eb = max(choice.bitwidth, 8) // 8
     row = 16 // eb
