@@ -966,18 +966,29 @@ def _coordinates(lay: LinearLayout) -> Callable[[int], int | None]:
     return solve
 
 
+@functools.lru_cache(maxsize=4096)
+def _thread_vectors(L: LinearLayout) -> tuple[int, ...]:
+    """``L``'s nonzero lane, warp and block bases (flat): what a thread's index moves;
+    remembered per layout."""
+    return tuple(v for d in L.in_dim_names if d != "register" for v in L.flat_bases(d) if v)
+
+
+def _thread_mask(lay: LinearLayout, sa: LinearLayout, sb: LinearLayout) -> int:
+    """The bits (a mask over vector, bank, segment, reps bases of the shared layout ``lay``, in
+    that order) that a lane, warp or block vector of either side has a component along."""
+    solve = _coordinates(lay)
+    used = 0
+    for v in _thread_vectors(sa) + _thread_vectors(sb):
+        used |= solve(v) or 0
+    return used
+
+
 def _thread_bits(lay: LinearLayout, sa: LinearLayout, sb: LinearLayout) -> set[int]:
     """The offset and reps bits of the shared layout ``lay`` (flat vectors) that a lane, warp or
     block vector of either side has a component along (written in the basis vector, bank,
     segment, reps): the bits a thread's index moves."""
     flat = [v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d)]
-    solve = _coordinates(lay)
-    used = 0
-    for L in (sa, sb):
-        for d in L.in_dim_names:
-            if d != "register":
-                for v in L.flat_bases(d):
-                    used |= solve(v) or 0
+    used = _thread_mask(lay, sa, sb)
     return {v for i, v in enumerate(flat) if used >> i & 1}
 
 
@@ -1004,12 +1015,10 @@ def _rounds_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> Sw
         (2, 1)
     """
     lay = choice.layout
-    if lay.in_dim_size("reps") == 1:
+    reps = list(lay.flat_bases("reps"))
+    if not reps or not _thread_mask(lay, sa, sb) >> (lay.total_in_size_log2 - len(reps)):
         return choice
     moved = _thread_bits(lay, sa, sb)
-    reps = list(lay.flat_bases("reps"))
-    if not moved.intersection(reps):
-        return choice
     groups = {d: list(lay.flat_bases(d)) for d in ("vector", "bank", "segment")}
     groups["segment"] += [v for v in reps if v in moved]
     groups["reps"] = [v for v in reps if v not in moved]
@@ -1464,7 +1473,7 @@ def conversion_costs(srcs: Sequence[Any], dsts: Sequence[Any], *, bitwidth: int 
 def clear_caches() -> None:
     """Forget the per-layout facts the planner remembers (for benchmarks that time a plan from
     scratch; the answers never depend on them).  Nothing of a pair is remembered across calls."""
-    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _bank_side, _register_set):
+    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _bank_side, _register_set, _thread_vectors):
         f.cache_clear()
     clear_shuffle_caches()
     clear_swizzle_caches()
