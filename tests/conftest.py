@@ -43,6 +43,20 @@ def oracle_generator(relpath: str) -> ModuleType:
     return mod
 
 
+def assert_rows_match(rows: list[dict], ours: Callable[[dict, list[int]], dict]) -> None:
+    """Every oracle row of a generated Gluon corpus: a row Triton refused (``error``) is refused by
+    us with a LayoutError, any other gives Triton's ``linear`` through ``ours(layout, shape)``."""
+    from linlayout.errors import LayoutError
+
+    for row in rows:
+        where = f"{row['layout']} on {row['shape']}"
+        if "error" in row:
+            with pytest.raises(LayoutError):
+                ours(row["layout"], row["shape"])
+        else:
+            assert ours(row["layout"], row["shape"]) == row["linear"], where
+
+
 def compare_with_live_triton(
     generator: str, ours: Callable, request: Callable, *, count: int, max_refusals: int = 1 << 30,
     draw: str = "random_case",

@@ -14,7 +14,7 @@ import collections
 
 import pytest
 
-from conftest import compare_with_live_triton, load_oracle
+from conftest import assert_rows_match, compare_with_live_triton, load_oracle
 from converters import gluon
 from converters.gluon import AMDMFMALayout, DotOperandLayout, NVMMADistributedLayout, SliceLayout
 from linlayout.errors import DimensionError, LayoutError, SizeError
@@ -53,13 +53,7 @@ def test_the_corpus_covers_every_length():
 
 
 def test_every_row_matches_triton():
-    for row in ROWS:
-        where = f"{row['layout']} on {row['shape']}"
-        if "error" in row:
-            with pytest.raises(LayoutError):
-                _bases(row["layout"], row["shape"])
-        else:
-            assert _bases(row["layout"], row["shape"]) == row["linear"], where
+    assert_rows_match(ROWS, _bases)
 
 
 def test_dict_and_text_round_trip_keep_the_list_as_given():

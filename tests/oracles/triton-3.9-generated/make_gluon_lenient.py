@@ -29,36 +29,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from triton_worker import TritonWorker, generate  # noqa: E402,F401 (the tests run TritonWorker live)
+from triton_worker import GLUON_LAYOUT_WORKER, TritonWorker, generate  # noqa: E402,F401 (the tests run TritonWorker live)
 
-WORKER = r"""
-import json, sys
-from triton._C.libtriton import gluon_ir, ir
-import triton.experimental.gluon.language as gl
-from triton.experimental.gluon.language import amd
-ctx = ir.context(); ir.load_dialects(ctx); builder = gluon_ir.GluonOpBuilder(ctx)
-
-def build(d):
-    args = {k: build(v) if isinstance(v, dict) else v for k, v in d.items() if k != "kind"}
-    cls = getattr(gl, d["kind"], None) or getattr(amd, d["kind"])
-    return cls(**args)
-
-for line in sys.stdin:
-    layout, shape = json.loads(line)
-    try:
-        ll = builder.to_linear_layout(build(layout)._to_ir(builder), shape)
-        if hasattr(ll, "offset_bases"):
-            out = {"linear": {"offset": ll.offset_bases, "block": ll.block_bases}}
-        else:
-            out = {"linear": {"register": ll.reg_bases, "lane": ll.lane_bases, "warp": ll.warp_bases,
-                              "block": ll.block_bases}}
-        if list(ll.shape) != list(shape):
-            out = {"error": f"triton returned shape {list(ll.shape)}"}
-    except Exception as e:
-        out = {"error": f"triton raised {type(e).__name__}: {e}"}
-    sys.stdout.write("@@" + json.dumps(out) + "\n")
-    sys.stdout.flush()
-"""
+WORKER = GLUON_LAYOUT_WORKER
 
 
 def mfma(version: int, instr: list[int], transposed: bool, wpc: list[int], tpw: object = None, **kw: object) -> dict:

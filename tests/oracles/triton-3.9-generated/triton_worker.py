@@ -20,6 +20,40 @@ from pathlib import Path
 from typing import Any
 
 
+#: The worker of the Gluon-layout generators (make_gluon_dist.py, make_gluon_lenient.py): reads
+#: ``[layout dict, shape]`` (a dict with ``kind`` = a Gluon class name, nested for parents) and
+#: answers Triton's linear layout of it (distributed: register/lane/warp/block bases; shared:
+#: offset/block), or Triton's error.
+GLUON_LAYOUT_WORKER = r"""
+import json, sys
+from triton._C.libtriton import gluon_ir, ir
+import triton.experimental.gluon.language as gl
+from triton.experimental.gluon.language import amd
+ctx = ir.context(); ir.load_dialects(ctx); builder = gluon_ir.GluonOpBuilder(ctx)
+
+def build(d):
+    args = {k: build(v) if isinstance(v, dict) else v for k, v in d.items() if k != "kind"}
+    cls = getattr(gl, d["kind"], None) or getattr(amd, d["kind"])
+    return cls(**args)
+
+for line in sys.stdin:
+    layout, shape = json.loads(line)
+    try:
+        ll = builder.to_linear_layout(build(layout)._to_ir(builder), shape)
+        if hasattr(ll, "offset_bases"):
+            out = {"linear": {"offset": ll.offset_bases, "block": ll.block_bases}}
+        else:
+            out = {"linear": {"register": ll.reg_bases, "lane": ll.lane_bases, "warp": ll.warp_bases,
+                              "block": ll.block_bases}}
+        if list(ll.shape) != list(shape):
+            out = {"error": f"triton returned shape {list(ll.shape)}"}
+    except Exception as e:
+        out = {"error": f"triton raised {type(e).__name__}: {e}"}
+    sys.stdout.write("@@" + json.dumps(out) + "\n")
+    sys.stdout.flush()
+"""
+
+
 class TritonWorker:
     """Runs ``source`` (a loop over stdin lines answering ``@@<json>``) in a restartable child."""
 
