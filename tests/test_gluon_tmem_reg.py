@@ -46,7 +46,7 @@ def test_the_corpus_covers_every_variant_accepted_and_refused():
     seen = collections.Counter((r["instr_variant"], "error" in r) for r in ROWS)
     for v in gluon.TMEM_INSTR_VARIANTS:
         assert seen[(v, False)] >= 20 and seen[(v, True)] >= 5, v
-    assert len(ROWS) == 1564
+    assert len(ROWS) == 1768
 
 
 @pytest.mark.parametrize("variant", sorted({r["instr_variant"] for r in ROWS}))
@@ -297,3 +297,40 @@ def test_tmem_view_layout_reads_the_element_type_in_any_spelling():
     assert gluon.tmem_view_layout(t, [128, 2], [128, 64], element_ty=8) == wide
     with pytest.raises(UnsupportedError, match="at most 32 bits"):
         gluon.tmem_view_layout(t, [128, 2], [128, 64], element_ty="f64")
+
+
+@pytest.mark.parametrize(
+    "tmem, shape, alloc",
+    [
+        # 8-bit views of allocations with fewer element slots than the four of a 32-bit column (the
+        # reference test's seed 111334163 and its class): the view still spans the whole column
+        (TensorMemoryLayout([64, 8], 1, fp4_padded=True), [64, 1], [64, 1]),  # one padded fp4 column
+        (TensorMemoryLayout([128, 1], 2), [128, 1], None),  # col_stride 2, one column
+        (TensorMemoryLayout([64, 1], 1), [64, 2], [64, 4]),  # one-column blocks: the 2nd N block in lanes 16-31
+        (TensorMemoryLayout([128, 2], 1), [128, 1], [128, 2]),  # half of a packed pair
+    ],
+)
+def test_an_8bit_view_spans_a_whole_32bit_column(tmem, shape, alloc):
+    L = gluon.tmem_view_layout(tmem, shape, alloc, element_ty="i8")
+    assert L.in_dim_size("col") == 4 and set(L.bases["col"]) == {(0, 0)}
+    # so a 32x32b load reads it as one padded 32-bit column: no register, one row per lane
+    reg = tmem_reg_layout(tmem, shape, element_bitwidth=8, alloc_shape=alloc)
+    assert reg.reg_bases == () and reg.to_linear(shape).is_surjective()
+    # while the access atoms of 16 rows find no second column to fill their lanes with
+    with pytest.raises(LayoutError, match="16x64b access cannot load"):
+        tmem_reg_layout(tmem, shape, element_bitwidth=8, alloc_shape=alloc, instr_variant="16x64b")
+
+
+@given(tmem_configs())
+def test_no_alloc_shape_is_the_view_of_itself(cfg):
+    """Gluon always hands Triton an allocation shape (by default the tensor's): leaving it out is
+    the same as giving the shape, refusals included."""
+    t, shape, bits, nw, variant = cfg
+
+    def reg(alloc):
+        try:
+            return tmem_reg_layout(t, shape, element_bitwidth=bits, num_warps=nw, instr_variant=variant, alloc_shape=alloc)
+        except LayoutError as e:
+            return type(e), str(e)
+
+    assert reg(None) == reg(shape)

@@ -404,9 +404,12 @@ def tmem_view_layout(
     allocation of ``element_ty`` elements (a type name such as ``"f16"``, a bit width, or a
     dtype): the allocation's layout with the bases that leave the view zeroed, and the column
     bases past the last one the view uses dropped, as Triton 3.9 lays out a tensor-memory
-    descriptor.  A view still spans at least one 32-bit column, so (as Triton) at least
-    ``log2(32 / bitwidth)`` column bases stay, zero ones if the view leaves them unused: a
-    one-column 16-bit view of an unpacked allocation has the column bases ``[[0, 0]]``.
+    descriptor.  A view still spans at least one 32-bit column, so (as Triton) it has at least
+    ``log2(32 / bitwidth)`` column bases, zero ones if the view leaves them unused: a
+    one-column 16-bit view of an unpacked allocation has the column bases ``[[0, 0]]``, and an
+    8-bit view of an allocation with fewer element slots than a 32-bit column holds (one padded
+    fp4 column, ``col_stride`` 2, a one-column block) gets zero bases up to the column's four.
+    Without ``alloc_shape`` the view is the whole allocation (Gluon's default).
 
         >>> t = TensorMemoryLayout([128, 128], 1)
         >>> tmem_view_layout(t, [256, 64], [256, 128], element_ty="f32").bases["col"][-2:]  # block N 128 > 64: a hole
@@ -415,6 +418,8 @@ def tmem_view_layout(
         True
         >>> tmem_view_layout(TensorMemoryLayout([128, 64], 2), [128, 1], [128, 64], element_ty="f16").bases["col"]
         ((0, 0),)
+        >>> tmem_view_layout(TensorMemoryLayout([128, 1], 2), [128, 1], element_ty="i8").bases["col"]  # 2 slots of 4
+        ((0, 0), (0, 0))
     """
     who = "tmem_view_layout"
     tmem = expect(tmem, (TensorMemoryLayout, TensorMemoryScalesLayout), f"{who}: tmem")
@@ -422,13 +427,13 @@ def tmem_view_layout(
     if bits > 32:
         raise UnsupportedError(f"{who}: element type {element_ty!r} is {bits}-bit; tensor memory holds elements of at most 32 bits")
     shp = check_shape(shape, 2, who)
-    if alloc_shape is None:
-        return tmem.cta_linear(shp)
-    full = tmem.cta_linear(check_alloc(shp, alloc_shape, who))
+    full = tmem.cta_linear(shp if alloc_shape is None else check_alloc(shp, alloc_shape, who))
     bases = {k: [tuple(x if x < s else 0 for x, s in zip(v, shp)) for v in vecs] for k, vecs in full.bases.items()}
     keep = log2(32 // bits)  # the element slots of one 32-bit column
-    while len(bases["col"]) > keep and bases["col"][-1] == (0, 0):
-        bases["col"].pop()
+    col = bases["col"]
+    while len(col) > keep and col[-1] == (0, 0):
+        col.pop()
+    col += [(0, 0)] * (keep - len(col))  # fewer slots than a 32-bit column: the rest of it is unused
     return LinearLayout(bases, [("dim0", shp[0]), ("dim1", shp[1])], require_surjective=False)
 
 

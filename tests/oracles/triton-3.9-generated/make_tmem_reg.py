@@ -20,11 +20,13 @@ Configurations are random but seeded: every access variant (32x32b, 16x64b, 16x1
 32x32b_splitn, and the refused 16x32bx2), 8/16/32-bit element types (and a 64-bit one), blocks of
 64 and 128 rows and 1..512 columns, packed, unpacked and padded column strides, tensors smaller
 and larger than the block, views of larger allocations, CGA layouts (with two_ctas), padded fp4, 4 to 16 warps, multi-buffered alloc shapes, scale-factor layouts, plus a
-fixed sweep of the common cases and malformed input.
+fixed sweep of the common cases and malformed input, and the fixed rows where a live comparison once
+caught us out (`short_column_cases`: 8-bit loads of allocations narrower than a 32-bit column).
 """
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from pathlib import Path
@@ -180,8 +182,52 @@ def narrow_view_cases() -> list[dict]:
     return out
 
 
+def short_column_cases() -> list[dict]:
+    """8-bit loads whose allocation has fewer element slots than the four of a 32-bit column (one
+    padded-fp4 column, col_stride 2 with one column, one-column blocks seen through a narrow view):
+    Triton 3.9 accepts them with 32x32b, the view spanning the whole 32-bit column.  First the
+    configurations where the live comparison caught us refusing them (seed 111334163 of the
+    reference test, then seeds 1-11 of 5,000 draws each), then a sweep of the class (the other
+    rows are unchanged)."""
+    found = [
+        ({"block": [64, 8], "col_stride": 1, "fp4_padded": True}, "float8e4nv", [64, 1], 4, "32x32b", None),
+        ({"block": [64, 1], "col_stride": 1, "fp4_padded": True}, "int8", [64, 1], 16, "32x32b", None),
+        ({"block": [64, 1], "cga_layout": [[0, 0]], "col_stride": 1, "fp4_padded": True}, "float8e4nv", [64, 1], 4,
+         "32x32b_splitn", None),
+        ({"block": [64, 1], "col_stride": 2}, "float8e4nv", [64, 2], 4, "32x32b", None),
+        ({"block": [128, 1], "col_stride": 1, "fp4_padded": True}, "int8", [128, 1], 8, "32x32b", [3, 128, 1]),
+        ({"block": [128, 8], "col_stride": 1, "fp4_padded": True}, "float8e4nv", [128, 1], 16, "32x32b", None),
+        ({"block": [64, 8], "col_stride": 1, "fp4_padded": True}, "int8", [64, 1], 8, "32x32b", [2, 64, 1]),
+        ({"block": [64, 1], "col_stride": 1, "fp4_padded": True}, "float8e4nv", [64, 1], 8, "32x32b", None),
+        ({"block": [64, 1], "col_stride": 2}, "float8e4nv", [64, 1], 8, "32x32b_splitn", None),
+        ({"block": [64, 1], "col_stride": 2}, "float8e4nv", [64, 1], 4, "32x32b", None),
+        ({"block": [64, 1], "col_stride": 1}, "int8", [64, 1], 4, "32x32b", [128, 2]),
+        ({"block": [64, 1], "cga_layout": [[0, 1], [0, 2]], "col_stride": 1, "fp4_padded": True}, "float8e4nv",
+         [64, 4], 4, "32x32b", None),
+        ({"block": [128, 8], "cga_layout": [[1, 0]], "col_stride": 1, "fp4_padded": True, "two_ctas": True}, "int8",
+         [256, 1], 4, "32x32b", None),
+        ({"block": [64, 8], "col_stride": 1}, "float8e4nv", [64, 1], 4, "32x32b_splitn", [64, 2]),
+        ({"block": [64, 1], "col_stride": 2}, "int8", [128, 1], 4, "32x32b", None),
+        ({"block": [64, 1], "col_stride": 1, "fp4_padded": True}, "int8", [128, 1], 4, "32x32b", None),
+        ({"block": [64, 1], "col_stride": 1, "fp4_padded": True}, "float8e4nv", [64, 1], 4, "32x32b_splitn", None),
+    ]
+    out = [case({"kind": "TensorMemoryLayout", **t}, dt, shape, nw, v, alloc) for t, dt, shape, nw, v, alloc in found]
+    for bm in (64, 128):
+        for bn in (1, 2):
+            for extra in ({"col_stride": 1}, {"col_stride": 2}, {"col_stride": 1, "fp4_padded": True}):
+                tmem = {"kind": "TensorMemoryLayout", "block": [bm, bn], **extra}
+                for n, an in ((1, 1), (1, 2), (2, 2), (2, 4)):
+                    for i, variant in enumerate(("32x32b", "32x32b_splitn", "16x64b")):
+                        out.append(case(tmem, "float8e4nv", [bm, n], 4 << (i % 2), variant, [bm, an]))
+                    out.append(case(tmem, "int8", [2 * bm, n], 4, "32x32b", [2 * bm, an]))  # a second block along M
+    unique: dict[str, dict] = {}
+    for c in out:  # the sweep repeats some of the reproducers
+        unique.setdefault(json.dumps(c, sort_keys=True), c)
+    return list(unique.values())
+
+
 def main() -> int:
-    return generate(__doc__, seed=20261123, count=900, out=HERE / "tmem_reg.jsonl", fixed=edge_cases() + narrow_view_cases(),
+    return generate(__doc__, seed=20261123, count=900, out=HERE / "tmem_reg.jsonl", fixed=edge_cases() + narrow_view_cases() + short_column_cases(),
                     random_case=random_case, source=WORKER, row_of=lambda c, run: {**c, **run(c)})
 
 
