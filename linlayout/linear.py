@@ -102,8 +102,13 @@ def _items(obj: Any, what: str) -> list[tuple[Any, Any]]:
 
 
 def _dim_names(names: Any) -> list:
-    """A list of dim names from any iterable of them (a mapping: its keys), at most MAX_RANK long."""
-    return list(names) if isinstance(names, Mapping) else as_list(names, "a list of dim names", MAX_RANK)
+    """A list of dim names from any iterable of them (a mapping: its keys), at most MAX_RANK long;
+    each a string (a name no layout has is the caller's to judge)."""
+    out = list(names) if isinstance(names, Mapping) else as_list(names, "a list of dim names", MAX_RANK)
+    for n in out:
+        if type(n) is not str:
+            _check_name(n, "dim")
+    return out
 
 
 def _new_dims(dims: Sequence[tuple[str, int]] | Mapping[str, int], kind: str, total_log2: int) -> list[tuple[str, int]]:
@@ -623,12 +628,16 @@ class LinearLayout:
         return len(self._outs)
 
     def has_in_dim(self, name: str) -> bool:
+        if type(name) is not str:
+            _check_name(name, "in-dim")
         for n, _ in self._ins:
             if n == name:
                 return True
         return False
 
     def has_out_dim(self, name: str) -> bool:
+        if type(name) is not str:
+            _check_name(name, "out-dim")
         for n, _ in self._outs:
             if n == name:
                 return True
@@ -694,6 +703,8 @@ class LinearLayout:
             >>> LinearLayout({"lane": [[1, 0], [0, 1]]}, {"dim0": 2, "dim1": 2}).flat_bases("lane")
             (1, 2)
         """
+        if type(in_dim) is not str:
+            _check_name(in_dim, "in-dim")
         for n, f in self._ins:
             if n == in_dim:
                 return f

@@ -952,3 +952,21 @@ def test_shared_wavefronts_reads_its_counts_as_integers():
     with pytest.raises(LayoutError, match="bits must be an integer"):
         shared_wavefronts("st.shared", True, 0)
     assert shared_wavefronts("st.shared", np.int64(128), np.uint8(1)) == 8
+
+
+def test_dim_name_arguments_of_the_wrong_type_are_refused_by_name():
+    """`LinearLayout.has_in_dim(array)`, `has_out_dim`, `flat_bases` (numpy's ambiguous truth
+    value), `quotient([[1, 2], [3]])`, `is_trivial_over([["a"]])` (unhashable list) and
+    `transpose_ins([array, ...])` (a ufunc error) failed with foreign exceptions (fuzz seeds 1-20)."""
+    from linlayout import LinearLayout
+    from linlayout.errors import DimensionError
+
+    L = LinearLayout({"register": [[1]], "lane": [[2]]}, {"dim0": 4})
+    calls = [lambda: L.has_in_dim(np.zeros(2)), lambda: L.has_out_dim(np.zeros(2)), lambda: L.flat_bases(np.zeros(2)),
+             lambda: L.flat_bases(["lane"]), lambda: L.quotient([[1, 2], [3]]), lambda: L.is_trivial_over([["a"]]),
+             lambda: L.transpose_ins([np.zeros(2), "lane"])]
+    for call in calls:
+        with pytest.raises(DimensionError, match="names must be non-empty strings"):
+            call()
+    assert L.has_in_dim("lane") and not L.has_in_dim("warp") and L.flat_bases("warp") == ()
+    assert L.is_trivial_over(["warp"]) is False
