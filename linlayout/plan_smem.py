@@ -139,6 +139,17 @@ class SwizzleChoice:
     load_tile: tuple[int, ...]
     bitwidth: int
 
+    def __hash__(self) -> int:
+        # the planner keys its per-pair dicts by choices: hashed once (the fields' tuple, as the
+        # generated hash would; the layout caches its own)
+        try:
+            return self._hash  # type: ignore[attr-defined,no-any-return]
+        except AttributeError:
+            h = hash((self.layout, self.store_instr, self.load_instr, self.store_conflicts, self.load_conflicts,
+                      self.store_tile, self.load_tile, self.bitwidth))
+            object.__setattr__(self, "_hash", h)
+            return h
+
     @property
     def reps(self) -> int:
         """Rounds through the buffer."""
@@ -225,14 +236,20 @@ def _groups(
     :func:`_compute_segment`'s for the bank bits ``vbasis + tile_*``.  ``masks``: the vector bits
     and the two tiles as masks, when every vector is a unit vector (or zero): the unused units
     and those of one tile only are read from them."""
-    units = _UNITS[dim] if dim < 65 else [1 << b for b in range(dim)]
     if masks is None:
+        units = _UNITS[dim] if dim < 65 else [1 << b for b in range(dim)]
         used = {*vbasis, *tile_src, *tile_dst}
         sbasis = [u for u in units if u not in used]
-    else:
+    else:  # the lowest ``len_s`` unused bits (all of them when there are fewer)
         vbm, st, ld = masks
-        free = ~(vbm | st | ld)
-        sbasis = [u for u in units if u & free]
+        free = ((1 << dim) - 1) & ~(vbm | st | ld)
+        sbasis = []
+        n = len_s
+        while free and n:
+            low = free & -free
+            sbasis.append(low)
+            free ^= low
+            n -= 1
     if len(sbasis) > len_s:
         del sbasis[len_s:]
     elif len(sbasis) < len_s:  # too few unused unit vectors: XOR pairs of one side's and the other's
@@ -243,8 +260,7 @@ def _groups(
             only_d.discard(0)
             a, b = sorted(only_s), sorted(only_d)
         else:
-            only_st, only_ld = st & ~(vbm | ld), ld & ~(vbm | st)
-            a, b = [u for u in units if u & only_st], [u for u in units if u & only_ld]
+            a, b = _bits(st & ~(vbm | ld)), _bits(ld & ~(vbm | st))
         if len(a) > len(b):
             a, b = b, a
         log_conflicts = min(max(0, len_s - len(a) - len(sbasis)), len(a))
@@ -265,6 +281,20 @@ def _groups(
         else:
             segment.append(s)
     return vbasis, sbasis, segment, reps
+
+
+def _bits(m: int) -> list[int]:
+    """The set bits of ``m`` as values, lowest first.
+
+        >>> _bits(0b1010)
+        [2, 8]
+    """
+    out = []
+    while m:
+        low = m & -m
+        out.append(low)
+        m ^= low
+    return out
 
 
 def _conflicts(segment: Sequence[int], tile_src: Sequence[int], tile_dst: Sequence[int], units: bool = False) -> tuple[int, int]:
