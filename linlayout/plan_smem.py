@@ -505,7 +505,7 @@ class _Side:
     of ``layout`` without its broadcast registers."""
 
     __slots__ = ("layout", "regs", "reg_set", "unit_regs", "units", "lanes", "lane_set", "n_lanes", "zero_lanes", "dim", "outs",
-                 "_usable")
+                 "_usable", "_addr")
 
     def __init__(self, layout: LinearLayout):
         self.layout = layout = remove_broadcast_registers(layout)
@@ -522,6 +522,7 @@ class _Side:
         self.dim = layout.total_out_size_log2
         self.outs = tuple(layout.out_dims.items())
         self._usable: dict[object, bool] = {}
+        self._addr: dict[object, tuple[tuple[int, ...], int] | None] = {}
 
     def usable(self, tile: MemOpTile) -> bool:
         """Whether this side's lanes can serve ``tile``'s contiguous lanes (they exist and none is
@@ -533,6 +534,20 @@ class _Side:
             got = self._usable[key] = all(i < self.n_lanes and self.lanes[i] != 0 for i in tile.lane_contig)
         return got
 
+    def addr(self, tile: MemOpTile) -> tuple[tuple[int, ...], int] | None:
+        """This side's lanes that give ``tile``'s row addresses and their OR, or None when it has
+        too few lanes (remembered per tile)."""
+        key = tile._key  # type: ignore[attr-defined]
+        got = self._addr.get(key, _MISSING)
+        if got is _MISSING:
+            if any(i >= self.n_lanes for i in tile.lane_addr):
+                got = None
+            else:
+                vs = tuple(self.lanes[i] for i in tile.lane_addr)
+                got = (vs, _or(vs))
+            self._addr[key] = got
+        return got  # type: ignore[return-value]
+
 
 @functools.lru_cache(maxsize=4096)
 def _side_of(L: LinearLayout) -> _Side:
@@ -541,10 +556,11 @@ def _side_of(L: LinearLayout) -> _Side:
 
 
 @functools.lru_cache(maxsize=4096)
-def _bijection_solver(L: LinearLayout) -> tuple[SpanBasis, tuple[int, int], tuple[int, int]] | None:
-    """For a bijective layout with ``register`` and ``lane`` dims: a span of its columns (in-dims
-    in order) and where the register and lane bits sit in a combination; None otherwise.  A fact
-    of one layout, remembered (cost matrices search each layout against many others)."""
+def _bijection_solver(L: LinearLayout) -> tuple[dict[int, int], tuple[int, int], tuple[int, int]] | None:
+    """For a bijective layout with ``register`` and ``lane`` dims: the combination of its columns
+    (in-dims in order, bit ``k`` flat column ``k``) that gives each unit vector (and 0), and where
+    the register and lane bits sit in a combination; None otherwise.  A fact of one layout,
+    remembered (cost matrices search each layout against many others)."""
     if not (L.has_in_dim("register") and L.has_in_dim("lane") and L.is_invertible()):
         return None
     basis = SpanBasis()
@@ -556,7 +572,23 @@ def _bijection_solver(L: LinearLayout) -> tuple[SpanBasis, tuple[int, int], tupl
         k += len(f)
         for v in f:
             basis.insert(v)
-    return basis, at["register"], at["lane"]
+    units = {0: 0}
+    for b in range(L.total_out_size_log2):
+        units[1 << b] = basis.reduce(1 << b)[1]
+    return units, at["register"], at["lane"]
+
+
+def _over_units(units: dict[int, int], v: int) -> int:
+    """``v`` written over a basis whose unit vectors' combinations are ``units`` (a vector's is
+    the XOR of its bits')."""
+    c = units.get(v)
+    if c is None:
+        c = 0
+        while v:
+            low = v & -v
+            c ^= units[low]
+            v ^= low
+    return c
 
 
 @functools.lru_cache(maxsize=4096)
@@ -892,7 +924,8 @@ class SwizzleSearch:
         """Whether :meth:`conversion` exists (always, when side ``first`` is bijective)."""
         ok = self._ok[first]
         if ok is None:
-            ok = self._ok[first] = (first not in self._cvt and _bijection_solver(self.sides[first].layout) is not None) \
+            ok = self._ok[first] = (first not in self._cvt and (_bijection_solver(self.sides[first].layout) is not None
+                                                                 or self._read_lane_cols(first) is not None)) \
                 or self.conversion(first) is not None
         return ok
 
@@ -926,11 +959,13 @@ class SwizzleSearch:
         if cvt is None:
             solver = _bijection_solver(self.sides[first].layout)
             if solver is not None:
-                basis, (reg_at, reg_mask), (lane_at, lane_mask) = solver
-                reduce = basis.reduce  # the lanes are in the span: a bijection reaches everything
-                out = self._cols[first] = (tuple([reduce(v)[1] for v in self.sides[1 - first].lanes]),
+                units, (reg_at, reg_mask), (lane_at, lane_mask) = solver
+                out = self._cols[first] = (tuple([_over_units(units, v) for v in self.sides[1 - first].lanes]),
                                            reg_mask << reg_at, lane_mask << lane_at, reg_at, lane_at)
                 return out
+            read = self._read_lane_cols(first)
+            if read is not None:
+                return read
             cvt = self.conversion(first)
             assert cvt is not None  # the caller checked convertible()
         at = 0
@@ -945,6 +980,36 @@ class SwizzleSearch:
         (reg_at, reg_mask), (lane_at, lane_mask) = where["register"], where["lane"]
         out = self._cols[first] = (cvt.flat_bases("lane"), reg_mask << reg_at, lane_mask << lane_at, reg_at, lane_at)
         return out
+
+    def _read_lane_cols(self, first: int) -> tuple[tuple[int, ...], int, int, int, int] | None:
+        """:meth:`_lane_cols` read off remembered facts of side ``first`` where it reaches every
+        element (then the map exists, and its lane columns are the other side's lanes written
+        over side ``first``'s columns, or the identity where Triton's broadcasting heuristic keeps
+        the lane dim: see :func:`conversion_map`), without building the map; None otherwise."""
+        got = self._cols[first]
+        if got is not None:
+            return got
+        a, b = self.sides[first].layout, self.sides[1 - first].layout
+        sa, sb = _map_side(a), _map_side(b)
+        if sa.outs != sb.outs or "lane" not in sa.flat or "lane" not in sb.flat or "register" not in sa.flat:
+            return None
+        units = _source_units(sa, a)
+        if units is None:
+            return None
+        fa, fb = sa.flat["lane"], sb.flat["lane"]
+        if fa == fb and sa.support["lane"] & (sa.others["lane"] | sb.others["lane"]) == 0:
+            cols = sa.identity["lane"]
+        else:
+            cols = tuple([_over_units(units, v) for v in fb])
+        at = 0
+        where = {}
+        for n, f in sa.items:
+            where[n] = at
+            at += len(f)
+        reg_at, lane_at = where["register"], where["lane"]
+        got = self._cols[first] = (cols, ((1 << len(sa.flat["register"])) - 1) << reg_at, ((1 << len(fa)) - 1) << lane_at,
+                                   reg_at, lane_at)
+        return got
 
     # ------------------------------------------------------------------ candidates
 
@@ -1076,15 +1141,12 @@ class SwizzleSearch:
                         m |= r
                 if len(out) < need:
                     return None
-            lanes, n_lanes = side.lanes, side.n_lanes
-            for i in tile.lane_addr:
-                if i >= n_lanes:
-                    return None
-                v = lanes[i]
-                out.append(v)
-                m |= v
+            addr = side.addr(tile)
+            if addr is None:
+                return None
+            out += addr[0]
             tiles.append(out)
-            bits.append(m)
+            bits.append(m | addr[1])
         return vb, vbm, tiles[0], tiles[1], bits[0], bits[1]
 
     def candidate(self, ts: MemOpTile, td: MemOpTile) -> SwizzleChoice | None:

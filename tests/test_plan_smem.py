@@ -161,6 +161,16 @@ def test_a_known_conversion_changes_nothing(pair):
         for i, v in enumerate(cvt.flat_bases("lane")):
             assert given_.lane_image(0, i) == (cvt.get_basis("lane", i, "register"), cvt.get_basis("lane", i, "lane"))
             assert plain.lane_image(0, i) == given_.lane_image(0, i)
+    # the other direction, read off the remembered facts of dst where it reaches every element
+    try:
+        back = conversion_map(dst, src)
+    except LayoutError:
+        back = None
+    fresh = SwizzleSearch(src, dst, bits)
+    assert fresh.convertible(1) == (back is not None)
+    if back is not None:
+        for i in range(len(back.flat_bases("lane"))):
+            assert fresh.lane_image(1, i) == (back.get_basis("lane", i, "register"), back.get_basis("lane", i, "lane"))
 
 
 @settings(max_examples=60, deadline=None)
