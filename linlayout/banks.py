@@ -209,21 +209,25 @@ def conflicts_of_bases(
     # two tests hold up to a bound, the last one is that exactly k registers reach below it
     k = max(1, 128 // bitwidth).bit_length() - 1
     if rest:
-        k = min(k, (rest & -rest).bit_length() - 1)
+        first = (rest & -rest).bit_length() - 1
+        if first < k:
+            k = first
     if k:
-        reg_set = set(regs)  # a zero (a broadcast register) is no offset 2**i
+        mask = (1 << k) - 1
+        reaching = [r for r in regs if r & mask]  # only these reach below 2**k
         i = 0
-        while i < k and (1 << i) in reg_set:
+        while i < k and (1 << i) in reaching:
             i += 1
         k = i
-        if k:
+        while k:
             mask = (1 << k) - 1
-            below = [r & mask for r in regs if r & mask]  # only these reach below 2**k
-            while k > 0:
-                mask = (1 << k) - 1
-                if sum(1 for r in below if r & mask) == k:
-                    break
-                k -= 1
+            n = 0
+            for r in reaching:
+                if r & mask:
+                    n += 1
+            if n == k:
+                break
+            k -= 1
     vec = 1 << k
     bank = min(NUM_BANKS * 32 // (vec * bitwidth), max(1, (1 << dim) // vec))
     low = (1 << (k + bank.bit_length() - 1)) - 1  # the offset bits below the segment bits
