@@ -873,7 +873,7 @@ class SwizzleSearch:
     """
 
     __slots__ = ("src", "dst", "bitwidth", "sides", "dim", "_total", "_len_s", "_common", "_units", "_max_reps", "_vb", "_cvt", "_ok", "_cols",
-                 "_full_mask", "_common_mask", "_vb_masks", "_cands", "_recs", "_fulls", "_tiles", "_ldst")
+                 "_full_mask", "_common_mask", "_cands", "_recs", "_fulls", "_tiles", "_ldst")
 
     def __init__(self, src: LinearLayout, dst: LinearLayout, bitwidth: int, *, conversion: LinearLayout | None = None):
         if bitwidth < 1 or bitwidth > 128 or bitwidth & (bitwidth - 1):
@@ -904,11 +904,9 @@ class SwizzleSearch:
         self._fulls: dict[tuple[object, object], _Candidate | None] = {}
         #: per ranked pair of unit vectors: the reps it leaves and :meth:`_unit_tiles`
         self._tiles: dict[tuple[object, object], tuple[int, tuple[list[int], int, list[int], list[int], int, int]]] = {}
-        # for the ranks on masks: every bit, the common registers, the common vector registers'
-        # prefixes (per direction)
+        # for the ranks on masks: every bit, the common registers
         self._full_mask = (1 << self.dim) - 1
         self._common_mask = sum(common)
-        self._vb_masks: list[list[int] | None] = [None, None]
         self._ldst: SwizzleChoice | None = None
 
     # ------------------------------------------------------------------ facts of the pair, on first use
@@ -1113,14 +1111,10 @@ class SwizzleSearch:
         store tile, load tile, their masks)``; None when a tile does not fit."""
         first, n_reg_b, lanes_b = plan[0], plan[1], plan[7]
         sides = self.sides
-        masks = self._vb_masks[first]
-        if masks is None:
-            masks = [0]
-            for v in self.common_registers(first):
-                masks.append(masks[-1] | v)
-            self._vb_masks[first] = masks
-        vbm = masks[n_reg_b]
         vb = self.common_registers(first)[:n_reg_b]
+        vbm = 0
+        for v in vb:
+            vbm |= v
         b_lanes = sides[1 - first].lanes
         for i in lanes_b:
             v = b_lanes[i]
