@@ -424,24 +424,24 @@ def _vbasis(reg_src: Sequence[int], reg_dst: Sequence[int], lane_src: frozenset[
 
 
 def _ldst_tiles(src: _Side, dst: _Side, bitwidth: int, vbasis: Sequence[int]) -> tuple[list[int], list[int]]:
-    def prefix_len(regs: Sequence[int]) -> int:
-        n = 0
-        for i, v in enumerate(vbasis):
-            if i < len(regs) and regs[i] == v:
-                n += 1
-            else:
-                break
-        return n
-
+    """The wavefront tiles of plain ``ld/st.shared``: each side's lanes but the vector bits, less
+    the last lanes where a side's vector (its registers that begin ``vbasis``) is wider than a
+    bank word."""
+    vset = set(vbasis)
     tiles = []
     for side in (src, dst):
-        tile = list(side.lanes)
-        vs = prefix_len(side.regs)
+        vs = 0  # the length of the common prefix of the side's registers and ``vbasis``
+        for r, v in zip(side.regs, vbasis):
+            if r != v:
+                break
+            vs += 1
+        lanes = side.lanes
         bits = (1 << vs) * bitwidth
         if bits > 32:
             drop = (bits // 32).bit_length() - 1
-            tile = tile[: len(tile) - drop] if drop else tile
-        tiles.append([t for t in tile if t not in vbasis])
+            if drop:
+                lanes = lanes[: len(lanes) - drop]
+        tiles.append([t for t in lanes if t not in vset])
     return tiles[0], tiles[1]
 
 
