@@ -494,10 +494,9 @@ def _schedule(a: LinearLayout, b: LinearLayout, bitwidth: int) -> _Schedule:
         Tr, Tw, Tb = ([_with_copy(x, sa, nrs) for x in xs] for xs in (Tr, Tw, Tb))
     lane_of = [c >> nrs for c in Tr]
     if K:
-        solve_of_K = _solver(lane_of + list(sa.kernel_lanes))
-        for j in range(len(Tl)):
-            # a copy of lane j's element in a register of the receiving lane itself, when there is one
-            m = solve_of_K.express((1 << j) ^ (Tl[j] >> nrs))
+        # a copy of lane j's element in a register of the receiving lane itself, when there is one
+        found = _solve_all(lane_of + list(sa.kernel_lanes), [(1 << j) ^ (t >> nrs) for j, t in enumerate(Tl)])
+        for j, m in enumerate(found):
             if m is not None:
                 Tl[j] ^= _xor_masked(K, m >> len(lane_of))
 
@@ -544,8 +543,11 @@ def _schedule(a: LinearLayout, b: LinearLayout, bitwidth: int) -> _Schedule:
 def _with_copy(x: int, s: _Side, nrs: int) -> int:
     """Source index ``x`` moved to another copy of its element (held by ``s``) whose lane part
     differs by ``x``'s own lane part, where there is one: a copy in the receiving lane."""
-    m = s.copy_solver.express(x >> nrs)
+    solver = s.copy_solver
+    m = solver.units.get(x >> nrs)  # most lane parts are unit vectors (or 0)
     if m is None:
+        m = solver.over([x >> nrs])[0]
+    if m >> solver.width:  # no copy's lane part is this one
         return x
     for i, k in enumerate(s.kernel):
         if m >> i & 1:
