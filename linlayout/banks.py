@@ -268,9 +268,13 @@ def _unit_images(offsets: tuple[int, ...]) -> dict[int, int] | None:
     inv = gf2.unit_images(offsets)
     if inv is None:
         return None
-    out = {1 << i: o for i, o in enumerate(inv)}
+    out = dict(zip(_UNITS, inv)) if len(inv) <= len(_UNITS) else {1 << i: o for i, o in enumerate(inv)}
     out[0] = 0
     return out
+
+
+#: the unit vectors 1, 2, 4, .. of the offset spaces the planner meets
+_UNITS = tuple(1 << i for i in range(64))
 
 
 def bank_conflicts(register_layout: Any, shared_layout: Any, bitwidth: int, *, shape: Sequence[int] | None = None) -> int:
