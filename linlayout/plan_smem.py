@@ -140,6 +140,10 @@ class SwizzleChoice:
     load_tile: tuple[int, ...]
     bitwidth: int
 
+    def __getstate__(self) -> dict[str, object]:
+        # the fields only: what is remembered (the hash of strings) belongs to this process
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
     def __hash__(self) -> int:
         # the planner keys its per-pair dicts by choices: hashed once (the fields' tuple, as the
         # generated hash would; the layout caches its own)
@@ -173,7 +177,13 @@ class SwizzleChoice:
 
     def offset_bases(self) -> list[int]:
         """Flattened tensor images of the shared offset bits 0, 1, ... (vector, bank, segment)."""
-        return list(self.layout.flat_bases("vector")) + list(self.layout.flat_bases("bank")) + list(self.layout.flat_bases("segment"))
+        try:
+            got: tuple[int, ...] = self._offsets  # type: ignore[attr-defined]
+        except AttributeError:  # read once (the planner asks for both sides of every choice)
+            lay = self.layout
+            got = lay.flat_bases("vector") + lay.flat_bases("bank") + lay.flat_bases("segment")
+            object.__setattr__(self, "_offsets", got)
+        return list(got)
 
 
 def side_bank_conflicts(segment: Sequence[int], tile: Sequence[int]) -> int:
