@@ -39,7 +39,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from .checks import as_int
 from .errors import DimensionError, LayoutError, SizeError
@@ -704,18 +703,24 @@ def conversion_map(a: LinearLayout, b: LinearLayout) -> LinearLayout:
             images.append((d, sa.identity[d]))
             continue
         if units is not None:
-            got = tuple(map(units.get, f))  # unit vectors (most bases): one look-up each
-            if None in got:
-                got = tuple([_over_units(units, v) for v in f])
-            images.append((d, cast(tuple[int, ...], got)))
-            continue
-        basis = _column_span(a)
-        col = []
-        for v in f:
-            rem, c = basis.reduce(v)
-            if rem:  # no map exists: the general method says why
-                return b.invert_and_compose(a)
-            col.append(c)
+            col = []
+            for v in f:
+                c = units.get(v)
+                if c is None:
+                    c = 0
+                    while v:
+                        low = v & -v
+                        c ^= units[low]
+                        v ^= low
+                col.append(c)
+        else:
+            basis = _column_span(a)
+            col = []
+            for v in f:
+                rem, c = basis.reduce(v)
+                if rem:  # no map exists: the general method says why
+                    return b.invert_and_compose(a)
+                col.append(c)
         images.append((d, tuple(col)))
     # every image is a combination of a's columns: below 2**(a's in bits), so no check is needed
     return LinearLayout._make_raw(tuple(images), sa.map_outs)
