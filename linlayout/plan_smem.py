@@ -1034,7 +1034,10 @@ class SwizzleSearch:
     def _fit(self, ts: MemOpTile, td: MemOpTile) -> _PairPlan | None:
         """The pair's :func:`_pair_plan` when its tiles' lanes fit both layouts and the conversion
         between them (all but the instruction tiles' registers and address lanes), else None."""
-        plan = self._plan(ts, td)
+        return self._fits(self._plan(ts, td))
+
+    def _fits(self, plan: _PairPlan | None) -> _PairPlan | None:
+        """:meth:`_fit` of a pair whose :meth:`_plan` is ``plan``."""
         if plan is None:
             return None
         first, n_reg_b, max_lane, mask_a, mask_b, reg_need, lane_need, _, _ = plan
@@ -1100,15 +1103,20 @@ class SwizzleSearch:
         rec = self._recs.get(key, _MISSING)
         if rec is not _MISSING:
             return rec  # type: ignore[return-value]
+        return self._ranked(ts, td, key, self._plan(ts, td))
+
+    def _ranked(self, ts: MemOpTile, td: MemOpTile, key: tuple[object, object], plan: _PairPlan | None) -> tuple[int, int, int] | None:
+        """:meth:`_rank` of a pair not ranked yet (``key``: its tiles' keys; ``plan``: its
+        :meth:`_plan`)."""
         out: tuple[int, int, int] | None
         if self._units and self._len_s >= 0:  # on masks, the tiles kept for the offset groups
-            plan = self._fit(ts, td)
-            got = None if plan is None else self._unit_tiles(ts, td, plan)
-            if got is None or plan is None:
+            fit = self._fits(plan)
+            got = None if fit is None else self._unit_tiles(ts, td, fit)
+            if got is None or fit is None:
                 out = None
             else:
-                self._tiles[key] = (plan[8], got)
-                out = _rank_of_masks(got[1], got[4], got[5], self._full_mask, self._len_s, self._common_mask, plan[8])
+                self._tiles[key] = (fit[8], got)
+                out = _rank_of_masks(got[1], got[4], got[5], self._full_mask, self._len_s, self._common_mask, fit[8])
         else:
             full = self._candidate(ts, td)
             out = None if full is None else (full[3], full[4], len(full[0][3]))
@@ -1189,16 +1197,16 @@ class SwizzleSearch:
                 continue
             ks = ts._key  # type: ignore[attr-defined]
             for td in d_ok:
-                rec = recs.get((ks, td._key), _MISSING)  # type: ignore[attr-defined]
+                key = (ks, td._key)  # type: ignore[attr-defined]
+                rec = recs.get(key, _MISSING)
                 if rec is _MISSING:
-                    if best_w == 0 and best_ts is not None:
-                        # a conflict-free pair so far: only more rounds beat it, and this pair's
-                        # rounds are distinct common registers but its vector registers and
-                        # those it leaves as segment bits (the first of equals wins)
-                        plan = self._plan(ts, td)
-                        if plan is None or top - plan[1] - plan[8] <= best_r:
-                            continue
-                    rec = self._rank(ts, td)
+                    plan = self._plan(ts, td)
+                    # a conflict-free pair so far: only more rounds beat it, and this pair's
+                    # rounds are distinct common registers but its vector registers and those it
+                    # leaves as segment bits (the first of equals wins)
+                    if best_w == 0 and best_ts is not None and (plan is None or top - plan[1] - plan[8] <= best_r):
+                        continue
+                    rec = self._ranked(ts, td, key, plan)
                 if rec is None:
                     continue
                 # fewest conflicts, then most rounds (the layout is built for the winner only)
