@@ -201,31 +201,38 @@ def conflicts_of_bases(
                         v ^= low
                     out[i] = o
         images.append(out)
-    regs = [o for o in images[0] if o]
-    lane_images = images[1]
-    rest = functools.reduce(operator.or_, lane_images, 0) | functools.reduce(operator.or_, images[2], 0)
+    regs, lane_images, other_images = images
+    rest = functools.reduce(operator.or_, lane_images, 0) | functools.reduce(operator.or_, other_images, 0)
     # Triton's largestVectorisation (:func:`_vectorisation` of the unique conversion map): the
     # widest 2**k elements (at most 128 bits) whose offsets 1, 2, .., 2**(k-1) are registers (the
     # first of each), with no other register, lane or other basis below offset 2**k; the first
     # two tests hold up to a bound, the last one is that exactly k registers reach below it
     k = max(1, 128 // bitwidth).bit_length() - 1
-    reg_set = set(regs)
-    first_missing = 0
-    while (1 << first_missing) in reg_set:
-        first_missing += 1
-    k = min(k, first_missing)
     if rest:
-        k = min(k, (rest & -rest).bit_length() - 1)
-    while k > 0:
+        first = (rest & -rest).bit_length() - 1
+        if first < k:
+            k = first
+    if k:
         mask = (1 << k) - 1
-        if sum(1 for r in regs if r & mask) == k:
-            break
-        k -= 1
+        reaching = [r for r in regs if r & mask]  # only these reach below 2**k
+        i = 0
+        while i < k and (1 << i) in reaching:
+            i += 1
+        k = i
+        while k:
+            mask = (1 << k) - 1
+            n = 0
+            for r in reaching:
+                if r & mask:
+                    n += 1
+            if n == k:
+                break
+            k -= 1
     vec = 1 << k
     bank = min(NUM_BANKS * 32 // (vec * bitwidth), max(1, (1 << dim) // vec))
     low = (1 << (k + bank.bit_length() - 1)) - 1  # the offset bits below the segment bits
     log2vec_words = max(vec * bitwidth // 32, 1).bit_length() - 1
-    wavefront = lane_images[: max(0, len(lanes) - log2vec_words)]
+    wavefront = lane_images[: max(0, len(lanes) - log2vec_words)] if log2vec_words else lane_images
     # the segment bits are the offset bits from ``low`` up: the lanes' meet with their span has
     # the dimension that masking them off takes from the lanes' rank (both eliminations at once)
     meet = 0
@@ -261,9 +268,13 @@ def _unit_images(offsets: tuple[int, ...]) -> dict[int, int] | None:
     inv = gf2.unit_images(offsets)
     if inv is None:
         return None
-    out = {1 << i: o for i, o in enumerate(inv)}
+    out = dict(zip(_UNITS, inv)) if len(inv) <= len(_UNITS) else {1 << i: o for i, o in enumerate(inv)}
     out[0] = 0
     return out
+
+
+#: the unit vectors 1, 2, 4, .. of the offset spaces the planner meets
+_UNITS = tuple(1 << i for i in range(64))
 
 
 def bank_conflicts(register_layout: Any, shared_layout: Any, bitwidth: int, *, shape: Sequence[int] | None = None) -> int:

@@ -340,12 +340,34 @@ def unit_images(vectors: Sequence[int]) -> list[int] | None:
         True
     """
     n = len(vectors)
-    # Gauss-Jordan on (vector, combination) pairs; pivot j is the lowest bit of row j
-    rows: list[list[int]] = []
+    # the unit vectors among them (most bases of shared layouts: a permutation of the bits and a
+    # few XOR columns) are their own bits' images; the others, with those bits masked off, must
+    # be a basis of the remaining bits (Gauss-Jordan on (vector, combination) pairs, pivot: the
+    # lowest bit), and each such bit's image is its row's combination plus the unit vectors
+    # whose bits were masked off
+    out = [0] * n
+    taken = 0  # the bits of the unit vectors
+    others = []
     for k, v in enumerate(vectors):
-        if v >> n:
+        if v >> n or not v:
             return None
+        if v & (v - 1):
+            others.append(k)
+        elif v & taken:
+            return None
+        else:
+            taken |= v
+            out[v.bit_length() - 1] = 1 << k
+    rows: list[list[int]] = []
+    for k in others:
+        v = vectors[k]
         c = 1 << k
+        m = v & taken
+        v ^= m
+        while m:
+            low = m & -m
+            c ^= out[low.bit_length() - 1]
+            m ^= low
         for r in rows:
             if v & r[2]:
                 v ^= r[0]
@@ -358,7 +380,6 @@ def unit_images(vectors: Sequence[int]) -> list[int] | None:
                 r[0] ^= v
                 r[1] ^= c
         rows.append([v, c, low])
-    out = [0] * n
     for v, c, low in rows:
         out[low.bit_length() - 1] = c
     return out

@@ -35,7 +35,6 @@ one tensor (the same out-dims, in the same order).
 from __future__ import annotations
 
 import functools
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -495,10 +494,9 @@ def _schedule(a: LinearLayout, b: LinearLayout, bitwidth: int) -> _Schedule:
         Tr, Tw, Tb = ([_with_copy(x, sa, nrs) for x in xs] for xs in (Tr, Tw, Tb))
     lane_of = [c >> nrs for c in Tr]
     if K:
-        solve_of_K = _solver(lane_of + list(sa.kernel_lanes))
-        for j in range(len(Tl)):
-            # a copy of lane j's element in a register of the receiving lane itself, when there is one
-            m = solve_of_K.express((1 << j) ^ (Tl[j] >> nrs))
+        # a copy of lane j's element in a register of the receiving lane itself, when there is one
+        found = _solve_all(lane_of + list(sa.kernel_lanes), [(1 << j) ^ (t >> nrs) for j, t in enumerate(Tl)])
+        for j, m in enumerate(found):
             if m is not None:
                 Tl[j] ^= _xor_masked(K, m >> len(lane_of))
 
@@ -545,8 +543,11 @@ def _schedule(a: LinearLayout, b: LinearLayout, bitwidth: int) -> _Schedule:
 def _with_copy(x: int, s: _Side, nrs: int) -> int:
     """Source index ``x`` moved to another copy of its element (held by ``s``) whose lane part
     differs by ``x``'s own lane part, where there is one: a copy in the receiving lane."""
-    m = s.copy_solver.express(x >> nrs)
+    solver = s.copy_solver
+    m = solver.units.get(x >> nrs)  # most lane parts are unit vectors (or 0)
     if m is None:
+        m = solver.over([x >> nrs])[0]
+    if m >> solver.width:  # no copy's lane part is this one
         return x
     for i, k in enumerate(s.kernel):
         if m >> i & 1:
@@ -559,73 +560,137 @@ def _lane_choices(Tl: list[int], Tr: list[int], K: Sequence[int], exact: list[in
     """Per destination lane bit ``j``, the rounds ``G[j]`` (a mask over ``Tr``) whose register the
     receiving lane fills in round 0, where some lane bit cannot read from the receiving lane
     itself.  ``Tl`` (the lane bases' source indices) is updated in place; lane bits no single pass
-    serves are appended to ``extra`` as ``(j, source index)``."""
+    serves are appended to ``extra`` as ``(j, source index)``.
+
+    Each column may add another round's register (G) or a copy of the element (kernel): lane bit
+    ``j`` takes ``c = Tl[j] ^ (the XOR of the generators in a mask m)`` for the first ``m`` in the
+    order ``exact[j]`` (when given), then ``0, 1, ..`` below ``2**8`` (a bounded search; an extra
+    pass covers what it misses) such that ``c`` is in the span of the chosen columns exactly when
+    its lane part is in the span of theirs (a sending lane is never asked for two registers at
+    once).  The test is linear in ``m``: with ``R`` the projection along the chosen span (onto
+    the vectors with no pivot bit, its kernel the span), ``c`` is in the span iff the XOR of the
+    generators' images over ``m`` is ``R(Tl[j])``, a set of ``m`` cut out by one parity condition
+    per bit (:func:`_solutions`); likewise for the lane parts, and the first ``m`` is the lowest
+    bit of the set where both tests agree."""
     G: list[int] = []
-    # each column may add another round's register (G) or a copy of the element (kernel); a
-    # sending lane must never be asked for two registers at once: the span of the chosen columns
-    # meets the register-only vectors (no lane part) only in 0
     gens = Tr + list(K)
-    # the chosen columns and their lane parts span spaces of equal dimension (an invariant), so a
-    # column keeps the spans apart exactly when it is in the span of the chosen ones iff its lane
-    # part is in the span of theirs (echelon dicts, leading bit -> vector: only membership is asked)
+    # echelon dicts (leading bit length -> vector) of the chosen columns and of their lane parts,
+    # for the vectors a pick adds
     chosen: dict[int, int] = {}
     chosen_lanes: dict[int, int] = {}
-    lim = min(len(gens), 8)  # bounded search; an extra pass covers what it misses
-    size = 1 << lim
-    combos = [0]  # _xor_masked(gens, m) for m < 2**lim, grown as the search reaches m
+    # the projections R as (pivot bit, its fully reduced vector), applied in order
+    proj: list[tuple[int, int]] = []
+    proj_lanes: list[tuple[int, int]] = []
+    lim = min(len(gens), 8)
+    full = (1 << (1 << lim)) - 1
+    red = gens[:lim]  # R of the searched generators
+    red_lanes = [g >> nrs for g in red]
     for j in range(len(Tl)):
         e = exact[j]
-        pick = None
         t = Tl[j]
-        for m in (itertools.chain((e,), range(size)) if e is not None else range(size)):
-            if m >= size:
-                c = t ^ _xor_masked(gens, m)
-            else:
-                while len(combos) <= m:
-                    k = len(combos)
-                    low = k & -k
-                    combos.append(combos[k ^ low] ^ gens[low.bit_length() - 1])
-                c = t ^ combos[m]
-            # membership of c in the chosen span and of its lane part in theirs (inlined)
-            v = c
-            while v:
-                w = chosen.get(v.bit_length())
-                if w is None:
-                    break
-                v ^= w
-            u = c >> nrs
-            while u:
-                w = chosen_lanes.get(u.bit_length())
-                if w is None:
-                    break
-                u ^= w
-            if (v == 0) == (u == 0):
-                pick = (m, c)
-                break
-        if pick is None:
-            # no single pass serves lanes l and l ^ 2**j together: an extra pass each, the
-            # receivers keeping the pass whose index equals their lane bit j (a select)
-            extra.append((j, Tl[j]))
-            Tl[j] = 0
-            G.append(0)
-            continue
-        m, c = pick
+        m = -1
+        if e is not None:
+            c = t ^ _xor_masked(gens, e)
+            if (_reduced(chosen, c) == 0) == (_reduced(chosen_lanes, c >> nrs) == 0):
+                m = e
+        if m < 0:
+            a, b = t, t >> nrs
+            for p, w in proj:
+                if a >> p & 1:
+                    a ^= w
+            for p, w in proj_lanes:
+                if b >> p & 1:
+                    b ^= w
+            ok = ~(_solutions(red, a, full) ^ _solutions(red_lanes, b, full)) & full
+            if not ok:
+                # no single pass serves lanes l and l ^ 2**j together: an extra pass each, the
+                # receivers keeping the pass whose index equals their lane bit j (a select)
+                extra.append((j, Tl[j]))
+                Tl[j] = 0
+                G.append(0)
+                continue
+            m = (ok & -ok).bit_length() - 1
+            c = t ^ _xor_masked(gens, m)
         g = m & ((1 << len(Tr)) - 1)
         G.append(g)
-        i = 0
-        while g:  # Tl[j] = c ^ _xor_masked(Tr, g)
-            if g & 1:
-                c ^= Tr[i]
-            g >>= 1
-            i += 1
-        Tl[j] = c
+        Tl[j] = c ^ _xor_masked(Tr, g)
         # the picked column joins the chosen ones (it keeps the spans apart: its vector and its
         # lane part are both new, or both already in their spans)
+        v = _reduced(chosen, c)
         if v:
             chosen[v.bit_length()] = v
+            _extend(proj, red, v)
+        u = _reduced(chosen_lanes, c >> nrs)
         if u:
             chosen_lanes[u.bit_length()] = u
+            _extend(proj_lanes, red_lanes, u)
     return G
+
+
+def _reduced(lead: dict[int, int], v: int) -> int:
+    """``v`` reduced by an echelon dict (leading bit length -> vector) until its leading bit is
+    no pivot: zero exactly when ``v`` is in the span."""
+    while v:
+        w = lead.get(v.bit_length())
+        if w is None:
+            break
+        v ^= w
+    return v
+
+
+def _extend(proj: list[tuple[int, int]], images: list[int], v: int) -> None:
+    """Add ``v`` (not in the span) to the projection ``proj`` along a span, and update
+    ``images`` (vectors projected along the old span) to the new one: ``v`` projected along the
+    old span keeps its leading bit (a new pivot), and clearing that bit is the step to add."""
+    for p, w in proj:
+        if v >> p & 1:
+            v ^= w
+    p = v.bit_length() - 1
+    proj.append((p, v))
+    for i, x in enumerate(images):
+        if x >> p & 1:
+            images[i] = x ^ v
+
+
+def _parity_masks(lim: int) -> list[int]:
+    """Per mask ``f < 2**lim``: the set of ``m < 2**lim`` (bit ``m``) with ``f & m`` of odd
+    parity (linear in ``f``: one XOR per entry from the unit masks)."""
+    size = 1 << lim
+    units = []
+    for i in range(lim):
+        block = ((1 << (1 << i)) - 1) << (1 << i)  # m with bit i set, in one period of 2**(i+1)
+        period = 1 << (i + 1)
+        pattern = 0
+        for at in range(0, size, period):
+            pattern |= block << at
+        units.append(pattern)
+    out = [0]
+    for k in range(1, size):
+        low = k & -k
+        out.append(out[k ^ low] ^ units[low.bit_length() - 1])
+    return out
+
+
+#: :func:`_parity_masks` of 8 bits (the bound of :func:`_lane_choices`' search); a smaller
+#: ``lim`` reads the low ``2**lim`` bits of the first ``2**lim`` entries
+_PARITY = _parity_masks(8)
+
+
+def _solutions(cols: Sequence[int], target: int, full: int) -> int:
+    """The set (bit ``m``, as a mask within ``full``) of ``m < 2**len(cols)`` with
+    ``_xor_masked(cols, m) == target``: one parity condition per bit the columns or the target
+    touch."""
+    rows: dict[int, int] = {}  # bit -> the columns having it
+    for i, c in enumerate(cols):
+        while c:
+            low = c & -c
+            rows[low] = rows.get(low, 0) | 1 << i
+            c ^= low
+    out = full
+    for low, f in rows.items():
+        out &= _PARITY[f] if target & low else ~_PARITY[f]
+        target &= ~low
+    return 0 if target else out & full
 
 
 # ------------------------------------------------------------------------------ its counts

@@ -139,6 +139,21 @@ class SwizzleChoice:
     load_tile: tuple[int, ...]
     bitwidth: int
 
+    def __getstate__(self) -> dict[str, object]:
+        # the fields only: what is remembered (the hash of strings) belongs to this process
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
+    def __hash__(self) -> int:
+        # the planner keys its per-pair dicts by choices: hashed once (the fields' tuple, as the
+        # generated hash would; the layout caches its own)
+        try:
+            return self._hash  # type: ignore[attr-defined]
+        except AttributeError:
+            h = hash((self.layout, self.store_instr, self.load_instr, self.store_conflicts, self.load_conflicts,
+                      self.store_tile, self.load_tile, self.bitwidth))
+            object.__setattr__(self, "_hash", h)
+            return h
+
     @property
     def reps(self) -> int:
         """Rounds through the buffer."""
@@ -161,7 +176,13 @@ class SwizzleChoice:
 
     def offset_bases(self) -> list[int]:
         """Flattened tensor images of the shared offset bits 0, 1, ... (vector, bank, segment)."""
-        return list(self.layout.flat_bases("vector")) + list(self.layout.flat_bases("bank")) + list(self.layout.flat_bases("segment"))
+        try:
+            got: tuple[int, ...] = self._offsets  # type: ignore[attr-defined]
+        except AttributeError:  # read once (the planner asks for both sides of every choice)
+            lay = self.layout
+            got = lay.flat_bases("vector") + lay.flat_bases("bank") + lay.flat_bases("segment")
+            object.__setattr__(self, "_offsets", got)
+        return list(got)
 
 
 def side_bank_conflicts(segment: Sequence[int], tile: Sequence[int]) -> int:
@@ -225,14 +246,20 @@ def _groups(
     :func:`_compute_segment`'s for the bank bits ``vbasis + tile_*``.  ``masks``: the vector bits
     and the two tiles as masks, when every vector is a unit vector (or zero): the unused units
     and those of one tile only are read from them."""
-    units = _UNITS[dim] if dim < 65 else [1 << b for b in range(dim)]
     if masks is None:
+        units = _UNITS[dim] if dim < 65 else [1 << b for b in range(dim)]
         used = {*vbasis, *tile_src, *tile_dst}
         sbasis = [u for u in units if u not in used]
-    else:
+    else:  # the lowest ``len_s`` unused bits (all of them when there are fewer)
         vbm, st, ld = masks
-        free = ~(vbm | st | ld)
-        sbasis = [u for u in units if u & free]
+        free = ((1 << dim) - 1) & ~(vbm | st | ld)
+        sbasis = []
+        n = len_s
+        while free and n:
+            low = free & -free
+            sbasis.append(low)
+            free ^= low
+            n -= 1
     if len(sbasis) > len_s:
         del sbasis[len_s:]
     elif len(sbasis) < len_s:  # too few unused unit vectors: XOR pairs of one side's and the other's
@@ -243,8 +270,7 @@ def _groups(
             only_d.discard(0)
             a, b = sorted(only_s), sorted(only_d)
         else:
-            only_st, only_ld = st & ~(vbm | ld), ld & ~(vbm | st)
-            a, b = [u for u in units if u & only_st], [u for u in units if u & only_ld]
+            a, b = _bits(st & ~(vbm | ld)), _bits(ld & ~(vbm | st))
         if len(a) > len(b):
             a, b = b, a
         log_conflicts = min(max(0, len_s - len(a) - len(sbasis)), len(a))
@@ -265,6 +291,20 @@ def _groups(
         else:
             segment.append(s)
     return vbasis, sbasis, segment, reps
+
+
+def _bits(m: int) -> list[int]:
+    """The set bits of ``m`` as values, lowest first.
+
+        >>> _bits(0b1010)
+        [2, 8]
+    """
+    out = []
+    while m:
+        low = m & -m
+        out.append(low)
+        m ^= low
+    return out
 
 
 def _conflicts(segment: Sequence[int], tile_src: Sequence[int], tile_dst: Sequence[int], units: bool = False) -> tuple[int, int]:
@@ -393,24 +433,24 @@ def _vbasis(reg_src: Sequence[int], reg_dst: Sequence[int], lane_src: frozenset[
 
 
 def _ldst_tiles(src: _Side, dst: _Side, bitwidth: int, vbasis: Sequence[int]) -> tuple[list[int], list[int]]:
-    def prefix_len(regs: Sequence[int]) -> int:
-        n = 0
-        for i, v in enumerate(vbasis):
-            if i < len(regs) and regs[i] == v:
-                n += 1
-            else:
-                break
-        return n
-
+    """The wavefront tiles of plain ``ld/st.shared``: each side's lanes but the vector bits, less
+    the last lanes where a side's vector (its registers that begin ``vbasis``) is wider than a
+    bank word."""
+    vset = set(vbasis)
     tiles = []
     for side in (src, dst):
-        tile = list(side.lanes)
-        vs = prefix_len(side.regs)
+        vs = 0  # the length of the common prefix of the side's registers and ``vbasis``
+        for r, v in zip(side.regs, vbasis):
+            if r != v:
+                break
+            vs += 1
+        lanes = side.lanes
         bits = (1 << vs) * bitwidth
         if bits > 32:
             drop = (bits // 32).bit_length() - 1
-            tile = tile[: len(tile) - drop] if drop else tile
-        tiles.append([t for t in tile if t not in vbasis])
+            if drop:
+                lanes = lanes[: len(lanes) - drop]
+        tiles.append([t for t in lanes if t not in vset])
     return tiles[0], tiles[1]
 
 
@@ -475,7 +515,7 @@ class _Side:
     of ``layout`` without its broadcast registers."""
 
     __slots__ = ("layout", "regs", "reg_set", "unit_regs", "units", "lanes", "lane_set", "n_lanes", "zero_lanes", "dim", "outs",
-                 "_usable")
+                 "_usable", "_addr")
 
     def __init__(self, layout: LinearLayout):
         self.layout = layout = remove_broadcast_registers(layout)
@@ -492,6 +532,7 @@ class _Side:
         self.dim = layout.total_out_size_log2
         self.outs = tuple(layout.out_dims.items())
         self._usable: dict[object, bool] = {}
+        self._addr: dict[object, tuple[tuple[int, ...], int] | None] = {}
 
     def usable(self, tile: MemOpTile) -> bool:
         """Whether this side's lanes can serve ``tile``'s contiguous lanes (they exist and none is
@@ -503,6 +544,20 @@ class _Side:
             got = self._usable[key] = all(i < self.n_lanes and self.lanes[i] != 0 for i in tile.lane_contig)
         return got
 
+    def addr(self, tile: MemOpTile) -> tuple[tuple[int, ...], int] | None:
+        """This side's lanes that give ``tile``'s row addresses and their OR, or None when it has
+        too few lanes (remembered per tile)."""
+        key = tile._key  # type: ignore[attr-defined]
+        got = self._addr.get(key, _MISSING)
+        if got is _MISSING:
+            if any(i >= self.n_lanes for i in tile.lane_addr):
+                got = None
+            else:
+                vs = tuple(self.lanes[i] for i in tile.lane_addr)
+                got = (vs, _or(vs))
+            self._addr[key] = got
+        return got  # type: ignore[return-value]
+
 
 @functools.lru_cache(maxsize=4096)
 def _side_of(L: LinearLayout) -> _Side:
@@ -511,10 +566,11 @@ def _side_of(L: LinearLayout) -> _Side:
 
 
 @functools.lru_cache(maxsize=4096)
-def _bijection_solver(L: LinearLayout) -> tuple[SpanBasis, tuple[int, int], tuple[int, int]] | None:
-    """For a bijective layout with ``register`` and ``lane`` dims: a span of its columns (in-dims
-    in order) and where the register and lane bits sit in a combination; None otherwise.  A fact
-    of one layout, remembered (cost matrices search each layout against many others)."""
+def _bijection_solver(L: LinearLayout) -> tuple[dict[int, int], tuple[int, int], tuple[int, int]] | None:
+    """For a bijective layout with ``register`` and ``lane`` dims: the combination of its columns
+    (in-dims in order, bit ``k`` flat column ``k``) that gives each unit vector (and 0), and where
+    the register and lane bits sit in a combination; None otherwise.  A fact of one layout,
+    remembered (cost matrices search each layout against many others)."""
     if not (L.has_in_dim("register") and L.has_in_dim("lane") and L.is_invertible()):
         return None
     basis = SpanBasis()
@@ -526,7 +582,23 @@ def _bijection_solver(L: LinearLayout) -> tuple[SpanBasis, tuple[int, int], tupl
         k += len(f)
         for v in f:
             basis.insert(v)
-    return basis, at["register"], at["lane"]
+    units = {0: 0}
+    for b in range(L.total_out_size_log2):
+        units[1 << b] = basis.reduce(1 << b)[1]
+    return units, at["register"], at["lane"]
+
+
+def _over_units(units: dict[int, int], v: int) -> int:
+    """``v`` written over a basis whose unit vectors' combinations are ``units`` (a vector's is
+    the XOR of its bits')."""
+    c = units.get(v)
+    if c is None:
+        c = 0
+        while v:
+            low = v & -v
+            c ^= units[low]
+            v ^= low
+    return c
 
 
 @functools.lru_cache(maxsize=4096)
@@ -811,7 +883,7 @@ class SwizzleSearch:
     """
 
     __slots__ = ("src", "dst", "bitwidth", "sides", "dim", "_total", "_len_s", "_common", "_units", "_max_reps", "_vb", "_cvt", "_ok", "_cols",
-                 "_full_mask", "_common_mask", "_vb_masks", "_cands", "_recs", "_fulls", "_tiles", "_ldst")
+                 "_full_mask", "_common_mask", "_cands", "_recs", "_fulls", "_tiles", "_ldst")
 
     def __init__(self, src: LinearLayout, dst: LinearLayout, bitwidth: int, *, conversion: LinearLayout | None = None):
         if bitwidth < 1 or bitwidth > 128 or bitwidth & (bitwidth - 1):
@@ -842,11 +914,9 @@ class SwizzleSearch:
         self._fulls: dict[tuple[object, object], _Candidate | None] = {}
         #: per ranked pair of unit vectors: the reps it leaves and :meth:`_unit_tiles`
         self._tiles: dict[tuple[object, object], tuple[int, tuple[list[int], int, list[int], list[int], int, int]]] = {}
-        # for the ranks on masks: every bit, the common registers, the common vector registers'
-        # prefixes (per direction)
+        # for the ranks on masks: every bit, the common registers
         self._full_mask = (1 << self.dim) - 1
         self._common_mask = sum(common)
-        self._vb_masks: list[list[int] | None] = [None, None]
         self._ldst: SwizzleChoice | None = None
 
     # ------------------------------------------------------------------ facts of the pair, on first use
@@ -862,7 +932,8 @@ class SwizzleSearch:
         """Whether :meth:`conversion` exists (always, when side ``first`` is bijective)."""
         ok = self._ok[first]
         if ok is None:
-            ok = self._ok[first] = (first not in self._cvt and _bijection_solver(self.sides[first].layout) is not None) \
+            ok = self._ok[first] = (first not in self._cvt and (_bijection_solver(self.sides[first].layout) is not None
+                                                                 or self._read_lane_cols(first) is not None)) \
                 or self.conversion(first) is not None
         return ok
 
@@ -896,11 +967,13 @@ class SwizzleSearch:
         if cvt is None:
             solver = _bijection_solver(self.sides[first].layout)
             if solver is not None:
-                basis, (reg_at, reg_mask), (lane_at, lane_mask) = solver
-                reduce = basis.reduce  # the lanes are in the span: a bijection reaches everything
-                out = self._cols[first] = (tuple([reduce(v)[1] for v in self.sides[1 - first].lanes]),
+                units, (reg_at, reg_mask), (lane_at, lane_mask) = solver
+                out = self._cols[first] = (tuple([_over_units(units, v) for v in self.sides[1 - first].lanes]),
                                            reg_mask << reg_at, lane_mask << lane_at, reg_at, lane_at)
                 return out
+            read = self._read_lane_cols(first)
+            if read is not None:
+                return read
             cvt = self.conversion(first)
             assert cvt is not None  # the caller checked convertible()
         at = 0
@@ -915,6 +988,36 @@ class SwizzleSearch:
         (reg_at, reg_mask), (lane_at, lane_mask) = where["register"], where["lane"]
         out = self._cols[first] = (cvt.flat_bases("lane"), reg_mask << reg_at, lane_mask << lane_at, reg_at, lane_at)
         return out
+
+    def _read_lane_cols(self, first: int) -> tuple[tuple[int, ...], int, int, int, int] | None:
+        """:meth:`_lane_cols` read off remembered facts of side ``first`` where it reaches every
+        element (then the map exists, and its lane columns are the other side's lanes written
+        over side ``first``'s columns, or the identity where Triton's broadcasting heuristic keeps
+        the lane dim: see :func:`conversion_map`), without building the map; None otherwise."""
+        got = self._cols[first]
+        if got is not None:
+            return got
+        a, b = self.sides[first].layout, self.sides[1 - first].layout
+        sa, sb = _map_side(a), _map_side(b)
+        if sa.outs != sb.outs or "lane" not in sa.flat or "lane" not in sb.flat or "register" not in sa.flat:
+            return None
+        units = _source_units(sa, a)
+        if units is None:
+            return None
+        fa, fb = sa.flat["lane"], sb.flat["lane"]
+        if fa == fb and sa.support["lane"] & (sa.others["lane"] | sb.others["lane"]) == 0:
+            cols = sa.identity["lane"]
+        else:
+            cols = tuple([_over_units(units, v) for v in fb])
+        at = 0
+        where = {}
+        for n, f in sa.items:
+            where[n] = at
+            at += len(f)
+        reg_at, lane_at = where["register"], where["lane"]
+        got = self._cols[first] = (cols, ((1 << len(sa.flat["register"])) - 1) << reg_at, ((1 << len(fa)) - 1) << lane_at,
+                                   reg_at, lane_at)
+        return got
 
     # ------------------------------------------------------------------ candidates
 
@@ -931,7 +1034,10 @@ class SwizzleSearch:
     def _fit(self, ts: MemOpTile, td: MemOpTile) -> _PairPlan | None:
         """The pair's :func:`_pair_plan` when its tiles' lanes fit both layouts and the conversion
         between them (all but the instruction tiles' registers and address lanes), else None."""
-        plan = self._plan(ts, td)
+        return self._fits(self._plan(ts, td))
+
+    def _fits(self, plan: _PairPlan | None) -> _PairPlan | None:
+        """:meth:`_fit` of a pair whose :meth:`_plan` is ``plan``."""
         if plan is None:
             return None
         first, n_reg_b, max_lane, mask_a, mask_b, reg_need, lane_need, _, _ = plan
@@ -997,15 +1103,20 @@ class SwizzleSearch:
         rec = self._recs.get(key, _MISSING)
         if rec is not _MISSING:
             return rec  # type: ignore[return-value]
+        return self._ranked(ts, td, key, self._plan(ts, td))
+
+    def _ranked(self, ts: MemOpTile, td: MemOpTile, key: tuple[object, object], plan: _PairPlan | None) -> tuple[int, int, int] | None:
+        """:meth:`_rank` of a pair not ranked yet (``key``: its tiles' keys; ``plan``: its
+        :meth:`_plan`)."""
         out: tuple[int, int, int] | None
         if self._units and self._len_s >= 0:  # on masks, the tiles kept for the offset groups
-            plan = self._fit(ts, td)
-            got = None if plan is None else self._unit_tiles(ts, td, plan)
-            if got is None or plan is None:
+            fit = self._fits(plan)
+            got = None if fit is None else self._unit_tiles(ts, td, fit)
+            if got is None or fit is None:
                 out = None
             else:
-                self._tiles[key] = (plan[8], got)
-                out = _rank_of_masks(got[1], got[4], got[5], self._full_mask, self._len_s, self._common_mask, plan[8])
+                self._tiles[key] = (fit[8], got)
+                out = _rank_of_masks(got[1], got[4], got[5], self._full_mask, self._len_s, self._common_mask, fit[8])
         else:
             full = self._candidate(ts, td)
             out = None if full is None else (full[3], full[4], len(full[0][3]))
@@ -1018,14 +1129,10 @@ class SwizzleSearch:
         store tile, load tile, their masks)``; None when a tile does not fit."""
         first, n_reg_b, lanes_b = plan[0], plan[1], plan[7]
         sides = self.sides
-        masks = self._vb_masks[first]
-        if masks is None:
-            masks = [0]
-            for v in self.common_registers(first):
-                masks.append(masks[-1] | v)
-            self._vb_masks[first] = masks
-        vbm = masks[n_reg_b]
         vb = self.common_registers(first)[:n_reg_b]
+        vbm = 0
+        for v in vb:
+            vbm |= v
         b_lanes = sides[1 - first].lanes
         for i in lanes_b:
             v = b_lanes[i]
@@ -1046,15 +1153,12 @@ class SwizzleSearch:
                         m |= r
                 if len(out) < need:
                     return None
-            lanes, n_lanes = side.lanes, side.n_lanes
-            for i in tile.lane_addr:
-                if i >= n_lanes:
-                    return None
-                v = lanes[i]
-                out.append(v)
-                m |= v
+            addr = side.addr(tile)
+            if addr is None:
+                return None
+            out += addr[0]
             tiles.append(out)
-            bits.append(m)
+            bits.append(m | addr[1])
         return vb, vbm, tiles[0], tiles[1], bits[0], bits[1]
 
     def candidate(self, ts: MemOpTile, td: MemOpTile) -> SwizzleChoice | None:
@@ -1093,16 +1197,16 @@ class SwizzleSearch:
                 continue
             ks = ts._key  # type: ignore[attr-defined]
             for td in d_ok:
-                rec = recs.get((ks, td._key), _MISSING)  # type: ignore[attr-defined]
+                key = (ks, td._key)  # type: ignore[attr-defined]
+                rec = recs.get(key, _MISSING)
                 if rec is _MISSING:
-                    if best_w == 0 and best_ts is not None:
-                        # a conflict-free pair so far: only more rounds beat it, and this pair's
-                        # rounds are distinct common registers but its vector registers and
-                        # those it leaves as segment bits (the first of equals wins)
-                        plan = self._plan(ts, td)
-                        if plan is None or top - plan[1] - plan[8] <= best_r:
-                            continue
-                    rec = self._rank(ts, td)
+                    plan = self._plan(ts, td)
+                    # a conflict-free pair so far: only more rounds beat it, and this pair's
+                    # rounds are distinct common registers but its vector registers and those it
+                    # leaves as segment bits (the first of equals wins)
+                    if best_w == 0 and best_ts is not None and (plan is None or top - plan[1] - plan[8] <= best_r):
+                        continue
+                    rec = self._ranked(ts, td, key, plan)
                 if rec is None:
                     continue
                 # fewest conflicts, then most rounds (the layout is built for the winner only)

@@ -46,6 +46,25 @@ def test_unit_images_inverts_a_basis(data):
         assert mask == gf2.solve(vs, 1 << i)  # a basis: the combination is unique
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_unit_images_of_mostly_unit_bases(data):
+    """Bases as shared layouts have them (a permutation of unit vectors, a few XOR-mixed), and
+    their near misses (a repeated unit, a mixed vector dependent on the units), against gf2.solve."""
+    dim = data.draw(st.integers(1, 12))
+    vs = [1 << i for i in data.draw(st.permutations(range(dim)))]
+    for _ in range(data.draw(st.integers(0, 4))):
+        i, j = data.draw(st.integers(0, dim - 1)), data.draw(st.integers(0, dim - 1))
+        vs[i] ^= vs[j] if i != j else 0
+    if data.draw(st.booleans()):
+        vs[data.draw(st.integers(0, dim - 1))] = data.draw(st.sampled_from(vs + [0]))
+    inv = gf2.unit_images(vs)
+    if gf2.rank(vs) < dim:
+        assert inv is None
+        return
+    assert inv == [gf2.solve(vs, 1 << i) for i in range(dim)]
+
+
 def test_unit_images_refuses_vectors_outside_the_space():
     assert gf2.unit_images([0b1, 0b100]) is None
 

@@ -24,7 +24,7 @@ from linlayout.plan import (
     warp_decomposition,
 )
 from linlayout.cost import price
-from linlayout.plan_shuffle import _schedule, _side, _Solver, _with_identity, schedule_counts
+from linlayout.plan_shuffle import _PARITY, _lane_choices, _schedule, _side, _solutions, _Solver, _with_identity, schedule_counts
 from linlayout.simulate import simulate
 
 
@@ -144,6 +144,59 @@ def test_scheduled_plan_and_triton_plan_share_one_schedule(case):
         assert tri is not None and tri.cost < sched.cost and (tri.shuffles, tri.selects) == counts[1:]
         assert tri.shuffle_schedule is sched.shuffle_schedule
     assert sched.shuffle_schedule == shuffle_schedule(a, b, bits)
+
+
+def _scanned_lane_choices(Tl, Tr, K, exact, nrs):
+    """The lane choices as specified, by a plain scan: lane bit ``j`` takes the first ``m`` (of
+    ``exact[j]``, then ``0 .. 2**min(gens, 8) - 1``) whose column ``c`` lies in the span of the
+    chosen columns exactly when its lane part lies in the span of theirs (gf2.solve)."""
+    Tl, G, extra, chosen = list(Tl), [], [], []
+    gens = list(Tr) + list(K)
+    for j, t in enumerate(Tl):
+        order = ([] if exact[j] is None else [exact[j]]) + list(range(1 << min(len(gens), 8)))
+        for m in order:
+            c = t ^ gf2_xor(gens, m)
+            if (gf2.solve(chosen, c) is None) == (gf2.solve([x >> nrs for x in chosen], c >> nrs) is None):
+                g = m & ((1 << len(Tr)) - 1)
+                G.append(g)
+                Tl[j] = c ^ gf2_xor(Tr, g)
+                chosen.append(c)
+                break
+        else:
+            extra.append((j, t))
+            Tl[j] = 0
+            G.append(0)
+    return G, Tl, extra
+
+
+@st.composite
+def _lane_choice_case(draw):
+    nrs, nl = draw(st.integers(0, 4)), draw(st.integers(1, 5))
+    vec = st.integers(0, (1 << (nrs + nl)) - 1)
+    Tr = draw(st.lists(vec, max_size=10))
+    K = draw(st.lists(vec, max_size=4))
+    Tl = draw(st.lists(vec, min_size=nl, max_size=nl))
+    exact = draw(st.lists(st.none() | st.integers(0, (1 << len(Tr)) - 1), min_size=nl, max_size=nl))
+    return Tl, Tr, K, exact, nrs
+
+
+@settings(max_examples=300)
+@given(_lane_choice_case())
+def test_lane_choices_pick_the_first_column_of_the_scan(case):
+    """The lane choices solved as parity conditions on the search index are those of the plain
+    scan (the first index in search order decides the schedule)."""
+    Tl, Tr, K, exact, nrs = case
+    got_Tl, extra = list(Tl), []
+    G = _lane_choices(got_Tl, list(Tr), K, list(exact), nrs, extra)
+    assert (G, got_Tl, extra) == _scanned_lane_choices(Tl, Tr, K, exact, nrs)
+
+
+@given(st.lists(st.integers(0, 63), max_size=8), st.integers(0, 127))
+def test_solutions_are_the_masks_that_xor_to_the_target(cols, target):
+    full = (1 << (1 << len(cols))) - 1
+    want = sum(1 << m for m in range(1 << len(cols)) if gf2_xor(cols, m) == target)
+    assert _solutions(cols, target, full) == want
+    assert all(_PARITY[f] >> m & 1 == bin(f & m).count("1") % 2 for f in (0, 1, 6, 200, 255) for m in range(256))
 
 
 def _lane_swap():

@@ -161,6 +161,16 @@ def test_a_known_conversion_changes_nothing(pair):
         for i, v in enumerate(cvt.flat_bases("lane")):
             assert given_.lane_image(0, i) == (cvt.get_basis("lane", i, "register"), cvt.get_basis("lane", i, "lane"))
             assert plain.lane_image(0, i) == given_.lane_image(0, i)
+    # the other direction, read off the remembered facts of dst where it reaches every element
+    try:
+        back = conversion_map(dst, src)
+    except LayoutError:
+        back = None
+    fresh = SwizzleSearch(src, dst, bits)
+    assert fresh.convertible(1) == (back is not None)
+    if back is not None:
+        for i in range(len(back.flat_bases("lane"))):
+            assert fresh.lane_image(1, i) == (back.get_basis("lane", i, "register"), back.get_basis("lane", i, "lane"))
 
 
 @settings(max_examples=60, deadline=None)
@@ -251,3 +261,23 @@ def test_bank_bits_complete_the_other_offset_bits(args, data):
     lay = _layout_of((vecs[:cut], vecs[cut:], vecs[cut:], []), dim, (("dim0", 1 << dim),))
     assert list(lay.flat_bases("bank")) == unit_complement(vecs, dim)
     assert lay.rank() == LinearLayout.from_flat({d: lay.flat_bases(d) for d in lay.in_dim_names}, [("dim0", 1 << dim)]).rank()
+
+
+@settings(max_examples=30, deadline=None)
+@given(searches())
+def test_a_choice_remembers_its_hash_and_offsets_but_pickles_its_fields_only(pair):
+    import dataclasses
+    import pickle
+
+    src, dst, bits = pair
+    c = optimal_swizzle(src, dst, bits)
+    fresh = dataclasses.replace(c)  # the same fields, nothing remembered
+    assert hash(c) == hash(fresh) and c == fresh
+    lay = c.layout
+    want = list(lay.flat_bases("vector") + lay.flat_bases("bank") + lay.flat_bases("segment"))
+    assert c.offset_bases() == want and c.offset_bases() == want  # the second read is the remembered one
+    c.offset_bases().append(-1)  # a caller's copy: the choice keeps its own
+    assert c.offset_bases() == want
+    back = pickle.loads(pickle.dumps(c))
+    assert not any(k.startswith("_") for k in vars(back))
+    assert back == c and hash(back) == hash(c) and back.offset_bases() == want
