@@ -729,7 +729,7 @@ class _Trip:
         if self._sync is None:
             a, b = self.a, self.b
             self._sync = a.in_dim_size("warp") == 1 or (
-                self.comp.is_trivial_over(["warp"]) and not _warp_broadcast(a) and not _warp_broadcast(b))
+                _trivial_over(self.comp, "warp") and not _warp_broadcast(a) and not _warp_broadcast(b))
         return self._sync
 
     def search(self, kind: str) -> tuple[SwizzleSearch, LinearLayout, LinearLayout]:
@@ -819,7 +819,7 @@ def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout) -> int:
     if "matrix" in instr:
         return estimate
     lay = choice.layout
-    offsets = [v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d)]
+    offsets = _buffer_bases(lay)
     if list(lay.out_dims.items()) == list(L.out_dims.items()):
         regs, lanes, others = _bank_side(L)
         got = conflicts_of_bases(regs, lanes, others, offsets, choice.bitwidth, lay.total_out_size_log2)
@@ -928,6 +928,13 @@ def _repaired(choice: SwizzleChoice) -> SwizzleChoice:
                          side_bank_conflicts(seg, choice.load_tile), choice.store_tile, choice.load_tile, choice.bitwidth)
 
 
+@functools.lru_cache(maxsize=1024)
+def _buffer_bases(lay: LinearLayout) -> tuple[int, ...]:
+    """The flat vector, bank, segment and reps bases of the shared layout ``lay``, in that order."""
+    return lay.flat_bases("vector") + lay.flat_bases("bank") + lay.flat_bases("segment") + lay.flat_bases("reps")
+
+
+@functools.lru_cache(maxsize=1024)
 def _coordinates(lay: LinearLayout) -> Callable[[int], int | None]:
     """The coordinates of a flat tensor vector in the basis of the shared layout ``lay`` (its
     vector, bank, segment, reps bits, in that order: bit ``i`` of the answer is basis ``i``), or
@@ -940,7 +947,7 @@ def _coordinates(lay: LinearLayout) -> Callable[[int], int | None]:
         >>> solve(1), solve(4), solve(2), solve(7)     # 2 = 6 ^ 4: bank and reps; 7 = 1 ^ 6 ^ 4... = 1 ^ 2 ^ 4
         (1, 4, 6, 3)
     """
-    every = tuple(v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d))
+    every = _buffer_bases(lay)
     inv = _bank_unit_images(every)
     if inv is None:  # not a basis: solve in the span
         basis = gf2.SpanBasis()
@@ -987,9 +994,8 @@ def _thread_bits(lay: LinearLayout, sa: LinearLayout, sb: LinearLayout) -> set[i
     """The offset and reps bits of the shared layout ``lay`` (flat vectors) that a lane, warp or
     block vector of either side has a component along (written in the basis vector, bank,
     segment, reps): the bits a thread's index moves."""
-    flat = [v for d in ("vector", "bank", "segment", "reps") for v in lay.flat_bases(d)]
     used = _thread_mask(lay, sa, sb)
-    return {v for i, v in enumerate(flat) if used >> i & 1}
+    return {v for i, v in enumerate(_buffer_bases(lay)) if used >> i & 1}
 
 
 def _rounds_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> SwizzleChoice:
@@ -1473,7 +1479,8 @@ def conversion_costs(srcs: Sequence[Any], dsts: Sequence[Any], *, bitwidth: int 
 def clear_caches() -> None:
     """Forget the per-layout facts the planner remembers (for benchmarks that time a plan from
     scratch; the answers never depend on them).  Nothing of a pair is remembered across calls."""
-    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _bank_side, _register_set, _thread_vectors):
+    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _bank_side, _register_set, _thread_vectors,
+              _buffer_bases, _coordinates):
         f.cache_clear()
     clear_shuffle_caches()
     clear_swizzle_caches()
