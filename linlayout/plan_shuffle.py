@@ -585,6 +585,10 @@ def _lane_choices(Tl: list[int], Tr: list[int], K: Sequence[int], exact: list[in
     full = (1 << (1 << lim)) - 1
     red = gens[:lim]  # R of the searched generators
     red_lanes = [g >> nrs for g in red]
+    # columns picked since the projections were last brought up to date (only the parity search
+    # reads them)
+    pending: list[int] = []
+    pending_lanes: list[int] = []
     for j in range(len(Tl)):
         e = exact[j]
         t = Tl[j]
@@ -593,7 +597,20 @@ def _lane_choices(Tl: list[int], Tr: list[int], K: Sequence[int], exact: list[in
             c = t ^ _xor_masked(gens, e)
             if (_reduced(chosen, c) == 0) == (_reduced(chosen_lanes, c >> nrs) == 0):
                 m = e
+        for probe in range(min(_PROBES, 1 << lim) if m < 0 else 0):
+            # the first few m tried one by one (most lane bits take one of them): the same first
+            # m the parity sets give, without building them
+            c = t ^ _xor_masked(gens, probe)
+            if (_reduced(chosen, c) == 0) == (_reduced(chosen_lanes, c >> nrs) == 0):
+                m = probe
+                break
         if m < 0:
+            for v in pending:  # the projections caught up with the columns picked so far
+                _extend(proj, red, v)
+            for u in pending_lanes:
+                _extend(proj_lanes, red_lanes, u)
+            pending.clear()
+            pending_lanes.clear()
             a, b = t, t >> nrs
             for p, w in proj:
                 if a >> p & 1:
@@ -619,12 +636,16 @@ def _lane_choices(Tl: list[int], Tr: list[int], K: Sequence[int], exact: list[in
         v = _reduced(chosen, c)
         if v:
             chosen[v.bit_length()] = v
-            _extend(proj, red, v)
+            pending.append(v)
         u = _reduced(chosen_lanes, c >> nrs)
         if u:
             chosen_lanes[u.bit_length()] = u
-            _extend(proj_lanes, red_lanes, u)
+            pending_lanes.append(u)
     return G
+
+
+#: How many of the first masks :func:`_lane_choices` tries one by one before solving for the first.
+_PROBES = 8
 
 
 def _reduced(lead: dict[int, int], v: int) -> int:
