@@ -45,12 +45,16 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .checks import as_int
-from .errors import LayoutError, SizeError
+from .errors import BasisError, LayoutError, SizeError
+from .limits import MAX_TABLE_LOG2
 
 __all__ = ["smallest_dtype", "tabulate", "tabulate_xor", "value_range", "MAX_OBJECT_CELLS"]
 
 #: Largest table (rows x columns) of Python ints, for values beyond 64 bits (about 50 bytes a cell).
 MAX_OBJECT_CELLS = 1 << 20
+#: Most rows of any table: the callers' own limits are lower (2**24 for linlayout's layouts, 2**26
+#: for CuTe's); this one refuses an absurd request before numpy tries to allocate it.
+MAX_ROWS_LOG2 = MAX_TABLE_LOG2 + 2
 
 _UNSIGNED: tuple[np.dtype, ...] = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.uint32), np.dtype(np.uint64))
 _SIGNED: tuple[np.dtype, ...] = (np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32), np.dtype(np.int64))
@@ -84,7 +88,7 @@ def value_range(digits: Sequence[tuple[int, Sequence[int]]], base: Sequence[int]
         >>> value_range([(3, (1, 0)), (2, (0, -5))], (0, 1), "add")
         (-4, 2)
     """
-    _checked(digits, base, op, None)
+    digits, base, _, _ = _checked(digits, base, op, None)
     return _value_range(digits, base, op)
 
 
@@ -121,7 +125,10 @@ def tabulate(
         >>> tabulate([(2, (4,)), (3, (-1,))], base=(2,)).ravel().tolist()
         [2, 6, 1, 5, 0, 4]
     """
-    k, n, dt = _checked(digits, base, op, dtype)
+    digits, base, n, dt = _checked(digits, base, op, dtype)
+    k = len(base)
+    if n > 1 << MAX_ROWS_LOG2:
+        raise SizeError(f"tabulate: a table of {n} rows; at most 2**{MAX_ROWS_LOG2}")
     if dt is None:
         dt = smallest_dtype(*_value_range(digits, base, op))
     if dt == _OBJECT and n * k > MAX_OBJECT_CELLS:
@@ -136,7 +143,7 @@ def tabulate(
         _fill_object(out, digits, base, op)
         return out
     w = dt.itemsize * 8
-    lane = _LANES.get(dt.itemsize * k) if sys.byteorder == "little" else None
+    lane = _LANES.get(dt.itemsize * k) if _LITTLE else None
     if lane is not None:
         _fill_packed(out.view(lane).reshape(n), digits, base, op, w, dt.kind == "i" and k > 1 and op == "add")
     else:
@@ -156,47 +163,83 @@ def tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dtype
     try:
         dt = np.dtype(dtype)
         k = len(fields)
-        ok = dt.kind in "uiO" and all(type(b) is int for b in images) and \
+        ok = dt.kind in "uiO" and set(map(type, images)) <= _INT and \
             all(len(f) == 2 and type(f[0]) is int and type(f[1]) is int for f in fields)
     except (TypeError, ValueError, SyntaxError):  # np.dtype("01") is a SyntaxError
         ok = False
     if not ok:
         raise LayoutError("tabulate_xor: images must be ints, fields (shift, mask) pairs of ints and dtype "
                           "a numpy integer dtype")
+    if len(images) > MAX_ROWS_LOG2:
+        raise SizeError(f"tabulate_xor: a table of 2**{len(images)} rows; at most 2**{MAX_ROWS_LOG2}")
     w = dt.itemsize * 8
-    lane = _LANES.get(dt.itemsize * k) if sys.byteorder == "little" and dt.kind in "ui" else None
-    cols = [[(b >> sh) & m for b in images] for sh, m in fields]
+    lane = _LANES.get(dt.itemsize * k) if _LITTLE and dt.kind in "ui" else None
     if lane is None:
+        cols = [[(b >> sh) & m for b in images] for sh, m in fields]
         return tabulate([(2, v) for v in zip(*cols)] if k else [(2, ())] * len(images), [0] * k, "xor", dt)
     n = 1 << len(images)
     out = np.empty((n, k), dtype=dt)
-    if k == 0:
-        return out
-    packed = cols[0]
-    for c in range(1, k):
-        packed = [p | (x << (w * c)) for p, x in zip(packed, cols[c])]
+    if k == 1:
+        (s0, m0), = fields
+        packed = [(b >> s0) & m0 for b in images]
+    elif k == 2:
+        (s0, m0), (s1, m1) = fields
+        packed = [((b >> s0) & m0) | (((b >> s1) & m1) << w) for b in images]
+    else:
+        packed = [sum(((b >> sh) & m) << (w * c) for c, (sh, m) in enumerate(fields)) for b in images]
     _fill(out.view(lane).reshape(n), [(2, p) for p in packed], 0, "xor", (1 << (8 * lane.itemsize)) - 1)
     return out
 
 
-def _checked(digits: Any, base: Any, op: str, dtype: Any) -> tuple[int, int, np.dtype | None]:
-    """``(len(base), number of rows, dtype or None)`` after checking the shapes of the arguments
-    (a :class:`~linlayout.errors.LayoutError` saying what is malformed, never a numpy or unpacking
-    error from deep inside; the values themselves are the caller's)."""
+_INT = {int}
+_LITTLE = sys.byteorder == "little"
+
+
+def _checked(digits: Any, base: Any, op: str, dtype: Any) -> tuple[list[tuple[int, Sequence[int]]], Sequence[int], int, np.dtype | None]:
+    """``(digits, base, number of rows, dtype or None)`` after checking the arguments, the
+    digits' extents and every entry of the vectors as Python ints: a
+    :class:`~linlayout.errors.LayoutError` subclass saying what is malformed (a
+    :class:`~linlayout.errors.BasisError` for a vector's entries, a
+    :class:`~linlayout.errors.SizeError` for an extent), never a numpy or unpacking error from
+    deep inside."""
     if op not in ("add", "xor"):
         raise LayoutError(f"tabulate: op must be 'add' or 'xor', got {op!r:.40}")
     try:
+        base = _ints(base, "tabulate: the base")
         k = len(base)
         n = 1
-        for e, v in digits:
+        steps = []
+        for j, (e, v) in enumerate(digits):
+            v = _ints(v, f"tabulate: digit {j}'s vector")
             if len(v) != k:
-                raise LayoutError(f"tabulate: a digit's vector {v!r:.60} has {len(v)} entries, the base {k}")
+                raise BasisError(f"tabulate: digit {j}'s vector {v!r:.60} has {len(v)} entries, the base {k}")
+            if type(e) is not int:
+                e = as_int(e, f"tabulate: digit {j}'s extent")
+            if e < 0 or (op == "xor" and e != 2):
+                raise SizeError(f"tabulate: digit {j}'s extent must be {'2 (an XOR table)' if op == 'xor' else '>= 0'}, got {e}")
+            steps.append((e, v))
             n *= e
         dt = None if dtype is None else np.dtype(dtype)
-    except (TypeError, ValueError, SyntaxError):  # np.dtype("01") is a SyntaxError
+    except (TypeError, ValueError, SyntaxError) as exc:  # np.dtype("01") is a SyntaxError
+        if isinstance(exc, LayoutError):
+            raise
         raise LayoutError("tabulate: digits must be (extent, vector) pairs with vectors as long as the base, "
                           "and dtype a numpy dtype") from None
-    return k, n, dt
+    return steps, base, n, dt
+
+
+def _ints(vec: Any, what: str) -> Sequence[int]:
+    """``vec`` (a vector of a digit, or the base) with every entry a Python int; else a
+    :class:`~linlayout.errors.BasisError` naming ``what`` (a 2-D array's rows are not ints)."""
+    if (type(vec) is tuple or type(vec) is list) and set(map(type, vec)) <= _INT:
+        return vec
+    if isinstance(vec, (str, bytes)):
+        raise BasisError(f"{what} must be a sequence of integers, got {type(vec).__name__} {vec!r:.40}")
+    try:
+        items = list(vec)
+    except TypeError:
+        raise BasisError(f"{what} must be a sequence of integers, got {type(vec).__name__}") from None
+    return [as_int(x, f"{what}[{c}]", BasisError) for c, x in enumerate(items)]
 
 
 #: The block of rows that the whole table is combined from: at least this many bytes (it stays in

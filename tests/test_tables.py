@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from strategies import linear_layouts
 
 from converters.cute import Layout
-from linlayout.errors import SizeError
+from linlayout.errors import BasisError, SizeError
 from linlayout.mixed_radix import MixedRadixLayout
-from linlayout.tabulate import smallest_dtype, tabulate
+from linlayout.tabulate import smallest_dtype, tabulate, value_range
 
 AXES = ["m", "w", "q"]
 
@@ -212,3 +212,30 @@ def test_cute_coord_table_is_the_layout(modes):
     want = [list(L(i)) for i in range(L.size())]
     assert t.astype(object).tolist() == [w + [0] * (t.shape[1] - len(w)) for w in want]
     assert t.dtype == smallest([v for w in want for v in w])
+
+
+@pytest.mark.parametrize("call", [
+    lambda: value_range([(2, (1, 0))], np.zeros((2, 2), dtype=int), "add"),  # a 2-D numpy base: rows are not ints
+    lambda: tabulate([(2, (1, 0))], np.zeros((2, 2), dtype=int), "add"),
+    lambda: tabulate([(2, np.zeros((1, 1)))], [0], "add"),
+    lambda: tabulate([(2, (True,))], [0], "add"),
+    lambda: tabulate([(2, (1,))], "a", "add"),
+    lambda: value_range([(2, (0.5,))], (0,), "xor"),
+])
+def test_malformed_vectors_are_basis_errors(call):
+    # the API fuzzer's wrong-type outcome: `if not base` on a 2-D array raised numpy's "truth value
+    # of an array is ambiguous"; every malformed vector entry is a BasisError naming it
+    with pytest.raises(BasisError, match=r"tabulate: (the base|digit 0's vector)"):
+        call()
+
+
+def test_malformed_extents_and_sizes_are_size_errors():
+    with pytest.raises(SizeError, match="extent must be >= 0"):
+        tabulate([(-1, (1,))], (0,))
+    with pytest.raises(SizeError, match=r"must be 2 \(an XOR table\)"):
+        tabulate([(3, (1,))], (0,), "xor")
+    with pytest.raises(SizeError, match="rows; at most"):
+        tabulate([(1 << 40, (1,))], (0,))
+    # numpy integers and arrays of them are ints: the same table as Python ints
+    assert tabulate([(np.int64(3), np.array([2, -1]))], np.array([1, 5])).tolist() == \
+        tabulate([(3, (2, -1))], (1, 5)).tolist() == [[1, 5], [3, 4], [5, 3]]
