@@ -296,7 +296,7 @@ def _fill(flat: np.ndarray, steps: list[tuple[int, int]], base: int, op: str, ma
     q, rem = divmod(e, d)
     lo, hi = _tables([(steps[:i] + [(d, v)], base), ([(q, (v * d) & mask)] + steps[i + 1 :], 0)], op, dt, mask)
     if not rem:
-        _UFUNC[op](lo[None, :], hi[:, None], out=flat.reshape(len(hi), h * d))
+        _UFUNC[op](lo, hi.reshape(-1, 1), flat.reshape(len(hi), h * d))
         return
     # a sum (an XOR's extents are 2): rows (r, t1 < q, t0 < d) then the tail (r, t1 = q, t0 < rem)
     rows = flat.reshape(n // (h * e), h * e)
@@ -348,10 +348,17 @@ def _tables(
         groups: list[Any] = []  # (start, length) in rows_all, or a numpy array
         rows: list[int] | None = None
         h = lo = hi = 0
+        # groups of about the g-th root of the table's length (g the fewest groups of _PY_ROWS):
+        # the fewest broadcast calls, and the fewest rows built in Python for that many
+        total = math.prod(e for e, _ in steps)
+        g = 1
+        while _PY_ROWS**g < total:
+            g += 1
+        enough = math.ceil(total ** (1 / g) - 1e-9)
         for e, v in steps:
             if e == 1:
                 continue
-            if rows is None or h * e > _PY_ROWS:
+            if rows is None or h * e > _PY_ROWS or h >= enough:
                 if rows is not None:
                     groups.append(_close(rows, rows_all, lo, hi, mask))
                 rows, h, lo, hi = None, 1, 0, 0
@@ -387,7 +394,7 @@ def _tables(
                 acc = g
                 continue
             dst = out if out is not None and k == len(plans) - 1 and j == len(groups) - 1 else np.empty(len(acc) * len(g), dt)
-            ufunc(acc[None, :], g[:, None], out=dst.reshape(len(g), len(acc)))
+            ufunc(acc, g.reshape(-1, 1), dst.reshape(len(g), len(acc)))
             acc = dst
         if out is not None and k == len(plans) - 1 and len(groups) == 1:
             out[:] = acc
