@@ -146,8 +146,10 @@ def tabulate(
     lane = _LANES.get(dt.itemsize * k) if _LITTLE else None
     if lane is not None:
         _fill_packed(out.view(lane).reshape(n), digits, base, op, w, dt.kind == "i" and k > 1 and op == "add")
+    elif op == "xor":
+        _fill_wide_xor(out, [v for _, v in digits], base)
     else:
-        _fill_columns(out, digits, base, op, w, dt.kind == "i" and op == "add")
+        _fill_columns(out, digits, base, op, w, dt.kind == "i")
     return out
 
 
@@ -351,8 +353,8 @@ def _tables(
         # groups of about the g-th root of the table's length (g the fewest groups of _PY_ROWS):
         # the fewest broadcast calls, and the fewest rows built in Python for that many
         total = math.prod(e for e, _ in steps)
-        g = 1
-        while _PY_ROWS**g < total:
+        g, cap = 1, max(2, _PY_ROWS)
+        while cap**g < total:
             g += 1
         enough = math.ceil(total ** (1 / g) - 1e-9)
         for e, v in steps:
@@ -456,17 +458,6 @@ def _fill_columns(out: np.ndarray, digits: Sequence[tuple[int, Sequence[int]]], 
     lo_steps, hi_steps = steps[:i], steps[i:]
     h = math.prod(e for e, _ in lo_steps)
     rest = n // h
-    if op == "xor":
-        R = s * k
-        while h * R % 8 and i < len(steps):  # the block must fill whole 8-byte words
-            h *= steps[i][0]
-            i += 1
-        lo_steps, hi_steps = steps[:i], steps[i:]
-        for c in range(k):
-            cols[:h, c] = _table([(e, v[c] & mask) for e, v in lo_steps], base[c] & mask, op, U, mask)
-        if hi_steps:
-            _extend_xor(out, h, [v for _, v in hi_steps])
-        return
     bias = 1 << (w - 1) if signed_add else 0
     R = s * k
     W = next(W for W in (8, 4, 2, 1) if W >= s and (h * R) % W == 0)
@@ -488,39 +479,62 @@ def _fill_columns(out: np.ndarray, digits: Sequence[tuple[int, Sequence[int]]], 
         np.bitwise_xor(words, Wt.type(sum(bias << (w * j) for j in range(W // s))), out=words)
 
 
-#: The XOR of wide rows grows its block to this many bytes before the last pass (it stays in L2).
-_GRAY_BYTES = 1 << 17
+#: The XOR of wide rows: the first block, built column by column (strided writes), has this many
+#: rows at most...
+_WIDE_FIRST_ROWS = 1 << 8
+#: ...and doubles (one call over machine words per input bit) until it has this many bytes; the
+#: rest are copies of it in Gray-code order.
+_WIDE_BLOCK_BYTES = 3 << 17
+#: Each doubling or copy XORs with one input bit's image repeated over at most this many rows (a
+#: small tile that stays in cache, broadcast over the block).
+_WIDE_TILE_ROWS = 1 << 14
 
 
-def _extend_xor(out: np.ndarray, h: int, steps: Sequence[Sequence[int]]) -> None:
-    """Fill the rows ``h ..`` of ``out`` (rows wider than a word; ``h`` a power of two, the first
-    ``h`` rows written) with the XOR table of one more input bit per step, in Gray-code order:
-    each next copy of the block is the copy before it (just written, in cache) XOR the step
-    repeated over the block, one contiguous call over machine words per copy.  The block first
-    grows to about ``_GRAY_BYTES`` so that the copies are few."""
+def _fill_wide_xor(out: np.ndarray, images: Sequence[Sequence[int]], base: Sequence[int]) -> None:
+    """Fill ``out`` with an XOR table whose rows do not fit one machine word (3, 5, 6, 7 or more
+    than 8 bytes), over 8-byte words that each hold whole elements of one or more rows: the
+    first block of rows column by column, then it doubles once per input bit (the new half is the
+    old half XOR the bit's image repeated over the rows: one call over words, the repeated image a
+    short tile broadcast over the half) until it fills ``_WIDE_BLOCK_BYTES``, then the rest are
+    copies of the block in Gray-code order, each the copy before it (still in cache) XOR one
+    bit's tile.  XOR acts on each bit alone, so words may cut across rows freely."""
     n, k = out.shape
-    U = _LANES[out.itemsize]
+    s = out.itemsize
+    U = _LANES[s]
+    mask = (1 << (8 * s)) - 1
+    R = s * k
+    period = 8 // math.gcd(R, 8)  # rows in a run of whole words (a power of two)
+    m = len(images)
+    h = 1 << min(m, max(period.bit_length() - 1, _WIDE_FIRST_ROWS.bit_length() - 1))
+    first = _tables([([(2, v[c] & mask) for v in images[: h.bit_length() - 1]], base[c] & mask) for c in range(k)], "xor", U, mask)
+    cols = out.view(U)
+    for c in range(k):
+        cols[:h, c] = first[c]
+    if h == n:
+        return
     words = out.reshape(-1).view(np.uint8).view(np.uint64)
-    R = out.itemsize * k
-    p = math.lcm(R, 8) // R  # rows in a period of whole words
-    j = 0
-    while j < len(steps):
-        a = len(steps) - j
-        while a > 1 and (h << a) * R > _GRAY_BYTES and (h << 1) * R < _GRAY_BYTES:
-            a -= 1  # grow the block first
-        period = np.empty((p, k), U)
-        tiles = []
-        for v in steps[j : j + a]:
-            period[:] = [x & ((1 << (8 * out.itemsize)) - 1) for x in v]
-            tiles.append(np.tile(period.reshape(-1).view(np.uint64), h // p))
-        copies = words[: (h << a) * R // 8].reshape(1 << a, h * R // 8)
-        prev = 0
-        for r in range(1, 1 << a):
-            g = r ^ (r >> 1)
-            np.bitwise_xor(copies[prev], tiles[(r & -r).bit_length() - 1], out=copies[g])
-            prev = g
-        h <<= a
-        j += a
+    row_bytes = [b"".join((x & mask).to_bytes(s, "little") for x in v) for v in images]
+
+    def tile(j: int, rows: int) -> np.ndarray:
+        return np.frombuffer(row_bytes[j] * rows, np.uint64)
+
+    j = h.bit_length() - 1
+    while j < m and h * R < _WIDE_BLOCK_BYTES:
+        t = tile(j, min(h, max(period, _WIDE_TILE_ROWS)))
+        hw = h * R // 8
+        np.bitwise_xor(words[:hw].reshape(-1, len(t)), t, words[hw : 2 * hw].reshape(-1, len(t)))
+        h <<= 1
+        j += 1
+    if j == m:
+        return
+    tiles = [tile(i, min(h, max(period, _WIDE_TILE_ROWS))) for i in range(j, m)]
+    hw = h * R // 8
+    copies = words.reshape(1 << (m - j), hw // len(tiles[0]), len(tiles[0]))
+    prev = 0
+    for r in range(1, 1 << (m - j)):
+        g = r ^ (r >> 1)
+        np.bitwise_xor(copies[prev], tiles[(r & -r).bit_length() - 1], copies[g])
+        prev = g
 
 
 def _divisor_near(e: int, most: int) -> int:

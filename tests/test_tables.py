@@ -182,10 +182,11 @@ def test_tabulate_blocks_and_word_writes_are_exact(digits, base, k, scale, sizes
     xi = np.arange(1 << len(xd), dtype=object)
     for j, (_, v) in enumerate(xd):
         xwant ^= np.outer((xi >> j) & 1, v)
-    saved = tab._PY_ROWS, tab._BLOCK_BYTES, tab._BLOCK_ROWS, tab._GRAY_BYTES
+    knobs = ("_PY_ROWS", "_BLOCK_BYTES", "_BLOCK_ROWS", "_WIDE_FIRST_ROWS", "_WIDE_BLOCK_BYTES", "_WIDE_TILE_ROWS")
+    saved = [getattr(tab, name) for name in knobs]
     try:
-        tab._PY_ROWS, tab._BLOCK_BYTES, tab._BLOCK_ROWS = sizes
-        tab._GRAY_BYTES = 8 * sizes[1]
+        for name, value in zip(knobs, sizes + (sizes[2], 8 * sizes[1], sizes[0])):
+            setattr(tab, name, value)
         t = tabulate(digits, base, "add")
         x = tabulate(xd, xbase, "xor")
         fields = [(64 * c, (1 << 64) - 1) for c in range(k)]
@@ -193,7 +194,8 @@ def test_tabulate_blocks_and_word_writes_are_exact(digits, base, k, scale, sizes
         x0 = tabulate(xd, [0] * k, "xor")
         xf = tab.tabulate_xor(images, fields, x0.dtype)
     finally:
-        tab._PY_ROWS, tab._BLOCK_BYTES, tab._BLOCK_ROWS, tab._GRAY_BYTES = saved
+        for name, value in zip(knobs, saved):
+            setattr(tab, name, value)
     assert t.astype(object).tolist() == want.tolist()
     assert x.astype(object).tolist() == xwant.tolist()
     assert x0.astype(object).tolist() == (xwant ^ np.array(xbase, dtype=object)).tolist()
