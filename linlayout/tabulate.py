@@ -2,24 +2,28 @@
 
 A layout whose flat input splits into digits (fastest first; a GF(2) layout's input bits are
 digits of extent 2) has the table ``row(j + h*r) = lo[j] (+) hi[r]``, where ``lo`` is the table
-of the fastest digits (a *block* of ``h`` rows, 32 KiB or at least 8192 rows: it stays in cache)
-and ``hi`` the table of the rest (``(+)`` is ``+`` for a mixed-radix digit, XOR for a GF(2)
-basis).  Both small tables are built the same way, from Python lists of up to 128 rows; the
-output is one preallocated array of the smallest integer dtype that holds every value, written
-once by one broadcast call (the block in place first, then ``out[h:] = lo (+) hi[1:]``), so the
-time is close to numpy's time to write the array, and peak memory is the output plus the block.
-A long digit is split (``t = t0 + d*t1``) to make the block large.
+of the fastest digits (a *block* of ``h`` rows, about 16 KiB and at least 4096 elements: it stays
+in cache, and numpy's broadcast over shorter rows is several times slower) and ``hi`` the table
+of the rest (``(+)`` is ``+`` for a mixed-radix digit, XOR for a GF(2) basis).  Both small tables
+are built together: groups of consecutive digits as Python lists (about the square root of a
+table's length each), converted to numpy in one call and combined by one broadcast call per
+further group.  The output is one preallocated array of the smallest integer dtype that holds
+every value, written once by one broadcast call, so the time is close to numpy's time to write
+the array, and peak memory is the output plus the block.  The digit where the block ends is split
+(``t = t0 + d*t1``); when ``d`` does not divide its extent, the rows past the last whole multiple
+are one more broadcast call.
 
 When a row (every output column) fits in 1, 2, 4 or 8 bytes, the rows are viewed as single
 unsigned integers with the columns in separate lanes (numpy arrays are little-endian here):
 XOR never crosses lanes, and packing is additive modulo the word, so ``+`` of packed rows is
 ``+`` of rows (signed columns are biased by ``2**(w-1)`` so that each final lane is in
 ``[0, 2**w)``, then flipped back with one XOR).  Wider rows (3 columns, say) are written over
-8-byte machine words that each hold whole elements of one or more rows: an XOR table copies its
-block in Gray-code order, each copy the one before it (still in cache) XOR one input bit's image
-repeated over the block; a sum writes one word-wise call along the words that share a position
-in the period of rows, with ``lo`` and ``hi`` holding non-negative lane values that sum to the
-final value, so no lane carries into its neighbour.
+8-byte machine words that each hold whole elements of one or more rows: an XOR table doubles its
+first block once per input bit (the new half is the old half XOR the bit's image repeated over
+the rows) and then copies the block in Gray-code order, each copy the one before it (still in
+cache) XOR one input bit's repeated image; a sum writes one word-wise call along the words that
+share a position in the period of rows, with ``lo`` and ``hi`` holding non-negative lane values
+that sum to the final value, so no lane carries into its neighbour.
 
 Values outside 64-bit integers are tabulated as Python ints in an object array (exact, slower;
 at most ``MAX_OBJECT_CELLS`` cells, else a :class:`~linlayout.errors.SizeError`).
@@ -252,7 +256,7 @@ _BLOCK_BYTES = 1 << 14
 _BLOCK_ROWS = 1 << 12
 #: Tables of up to this many rows are built as Python lists (cheaper than a numpy call per digit).
 _PY_ROWS = 64
-#: Split points of the old block rule, kept for the wide-row path.
+#: The block of a sum of wide rows (:func:`_fill_columns`): this many bytes, or at least this many rows.
 _SPLIT_BLOCK_BYTES = 1 << 15
 _SPLIT_BLOCK_ROWS = 1 << 13
 
