@@ -391,17 +391,18 @@ def _tables(
         plans.append(groups)
     flat = _array(rows_all, dt)
     ufunc = _UFUNC[op]
-    res = []
+    res: list[np.ndarray] = []
     for k, groups in enumerate(plans):
-        acc = None
-        for j, g in enumerate(groups):
-            g = flat[g[0] : g[0] + g[1]] if type(g) is tuple else g
+        acc: np.ndarray | None = None
+        for j, part in enumerate(groups):
+            arr: np.ndarray = flat[part[0] : part[0] + part[1]] if type(part) is tuple else part
             if acc is None:
-                acc = g
+                acc = arr
                 continue
-            dst = out if out is not None and k == len(plans) - 1 and j == len(groups) - 1 else np.empty(len(acc) * len(g), dt)
-            ufunc(acc, g.reshape(-1, 1), dst.reshape(len(g), len(acc)))
+            dst = out if out is not None and k == len(plans) - 1 and j == len(groups) - 1 else np.empty(len(acc) * len(arr), dt)
+            ufunc(acc, arr.reshape(-1, 1), dst.reshape(len(arr), len(acc)))
             acc = dst
+        assert acc is not None  # every table has a group
         if out is not None and k == len(plans) - 1 and len(groups) == 1:
             out[:] = acc
             acc = out
