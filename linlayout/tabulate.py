@@ -2,24 +2,28 @@
 
 A layout whose flat input splits into digits (fastest first; a GF(2) layout's input bits are
 digits of extent 2) has the table ``row(j + h*r) = lo[j] (+) hi[r]``, where ``lo`` is the table
-of the fastest digits (a *block* of ``h`` rows, 32 KiB or at least 8192 rows: it stays in cache)
-and ``hi`` the table of the rest (``(+)`` is ``+`` for a mixed-radix digit, XOR for a GF(2)
-basis).  Both small tables are built the same way, from Python lists of up to 128 rows; the
-output is one preallocated array of the smallest integer dtype that holds every value, written
-once by one broadcast call (the block in place first, then ``out[h:] = lo (+) hi[1:]``), so the
-time is close to numpy's time to write the array, and peak memory is the output plus the block.
-A long digit is split (``t = t0 + d*t1``) to make the block large.
+of the fastest digits (a *block* of ``h`` rows, about 16 KiB and at least 4096 elements: it stays
+in cache, and numpy's broadcast over shorter rows is several times slower) and ``hi`` the table
+of the rest (``(+)`` is ``+`` for a mixed-radix digit, XOR for a GF(2) basis).  Both small tables
+are built together: groups of consecutive digits as Python lists (about the square root of a
+table's length each), converted to numpy in one call and combined by one broadcast call per
+further group.  The output is one preallocated array of the smallest integer dtype that holds
+every value, written once by one broadcast call, so the time is close to numpy's time to write
+the array, and peak memory is the output plus the block.  The digit where the block ends is split
+(``t = t0 + d*t1``); when ``d`` does not divide its extent, the rows past the last whole multiple
+are one more broadcast call.
 
 When a row (every output column) fits in 1, 2, 4 or 8 bytes, the rows are viewed as single
 unsigned integers with the columns in separate lanes (numpy arrays are little-endian here):
 XOR never crosses lanes, and packing is additive modulo the word, so ``+`` of packed rows is
 ``+`` of rows (signed columns are biased by ``2**(w-1)`` so that each final lane is in
 ``[0, 2**w)``, then flipped back with one XOR).  Wider rows (3 columns, say) are written over
-8-byte machine words that each hold whole elements of one or more rows: an XOR table copies its
-block in Gray-code order, each copy the one before it (still in cache) XOR one input bit's image
-repeated over the block; a sum writes one word-wise call along the words that share a position
-in the period of rows, with ``lo`` and ``hi`` holding non-negative lane values that sum to the
-final value, so no lane carries into its neighbour.
+8-byte machine words that each hold whole elements of one or more rows: an XOR table doubles its
+first block once per input bit (the new half is the old half XOR the bit's image repeated over
+the rows) and then copies the block in Gray-code order, each copy the one before it (still in
+cache) XOR one input bit's repeated image; a sum writes one word-wise call along the words that
+share a position in the period of rows, with ``lo`` and ``hi`` holding non-negative lane values
+that sum to the final value, so no lane carries into its neighbour.
 
 Values outside 64-bit integers are tabulated as Python ints in an object array (exact, slower;
 at most ``MAX_OBJECT_CELLS`` cells, else a :class:`~linlayout.errors.SizeError`).
@@ -45,12 +49,16 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .checks import as_int
-from .errors import LayoutError, SizeError
+from .errors import BasisError, LayoutError, SizeError
+from .limits import MAX_TABLE_LOG2
 
 __all__ = ["smallest_dtype", "tabulate", "tabulate_xor", "value_range", "MAX_OBJECT_CELLS"]
 
 #: Largest table (rows x columns) of Python ints, for values beyond 64 bits (about 50 bytes a cell).
 MAX_OBJECT_CELLS = 1 << 20
+#: Most rows of any table: the callers' own limits are lower (2**24 for linlayout's layouts, 2**26
+#: for CuTe's); this one refuses an absurd request before numpy tries to allocate it.
+MAX_ROWS_LOG2 = MAX_TABLE_LOG2 + 2
 
 _UNSIGNED: tuple[np.dtype, ...] = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.uint32), np.dtype(np.uint64))
 _SIGNED: tuple[np.dtype, ...] = (np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32), np.dtype(np.int64))
@@ -84,7 +92,7 @@ def value_range(digits: Sequence[tuple[int, Sequence[int]]], base: Sequence[int]
         >>> value_range([(3, (1, 0)), (2, (0, -5))], (0, 1), "add")
         (-4, 2)
     """
-    _checked(digits, base, op, None)
+    digits, base, _, _ = _checked(digits, base, op, None)
     return _value_range(digits, base, op)
 
 
@@ -121,7 +129,10 @@ def tabulate(
         >>> tabulate([(2, (4,)), (3, (-1,))], base=(2,)).ravel().tolist()
         [2, 6, 1, 5, 0, 4]
     """
-    k, n, dt = _checked(digits, base, op, dtype)
+    digits, base, n, dt = _checked(digits, base, op, dtype)
+    k = len(base)
+    if n > 1 << MAX_ROWS_LOG2:
+        raise SizeError(f"tabulate: a table of {n} rows; at most 2**{MAX_ROWS_LOG2}")
     if dt is None:
         dt = smallest_dtype(*_value_range(digits, base, op))
     if dt == _OBJECT and n * k > MAX_OBJECT_CELLS:
@@ -136,11 +147,13 @@ def tabulate(
         _fill_object(out, digits, base, op)
         return out
     w = dt.itemsize * 8
-    lane = _LANES.get(dt.itemsize * k) if sys.byteorder == "little" else None
+    lane = _LANES.get(dt.itemsize * k) if _LITTLE else None
     if lane is not None:
         _fill_packed(out.view(lane).reshape(n), digits, base, op, w, dt.kind == "i" and k > 1 and op == "add")
+    elif op == "xor":
+        _fill_wide_xor(out, [v for _, v in digits], base)
     else:
-        _fill_columns(out, digits, base, op, w, dt.kind == "i" and op == "add")
+        _fill_columns(out, digits, base, op, w, dt.kind == "i")
     return out
 
 
@@ -156,55 +169,96 @@ def tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dtype
     try:
         dt = np.dtype(dtype)
         k = len(fields)
-        ok = dt.kind in "uiO" and all(type(b) is int for b in images) and \
+        ok = dt.kind in "uiO" and set(map(type, images)) <= _INT and \
             all(len(f) == 2 and type(f[0]) is int and type(f[1]) is int for f in fields)
     except (TypeError, ValueError, SyntaxError):  # np.dtype("01") is a SyntaxError
         ok = False
     if not ok:
         raise LayoutError("tabulate_xor: images must be ints, fields (shift, mask) pairs of ints and dtype "
                           "a numpy integer dtype")
+    if len(images) > MAX_ROWS_LOG2:
+        raise SizeError(f"tabulate_xor: a table of 2**{len(images)} rows; at most 2**{MAX_ROWS_LOG2}")
     w = dt.itemsize * 8
-    lane = _LANES.get(dt.itemsize * k) if sys.byteorder == "little" and dt.kind in "ui" else None
-    cols = [[(b >> sh) & m for b in images] for sh, m in fields]
+    lane = _LANES.get(dt.itemsize * k) if _LITTLE and dt.kind in "ui" else None
     if lane is None:
+        cols = [[(b >> sh) & m for b in images] for sh, m in fields]
         return tabulate([(2, v) for v in zip(*cols)] if k else [(2, ())] * len(images), [0] * k, "xor", dt)
     n = 1 << len(images)
     out = np.empty((n, k), dtype=dt)
-    if k == 0:
-        return out
-    packed = cols[0]
-    for c in range(1, k):
-        packed = [p | (x << (w * c)) for p, x in zip(packed, cols[c])]
+    if k == 1:
+        (s0, m0), = fields
+        packed = [(b >> s0) & m0 for b in images]
+    elif k == 2:
+        (s0, m0), (s1, m1) = fields
+        packed = [((b >> s0) & m0) | (((b >> s1) & m1) << w) for b in images]
+    else:
+        packed = [sum(((b >> sh) & m) << (w * c) for c, (sh, m) in enumerate(fields)) for b in images]
     _fill(out.view(lane).reshape(n), [(2, p) for p in packed], 0, "xor", (1 << (8 * lane.itemsize)) - 1)
     return out
 
 
-def _checked(digits: Any, base: Any, op: str, dtype: Any) -> tuple[int, int, np.dtype | None]:
-    """``(len(base), number of rows, dtype or None)`` after checking the shapes of the arguments
-    (a :class:`~linlayout.errors.LayoutError` saying what is malformed, never a numpy or unpacking
-    error from deep inside; the values themselves are the caller's)."""
+_INT = {int}
+_LITTLE = sys.byteorder == "little"
+
+
+def _checked(digits: Any, base: Any, op: str, dtype: Any) -> tuple[list[tuple[int, Sequence[int]]], Sequence[int], int, np.dtype | None]:
+    """``(digits, base, number of rows, dtype or None)`` after checking the arguments, the
+    digits' extents and every entry of the vectors as Python ints: a
+    :class:`~linlayout.errors.LayoutError` subclass saying what is malformed (a
+    :class:`~linlayout.errors.BasisError` for a vector's entries, a
+    :class:`~linlayout.errors.SizeError` for an extent), never a numpy or unpacking error from
+    deep inside."""
     if op not in ("add", "xor"):
         raise LayoutError(f"tabulate: op must be 'add' or 'xor', got {op!r:.40}")
     try:
+        base = _ints(base, "tabulate: the base")
         k = len(base)
         n = 1
-        for e, v in digits:
+        steps = []
+        for j, (e, v) in enumerate(digits):
+            v = _ints(v, f"tabulate: digit {j}'s vector")
             if len(v) != k:
-                raise LayoutError(f"tabulate: a digit's vector {v!r:.60} has {len(v)} entries, the base {k}")
+                raise BasisError(f"tabulate: digit {j}'s vector {v!r:.60} has {len(v)} entries, the base {k}")
+            if type(e) is not int:
+                e = as_int(e, f"tabulate: digit {j}'s extent")
+            if e < 0 or (op == "xor" and e != 2):
+                raise SizeError(f"tabulate: digit {j}'s extent must be {'2 (an XOR table)' if op == 'xor' else '>= 0'}, got {e}")
+            steps.append((e, v))
             n *= e
         dt = None if dtype is None else np.dtype(dtype)
-    except (TypeError, ValueError, SyntaxError):  # np.dtype("01") is a SyntaxError
+    except (TypeError, ValueError, SyntaxError) as exc:  # np.dtype("01") is a SyntaxError
+        if isinstance(exc, LayoutError):
+            raise
         raise LayoutError("tabulate: digits must be (extent, vector) pairs with vectors as long as the base, "
                           "and dtype a numpy dtype") from None
-    return k, n, dt
+    return steps, base, n, dt
 
 
-#: The block of rows that the whole table is combined from: this many bytes (it stays in cache)...
-_BLOCK_BYTES = 1 << 15
-#: ...or at least this many rows (numpy's broadcast over shorter rows of the output is slower).
-_BLOCK_ROWS = 1 << 13
+def _ints(vec: Any, what: str) -> Sequence[int]:
+    """``vec`` (a vector of a digit, or the base) with every entry a Python int; else a
+    :class:`~linlayout.errors.BasisError` naming ``what`` (a 2-D array's rows are not ints)."""
+    if (type(vec) is tuple or type(vec) is list) and set(map(type, vec)) <= _INT:
+        return vec
+    if isinstance(vec, (str, bytes)):
+        raise BasisError(f"{what} must be a sequence of integers, got {type(vec).__name__} {vec!r:.40}")
+    try:
+        items = list(vec)
+    except TypeError:
+        raise BasisError(f"{what} must be a sequence of integers, got {type(vec).__name__}") from None
+    return [as_int(x, f"{what}[{c}]", BasisError) for c, x in enumerate(items)]
+
+
+#: The block of rows that the whole table is combined from: at least this many bytes (it stays in
+#: the first-level cache)...
+_BLOCK_BYTES = 1 << 14
+#: ...and at least this many elements: numpy's broadcast over rows of fewer elements is several
+#: times slower (4 MiB of uint32 here: 0.19 ms with rows of 2048 elements, 0.047 ms with 4096).
+_BLOCK_ROWS = 1 << 12
 #: Tables of up to this many rows are built as Python lists (cheaper than a numpy call per digit).
-_PY_ROWS = 128
+_PY_ROWS = 64
+#: The block of a sum of wide rows (:func:`_fill_columns`): this many bytes, or at least this many rows.
+_SPLIT_BLOCK_BYTES = 1 << 15
+_SPLIT_BLOCK_ROWS = 1 << 13
 
 
 def _fill_packed(
@@ -215,6 +269,10 @@ def _fill_packed(
     additive), or their XOR.  Signed columns of a sum are biased by ``2**(w-1)`` so that each lane
     of the final row is its value plus the bias, in ``[0, 2**w)``; one XOR flips the bias back."""
     width = (1 << (flat.itemsize * 8)) - 1
+    if len(base) == 1:
+        steps = [(e, v[0] & width) for e, v in digits]
+        _fill(flat, steps, base[0] & width, op, width)
+        return
     bias = 1 << (w - 1) if biased else 0
     steps = [(e, sum(x << (w * c) for c, x in enumerate(v)) & width) for e, v in digits]
     _fill(flat, steps, sum((x + bias) << (w * c) for c, x in enumerate(base)) & width, op, width)
@@ -223,17 +281,34 @@ def _fill_packed(
 
 
 def _fill(flat: np.ndarray, steps: list[tuple[int, int]], base: int, op: str, mask: int) -> None:
-    """Fill the 1-D ``flat`` with the table of ``steps`` (ints modulo ``mask + 1``): the rows of
-    the fastest digits form a block that stays in cache, the rest a short table, and one
-    broadcast call writes their combination, so the output is written once."""
-    i, steps = _split(steps, max(_BLOCK_ROWS, _BLOCK_BYTES // flat.itemsize), op, lambda v, d: (v * d) & mask)
-    if i == len(steps):
-        _table(steps, base, op, flat.dtype, mask, flat)
+    """Fill the 1-D ``flat`` with the table of ``steps`` (ints modulo ``mask + 1``), in one
+    broadcast call: ``row(j + h*r) = lo[j] (+) hi[r]`` with ``lo`` the table of the fastest digits
+    (a block of ``h`` rows, about ``_BLOCK_BYTES``, that stays in cache) and ``hi`` the short table
+    of the rest.  The digit where the block ends is split, ``t = t0 + d*t1`` with ``t0 < d``; when
+    ``d`` does not divide the extent, the rows past the last whole multiple (``t1 = q``) are one
+    more broadcast call."""
+    n = len(flat)
+    dt = flat.dtype
+    target = max(_BLOCK_ROWS, _BLOCK_BYTES // dt.itemsize)
+    if n <= 2 * target:
+        _table(steps, base, op, dt, mask, flat)
         return
-    h = math.prod(e for e, _ in steps[:i])
-    lo = _table(steps[:i], base, op, flat.dtype, mask, flat[:h])  # the block: the first h rows
-    hi = _table(steps[i:], 0, op, flat.dtype, mask)
-    _UFUNC[op](lo[None, :], hi[1:, None], out=flat[h:].reshape(len(hi) - 1, h))
+    i, h = 0, 1
+    while h * steps[i][0] <= target:  # n > target: i stays in range
+        h *= steps[i][0]
+        i += 1
+    e, v = steps[i]
+    d = target // h  # 1 <= d < e
+    q, rem = divmod(e, d)
+    lo, hi = _tables([(steps[:i] + [(d, v)], base), ([(q, (v * d) & mask)] + steps[i + 1 :], 0)], op, dt, mask)
+    if not rem:
+        _UFUNC[op](lo, hi.reshape(-1, 1), flat.reshape(len(hi), h * d))
+        return
+    # a sum (an XOR's extents are 2): rows (r, t1 < q, t0 < d) then the tail (r, t1 = q, t0 < rem)
+    rows = flat.reshape(n // (h * e), h * e)
+    np.add(lo[None, None, :], hi.reshape(len(rows), q, 1), out=rows[:, : q * h * d].reshape(len(rows), q, h * d))
+    tail = np.add(hi.reshape(len(rows), q)[:, 0], dt.type((v * d * q) & mask))
+    np.add(lo[None, : h * rem], tail[:, None], out=rows[:, q * h * d :])
 
 
 _UFUNC = {"add": np.add, "xor": np.bitwise_xor}
@@ -260,38 +335,97 @@ def _split(steps: Sequence[tuple[int, _S]], block: int, op: str, scale: Callable
 
 
 def _table(steps: Sequence[tuple[int, int]], base: int, op: str, dt: np.dtype, mask: int, out: np.ndarray | None = None) -> np.ndarray:
-    """The 1-D table of ``steps`` (fastest first) from ``base``, into ``out`` if given: the
-    fastest digits as a Python list, the rest (recursively) as a second table, combined by one
-    broadcast call."""
-    res = np.empty(math.prod(e for e, _ in steps), dt) if out is None else out
-    rows = [base]
-    i, h = 0, 1
-    while i < len(steps) and h * steps[i][0] <= _PY_ROWS:
-        e, v = steps[i]
-        if op == "xor":
-            rows += [x ^ v for x in rows]
-        elif e > 1:
-            rows = [(x + c) & mask for c in range(0, e * v, v) for x in rows] if v else rows * e
-        h *= e
-        i += 1
-    if i == len(steps):
-        res[:] = _array(rows, dt)
-        return res
-    if h == 1:  # a digit longer than a Python table: its multiples by numpy (64-bit, then truncated)
-        e, v = steps[0]
-        lo = np.arange(e, dtype=np.uint64)
-        np.multiply(lo, np.uint64(v & _U64), out=lo)
-        _UFUNC[op](lo, np.uint64(base & _U64), out=lo)
-        lo = lo.astype(dt, copy=False)
-        h, i = e, 1
-        if i == len(steps):
-            res[:] = lo
-            return res
-    else:
-        lo = _array(rows, dt)
-    hi = _table(steps[i:], 0, op, dt, mask)
-    _UFUNC[op](lo[None, :], hi[:, None], out=res.reshape(len(hi), h))
+    """The 1-D table of ``steps`` (fastest first) from ``base``, into ``out`` if given."""
+    return _tables([(steps, base)], op, dt, mask, out)[0]
+
+
+def _tables(
+    specs: Sequence[tuple[Sequence[tuple[int, int]], int]], op: str, dt: np.dtype, mask: int, out: np.ndarray | None = None
+) -> list[np.ndarray]:
+    """The 1-D tables of several ``(steps, base)`` (steps fastest first, ints modulo ``mask + 1``),
+    the last one into ``out`` if given.  Each table is cut into groups of consecutive digits of
+    at most ``_PY_ROWS`` rows, built as Python lists (a digit longer than that by numpy), the
+    groups of every table converted to numpy in one call, then combined (``(+)``) by one broadcast
+    call per further group: a few microseconds for the two small tables of :func:`_fill`."""
+    xor = op == "xor"
+    rows_all: list[int] = []
+    plans: list[list[Any]] = []
+    for steps, base in specs:
+        groups: list[Any] = []  # (start, length) in rows_all, or a numpy array
+        rows: list[int] | None = None
+        h = lo = hi = 0
+        # groups of about the g-th root of the table's length (g the fewest groups of _PY_ROWS):
+        # the fewest broadcast calls, and the fewest rows built in Python for that many
+        total = math.prod(e for e, _ in steps)
+        g, cap = 1, max(2, _PY_ROWS)
+        while cap**g < total:
+            g += 1
+        enough = math.ceil(total ** (1 / g) - 1e-9)
+        for e, v in steps:
+            if e == 1:
+                continue
+            if rows is None or h * e > _PY_ROWS or h >= enough:
+                if rows is not None:
+                    groups.append(_close(rows, rows_all, lo, hi, mask))
+                rows, h, lo, hi = None, 1, 0, 0
+                if not groups:
+                    lo = hi = base
+                if e > _PY_ROWS:
+                    groups.append(_long_digit(e, v, lo, op, dt))
+                    continue
+                rows = [lo]
+            if xor:
+                rows += [x ^ v for x in rows]
+                hi |= v
+            else:
+                rows = [x + c for c in range(0, e * v, v) for x in rows] if v else rows * e
+                if v < 0:
+                    lo += v * (e - 1)
+                else:
+                    hi += v * (e - 1)
+            h *= e
+        if rows is not None:
+            groups.append(_close(rows, rows_all, lo, hi, mask))
+        elif not groups:
+            groups.append(_close([base], rows_all, base, base, mask))
+        plans.append(groups)
+    flat = _array(rows_all, dt)
+    ufunc = _UFUNC[op]
+    res: list[np.ndarray] = []
+    for k, groups in enumerate(plans):
+        acc: np.ndarray | None = None
+        for j, part in enumerate(groups):
+            arr: np.ndarray = flat[part[0] : part[0] + part[1]] if type(part) is tuple else part
+            if acc is None:
+                acc = arr
+                continue
+            dst = out if out is not None and k == len(plans) - 1 and j == len(groups) - 1 else np.empty(len(acc) * len(arr), dt)
+            ufunc(acc, arr.reshape(-1, 1), dst.reshape(len(arr), len(acc)))
+            acc = dst
+        assert acc is not None  # every table has a group
+        if out is not None and k == len(plans) - 1 and len(groups) == 1:
+            out[:] = acc
+            acc = out
+        res.append(acc)
     return res
+
+
+def _close(rows: list[int], rows_all: list[int], lo: int, hi: int, mask: int) -> tuple[int, int]:
+    """Append a group's rows (values in ``[lo, hi]``) to ``rows_all``, reduced modulo ``mask + 1``
+    when they leave ``[0, mask]``; its ``(start, length)``."""
+    start = len(rows_all)
+    rows_all += rows if lo >= 0 and hi <= mask else [x & mask for x in rows]
+    return start, len(rows)
+
+
+def _long_digit(e: int, v: int, base: int, op: str, dt: np.dtype) -> np.ndarray:
+    """The table of one digit longer than a Python list table: its multiples by numpy (64-bit,
+    then truncated)."""
+    t = np.arange(e, dtype=np.uint64)
+    np.multiply(t, np.uint64(v & _U64), out=t)
+    if base:
+        _UFUNC[op](t, np.uint64(base & _U64), out=t)
+    return t.astype(dt, copy=False)
 
 
 #: array-module type codes of the unsigned dtypes (a list converts to one faster than to numpy).
@@ -321,7 +455,7 @@ def _fill_columns(out: np.ndarray, digits: Sequence[tuple[int, Sequence[int]]], 
     cols = out.view(_LANES[s])
     U = cols.dtype
     mask = (1 << w) - 1
-    i, steps = _split(digits, max(_BLOCK_ROWS, _BLOCK_BYTES // (s * k)), op, lambda v, d: [x * d for x in v])
+    i, steps = _split(digits, max(_SPLIT_BLOCK_ROWS, _SPLIT_BLOCK_BYTES // (s * k)), op, lambda v, d: [x * d for x in v])
     if i == len(steps):
         for c in range(k):
             cols[:, c] = _table([(e, v[c] & mask) for e, v in steps], base[c] & mask, op, U, mask)
@@ -329,17 +463,6 @@ def _fill_columns(out: np.ndarray, digits: Sequence[tuple[int, Sequence[int]]], 
     lo_steps, hi_steps = steps[:i], steps[i:]
     h = math.prod(e for e, _ in lo_steps)
     rest = n // h
-    if op == "xor":
-        R = s * k
-        while h * R % 8 and i < len(steps):  # the block must fill whole 8-byte words
-            h *= steps[i][0]
-            i += 1
-        lo_steps, hi_steps = steps[:i], steps[i:]
-        for c in range(k):
-            cols[:h, c] = _table([(e, v[c] & mask) for e, v in lo_steps], base[c] & mask, op, U, mask)
-        if hi_steps:
-            _extend_xor(out, h, [v for _, v in hi_steps])
-        return
     bias = 1 << (w - 1) if signed_add else 0
     R = s * k
     W = next(W for W in (8, 4, 2, 1) if W >= s and (h * R) % W == 0)
@@ -361,39 +484,62 @@ def _fill_columns(out: np.ndarray, digits: Sequence[tuple[int, Sequence[int]]], 
         np.bitwise_xor(words, Wt.type(sum(bias << (w * j) for j in range(W // s))), out=words)
 
 
-#: The XOR of wide rows grows its block to this many bytes before the last pass (it stays in L2).
-_GRAY_BYTES = 1 << 17
+#: The XOR of wide rows: the first block, built column by column (strided writes), has this many
+#: rows at most...
+_WIDE_FIRST_ROWS = 1 << 8
+#: ...and doubles (one call over machine words per input bit) until it has this many bytes; the
+#: rest are copies of it in Gray-code order.
+_WIDE_BLOCK_BYTES = 3 << 17
+#: Each doubling or copy XORs with one input bit's image repeated over at most this many rows (a
+#: small tile that stays in cache, broadcast over the block).
+_WIDE_TILE_ROWS = 1 << 14
 
 
-def _extend_xor(out: np.ndarray, h: int, steps: Sequence[Sequence[int]]) -> None:
-    """Fill the rows ``h ..`` of ``out`` (rows wider than a word; ``h`` a power of two, the first
-    ``h`` rows written) with the XOR table of one more input bit per step, in Gray-code order:
-    each next copy of the block is the copy before it (just written, in cache) XOR the step
-    repeated over the block, one contiguous call over machine words per copy.  The block first
-    grows to about ``_GRAY_BYTES`` so that the copies are few."""
+def _fill_wide_xor(out: np.ndarray, images: Sequence[Sequence[int]], base: Sequence[int]) -> None:
+    """Fill ``out`` with an XOR table whose rows do not fit one machine word (3, 5, 6, 7 or more
+    than 8 bytes), over 8-byte words that each hold whole elements of one or more rows: the
+    first block of rows column by column, then it doubles once per input bit (the new half is the
+    old half XOR the bit's image repeated over the rows: one call over words, the repeated image a
+    short tile broadcast over the half) until it fills ``_WIDE_BLOCK_BYTES``, then the rest are
+    copies of the block in Gray-code order, each the copy before it (still in cache) XOR one
+    bit's tile.  XOR acts on each bit alone, so words may cut across rows freely."""
     n, k = out.shape
-    U = _LANES[out.itemsize]
+    s = out.itemsize
+    U = _LANES[s]
+    mask = (1 << (8 * s)) - 1
+    R = s * k
+    period = 8 // math.gcd(R, 8)  # rows in a run of whole words (a power of two)
+    m = len(images)
+    h = 1 << min(m, max(period.bit_length() - 1, _WIDE_FIRST_ROWS.bit_length() - 1))
+    first = _tables([([(2, v[c] & mask) for v in images[: h.bit_length() - 1]], base[c] & mask) for c in range(k)], "xor", U, mask)
+    cols = out.view(U)
+    for c in range(k):
+        cols[:h, c] = first[c]
+    if h == n:
+        return
     words = out.reshape(-1).view(np.uint8).view(np.uint64)
-    R = out.itemsize * k
-    p = math.lcm(R, 8) // R  # rows in a period of whole words
-    j = 0
-    while j < len(steps):
-        a = len(steps) - j
-        while a > 1 and (h << a) * R > _GRAY_BYTES and (h << 1) * R < _GRAY_BYTES:
-            a -= 1  # grow the block first
-        period = np.empty((p, k), U)
-        tiles = []
-        for v in steps[j : j + a]:
-            period[:] = [x & ((1 << (8 * out.itemsize)) - 1) for x in v]
-            tiles.append(np.tile(period.reshape(-1).view(np.uint64), h // p))
-        copies = words[: (h << a) * R // 8].reshape(1 << a, h * R // 8)
-        prev = 0
-        for r in range(1, 1 << a):
-            g = r ^ (r >> 1)
-            np.bitwise_xor(copies[prev], tiles[(r & -r).bit_length() - 1], out=copies[g])
-            prev = g
-        h <<= a
-        j += a
+    row_bytes = [b"".join((x & mask).to_bytes(s, "little") for x in v) for v in images]
+
+    def tile(j: int, rows: int) -> np.ndarray:
+        return np.frombuffer(row_bytes[j] * rows, np.uint64)
+
+    j = h.bit_length() - 1
+    while j < m and h * R < _WIDE_BLOCK_BYTES:
+        t = tile(j, min(h, max(period, _WIDE_TILE_ROWS)))
+        hw = h * R // 8
+        np.bitwise_xor(words[:hw].reshape(-1, len(t)), t, words[hw : 2 * hw].reshape(-1, len(t)))
+        h <<= 1
+        j += 1
+    if j == m:
+        return
+    tiles = [tile(i, min(h, max(period, _WIDE_TILE_ROWS))) for i in range(j, m)]
+    hw = h * R // 8
+    copies = words.reshape(1 << (m - j), hw // len(tiles[0]), len(tiles[0]))
+    prev = 0
+    for r in range(1, 1 << (m - j)):
+        g = r ^ (r >> 1)
+        np.bitwise_xor(copies[prev], tiles[(r & -r).bit_length() - 1], copies[g])
+        prev = g
 
 
 def _divisor_near(e: int, most: int) -> int:

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from strategies import linear_layouts
 
 from converters.cute import Layout
-from linlayout.errors import SizeError
+from linlayout.errors import BasisError, SizeError
 from linlayout.mixed_radix import MixedRadixLayout
-from linlayout.tabulate import smallest_dtype, tabulate
+from linlayout.tabulate import MAX_OBJECT_CELLS, smallest_dtype, tabulate, value_range
 
 AXES = ["m", "w", "q"]
 
@@ -65,6 +65,13 @@ def test_mixed_radix_tables_are_apply(digits, reps, off):
     rows = [[L.apply(p)[a] for a in L.axes] for p in flat_points(L.in_dims)]
     assert [[int(v) for v in r] for r in t.tolist()] == rows
     assert t.dtype == smallest([v for r in rows for v in r])
+    cells = L.size * L.num_replicas * len(L.axes)
+    if cells > MAX_OBJECT_CELLS:  # beyond 64 bits such a table is refused (hypothesis found 390625 x 3)
+        try:
+            full = L.full_table()
+        except SizeError as e:
+            assert "Python ints is limited" in str(e)
+            return
     full = L.full_table()
     assert full.shape == (L.size, L.num_replicas, len(L.axes))
     for k, p in enumerate(flat_points(L.in_dims)):
@@ -182,10 +189,11 @@ def test_tabulate_blocks_and_word_writes_are_exact(digits, base, k, scale, sizes
     xi = np.arange(1 << len(xd), dtype=object)
     for j, (_, v) in enumerate(xd):
         xwant ^= np.outer((xi >> j) & 1, v)
-    saved = tab._PY_ROWS, tab._BLOCK_BYTES, tab._BLOCK_ROWS, tab._GRAY_BYTES
+    knobs = ("_PY_ROWS", "_BLOCK_BYTES", "_BLOCK_ROWS", "_WIDE_FIRST_ROWS", "_WIDE_BLOCK_BYTES", "_WIDE_TILE_ROWS")
+    saved = [getattr(tab, name) for name in knobs]
     try:
-        tab._PY_ROWS, tab._BLOCK_BYTES, tab._BLOCK_ROWS = sizes
-        tab._GRAY_BYTES = 8 * sizes[1]
+        for name, value in zip(knobs, sizes + (sizes[2], 8 * sizes[1], sizes[0])):
+            setattr(tab, name, value)
         t = tabulate(digits, base, "add")
         x = tabulate(xd, xbase, "xor")
         fields = [(64 * c, (1 << 64) - 1) for c in range(k)]
@@ -193,7 +201,8 @@ def test_tabulate_blocks_and_word_writes_are_exact(digits, base, k, scale, sizes
         x0 = tabulate(xd, [0] * k, "xor")
         xf = tab.tabulate_xor(images, fields, x0.dtype)
     finally:
-        tab._PY_ROWS, tab._BLOCK_BYTES, tab._BLOCK_ROWS, tab._GRAY_BYTES = saved
+        for name, value in zip(knobs, saved):
+            setattr(tab, name, value)
     assert t.astype(object).tolist() == want.tolist()
     assert x.astype(object).tolist() == xwant.tolist()
     assert x0.astype(object).tolist() == (xwant ^ np.array(xbase, dtype=object)).tolist()
@@ -212,3 +221,30 @@ def test_cute_coord_table_is_the_layout(modes):
     want = [list(L(i)) for i in range(L.size())]
     assert t.astype(object).tolist() == [w + [0] * (t.shape[1] - len(w)) for w in want]
     assert t.dtype == smallest([v for w in want for v in w])
+
+
+@pytest.mark.parametrize("call", [
+    lambda: value_range([(2, (1, 0))], np.zeros((2, 2), dtype=int), "add"),  # a 2-D numpy base: rows are not ints
+    lambda: tabulate([(2, (1, 0))], np.zeros((2, 2), dtype=int), "add"),
+    lambda: tabulate([(2, np.zeros((1, 1)))], [0], "add"),
+    lambda: tabulate([(2, (True,))], [0], "add"),
+    lambda: tabulate([(2, (1,))], "a", "add"),
+    lambda: value_range([(2, (0.5,))], (0,), "xor"),
+])
+def test_malformed_vectors_are_basis_errors(call):
+    # the API fuzzer's wrong-type outcome: `if not base` on a 2-D array raised numpy's "truth value
+    # of an array is ambiguous"; every malformed vector entry is a BasisError naming it
+    with pytest.raises(BasisError, match=r"tabulate: (the base|digit 0's vector)"):
+        call()
+
+
+def test_malformed_extents_and_sizes_are_size_errors():
+    with pytest.raises(SizeError, match="extent must be >= 0"):
+        tabulate([(-1, (1,))], (0,))
+    with pytest.raises(SizeError, match=r"must be 2 \(an XOR table\)"):
+        tabulate([(3, (1,))], (0,), "xor")
+    with pytest.raises(SizeError, match="rows; at most"):
+        tabulate([(1 << 40, (1,))], (0,))
+    # numpy integers and arrays of them are ints: the same table as Python ints
+    assert tabulate([(np.int64(3), np.array([2, -1]))], np.array([1, 5])).tolist() == \
+        tabulate([(3, (2, -1))], (1, 5)).tolist() == [[1, 5], [3, 4], [5, 3]]
