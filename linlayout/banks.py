@@ -235,28 +235,7 @@ def conflicts_of_bases(
     wavefront = lane_images[: max(0, len(lanes) - log2vec_words)] if log2vec_words else lane_images
     # the segment bits are the offset bits from ``low`` up: the lanes' meet with their span has
     # the dimension that masking them off takes from the lanes' rank (both eliminations at once)
-    meet = 0
-    own: dict[int, int] = {}  # leading bit length -> vector, of the lanes' images
-    kept: dict[int, int] = {}  # of their offset bits below the segment
-    for o in wavefront:
-        v = o
-        while v:
-            n = v.bit_length()
-            w = own.get(n)
-            if w is None:
-                own[n] = v
-                meet += 1
-                break
-            v ^= w
-        v = o & low
-        while v:
-            n = v.bit_length()
-            w = kept.get(n)
-            if w is None:
-                kept[n] = v
-                meet -= 1
-                break
-            v ^= w
+    meet = gf2.masked_meet_dim(wavefront, low)
     return (1 << meet) - 1
 
 

@@ -426,6 +426,41 @@ def meet_dim(b1: Iterable[int], b2: Sequence[int]) -> int:
     return len(own) - new
 
 
+def masked_meet_dim(vectors: Iterable[int], mask: int, lead: dict[int, int] | None = None) -> int:
+    """``rank(vectors) - (rank(S + [v & mask for v in vectors]) - rank(S))``, with ``S`` the span
+    kept as the echelon dict ``lead`` (leading bit length -> vector; not modified; none: ``S``
+    empty).  With ``mask`` clearing the unit vectors of a span ``U`` and ``lead`` the rest of it
+    reduced the same way, this is ``dim(span(vectors) ∩ span(U + S))``: the bank-conflict count
+    of an access tile against a shared layout's segment bits (both eliminations in one pass).
+
+        >>> masked_meet_dim([1, 2, 4], ~3), masked_meet_dim([3, 4], ~0, {3: 4}), masked_meet_dim([5, 6], ~4, {2: 3})
+        (2, 1, 1)
+    """
+    meet = 0
+    own: dict[int, int] = {}
+    joint = dict(lead) if lead else {}
+    for t in vectors:
+        v = t
+        while v:
+            n = v.bit_length()
+            w = own.get(n)
+            if w is None:
+                own[n] = v
+                meet += 1
+                break
+            v ^= w
+        v = t & mask
+        while v:
+            n = v.bit_length()
+            w = joint.get(n)
+            if w is None:
+                joint[n] = v
+                meet -= 1
+                break
+            v ^= w
+    return meet
+
+
 def echelon_insert(lead: dict[int, int], v: int) -> bool:
     """Add ``v`` to the span kept as an echelon dict (leading bit length -> vector); True when it
     was independent of the span (the dict grew).

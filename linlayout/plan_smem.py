@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 from .checks import as_int
 from .errors import DimensionError, LayoutError, SizeError
-from .gf2 import SpanBasis, intersection_basis, meet_dim, unit_complement
+from .gf2 import SpanBasis, intersection_basis, masked_meet_dim, meet_dim, unit_complement
 from .limits import MAX_ITEMS, as_list
 from .linear import LinearLayout
 
@@ -339,31 +339,7 @@ def _conflicts(segment: Sequence[int], tile_src: Sequence[int], tile_dst: Sequen
                 lead[n] = v
                 break
             v ^= w
-    out = []
-    for tile in (tile_src, tile_dst):
-        joint = dict(lead)
-        own: dict[int, int] = {}
-        meet = 0  # rank(tile) - (rank(segment + tile) - rank(segment))
-        for t in tile:
-            v = t
-            while v:
-                n = v.bit_length()
-                w = own.get(n)
-                if w is None:
-                    own[n] = v
-                    meet += 1
-                    break
-                v ^= w
-            v = t & keep
-            while v:
-                n = v.bit_length()
-                w = joint.get(n)
-                if w is None:
-                    joint[n] = v
-                    meet -= 1
-                    break
-                v ^= w
-        out.append((1 << meet) - 1)
+    out = [(1 << masked_meet_dim(tile, keep, lead)) - 1 for tile in (tile_src, tile_dst)]
     return out[0], out[1]
 
 

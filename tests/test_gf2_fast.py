@@ -75,3 +75,24 @@ def test_meet_dim_is_intersection_dim(a, b):
     (v1, _), (v2, _) = a, b
     assert gf2.meet_dim(v1, v2) == gf2.intersection_dim(v1, v2)
     assert gf2.meet_dim(v1, v2) == gf2.meet_dim(v2, v1)
+
+
+@settings(max_examples=400, deadline=None)
+@given(vectors(), st.data())
+def test_masked_meet_dim_is_its_definition(args, data):
+    """rank(T) - (rank(S + T & mask) - rank(S)), and, with ``mask`` clearing some unit vectors U
+    and S reduced the same way, dim(span(T) ∩ span(U + S)) (the bank-conflict use)."""
+    vs, dim = args
+    units = data.draw(st.lists(st.integers(0, max(dim - 1, 0)), max_size=dim)) if dim else []
+    mask = ~sum(1 << u for u in set(units))
+    rest = data.draw(st.lists(st.integers(0, (1 << dim) - 1), max_size=3)) if dim else []
+    lead: dict[int, int] = {}
+    for v in rest:
+        gf2.echelon_insert(lead, v & mask)
+    before = dict(lead)
+    got = gf2.masked_meet_dim(vs, mask, lead)
+    S = list(lead.values())
+    assert got == gf2.rank(vs) - (gf2.rank(S + [v & mask for v in vs]) - gf2.rank(S))
+    assert lead == before  # not modified
+    span_u_s = [1 << u for u in set(units)] + rest
+    assert got == gf2.intersection_dim(vs, span_u_s)
