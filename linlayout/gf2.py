@@ -24,7 +24,7 @@ RREF.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 __all__ = [
     "SpanBasis",
@@ -424,6 +424,28 @@ def meet_dim(b1: Iterable[int], b2: Sequence[int]) -> int:
                 break
             v ^= w
     return len(own) - new
+
+
+def images_over_units(units: Mapping[int, int], vectors: Iterable[int]) -> list[int]:
+    """The images of ``vectors`` under the linear map whose images of 0 and of each unit vector
+    ``1 << k`` are ``units[1 << k]`` (keyed by the unit vector): one look-up for a unit vector
+    (most bases of real layouts), else the XOR of its bits' images.
+
+        >>> images_over_units({0: 0, 1: 6, 2: 1, 4: 4}, [2, 3, 7])
+        [1, 7, 3]
+    """
+    get = units.get
+    out = []
+    for v in vectors:
+        x = get(v)
+        if x is None:
+            x = 0
+            while v:
+                low = v & -v
+                x ^= units[low]
+                v ^= low
+        out.append(x)
+    return out
 
 
 def masked_meet_dim(vectors: Iterable[int], mask: int, lead: dict[int, int] | None = None) -> int:

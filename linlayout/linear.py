@@ -955,16 +955,9 @@ class LinearLayout:
                 images[bit] = of[j]
                 bit <<= 1
         new_ins = []
+        images[0] = 0
         for n, flat in self._ins:
-            col = []
-            for b in flat:
-                v = 0
-                while b:
-                    low = b & -b
-                    v ^= images[low]
-                    b ^= low
-                col.append(v)
-            new_ins.append((n, tuple(col)))
+            new_ins.append((n, tuple(gf2.images_over_units(images, flat))))
         return LinearLayout._make_raw(tuple(new_ins), outer._outs)
 
     def invert_and_compose(self, outer: LinearLayout) -> LinearLayout:

@@ -146,18 +146,7 @@ class _Solver:
     def over(self, vs: Sequence[int]) -> list[int]:
         """Each of ``vs`` written over the columns and the completing units (the columns' part
         is the low ``width`` bits; a vector is in their span exactly when nothing is above)."""
-        units, tab = self.units, self.tab
-        out = []
-        for v in vs:
-            x = units.get(v)
-            if x is None:
-                x = 0
-                while v:
-                    low = v & -v
-                    x ^= tab[low.bit_length() - 1]
-                    v ^= low
-            out.append(x)
-        return out
+        return gf2.images_over_units(self.units, vs)
 
     def express(self, v: int) -> int | None:
         """The combination of the columns that XORs to ``v`` (a vector of the ``n_bits``-bit

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 from .checks import as_int
 from .errors import DimensionError, LayoutError, SizeError
-from .gf2 import SpanBasis, intersection_basis, masked_meet_dim, meet_dim, unit_complement
+from .gf2 import SpanBasis, images_over_units, intersection_basis, masked_meet_dim, meet_dim, unit_complement
 from .limits import MAX_ITEMS, as_list
 from .linear import LinearLayout
 
@@ -564,17 +564,6 @@ def _bijection_solver(L: LinearLayout) -> tuple[dict[int, int], tuple[int, int],
     return units, at["register"], at["lane"]
 
 
-def _over_units(units: dict[int, int], v: int) -> int:
-    """``v`` written over a basis whose unit vectors' combinations are ``units`` (a vector's is
-    the XOR of its bits')."""
-    c = units.get(v)
-    if c is None:
-        c = 0
-        while v:
-            low = v & -v
-            c ^= units[low]
-            v ^= low
-    return c
 
 
 @functools.lru_cache(maxsize=4096)
@@ -679,16 +668,7 @@ def conversion_map(a: LinearLayout, b: LinearLayout) -> LinearLayout:
             images.append((d, sa.identity[d]))
             continue
         if units is not None:
-            col = []
-            for v in f:
-                c = units.get(v)
-                if c is None:
-                    c = 0
-                    while v:
-                        low = v & -v
-                        c ^= units[low]
-                        v ^= low
-                col.append(c)
+            col = images_over_units(units, f)
         else:
             basis = _column_span(a)
             col = []
@@ -944,7 +924,7 @@ class SwizzleSearch:
             solver = _bijection_solver(self.sides[first].layout)
             if solver is not None:
                 units, (reg_at, reg_mask), (lane_at, lane_mask) = solver
-                out = self._cols[first] = (tuple([_over_units(units, v) for v in self.sides[1 - first].lanes]),
+                out = self._cols[first] = (tuple(images_over_units(units, self.sides[1 - first].lanes)),
                                            reg_mask << reg_at, lane_mask << lane_at, reg_at, lane_at)
                 return out
             read = self._read_lane_cols(first)
@@ -984,7 +964,7 @@ class SwizzleSearch:
         if fa == fb and sa.support["lane"] & (sa.others["lane"] | sb.others["lane"]) == 0:
             cols = sa.identity["lane"]
         else:
-            cols = tuple([_over_units(units, v) for v in fb])
+            cols = tuple(images_over_units(units, fb))
         at = 0
         where = {}
         for n, f in sa.items:
