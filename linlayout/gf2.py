@@ -426,6 +426,23 @@ def meet_dim(b1: Iterable[int], b2: Sequence[int]) -> int:
     return len(own) - new
 
 
+def combine(columns: Sequence[int], mask: int) -> int:
+    """The XOR of the ``columns`` selected by the bits of ``mask`` (column ``i`` by bit ``i``): a
+    linear map's image of ``mask`` given its columns.
+
+        >>> combine([6, 1, 4], 0b101), combine([6, 1, 4], 0)
+        (2, 0)
+    """
+    out = 0
+    i = 0
+    while mask:
+        if mask & 1:
+            out ^= columns[i]
+        mask >>= 1
+        i += 1
+    return out
+
+
 def images_over_units(units: Mapping[int, int], vectors: Iterable[int]) -> list[int]:
     """The images of ``vectors`` under the linear map whose images of 0 and of each unit vector
     ``1 << k`` are ``units[1 << k]`` (keyed by the unit vector): one look-up for a unit vector

@@ -409,12 +409,6 @@ def _warp_decomposition(a: LinearLayout, b: LinearLayout, bitwidth: int) -> Warp
 # ------------------------------------------------------------------------------ the schedule
 
 
-def _xor_masked(vectors: Sequence[int], mask: int) -> int:
-    out = 0
-    for i, v in enumerate(vectors):
-        if mask >> i & 1:
-            out ^= v
-    return out
 
 
 class _Schedule:
@@ -487,7 +481,7 @@ def _schedule(a: LinearLayout, b: LinearLayout, bitwidth: int) -> _Schedule:
         found = _solve_all(lane_of + list(sa.kernel_lanes), [(1 << j) ^ (t >> nrs) for j, t in enumerate(Tl)])
         for j, m in enumerate(found):
             if m is not None:
-                Tl[j] ^= _xor_masked(K, m >> len(lane_of))
+                Tl[j] ^= gf2.combine(K, m >> len(lane_of))
 
     exact = _solve_all(lane_of, [(1 << j) ^ (t >> nrs) for j, t in enumerate(Tl)])
     extra: list[tuple[int, int]] = []
@@ -508,13 +502,7 @@ def _schedule(a: LinearLayout, b: LinearLayout, bitwidth: int) -> _Schedule:
     for j, g in enumerate(G):
         y = Tl[j]
         y = (y >> nrs) << sh_lane | (y & m_sreg) << sh_sreg
-        i = 0
-        while g:
-            if g & 1:
-                y ^= reg_vecs[i]
-            g >>= 1
-            i += 1
-        lanes.append(y)
+        lanes.append(y ^ gf2.combine(reg_vecs, g))
     for x, (j, col) in enumerate(extra):
         lanes[j] |= 1 << (sh_disc + x)  # the receivers keep the pass whose index is their lane bit j
     bases = {
@@ -583,13 +571,13 @@ def _lane_choices(Tl: list[int], Tr: list[int], K: Sequence[int], exact: list[in
         t = Tl[j]
         m = -1
         if e is not None:
-            c = t ^ _xor_masked(gens, e)
+            c = t ^ gf2.combine(gens, e)
             if (_reduced(chosen, c) == 0) == (_reduced(chosen_lanes, c >> nrs) == 0):
                 m = e
         for probe in range(min(_PROBES, 1 << lim) if m < 0 else 0):
             # the first few m tried one by one (most lane bits take one of them): the same first
             # m the parity sets give, without building them
-            c = t ^ _xor_masked(gens, probe)
+            c = t ^ gf2.combine(gens, probe)
             if (_reduced(chosen, c) == 0) == (_reduced(chosen_lanes, c >> nrs) == 0):
                 m = probe
                 break
@@ -616,10 +604,10 @@ def _lane_choices(Tl: list[int], Tr: list[int], K: Sequence[int], exact: list[in
                 G.append(0)
                 continue
             m = (ok & -ok).bit_length() - 1
-            c = t ^ _xor_masked(gens, m)
+            c = t ^ gf2.combine(gens, m)
         g = m & ((1 << len(Tr)) - 1)
         G.append(g)
-        Tl[j] = c ^ _xor_masked(Tr, g)
+        Tl[j] = c ^ gf2.combine(Tr, g)
         # the picked column joins the chosen ones (it keeps the spans apart: its vector and its
         # lane part are both new, or both already in their spans)
         v = _reduced(chosen, c)
@@ -688,7 +676,7 @@ _PARITY = _parity_masks(8)
 
 def _solutions(cols: Sequence[int], target: int, full: int) -> int:
     """The set (bit ``m``, as a mask within ``full``) of ``m < 2**len(cols)`` with
-    ``_xor_masked(cols, m) == target``: one parity condition per bit the columns or the target
+    ``gf2.combine(cols, m) == target``: one parity condition per bit the columns or the target
     touch."""
     rows: dict[int, int] = {}  # bit -> the columns having it
     for i, c in enumerate(cols):

@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Optional
 
+from linlayout import gf2
 from linlayout.checks import as_int
 from linlayout.contract import Kind
 from linlayout.limits import MAX_RANK, as_list
@@ -168,18 +169,7 @@ def _nested_bases(x: Any) -> list[list[int]]:
         for b in m:
             top |= b
     images = _index_bases(x.outer, top.bit_length(), x)
-    return [[_apply_bits(images, b) for b in m] for m in per]
-
-
-def _apply_bits(images: list[int], b: int) -> int:
-    out = 0
-    k = 0
-    while b:
-        if b & 1:
-            out ^= images[k]
-        b >>= 1
-        k += 1
-    return out
+    return [[gf2.combine(images, b) for b in m] for m in per]
 
 
 def _index_bases(f: Any, nbits: int, whole: Any) -> list[int]:
@@ -196,7 +186,7 @@ def _index_bases(f: Any, nbits: int, whole: Any) -> list[int]:
         for b in inner:
             top |= b
         outer = _index_bases(f.outer, top.bit_length(), whole)
-        return [_apply_bits(outer, b) for b in inner]
+        return [gf2.combine(outer, b) for b in inner]
     fs, fd = list(f._fs), list(f._fd)
     # the digit bits of the modes that the first nbits index bits reach; the last mode extends
     images: list[int] = []
