@@ -695,18 +695,8 @@ def _solutions(cols: Sequence[int], target: int, full: int) -> int:
 
 
 def _rank_of(vs: Sequence[int], sh: int, mask: int) -> int:
-    """The rank of the parts ``(v >> sh) & mask`` of ``vs`` (gf2.rank, inlined)."""
-    lead: dict[int, int] = {}
-    for v in vs:
-        v = (v >> sh) & mask
-        while v:
-            n = v.bit_length()
-            w = lead.get(n)
-            if w is None:
-                lead[n] = v
-                break
-            v ^= w
-    return len(lead)
+    """The rank of the parts ``(v >> sh) & mask`` of ``vs``."""
+    return gf2.rank([(v >> sh) & mask for v in vs])
 
 
 def _counts(lanes: Sequence[int], others: Sequence[int], rounds: Sequence[int], n_extra_bits: int,

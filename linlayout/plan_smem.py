@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 from .checks import as_int
 from .errors import DimensionError, LayoutError, SizeError
-from .gf2 import SpanBasis, images_over_units, intersection_basis, masked_meet_dim, meet_dim, unit_complement
+from .gf2 import SpanBasis, echelon_insert, images_over_units, intersection_basis, masked_meet_dim, meet_dim, unit_complement
 from .limits import MAX_ITEMS, as_list
 from .linear import LinearLayout
 
@@ -331,14 +331,7 @@ def _conflicts(segment: Sequence[int], tile_src: Sequence[int], tile_dst: Sequen
     keep = ~mask
     lead: dict[int, int] = {}  # leading bit length -> vector, of the rest with the unit bits off
     for v in rest:
-        v &= keep
-        while v:
-            n = v.bit_length()
-            w = lead.get(n)
-            if w is None:
-                lead[n] = v
-                break
-            v ^= w
+        echelon_insert(lead, v & keep)
     out = [(1 << masked_meet_dim(tile, keep, lead)) - 1 for tile in (tile_src, tile_dst)]
     return out[0], out[1]
 
