@@ -57,6 +57,24 @@ def assert_rows_match(rows: list[dict], ours: Callable[[dict, list[int]], dict])
             assert ours(row["layout"], row["shape"]) == row["linear"], where
 
 
+def assert_gluon_round_trips(rows: list[dict]) -> int:
+    """Every row's Gluon layout we accept comes back equal through its dict and its text; the
+    number of such rows."""
+    from converters import gluon
+    from linlayout.errors import LayoutError
+
+    n = 0
+    for row in rows:
+        try:
+            lay = gluon.from_dict(row["layout"])
+        except LayoutError:
+            continue
+        assert gluon.from_dict(lay.to_dict()) == lay
+        assert gluon.parse(str(lay)) == lay
+        n += 1
+    return n
+
+
 def compare_with_live_triton(
     generator: str, ours: Callable, request: Callable, *, count: int, max_refusals: int = 1 << 30,
     draw: str = "random_case",
