@@ -1466,6 +1466,10 @@ def conversion_costs(srcs: Sequence[Any], dsts: Sequence[Any], *, bitwidth: int 
     nd = [memo[id(x)] if id(x) in memo else memo.setdefault(id(x), normalized(x)) for x in dsts]
     done: dict[tuple[LinearLayout, LinearLayout], tuple[float, str] | LayoutError] = {}
     out: list[list[tuple[float, str] | LayoutError]] = []
+    # what a pair must share for the planner's checks to pass without reading it again: the
+    # tensor (out-dims in order) and the hardware (lanes, warps, CTAs), read once per layout
+    sigs = {id(x): (tuple(x.out_dims.items()), tuple(x.in_dim_size(h) for h in _HW_WORDS))
+            for x in ns + nd if isinstance(x, LinearLayout)}
     for i, a in enumerate(ns):
         row: list[tuple[float, str] | LayoutError] = []
         for j, b in enumerate(nd):
@@ -1473,8 +1477,7 @@ def conversion_costs(srcs: Sequence[Any], dsts: Sequence[Any], *, bitwidth: int 
             got = done.get(key) if key is not None else None
             if got is None:
                 try:
-                    if key is None or list(key[0].out_dims.items()) != list(key[1].out_dims.items()) or any(
-                            key[0].in_dim_size(h) != key[1].in_dim_size(h) for h in _HW_WORDS):
+                    if key is None or sigs[id(key[0])] != sigs[id(key[1])]:
                         got = _fast_cost(*_pair(srcs[i], dsts[j], shape), bits)  # the planner's checks, and its error
                     else:
                         got = _fast_cost(key[0], key[1], bits)
