@@ -1102,3 +1102,17 @@ def test_tv_table_of_tile_extents_or_indices_past_int64():
     assert all(wide(th, v) == tuple(table[th, v].tolist()) for th in range(4) for v in range(4))
     with pytest.raises(SizeError, match="does not fit in 64 bits"):
         TVLayout(Layout(((2, 2), (2, 2)), ((m, m), (m, m))), (2**64, 16)).table()
+
+
+def test_cute_format_layout_reads_cpp_as_a_flag():
+    """`format_layout(<composed>, cpp=array([]))` failed with numpy's ambiguous truth value (fuzz seed 2)."""
+    from converters.cute import parse
+    from converters.cute.text import format_layout
+
+    c = parse("S<3,4,3> o 0 o (8,64):(64,1)")
+    for bad in (np.array([]), np.array([1, 2]), "yes", 2):
+        with pytest.raises(LayoutError, match="format_layout: cpp must be a bool"):
+            format_layout(c, cpp=bad)
+    assert format_layout(c, cpp=np.True_) == format_layout(c, cpp=1) == c.to_cpp()
+    with pytest.raises(LayoutError, match="got list"):
+        format_layout([1] * 10**5)
