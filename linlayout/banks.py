@@ -44,6 +44,7 @@ from .checks import check_pow2, expect, is_pow2
 from .errors import DimensionError, NotSurjectiveError, SizeError
 from .contract import as_linear
 from .linear import LinearLayout
+from .swizzle import Swizzle
 
 __all__ = [
     "NUM_BANKS",
@@ -376,8 +377,8 @@ def bank_report(register_layout: Any, shared_layout: Any, bitwidth: int, *, shap
 def swizzled_shared(layout: LinearLayout, swizzle: Any) -> LinearLayout:
     """A shared layout with its element offsets XOR-swizzled: offset ``o`` holds ``layout(swizzle(o))``.
 
-    ``swizzle`` is a :class:`~linlayout.swizzle.Swizzle` in element units (or anything with
-    ``to_linear(size, in_dim, out_dim)``).
+    ``swizzle`` is a :class:`~linlayout.swizzle.Swizzle` in element units (anything else is
+    refused with a :class:`~linlayout.errors.LayoutError`).
 
         >>> from linlayout.swizzle import Swizzle
         >>> plain = LinearLayout.identity_1d(16, "offset", "dim0")
@@ -385,6 +386,7 @@ def swizzled_shared(layout: LinearLayout, swizzle: Any) -> LinearLayout:
         ((1,), (2,), (5,), (8,))
     """
     expect(layout, LinearLayout, "swizzled_shared: layout")
+    expect(swizzle, Swizzle, "swizzled_shared: swizzle")
     n = layout.in_dim_size("offset")
     sw = swizzle.to_linear(n, "offset", "offset")
     rest = {k: [list(b) for b in v] for k, v in layout.bases.items() if k != "offset"}
@@ -396,9 +398,13 @@ def swizzled_shared(layout: LinearLayout, swizzle: Any) -> LinearLayout:
 
 
 def word_cells(
-    shared: LinearLayout, bitwidth: int, *, banks: int = NUM_BANKS, bank_bytes: int = BANK_BYTES
+    shared: Any, bitwidth: int, *, banks: int = NUM_BANKS, bank_bytes: int = BANK_BYTES
 ) -> dict[tuple[int, int], list[tuple[int, ...]]]:
     """(line, bank) -> tensor coordinates of the elements stored in that bank word.
+
+    ``shared`` is a shared layout of any form with an ``offset`` input dim, converted as
+    :func:`bank_conflicts` converts it (:func:`~linlayout.contract.as_linear`); anything else is
+    refused with a :class:`~linlayout.errors.LayoutError`.
 
     A line is ``banks * bank_bytes`` bytes (128 on NVIDIA GPUs); an element wider than a bank word
     appears in every word it covers.
@@ -410,6 +416,9 @@ def word_cells(
     banks, bank_bytes = check_bank_geometry(banks, bank_bytes)
     if not (is_pow2(bitwidth) and bitwidth <= 1024):
         raise SizeError(f"bitwidth must be a power of two up to 1024, got {bitwidth!r}")
+    shared = as_linear(shared, what="word_cells: shared layout")
+    if not shared.has_in_dim("offset"):
+        raise DimensionError(f"word_cells: the shared layout needs an 'offset' input dim, got {list(shared.in_dim_names)}")
     names = list(shared.out_dim_names)
     sub = shared.sublayout(["offset"], names)
     table = sub.table()

@@ -20,6 +20,7 @@ One home for them, so that every error about a bad size reads the same way.
 from __future__ import annotations
 
 import operator
+import reprlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -41,6 +42,12 @@ def log2(n: int) -> int:
     return n.bit_length() - 1
 
 
+#: The repr in error messages: nesting cut at 3 levels, strings and others at 60 characters (a
+#: tuple nested 100,000 deep, or a megabyte string, is shown in a line, never a RecursionError).
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 3, 60, 60
+
+
 def as_int(value: Any, what: str, error: type[LayoutError] = SizeError) -> int:
     """``value`` as a Python int (anything with ``__index__``, numpy integers included; never a
     bool or a float); else ``error`` (the caller's :class:`~linlayout.errors.LayoutError`
@@ -57,7 +64,7 @@ def as_int(value: Any, what: str, error: type[LayoutError] = SizeError) -> int:
         return operator.index(value)
     except TypeError:
         shown = value.item() if isinstance(value, np.generic) else value
-        raise error(f"{what} must be an integer, got {type(value).__name__} {shown!r}") from None
+        raise error(f"{what} must be an integer, got {type(value).__name__} {_SHORT.repr(shown)}") from None
 
 
 def log2_exact(value: Any, what: str, error: type[LayoutError] = SizeError) -> int:

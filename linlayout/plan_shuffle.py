@@ -40,8 +40,8 @@ from dataclasses import dataclass
 from typing import cast
 
 from . import gf2
-from .checks import expect
-from .errors import DimensionError, LayoutError
+from .checks import check_pow2, expect
+from .errors import DimensionError, LayoutError, SizeError
 from .linear import LinearLayout
 
 __all__ = ["WarpDecomposition", "schedule_counts", "triton_shuffle_counts", "clear_shuffle_caches"]
@@ -753,6 +753,10 @@ def schedule_counts(schedule: LinearLayout, bitwidth: int = 32) -> tuple[int, in
         (1, 4)
     """
     expect(schedule, LinearLayout, "schedule_counts: schedule")
+    if type(bitwidth) is not int or not 0 < bitwidth <= 1024 or bitwidth & (bitwidth - 1):
+        bitwidth = check_pow2(bitwidth, "schedule_counts: bitwidth")
+        if bitwidth > 1024:
+            raise SizeError(f"schedule_counts: bitwidth must be a power of two up to 1024, got {bitwidth}")
     missing = [n for n in ("register", "src_lane", "src_register") if not schedule.has_out_dim(n)]
     if missing:
         raise DimensionError(f"schedule_counts: not a shuffle schedule (no out-dim {', '.join(map(repr, missing))}; out-dims "

@@ -51,8 +51,8 @@ class MmaAtom:
         bits = element_bitwidth(element_bits)
         if bits not in (4, 8, 16, 32, 64):
             raise SizeError(f"MMA atoms exist for 4/8/16/32/64-bit elements, got {bits}")
-        if major not in ("K", "MN"):
-            raise LayoutError(f"major must be 'K' or 'MN', got {major!r}")
+        if not isinstance(major, str) or major not in ("K", "MN"):
+            raise LayoutError(f"MmaAtom: major must be 'K' or 'MN', got {major!r:.60}")
         self.element_bits = bits
         self.swizzle_bytes = swizzle_mode_bytes(swizzle_bytes)
         self.major = major
@@ -183,8 +183,8 @@ def select_atom(shape: Sequence[int], dtype: Any, major: str = "K") -> MmaAtom:
         >>> select_atom((64, 64), "fp16", major="MN")
         MmaAtom(element_bits=16, swizzle_bytes=128, major='MN')
     """
-    if major not in ("K", "MN"):
-        raise LayoutError(f"major must be 'K' or 'MN', got {major!r}")
+    if not isinstance(major, str) or major not in ("K", "MN"):
+        raise LayoutError(f"select_atom: major must be 'K' or 'MN', got {major!r:.60}")
     width = select_swizzle_width(shape, dtype, transposed=(major == "MN"))
     return MmaAtom(dtype, width, major)
 
@@ -203,8 +203,8 @@ def tile_by_atoms(atom: MmaAtom, shape: Sequence[int], order: str = "col") -> Li
         ...
         linlayout.errors.SizeError: a (16, 32) tile is not a whole number of (8, 64) atoms
     """
-    if order not in ("row", "col"):
-        raise LayoutError(f"order must be 'row' or 'col', got {order!r}")
+    if not isinstance(order, str) or order not in ("row", "col"):
+        raise LayoutError(f"tile_by_atoms: order must be 'row' or 'col', got {order!r:.60}")
     atom = expect(atom, MmaAtom, "tile_by_atoms: atom")
     shape = as_list(shape, "tile_by_atoms: shape", MAX_RANK)
     if len(shape) != 2:

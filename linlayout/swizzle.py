@@ -39,7 +39,7 @@ from typing import Any
 
 from .checks import as_int, expect, log2_exact
 from .dtypes import element_bitwidth
-from .errors import LayoutError, SizeError, SwizzleError, UnsupportedError
+from .errors import DimensionError, LayoutError, SizeError, SwizzleError, UnsupportedError
 from .limits import as_list
 from .linear import LinearLayout
 
@@ -172,6 +172,9 @@ class Swizzle:
             >>> Swizzle(3, 4, 3).to_linear(1024).apply_flat(0x80)
             144
         """
+        if not (isinstance(in_dim, str) and isinstance(out_dim, str)):
+            bad = out_dim if isinstance(in_dim, str) else in_dim
+            raise DimensionError(f"Swizzle.to_linear: in_dim and out_dim must be dim names (str), got {type(bad).__name__}")
         n = self.span_bits if size is None else log2_exact(as_int(size, "size", SwizzleError), "swizzle size")
         if self.bits and self.shift < 0 and n < self.base - self.shift + self.bits:
             raise SizeError(
@@ -386,6 +389,8 @@ def swizzle_for(dtype: Any, mode: Any, unit: str = "element") -> Swizzle:
         return Swizzle(0, 0, 0)
     B = (width // 16).bit_length() - 1
     byte_form = Swizzle(B, 4, 3)
+    if not isinstance(unit, str):
+        raise LayoutError(f"swizzle_for: unit must be 'element' or 'byte', got {type(unit).__name__}")
     if unit in ("byte", "bytes"):
         return byte_form
     if unit not in ("element", "elements"):

@@ -40,6 +40,7 @@ at most ``MAX_OBJECT_CELLS`` cells, else a :class:`~linlayout.errors.SizeError`)
 
 from __future__ import annotations
 
+import itertools
 import math
 import sys
 from array import array
@@ -50,7 +51,7 @@ import numpy as np
 
 from .checks import as_int
 from .errors import BasisError, LayoutError, SizeError
-from .limits import MAX_TABLE_LOG2
+from .limits import MAX_ITEMS, MAX_RANK, MAX_TABLE_LOG2, as_list
 
 __all__ = ["smallest_dtype", "tabulate", "tabulate_xor", "value_range", "MAX_OBJECT_CELLS"]
 
@@ -208,8 +209,10 @@ def _checked(digits: Any, base: Any, op: str, dtype: Any) -> tuple[list[tuple[in
     :class:`~linlayout.errors.BasisError` for a vector's entries, a
     :class:`~linlayout.errors.SizeError` for an extent), never a numpy or unpacking error from
     deep inside."""
-    if op not in ("add", "xor"):
+    if not isinstance(op, str) or op not in ("add", "xor"):
         raise LayoutError(f"tabulate: op must be 'add' or 'xor', got {op!r:.40}")
+    if type(digits) is not list and type(digits) is not tuple:
+        digits = as_list(digits, "tabulate: digits", MAX_ITEMS * MAX_RANK)
     try:
         base = _ints(base, "tabulate: the base")
         k = len(base)
@@ -236,15 +239,19 @@ def _checked(digits: Any, base: Any, op: str, dtype: Any) -> tuple[list[tuple[in
 
 def _ints(vec: Any, what: str) -> Sequence[int]:
     """``vec`` (a vector of a digit, or the base) with every entry a Python int; else a
-    :class:`~linlayout.errors.BasisError` naming ``what`` (a 2-D array's rows are not ints)."""
-    if (type(vec) is tuple or type(vec) is list) and set(map(type, vec)) <= _INT:
+    :class:`~linlayout.errors.BasisError` naming ``what`` (a 2-D array's rows are not ints), or a
+    :class:`~linlayout.errors.SizeError` past :data:`~linlayout.limits.MAX_RANK` entries (read no
+    further: a ``range(10**12)`` is refused, not listed)."""
+    if (type(vec) is tuple or type(vec) is list) and len(vec) <= MAX_RANK and set(map(type, vec)) <= _INT:
         return vec
     if isinstance(vec, (str, bytes)):
         raise BasisError(f"{what} must be a sequence of integers, got {type(vec).__name__} {vec!r:.40}")
     try:
-        items = list(vec)
+        items = list(itertools.islice(vec, MAX_RANK + 1))
     except TypeError:
         raise BasisError(f"{what} must be a sequence of integers, got {type(vec).__name__}") from None
+    if len(items) > MAX_RANK:
+        raise SizeError(f"{what} has more than {MAX_RANK} entries (one per column of the table)")
     return [as_int(x, f"{what}[{c}]", BasisError) for c, x in enumerate(items)]
 
 

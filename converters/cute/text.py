@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from typing import Any, Union
 
+from linlayout.checks import as_bool
 from linlayout.errors import LayoutError, ParseError
 from linlayout.limits import MAX_RANK
 
@@ -346,12 +347,14 @@ def format_layout(x: CuteLike, cpp: bool = False) -> str:
     >>> format_layout(Swizzle(3, 4, 3), cpp=True)
     'Sw<3,4,3>'
     """
+    if cpp is not False and cpp is not True:
+        cpp = as_bool(cpp, "format_layout", "cpp")
     if isinstance(x, Layout):
         return x.to_cpp() if cpp else str(x)
     if isinstance(x, Swizzle):
         return f"Sw<{x.bits},{x.base},{x.shift}>" if cpp else f"S<{x.bits},{x.base},{x.shift}>"
     if isinstance(x, ComposedLayout):
         return x.to_cpp() if cpp else str(x)
-    raise LayoutError(f"format_layout expects a CuTe layout, swizzle or composed layout, got {x!r}")
+    raise LayoutError(f"format_layout expects a CuTe layout, swizzle or composed layout, got {type(x).__name__}")
 
 

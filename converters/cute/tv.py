@@ -52,6 +52,7 @@ __all__ = ["TVLayout", "parse_tv", "make_layout_tv", "to_tv", "format_tile"]
 _HW_IN = ("register", "lane", "warp")
 #: Largest tile (elements) whose tables are built for the general form.
 _MAX_GENERAL = 1 << 24
+_INT64_MAX = (1 << 63) - 1
 
 
 def format_tile(tile: Sequence[int]) -> str:
@@ -200,11 +201,19 @@ class TVLayout:
             [[1, 0], [1, 1]]
         """
         idx = self.layout.table().reshape(self.num_values, self.num_threads).T
-        out = np.empty(idx.shape + (len(self.tile),), dtype=np.int64)
-        rest = idx.astype(np.int64)  # the table's own dtype may be narrower than a tile extent
+        # indices that may pass int64 (a uint64 or object table) or a tile extent past it: Python
+        # ints, then back to int64 (or a SizeError when a coordinate does not fit)
+        wide = idx.dtype == object or idx.dtype == np.uint64 or max(self.tile, default=0) > _INT64_MAX
+        out = np.empty(idx.shape + (len(self.tile),), dtype=object if wide else np.int64)
+        rest = idx.astype(object if wide else np.int64)  # the table's own dtype may be narrower than a tile extent
         for k, t in enumerate(self.tile):
             out[..., k] = rest % t
             rest //= t
+        if wide:
+            try:
+                return out.astype(np.int64)
+            except OverflowError:
+                raise SizeError(f"TVLayout.table: {self}: a tile coordinate does not fit in 64 bits") from None
         return out
 
     def with_tile(self, tile: Any) -> "TVLayout":

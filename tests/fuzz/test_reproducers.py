@@ -970,3 +970,149 @@ def test_dim_name_arguments_of_the_wrong_type_are_refused_by_name():
             call()
     assert L.has_in_dim("lane") and not L.has_in_dim("warp") and L.flat_bases("warp") == ()
     assert L.is_trivial_over(["warp"]) is False
+
+
+# ------------------------------------------------------------------------------ wrong-type round 4
+
+
+@pytest.mark.parametrize("bad", [[], 0.5, 3, "01", b"", (), {"x": None}, np.zeros((2, 2), dtype=np.uint8), iter([1])], ids=_id)
+def test_word_cells_refuses_what_is_not_a_layout(bad):
+    """`banks.word_cells(<not a layout>, 8)` failed with AttributeError `.out_dim_names` (fuzz seeds
+    1-20, most of the wrong-type outcomes left): it now reads its layout as `bank_conflicts` does."""
+    from linlayout.banks import word_cells
+
+    with pytest.raises(LayoutError, match="word_cells: shared layout"):
+        word_cells(bad, 8)
+
+
+def test_word_cells_converts_layouts_of_other_forms_as_bank_conflicts_does():
+    """A CuTe `Layout` or a `MixedRadixLayout` is converted (`as_linear`), not an AttributeError;
+    without an 'offset' in-dim, a DimensionError."""
+    from converters.cute import Layout
+    from linlayout.banks import word_cells
+
+    L = LinearLayout({"offset": [[1], [2]]}, {"dim0": 4})
+    assert word_cells(L, 16) == {(0, 0): [(0,), (1,)], (0, 1): [(2,), (3,)]}
+    cute = Layout(4, 1)
+    assert word_cells(cute, 16) == word_cells(cute.to_linear(None), 16)
+    with pytest.raises(DimensionError, match="'offset' input dim"):
+        word_cells(LinearLayout({"register": [[1]]}, {"dim0": 2}), 16)
+    with pytest.raises(LayoutError):
+        word_cells(MixedRadixLayout({"x": [(3, 1, "m")]}), 16)
+
+
+@pytest.mark.parametrize("bad", [None, "x", LinearLayout({"offset": [[1]]}, {"offset": 2}), np.zeros(2)], ids=_id)
+def test_swizzled_shared_takes_a_swizzle(bad):
+    """`swizzled_shared(L, SharedLinearLayout(...))` failed with a TypeError from that class's
+    `to_linear` signature, `(L, None)` with AttributeError (fuzz seeds 1-20)."""
+    from linlayout.banks import swizzled_shared
+    from linlayout.swizzle import Swizzle
+
+    plain = LinearLayout.identity_1d(16, "offset", "dim0")
+    with pytest.raises(LayoutError, match="swizzled_shared: swizzle must be a Swizzle"):
+        swizzled_shared(plain, bad)
+    assert swizzled_shared(plain, Swizzle(1, 0, 2)).bases["offset"] == ((1,), (2,), (5,), (8,))
+
+
+def test_swizzle_dim_names_and_unit_of_the_wrong_type():
+    """`Swizzle.to_linear(in_dim={...})` / `(out_dim=[...])` (unhashable), `swizzle_for(unit=array)`
+    (numpy's ambiguous truth value) (fuzz seeds 1, 20)."""
+    from linlayout.swizzle import Swizzle, swizzle_for
+
+    sw = Swizzle(1, 0, 1)
+    for kw in ({"in_dim": {None: 1}}, {"out_dim": [1] * 100}, {"out_dim": set()}, {"out_dim": np.zeros((2, 2))}):
+        with pytest.raises(DimensionError, match="must be dim names"):
+            sw.to_linear(**kw)
+    assert sw.to_linear(in_dim="a", out_dim="b").bases["a"] == ((1,), (3,))
+    for unit in (np.array([1, 2]), np.array([]), None):
+        with pytest.raises(LayoutError, match="unit must be"):
+            swizzle_for("fp16", "128B", unit=unit)
+    assert swizzle_for("fp16", "128B", unit="byte") == Swizzle(3, 4, 3)
+
+
+def test_smem_atom_major_and_order_of_the_wrong_type():
+    """`select_atom(..., major=array)` and `tile_by_atoms(..., order=array)` (numpy's ambiguous
+    truth value; fuzz seeds 2, 3, 20)."""
+    from linlayout.smem_atoms import MmaAtom, select_atom, tile_by_atoms
+
+    with pytest.raises(LayoutError, match="major must be"):
+        select_atom((64, 64), "fp16", major=np.array([1, 2]))
+    with pytest.raises(LayoutError, match="major must be"):
+        MmaAtom(16, 128, np.array([1, 2]))
+    with pytest.raises(LayoutError, match="order must be"):
+        tile_by_atoms(MmaAtom(16, 128), (16, 128), order=np.zeros((2, 2), dtype=np.uint8))
+    assert select_atom((64, 64), "fp16", major="MN") == MmaAtom(16, 128, "MN")
+
+
+def test_tabulate_refuses_a_huge_base_before_listing_it_and_an_op_of_the_wrong_type():
+    """`tabulate(L, range(10**12))` listed the range (a MemoryError under the fuzzer's cap; fuzz
+    seeds 2, 20); `tabulate(..., op=array)` and `value_range(..., array)` failed with numpy's
+    ambiguous truth value."""
+    from linlayout.tabulate import tabulate, value_range
+
+    assert _quick(tabulate, [(2, (1,))], range(10**12)) == "refused"
+    assert _quick(tabulate, [(2, range(10**12))], (0,)) == "refused"
+    with pytest.raises(SizeError, match="the base has more than"):
+        tabulate([(2, (1,))], range(10**12))
+    with pytest.raises(LayoutError, match="digits must be a list"):
+        tabulate(LinearLayout({"register": [[1]]}, {"dim0": 2}), (0,))
+    for op in (np.array([1, 2]), np.array([])):
+        with pytest.raises(LayoutError, match="op must be"):
+            tabulate([(2, (1,))], (0,), op=op)
+        with pytest.raises(LayoutError, match="op must be"):
+            value_range([(2, (1,))], (0,), op)
+    assert tabulate(iter([(2, (1,)), (2, (2,))]), range(1)).ravel().tolist() == [0, 1, 2, 3]
+
+
+def test_schedule_counts_reads_its_bitwidth_and_as_int_shows_deep_values_in_a_line():
+    """`schedule_counts(s, bitwidth=<a tuple nested 100,000 deep>)`: the bitwidth was not checked,
+    and `as_int`'s message hit the recursion limit in `repr`."""
+    from linlayout.checks import as_int
+    from linlayout.plan import shuffle_schedule
+    from linlayout.plan_shuffle import schedule_counts
+
+    deep: object = 1
+    for _ in range(100_000):
+        deep = (deep,)
+    with pytest.raises(SizeError, match=r"got tuple \(\(\(\(\.\.\.\),\),\),\)"):
+        as_int(deep, "x")
+    s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+    d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
+    sched = shuffle_schedule(s, d)
+    for bad in (deep, 3, -8, 2048, 2.0, True, np.zeros(2)):
+        with pytest.raises(SizeError, match="schedule_counts: bitwidth"):
+            schedule_counts(sched, bad)
+    assert schedule_counts(sched, np.int64(32)) == schedule_counts(sched) == (1, 4)
+
+
+def test_tv_table_of_tile_extents_or_indices_past_int64():
+    """CuTe `TVLayout.table()` / `to_general()` of a tile extent past 2**63 raised OverflowError
+    "int too large to convert to C long" (fuzz seeds 2, 6); a uint64 index table of indices past
+    2**63 was cast to int64, wrapping to negative indices (a wrong table)."""
+    from converters.cute import Layout
+    from converters.cute.tv import TVLayout
+
+    t = TVLayout(Layout((2, 2), (1, 2)), (4, 2**70))
+    assert t.table().tolist() == [[[0, 0], [2, 0]], [[1, 0], [3, 0]]]
+    assert t.to_general().apply(register=1, lane=1) == {"dim0": 3, "dim1": 0}
+    m = 2**61  # index 2**63 at thread 3, value 3: coordinates (0, 2) of the (2**62, 16) tile
+    wide = TVLayout(Layout(((2, 2), (2, 2)), ((m, m), (m, m))), (2**62, 16))
+    table = wide.table()
+    assert table.dtype == np.int64 and table[3, 3].tolist() == [0, 2]
+    assert all(wide(th, v) == tuple(table[th, v].tolist()) for th in range(4) for v in range(4))
+    with pytest.raises(SizeError, match="does not fit in 64 bits"):
+        TVLayout(Layout(((2, 2), (2, 2)), ((m, m), (m, m))), (2**64, 16)).table()
+
+
+def test_cute_format_layout_reads_cpp_as_a_flag():
+    """`format_layout(<composed>, cpp=array([]))` failed with numpy's ambiguous truth value (fuzz seed 2)."""
+    from converters.cute import parse
+    from converters.cute.text import format_layout
+
+    c = parse("S<3,4,3> o 0 o (8,64):(64,1)")
+    for bad in (np.array([]), np.array([1, 2]), "yes", 2):
+        with pytest.raises(LayoutError, match="format_layout: cpp must be a bool"):
+            format_layout(c, cpp=bad)
+    assert format_layout(c, cpp=np.True_) == format_layout(c, cpp=1) == c.to_cpp()
+    with pytest.raises(LayoutError, match="got list"):
+        format_layout([1] * 10**5)
