@@ -253,6 +253,8 @@ def _form(name: str) -> Form:
 def _resolve(text: str, form: Optional[str]) -> str:
     """The form to read ``text`` in: ``form`` itself, or the detected one (``"json"`` insists on
     JSON text and then tells linear from Gluon by its keys)."""
+    if form is not None and not isinstance(form, str):
+        raise LayoutError(f"form must be a form name such as 'gluon' or 'cute' (or None: detected), got {form!r:.60}")
     if form is None or form == "json":
         name = detect(text)
         if form == "json" and not text.strip().startswith("{"):

@@ -360,7 +360,7 @@ class RegisterLayout:
         expect(tile, TileLayout, "RegisterLayout.from_tile: tile")
         if any(tile.offset.values()):
             raise UnsupportedError(f"from_tile: a register layout has no offset; {tile} has {tile.offset}")
-        grouped, _ = tile.group(tuple(shape))
+        grouped, _ = tile.group(tuple(as_list(shape, "RegisterLayout.from_tile: shape", MAX_RANK)))
         scale = {"tx": 1, "tid": 1, "laneid": 1, "warpid": 32}
 
         def kind(it: Iter, where: str) -> str:

@@ -589,6 +589,7 @@ class MixedRadixLayout:
         if not isinstance(in_dims, Mapping):
             raise DimensionError(f"from_table: in_dims must map in-dim names to sizes, got {in_dims!r:.80}")
         table = _exact_ints(table)
+        axes = as_list(axes, "from_table: axes", MAX_RANK)
         names = list(in_dims)
         sizes = [_as_int(in_dims[n], f"size of in-dim {n!r}") for n in names]
         total = math.prod(sizes)

@@ -48,7 +48,7 @@ from .banks import _unit_images as _bank_unit_images
 from .banks import bank_conflicts, conflicts_of_bases
 from .contract import as_linear
 from .cost import WEIGHTS, _plan_price, _wavefronts, _weighted, explain, price
-from .checks import expect
+from .checks import as_bool, expect
 from .dtypes import element_bitwidth
 from .limits import MAX_ITEMS, as_list
 from .errors import DimensionError, LayoutError, SizeError, UnsupportedError
@@ -1579,7 +1579,9 @@ def plan_conversion(
         if isinstance(max_shared_bytes, bool) or not isinstance(max_shared_bytes, int) or max_shared_bytes < 0:
             raise LayoutError(f"max_shared_bytes must be a non-negative int (bytes of shared memory), got {max_shared_bytes!r}")
         budget = max_shared_bytes
-    matrix = (bool(matrix_instructions if stmatrix is None else stmatrix), bool(matrix_instructions if ldmatrix is None else ldmatrix))
+    m_all = as_bool(matrix_instructions, "plan_conversion", "matrix_instructions")
+    matrix = (m_all if stmatrix is None else as_bool(stmatrix, "plan_conversion", "stmatrix"),
+              m_all if ldmatrix is None else as_bool(ldmatrix, "plan_conversion", "ldmatrix"))
     a, b = _pair(src, dst, shape)
     comp = conversion_map(a, b)  # the one conversion map every mechanism reads
     conv = _minimal(a, b, comp, strategy)

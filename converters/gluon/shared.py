@@ -312,9 +312,9 @@ class SwizzledSharedLayout(_SharedLayout):
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 raise SwizzleError(f"SwizzledSharedLayout: {n} must be a positive int, got {v!r}")
         try:
-            order = tuple(int(o) for o in order)
+            order = tuple(int(o) for o in as_list(order, "SwizzledSharedLayout: order", MAX_RANK))
         except (TypeError, ValueError):
-            raise DimensionError(f"SwizzledSharedLayout: order must be a permutation of 0..rank-1, got {order!r}") from None
+            raise DimensionError(f"SwizzledSharedLayout: order must be a permutation of 0..rank-1, got {order!r:.80}") from None
         if sorted(order) != list(range(len(order))) or not order:
             raise DimensionError(f"SwizzledSharedLayout: order must be a permutation of 0..rank-1, got {list(order)}")
         set_field(self, "order", order)

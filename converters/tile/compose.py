@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from linlayout.checks import as_int
+from linlayout.checks import as_bool, as_int
 from linlayout.errors import LayoutError, SizeError, UnsupportedError
 
 from .hardware import invert_to_hardware
@@ -125,6 +125,7 @@ class ComposeLayout:
         """
         from linlayout import LinearLayout
 
+        hardware_first = as_bool(hardware_first, "ComposeLayout.to_linear", "hardware_first")
         fwd = self.tile.to_linear(shape, hardware_first=False)
         name = "register" if "register" in fwd.out_dims else "offset"
         if name not in fwd.out_dims:

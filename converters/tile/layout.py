@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from linlayout.checks import as_int, expect
+from linlayout.checks import as_bool, as_int, expect
 from linlayout.contract import Kind, kind_of_linear
 from linlayout.errors import DimensionError, LayoutError, NotLinearError, SizeError
 from linlayout.linear import LinearLayout
@@ -472,6 +472,7 @@ class TileLayout:
             NotLinearError: an extent is not a power of two, there is an offset, or digits overlap.
             NotInvertibleError: (hardware_first) some place holds no element or two.
         """
+        hardware_first = as_bool(hardware_first, "TileLayout.to_linear", "hardware_first")
         shp = self._shape_for(shape)
         g = self.place_general(shp if shp is not None else (self.size(),))
         hw = to_hardware(g)

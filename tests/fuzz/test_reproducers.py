@@ -1116,3 +1116,36 @@ def test_cute_format_layout_reads_cpp_as_a_flag():
     assert format_layout(c, cpp=np.True_) == format_layout(c, cpp=1) == c.to_cpp()
     with pytest.raises(LayoutError, match="got list"):
         format_layout([1] * 10**5)
+
+
+def test_flags_forms_and_lists_of_the_wrong_type_found_on_seeds_4_to_9():
+    """Seeds 4-9 (after the seed 1-20 fixes): `plan_conversion(stmatrix=array)` and its other
+    matrix flags, `registry.parse(form=array)`, `TileLayout.to_linear(hardware_first=array)`
+    (numpy's ambiguous truth value), `MixedRadixLayout.from_table(.., axes=2.0)`,
+    `RegisterLayout.from_tile(L, 5)` (no len), and a foreign MemoryError from
+    `SwizzledSharedLayout(1, 8, 32, range(10**12))`, which listed its order in full."""
+    from converters import registry
+    from converters.gluon.shared import SwizzledSharedLayout
+    from converters.tile import TileLayout
+    from converters.tilus import RegisterLayout
+    from linlayout import LinearLayout
+    from linlayout.mixed_radix import MixedRadixLayout
+    from linlayout.plan import plan_conversion
+
+    L = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+    for flag in ("stmatrix", "ldmatrix", "matrix_instructions"):
+        with pytest.raises(LayoutError, match=f"{flag} must be a bool"):
+            plan_conversion(L, L, **{flag: np.zeros(2)})
+    assert plan_conversion(L, L, matrix_instructions=1).kind == "noop"
+    with pytest.raises(LayoutError, match="form must be a form name"):
+        registry.parse("[1]", form=np.zeros(2))
+    with pytest.raises(LayoutError, match="hardware_first must be a bool"):
+        TileLayout.parse("S[(2,7):(5@laneid,32)]").to_linear(hardware_first=np.zeros(2))
+    t = MixedRadixLayout({"x": [(3, 1, "m"), (2, 10, "m")]}).table()
+    with pytest.raises(LayoutError, match="axes must be a list"):
+        MixedRadixLayout.from_table({"x": 6}, t, 2.0)
+    tile = TileLayout.parse("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]")
+    with pytest.raises(LayoutError, match="shape must be a list"):
+        RegisterLayout.from_tile(tile, 5)
+    assert tuple(RegisterLayout.from_tile(tile, (16, 8)).shape) == (16, 8)
+    assert _quick(SwizzledSharedLayout, 1, 8, 32, range(10**12), limit=1.0) == "refused"
