@@ -225,6 +225,13 @@ def test_right_inverse_law(L):
     assert R.size() == L.size()  # a bijection onto [0, size): full inverse
 
 
+def _nested(*layouts):
+    """Compact layouts largest first, so that each one's codomain lies in the next one's domain
+    (drawn independently, three fit only about one time in six: hypothesis's filter health check
+    then fails on some seeds)."""
+    return sorted(layouts, key=lambda L: -L.size())
+
+
 def _both_ways(A, B, C, *, exact=False):
     """``(A o B) o C`` and ``A o (B o C)``; an example where either composition is refused is rejected."""
     try:
@@ -237,6 +244,7 @@ def _both_ways(A, B, C, *, exact=False):
 @FAST
 @given(compact_layouts(ext=POW2), compact_layouts(ext=POW2), compact_layouts(ext=POW2))
 def test_composition_associative(A, B, C):
+    A, B, C = _nested(A, B, C)
     assume(B.cosize() <= A.size() and C.cosize() <= B.size())
     left, right = _both_ways(A, B, C)
     assert np.array_equal(left.table(), right.table())
@@ -309,6 +317,7 @@ def test_composition_associative_with_composed_layouts(sw, A, B, C):
     """(S o A) o B o C both ways, and A o (S o 0 o B) o C both ways, as functions."""
     # inside the domains (past its size a layout extends along its last mode, which composition
     # does not carry through, in C++ as here)
+    A, B, C = _nested(A, B, C)
     assume(B.cosize() <= A.size() and C.cosize() <= B.size())
     SA = ComposedLayout(sw, 0, A)
     left, right = _both_ways(SA, B, C, exact=True)
