@@ -64,14 +64,7 @@ __all__ = [
 
 
 def _ints(xs: Any, what: str) -> tuple[int, ...]:
-    if isinstance(xs, (str, bytes)):
-        raise LayoutError(f"{what} must be a sequence of ints, got {type(xs).__name__}")
-    try:
-        out = tuple(itertools.islice(xs, MAX_RANK + 1))
-    except TypeError:
-        raise LayoutError(f"{what} must be a sequence of ints, got {type(xs).__name__}") from None
-    if len(out) > MAX_RANK:
-        raise SizeError(f"{what} has more than {MAX_RANK} entries")
+    out = tuple(as_list(xs, what, MAX_RANK))
     for x in out:
         if isinstance(x, bool) or not isinstance(x, int):
             raise LayoutError(f"{what} must be a sequence of ints, got {out!r}")

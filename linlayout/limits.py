@@ -125,9 +125,11 @@ def check_int(value: int, what: str, error: type = SizeError) -> int:
     raise error(f"{what}: {_short(value)} is out of range (at most 2**62 - 1 in magnitude)")
 
 
-def as_list(value: Any, what: str, max_len: int | None = None) -> list:
-    """``value`` (any iterable but a string or a mapping) as a list, at most ``max_len`` long;
-    a :class:`~linlayout.errors.LayoutError` naming ``what`` otherwise.
+def as_list(value: Any, what: str, max_len: int | None = None, error: type[LayoutError] = LayoutError) -> list:
+    """``value`` (any iterable but a string or a mapping) as a list, at most ``max_len`` long (read
+    no further: a ``range(10**12)`` is refused, not listed); ``error`` (a
+    :class:`~linlayout.errors.LayoutError` subclass) naming ``what`` when it is no such iterable,
+    :class:`~linlayout.errors.SizeError` when it is longer.
 
         >>> as_list((1, 2), "shape")
         [1, 2]
@@ -137,7 +139,7 @@ def as_list(value: Any, what: str, max_len: int | None = None) -> list:
         linlayout.errors.LayoutError: shape must be a list, got int 5
     """
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
-        raise LayoutError(f"{what} must be a list, got {type(value).__name__} {str(value)[:60]}")
+        raise error(f"{what} must be a list, got {type(value).__name__} {str(value)[:60]}")
     out = list(itertools.islice(value, None if max_len is None else max_len + 1))
     if max_len is not None and len(out) > max_len:
         raise SizeError(f"{what} has more than {max_len} entries")

@@ -40,7 +40,6 @@ at most ``MAX_OBJECT_CELLS`` cells, else a :class:`~linlayout.errors.SizeError`)
 
 from __future__ import annotations
 
-import itertools
 import math
 import sys
 from array import array
@@ -244,14 +243,7 @@ def _ints(vec: Any, what: str) -> Sequence[int]:
     further: a ``range(10**12)`` is refused, not listed)."""
     if (type(vec) is tuple or type(vec) is list) and len(vec) <= MAX_RANK and set(map(type, vec)) <= _INT:
         return vec
-    if isinstance(vec, (str, bytes)):
-        raise BasisError(f"{what} must be a sequence of integers, got {type(vec).__name__} {vec!r:.40}")
-    try:
-        items = list(itertools.islice(vec, MAX_RANK + 1))
-    except TypeError:
-        raise BasisError(f"{what} must be a sequence of integers, got {type(vec).__name__}") from None
-    if len(items) > MAX_RANK:
-        raise SizeError(f"{what} has more than {MAX_RANK} entries (one per column of the table)")
+    items = as_list(vec, what, MAX_RANK, BasisError)  # at most one entry per column of the table
     return [as_int(x, f"{what}[{c}]", BasisError) for c, x in enumerate(items)]
 
 
