@@ -20,6 +20,7 @@ limit, ``/dev/zero``, a directory, missing; output paths are unwritable.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import io
 import os
@@ -202,6 +203,11 @@ def check_argv(inv: Invocation, hard_limit: float = 20.0) -> Result:
                                timeout=hard_limit, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
         except subprocess.TimeoutExpired:
             return Result("hang", time.perf_counter() - t0, "subprocess")
+        except OSError as e:
+            if e.errno != errno.E2BIG:
+                raise
+            # the kernel refuses the command line before linlayout starts (as a shell would)
+            return Result("refused", time.perf_counter() - t0, "argument list too long for the OS (E2BIG)")
         return _judge(inv, p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"),
                       time.perf_counter() - t0)
     import signal

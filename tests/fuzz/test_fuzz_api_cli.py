@@ -135,3 +135,10 @@ def test_cli_convert_without_a_gluon_spelling_exits_2() -> None:
     """The CLI fuzzer's find: a tensor-memory JSON layout no Gluon class spells hit an IndexError (exit 3)."""
     argv = ["convert", '{"bases": [["row", [[0]]], ["col", [[1]]]], "out_dims": [["dim0", 2]]}', "--to", "gluon", "--form", "json"]
     assert fuzz_cli.check_argv(fuzz_cli.Invocation(argv), HANG).outcome == "refused"
+
+
+def test_cli_argument_lists_the_os_refuses_are_not_a_driver_crash() -> None:
+    """A generated argument past the kernel's limit (E2BIG) crashed the CLI driver (`run.py
+    --target cli -n 1000 --seed 23`): the OS refuses such a command line before linlayout runs."""
+    res = fuzz_cli.check_argv(fuzz_cli.Invocation(["show", "x" * 3_000_000], subprocess=True))
+    assert res.outcome == "refused" and "E2BIG" in res.detail
