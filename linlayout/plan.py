@@ -14,6 +14,7 @@ noop            nothing left: both layouts put every element in the same place
 register        only ``register`` left: each thread permutes its own registers (free)
 warp_shuffle    ``register`` + ``lane``, and the permutation of index bits factors into at most
                 one register<->lane transposition (Triton 3.9's rule), or only lane bits move
+                (the exchange: :mod:`linlayout.plan_shuffle`)
 shared_memory   ``warp`` left (or a lane conversion too costly for shuffles): store, barrier,
                 load through a swizzled shared buffer (see :mod:`linlayout.plan_smem`)
 cross_cta       ``block`` left: data moves between CTAs (distributed shared memory)
