@@ -11,7 +11,7 @@ import collections
 
 import pytest
 
-from conftest import compare_with_live_triton, load_oracle
+from conftest import compare_with_live_triton, load_oracle, oracle_generator
 from converters import gluon
 from converters.gluon.amd import WMMA_INSTR_SHAPES, AMDWMMALayout
 from converters.gluon.base import GluonLayout
@@ -152,7 +152,7 @@ def test_live_triton_on_fresh_random_configs():
     compare_with_live_triton(
         "triton-3.9-generated/make_gluon_wmma.py",
         lambda case: _bases(AMDWMMALayout(**case[0]).to_linear(case[1])),
-        lambda case: case,
+        oracle_generator("triton-3.9-generated/make_gluon_wmma.py").request,
         count=80,
         max_refusals=4,
     )

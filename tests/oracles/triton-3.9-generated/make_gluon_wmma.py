@@ -28,29 +28,17 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from triton_worker import TritonWorker, generate  # noqa: E402,F401 (the tests run TritonWorker live)
+from triton_worker import GLUON_LAYOUT_WORKER, TritonWorker, generate  # noqa: E402,F401 (the tests run TritonWorker live)
 
 HERE = Path(__file__).resolve().parent
 
-WORKER = r"""
-import json, sys
-from triton._C.libtriton import gluon_ir, ir
-from triton.experimental.gluon.language.amd import AMDWMMALayout
-ctx = ir.context(); ir.load_dialects(ctx); builder = gluon_ir.GluonOpBuilder(ctx)
-for line in sys.stdin:
-    args, shape = json.loads(line)
-    try:
-        attr = AMDWMMALayout(**args)._to_ir(builder)
-        ll = builder.to_linear_layout(attr, shape)
-        out = {"linear": {"register": ll.reg_bases, "lane": ll.lane_bases, "warp": ll.warp_bases,
-                          "block": ll.block_bases}}
-        if list(ll.shape) != list(shape):
-            out = {"error": f"triton returned shape {list(ll.shape)}"}
-    except Exception as e:
-        out = {"error": f"triton raised {type(e).__name__}: {e}"}
-    sys.stdout.write("@@" + json.dumps(out) + "\n")
-    sys.stdout.flush()
-"""
+WORKER = GLUON_LAYOUT_WORKER
+
+
+def request(case: tuple[dict, list]) -> tuple[dict, list]:
+    """The worker's request for a case ``(AMDWMMALayout arguments, shape)``."""
+    args, shape = case
+    return {"kind": "AMDWMMALayout", **args}, shape
 
 VALID_INSTR = {
     1: [[16, 16, 16]],
@@ -190,7 +178,7 @@ EDGE_CASES: list[tuple[dict, list]] = [
 def main() -> int:
     return generate(__doc__, seed=20261122, count=400, out=HERE / "gluon_wmma.jsonl", fixed=EDGE_CASES,
                     random_case=random_case, source=WORKER,
-                    row_of=lambda c, run: {"layout": {"kind": "AMDWMMALayout", **c[0]}, "shape": c[1], **run(*c)})
+                    row_of=lambda c, run: {"layout": request(c)[0], "shape": c[1], **run(*request(c))})
 
 
 if __name__ == "__main__":
