@@ -35,6 +35,7 @@ one tensor (the same out-dims, in the same order).
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -570,13 +571,9 @@ def _lane_choices(Tl: list[int], Tr: list[int], K: Sequence[int], exact: list[in
         e = exact[j]
         t = Tl[j]
         m = -1
-        if e is not None:
-            c = t ^ gf2.combine(gens, e)
-            if (_reduced(chosen, c) == 0) == (_reduced(chosen_lanes, c >> nrs) == 0):
-                m = e
-        for probe in range(min(_PROBES, 1 << lim) if m < 0 else 0):
-            # the first few m tried one by one (most lane bits take one of them): the same first
-            # m the parity sets give, without building them
+        # ``exact[j]``, then the first few m, tried one by one (most lane bits take one of them):
+        # the same first m the parity sets give, without building them
+        for probe in itertools.chain(() if e is None else (e,), range(min(_PROBES, 1 << lim))):
             c = t ^ gf2.combine(gens, probe)
             if (_reduced(chosen, c) == 0) == (_reduced(chosen_lanes, c >> nrs) == 0):
                 m = probe
