@@ -167,11 +167,11 @@ def _pair(src: Any, dst: Any, shape: Sequence[int] | None) -> tuple[LinearLayout
     """``src`` and ``dst`` as layouts of one conversion (normalized, ``dst``'s out-dims in
     ``src``'s order), or the error that says why they are not."""
     sa = as_linear(src, shape)
-    fa = _distributed(sa) or _not_distributed(sa, "src")
+    a = _normalize(sa, "src")
     sb = as_linear(dst, shape)
-    fb = _distributed(sb) or _not_distributed(sb, "dst")
-    a = sa if sa.in_dim_names == HARDWARE_DIMS else fa[0]
-    b = sb if sb.in_dim_names == HARDWARE_DIMS else fb[0]
+    b = _normalize(sb, "dst")
+    fa, fb = _distributed(sa), _distributed(sb)  # remembered: _normalize read them
+    assert fa is not None and fb is not None
     if fa[2] and fb[2] and fa[1] == fb[1]:
         return a, b  # every check of _checked_pair passes: the same hardware and tensor, out-dims in one order
     return _checked_pair(a, b)
@@ -1468,9 +1468,8 @@ def conversion_costs(srcs: Sequence[Any], dsts: Sequence[Any], *, bitwidth: int 
     done: dict[tuple[LinearLayout, LinearLayout], tuple[float, str] | LayoutError] = {}
     out: list[list[tuple[float, str] | LayoutError]] = []
     # what a pair must share for the planner's checks to pass without reading it again: the
-    # tensor (out-dims in order) and the hardware (lanes, warps, CTAs), read once per layout
-    sigs = {id(x): (tuple(x.out_dims.items()), tuple(x.in_dim_size(h) for h in _HW_WORDS))
-            for x in ns + nd if isinstance(x, LinearLayout)}
+    # tensor (out-dims in order) and the hardware (lanes, warps, CTAs), :func:`_distributed`'s key
+    sigs = {id(x): cast(tuple, _distributed(x))[1] for x in ns + nd if isinstance(x, LinearLayout)}
     for i, a in enumerate(ns):
         row: list[tuple[float, str] | LayoutError] = []
         for j, b in enumerate(nd):
