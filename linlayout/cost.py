@@ -108,7 +108,6 @@ def _wavefronts(instr: str, bits: int, conflicts: int) -> int:
 def price(*, shuffles: int = 0, selects: int = 0, wavefronts: int = 0, barriers: int = 0, cluster_barriers: int = 0,
           warp_barriers: int = 0) -> float:
     """The model's cost of these per-thread counts."""
-    w = WEIGHTS
     counts = {"shuffles": shuffles, "selects": selects, "wavefronts": wavefronts, "barriers": barriers,
               "cluster_barriers": cluster_barriers, "warp_barriers": warp_barriers}
     for name, c in counts.items():
@@ -116,10 +115,11 @@ def price(*, shuffles: int = 0, selects: int = 0, wavefronts: int = 0, barriers:
             raise LayoutError(f"price: {name} must be a number, got {type(c).__name__} {c!r:.40}")
         if not 0 <= c <= MAX_INT:  # NaN fails too
             raise SizeError(f"price: {name} must be a count in [0, 2**62), got {c if abs(c) < 2**200 else 'a huge number'}")
-    return _weighted(shuffles, selects, wavefronts, barriers, cluster_barriers, warp_barriers)
+    return _weighted(**counts)
 
 
-def _weighted(shuffles: int, selects: int, wavefronts: int, barriers: int, cluster_barriers: int, warp_barriers: int) -> float:
+def _weighted(shuffles: int = 0, selects: int = 0, wavefronts: int = 0, barriers: int = 0, cluster_barriers: int = 0,
+              warp_barriers: int = 0) -> float:
     """:func:`price` of counts the planner made (no checks: the planner's hot path prices
     thousands of candidates per cost matrix)."""
     w = WEIGHTS
@@ -136,6 +136,10 @@ def _check_plan(plan: Any, who: str) -> None:
     if missing:
         raise LayoutError(f"{who}: expected a Plan (or an object with its count fields), got "
                           f"{type(plan).__name__} without {', '.join(missing)}")
+
+
+#: The cost-model key of each barrier instruction a plan may use.
+BARRIER_KEYS = {"bar.sync": "barrier", "bar.warp.sync": "warp_barrier", "barrier.cluster": "cluster_barrier"}
 
 
 def _barrier_key(plan: Any) -> str:
@@ -164,19 +168,20 @@ def plan_cost(plan: Any) -> float:
     _check_plan(plan, "plan_cost")
     if plan.kind in ("noop", "register"):
         return 0.0
-    key = _barrier_key(plan)
-    return price(shuffles=plan.shuffles, selects=plan.selects, wavefronts=_plan_wavefronts(plan),
-                 **{key + "s": plan.barriers})
+    return price(**_plan_counts(plan, shared_wavefronts))
+
+
+def _plan_counts(plan: Any, per_access: Callable[[str, int, int], int]) -> dict[str, int]:
+    """The counts :func:`price` weighs of a plan that moves data (its barriers under their key)."""
+    return {"shuffles": plan.shuffles, "selects": plan.selects, "wavefronts": _plan_wavefronts(plan, per_access),
+            _barrier_key(plan) + "s": plan.barriers}
 
 
 def _plan_price(plan: Any) -> float:
     """:func:`plan_cost` of a plan the planner built (its fields are its own counts: no checks)."""
     if plan.kind in ("noop", "register"):
         return 0.0
-    b = plan.barriers
-    key = _barrier_key(plan)
-    return _weighted(plan.shuffles, plan.selects, _plan_wavefronts(plan, _wavefronts), b if key == "barrier" else 0,
-                     b if key == "cluster_barrier" else 0, b if key == "warp_barrier" else 0)
+    return _weighted(**_plan_counts(plan, _wavefronts))
 
 
 def explain(plan: Any) -> str:

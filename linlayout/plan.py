@@ -48,7 +48,7 @@ from . import gf2
 from .banks import _unit_images as _bank_unit_images
 from .banks import bank_conflicts, conflicts_of_bases
 from .contract import as_linear
-from .cost import WEIGHTS, _plan_price, _wavefronts, _weighted, explain, price
+from .cost import BARRIER_KEYS, WEIGHTS, _plan_price, _wavefronts, _weighted, explain, price
 from .checks import as_bool, expect
 from .dtypes import element_bitwidth
 from .limits import MAX_ITEMS, as_list
@@ -818,10 +818,7 @@ def _choice_floor(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayou
     bw = max(trip.bits, 8)
     sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw, trip, kind)
     waves = stores * _wavefronts(choice.store_instr, sv * bw, store_conflicts) + loads * _wavefronts(choice.load_instr, lv * bw, load_conflicts)
-    bars = 2 * choice.reps - 1
-    bar = _barrier_instr(kind, trip)
-    return _weighted(0, 0, waves, bars if bar == "bar.sync" else 0, bars if bar == "barrier.cluster" else 0,
-                     bars if bar == "bar.warp.sync" else 0)
+    return _weighted(wavefronts=waves, **{BARRIER_KEYS[_barrier_instr(kind, trip)] + "s": 2 * choice.reps - 1})
 
 
 def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout) -> int:
