@@ -1031,12 +1031,12 @@ def _rounds_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> Sw
     """
     lay = choice.layout
     reps = list(lay.flat_bases("reps"))
-    if not reps or not _thread_mask(lay, sa, sb) >> (lay.total_in_size_log2 - len(reps)):
+    moved = _thread_mask(lay, sa, sb) >> (lay.total_in_size_log2 - len(reps)) if reps else 0  # over the reps bits
+    if not moved:
         return choice
-    moved = _thread_bits(lay, sa, sb)
     groups = {d: list(lay.flat_bases(d)) for d in ("vector", "bank", "segment")}
-    groups["segment"] += [v for v in reps if v in moved]
-    groups["reps"] = [v for v in reps if v not in moved]
+    groups["segment"] += [v for i, v in enumerate(reps) if moved >> i & 1]
+    groups["reps"] = [v for i, v in enumerate(reps) if not moved >> i & 1]
     outs = list(lay.out_dims.items())
     new = LinearLayout({d: [_unflatten(v, outs) for v in groups[d]] for d in groups}, outs)
     seg = groups["segment"]
