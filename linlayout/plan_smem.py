@@ -734,7 +734,7 @@ def _low_bits(m: int, k: int) -> int:
         m ^= low
     return out
 
-#: per (store tile, load tile, log2 of the elements of a 128-bit access): :func:`_pair_plan`
+
 def _rank_of_masks(vbm: int, st: int, ld: int, full: int, len_s: int, common: int, leave: int) -> tuple[int, int, int]:
     """``(store conflicts, load conflicts, rounds' bits)`` of the swizzle :func:`_groups` and
     :func:`_conflicts` give when every vector is a unit vector (or zero), counted on masks: the
@@ -778,6 +778,7 @@ def _rank_of_masks(vbm: int, st: int, ld: int, full: int, len_s: int, common: in
 
 
 _PairPlan = tuple[int, int, int, int, int, tuple[int, ...], tuple[tuple[int, int], ...], tuple[int, ...], int]
+#: per (store tile, load tile, log2 of the elements of a 128-bit access): :func:`_pair_plan`
 _PAIR_PLANS: dict[tuple[object, object, int], _PairPlan | None] = {}
 
 
