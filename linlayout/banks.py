@@ -185,23 +185,10 @@ def conflicts_of_bases(
     # is one look-up, no call per vector: the planner counts two sides of every buffer it
     # prices); of the lanes and others only the OR of the images is read, and the lanes' images
     # for the wavefront's
-    get = inv.get
-    images: list[list[int]] = []
-    for vecs in (registers, lanes, others):
-        out: list[int] = list(map(get, vecs))  # type: ignore[arg-type]  # None until fixed below
-        if None in out:  # other vectors: the XOR of their unit vectors' images
-            for i, o in enumerate(out):
-                if o is None:
-                    v = vecs[i]
-                    if v >> dim:
-                        return None
-                    o = 0
-                    while v:
-                        low = v & -v
-                        o ^= inv[low]
-                        v ^= low
-                    out[i] = o
-        images.append(out)
+    try:
+        images = [gf2.images_over_units(inv, vecs) for vecs in (registers, lanes, others)]
+    except KeyError:  # a vector outside the tensor: not this buffer's
+        return None
     regs, lane_images, other_images = images
     rest = functools.reduce(operator.or_, lane_images, 0) | functools.reduce(operator.or_, other_images, 0)
     # Triton's largestVectorisation (:func:`_vectorisation` of the unique conversion map): the

@@ -443,25 +443,26 @@ def combine(columns: Sequence[int], mask: int) -> int:
     return out
 
 
-def images_over_units(units: Mapping[int, int], vectors: Iterable[int]) -> list[int]:
+def images_over_units(units: Mapping[int, int], vectors: Sequence[int]) -> list[int]:
     """The images of ``vectors`` under the linear map whose images of 0 and of each unit vector
     ``1 << k`` are ``units[1 << k]`` (keyed by the unit vector): one look-up for a unit vector
-    (most bases of real layouts), else the XOR of its bits' images.
+    (most bases of real layouts), else the XOR of its bits' images; a bit without an image is a
+    ``KeyError``.
 
         >>> images_over_units({0: 0, 1: 6, 2: 1, 4: 4}, [2, 3, 7])
         [1, 7, 3]
     """
-    get = units.get
-    out = []
-    for v in vectors:
-        x = get(v)
-        if x is None:
-            x = 0
-            while v:
-                low = v & -v
-                x ^= units[low]
-                v ^= low
-        out.append(x)
+    out: list = list(map(units.get, vectors))  # unit vectors and 0: one look-up each
+    if None in out:
+        for i, x in enumerate(out):
+            if x is None:
+                v = vectors[i]
+                x = 0
+                while v:
+                    low = v & -v
+                    x ^= units[low]
+                    v ^= low
+                out[i] = x
     return out
 
 
