@@ -969,15 +969,10 @@ def _coordinates(lay: LinearLayout) -> Callable[[int], int | None]:
         got = units.get(v)
         if got is not None:
             return got
-        m = 0
-        while v:
-            low = v & -v
-            u = units.get(low)
-            if u is None:
-                return None
-            m ^= u
-            v ^= low
-        return m
+        try:
+            return gf2.images_over_units(units, (v,))[0]
+        except KeyError:  # outside the tensor
+            return None
 
     return solve
 
