@@ -12,10 +12,11 @@ kind            when
 ==============  ================================================================================
 noop            nothing left: both layouts put every element in the same place
 register        only ``register`` left: each thread permutes its own registers (free)
-warp_shuffle    ``register`` + ``lane``, and the permutation of index bits factors into at most
-                one register<->lane transposition (Triton 3.9's rule), or only lane bits move
-                (the exchange: :mod:`linlayout.plan_shuffle`)
-shared_memory   ``warp`` left (or a lane conversion too costly for shuffles): store, barrier,
+warp_shuffle    ``register`` + ``lane``, both layouts are permutation matrices, and the
+                permutation of index bits factors into at most one register<->lane
+                transposition (Triton 3.9's rule), or only lane bits move (the exchange:
+                :mod:`linlayout.plan_shuffle`)
+shared_memory   ``warp`` left (or a lane conversion Triton does not shuffle): store, barrier,
                 load through a swizzled shared buffer (see :mod:`linlayout.plan_smem`)
 cross_cta       ``block`` left: data moves between CTAs (distributed shared memory)
 ==============  ================================================================================
@@ -225,24 +226,63 @@ def _check_hardware(a: LinearLayout, b: LinearLayout) -> None:
             )
 
 
-def _triton_needs_shared_memory(comp: LinearLayout) -> bool:
-    """Whether Triton 3.9 lowers the conversion through shared memory although every warp (CTA)
-    already holds a copy of what it needs.
+def _triton_needs_shared_memory(a: LinearLayout, b: LinearLayout, comp: LinearLayout) -> bool:
+    """Whether Triton 3.9 lowers a conversion whose data stays inside each warp (or each warp
+    holds a copy of what it needs) through shared memory instead of warp shuffles, before it
+    counts register<->lane transpositions.
 
-    Its conversion map picks the source copy in warp (CTA) 0; where that maps a destination warp
-    or CTA bit into a source *register*, Triton stores and loads within each CTA (the local
-    replica: no cluster barrier, no remote load), as its ``convert_layout_loads_local_replica``
-    lowering test and rows 140, 200, 241, 308 and 340 of the cvt_ptx corpus show; where it maps
-    them into lanes only, Triton shuffles (rows 10, 32, 251, 318, 373).  An empirical rule from
-    those cases, not a reading of Triton's source.  ``comp`` is the conversion map
-    ``dst.invert_and_compose(src)``.
+    Its ``cvtNeedsWarpShuffle`` (lib/Analysis/Utility.cpp; the shuffle path of
+    ``ConvertLayoutOpConversion::matchAndRewrite`` in
+    lib/Conversion/TritonGPUToLLVM/ConvertLayoutOpToLLVM.cpp asks it) shuffles only when
+
+    * both layouts are permutation matrices (:func:`_permutation_matrix`: Triton's
+      ``isPermutationMatrixLayout`` of each layout with its zero register bases removed).
+      A layout with an XOR-combined basis (in any in-dim, warps included), two equal bases (two
+      lanes holding the same elements, a lane holding what a register holds) is not one, and
+      Triton goes through shared memory however the bits move (cvt_general.jsonl);
+    * the source registers do not depend on the warp or CTA (its ``sublayoutIsZero`` check on
+      the local conversion map): Triton's conversion map picks the source copy in warp (CTA) 0,
+      and where that maps a destination warp or CTA bit into a source *register*, Triton stores
+      and loads within each CTA (the local replica: no cluster barrier, no remote load), as its
+      ``convert_layout_loads_local_replica`` lowering test and rows 140, 200, 241, 308 and 340 of
+      the cvt_ptx corpus show; where it maps them into lanes only, Triton shuffles (rows 10, 32,
+      251, 318, 373).
+
+    ``a`` / ``b`` are the normalized layouts, ``comp`` the conversion map
+    ``b.invert_and_compose(a)``.  (The third condition, at most one register<->lane
+    transposition, is :func:`_triton_shuffle_counts`'.)
     """
+    if not (_permutation_matrix(a) and _permutation_matrix(b)):
+        return True
     if not comp.has_out_dim("register"):
         return False
     for d in ("warp", "block"):
         if comp.has_in_dim(d) and any(comp.get_basis(d, i, "register") for i in range(comp.in_dim_size_log2(d))):
             return True
     return False
+
+
+def _permutation_matrix(L: LinearLayout) -> bool:
+    """Triton 3.9's ``isPermutationMatrixLayout`` (lib/Dialect/TritonGPU/IR/Dialect.cpp) of a
+    surjective layout: with the in-dims and out-dims flattened and the zero (broadcast) bases
+    removed, every basis is a distinct power of two.  Its ``#ttg.linear`` encoding requires it;
+    ``#ttg.generic_linear`` (and Gluon's ``DistributedLinearLayout``) does not, and Triton sends
+    in-warp conversions of such layouts through shared memory (:func:`_triton_needs_shared_memory`).
+
+        >>> _permutation_matrix(LinearLayout({"register": [[1], [0]], "lane": [[2], [4]]}, {"dim0": 8}))
+        True
+        >>> _permutation_matrix(LinearLayout({"register": [[1]], "lane": [[2], [5]]}, {"dim0": 8}))   # 5 = 4 ^ 1
+        False
+        >>> _permutation_matrix(LinearLayout({"register": [[1], [4]], "lane": [[2], [4]]}, {"dim0": 8}))  # a lane repeats a register
+        False
+    """
+    seen = 0
+    for n in L.in_dim_names:
+        for v in L.flat_bases(n):
+            if v and (v & (v - 1) or v & seen):
+                return False
+            seen |= v
+    return True
 
 
 def minimal_conversion(src: LinearLayout, dst: LinearLayout, *, strategy: str = "best") -> LinearLayout:
@@ -1530,9 +1570,11 @@ def plan_conversion(
     switch for both).
 
     ``strategy="triton"`` chooses the mechanism and counts as Triton 3.9 does: a lane conversion
-    uses warp shuffles when its permutation of index bits has at most one register<->lane
-    transposition, else shared memory, including the shared-memory round trip where each CTA or
-    warp already holds a copy of what it needs (the local replica).  ``"best"`` (default) prices
+    uses warp shuffles when both layouts are permutation matrices (every non-zero basis a
+    distinct power of two: no XOR-combined bases, no two bases holding the same elements) and
+    its permutation of index bits has at most one register<->lane transposition, else shared
+    memory, including the shared-memory round trip where each CTA or warp already holds a copy
+    of what it needs (the local replica).  ``"best"`` (default) prices
     every feasible mechanism with the one cost model (:mod:`linlayout.cost`): the register
     permutation, the in-warp shuffle exchange as the simulator executes it (which also notices
     copies held in the same lane or warp), Triton's shuffle lowering, and shared-memory round
@@ -1589,7 +1631,7 @@ def plan_conversion(
         return _best(trip, matrix, budget)
     if "block" in names:
         return _round_trip(trip, "cross_cta", matrix, budget)
-    if "warp" in names or _triton_needs_shared_memory(comp):
+    if "warp" in names or _triton_needs_shared_memory(a, b, comp):
         return _round_trip(trip, "shared_memory", matrix, budget)
     tri = _triton_shuffle_plan(trip)
     return tri if tri is not None else _round_trip(trip, "shared_memory", matrix, budget)

@@ -19,7 +19,12 @@ Cases: the pair of ``tests/test_simulate.py::test_lane_copy_in_other_registers``
 pairs (``FIXED``) on which linlayout 422badb planned a round trip that ``linlayout.simulate``
 showed wrong (ldmatrix/stmatrix rows inside a row, rounds that differ per lane); ``--count``
 random general pairs and as many random permutation pairs (Triton's kind: each non-zero basis a
-distinct power of two), seeded.  Row (keys sorted): ``case``, ``src``, ``dst`` (``{"register":
+distinct power of two), seeded; then ``--in-warp`` pairs of one warp's exchange (``in_warp_case``,
+from their own seeded generator, so the rows above do not change): a permutation pair whose
+register and lane bases trade 0 to 2 register<->lane swaps (the warps alike), made general on one
+side or both -- a lane XOR-combined with another lane or a register, a lane holding what a
+register or another lane holds, a warp basis XOR-combined with a register or lane -- or kept a
+permutation (plain, with a broadcast lane, or spelled ``#ttg.generic_linear``).  Row (keys sorted): ``case``, ``src``, ``dst`` (``{"register":
 [[...]], "lane": ..., "warp": ...}``), ``shape``, ``dtype``, ``num_warps``, ``target``,
 ``ttgir`` and ``gluon`` (each ``{"ptx_counts": {...}, "shared_bytes": n}`` or ``{"error": ...}``).
 """
@@ -196,6 +201,78 @@ def random_case(rng: random.Random, permutation: bool) -> tuple[dict, dict, int]
     return side(), side(), rng.choice([8, 16, 32, 64])
 
 
+#: How ``in_warp_case`` makes a side general (or keeps it a permutation), and on which side.
+IN_WARP_KINDS = ("xor lane with lane", "xor lane with register", "lane copies register", "equal lanes", "xor warp",
+                 "broadcast lane", "permutation", "permutation as generic_linear")
+SIDES = ("src", "dst", "both")
+
+
+def in_warp_case(rng: random.Random) -> tuple[str, dict, dict, int]:
+    """A pair of layouts of one 2-D tensor whose conversion stays inside each warp: a random
+    permutation layout (1 to 3 registers, 5 lanes, 0 to 2 warps) and the same with 0 to 2 of its
+    register bases swapped with lane bases and its registers and lanes reordered, the warps
+    alike; then made general on one side or both (``IN_WARP_KINDS``: each keeps the layout
+    surjective, its register bases unit vectors and its lane bases inside one dim, as Triton's
+    ``#ttg.generic_linear`` requires) or kept a permutation.  Returns the case name, src, dst
+    and the element width."""
+    n_reg, n_warp = rng.randint(1, 3), rng.randint(0, 2)
+    total = n_reg + 5 + n_warp
+    d0 = rng.randint(0, total)
+    src = [1 << b for b in rng.sample(range(total), total)]  # register, lane, warp bases in that order
+    rl = src[:n_reg + 5]
+    for _ in range(rng.choice([0, 1, 1, 2])):
+        r, l = rng.randrange(n_reg), n_reg + rng.randrange(5)
+        rl[r], rl[l] = rl[l], rl[r]
+    regs, lanes = rl[:n_reg], rl[n_reg:]
+    rng.shuffle(regs)
+    rng.shuffle(lanes)
+    dst = regs + lanes + src[n_reg + 5:]
+    kind, side = rng.choice(IN_WARP_KINDS), rng.choice(SIDES)
+    same_dim = lambda x, y: (x < (1 << d0)) == (y < (1 << d0))  # noqa: E731 -- unit vectors of one dim
+    if kind == "xor lane with register" and not any(same_dim(x, y) for x in src[:n_reg] for y in src[n_reg:n_reg + 5]):
+        kind = "xor lane with lane"  # no register in a lane's dim (a dim holds 3 of the 5 lanes: always a partner)
+    if kind == "xor warp" and not n_warp:
+        kind = "xor lane with lane"
+
+    def general(cols: list[int]) -> list[int]:
+        reg, lane, warp = cols[:n_reg], cols[n_reg:n_reg + 5], cols[n_reg + 5:]
+        i = rng.randrange(5)
+        if kind.startswith("xor lane"):  # lane i XOR another lane (register) of its dim
+            pool = lane if kind.endswith("lane") else reg
+            pairs = [(j, x) for j in range(5) for k, x in enumerate(pool) if (pool is reg or k != j) and same_dim(x, lane[j])]
+            j, x = rng.choice(pairs)
+            lane[j] ^= x
+        elif kind == "lane copies register":  # the lane's own element moves to a new register
+            reg, lane[i] = reg + [lane[i]], rng.choice(reg)
+        elif kind == "equal lanes":
+            j = rng.choice([j for j in range(5) if j != i])
+            reg, lane[i] = reg + [lane[i]], lane[j]
+        elif kind == "broadcast lane":
+            reg, lane[i] = reg + [lane[i]], 0
+        return reg + lane + warp
+
+    if kind == "xor warp" and n_warp:  # the same warp basis on both sides: the exchange stays in the warp
+        k = rng.randrange(n_warp)
+        mix = rng.choice(src[:n_reg + 5])
+        src[n_reg + 5 + k] ^= mix
+        dst[n_reg + 5 + k] ^= mix
+        side = "both"
+    else:
+        if side in ("src", "both"):
+            src = general(src)
+        if side in ("dst", "both"):
+            dst = general(dst)
+
+    def lay(cols: list[int]) -> dict:
+        nr = len(cols) - 5 - n_warp
+        vec = lambda x: [x & ((1 << d0) - 1), x >> d0]  # noqa: E731
+        return {"bases": [["register", [vec(c) for c in cols[:nr]]], ["lane", [vec(c) for c in cols[nr:nr + 5]]],
+                          ["warp", [vec(c) for c in cols[nr + 5:]]]], "out_dims": [["dim0", 1 << d0], ["dim1", 1 << (total - d0)]]}
+
+    name = f"in-warp: {kind}" + ("" if kind.startswith("permutation") else f" ({side})")
+    return name, lay(src), lay(dst), rng.choice([8, 16, 32, 64])
+
+
 def _is_permutation(b: dict) -> bool:
     """Whether the non-zero bases are distinct powers of two (Triton's ``#ttg.linear``)."""
     flat = [v[0] | (v[1] << 16) for vs in b.values() for v in vs if any(v)]
@@ -207,7 +284,8 @@ def _module(c: dict) -> str:
     from make_cvt_ptx import module_text
 
     f = lambda vs: "[" + ", ".join("[" + ", ".join(map(str, v)) + "]" for v in vs) + "]"  # noqa: E731
-    lin = lambda b: (f"#ttg.{'linear' if _is_permutation(b) else 'generic_linear'}<{{register = {f(b['register'])}, "  # noqa: E731
+    spelled = "generic_linear" if c["case"].endswith("as generic_linear") else None  # Triton reads the matrix, not the spelling
+    lin = lambda b: (f"#ttg.{spelled or ('linear' if _is_permutation(b) else 'generic_linear')}<{{register = {f(b['register'])}, "  # noqa: E731
                      f"lane = {f(b['lane'])}, warp = {f(b['warp'])}, block = []}}>")
     return module_text({"num_warps": c["num_warps"], "target": c["target"], "dtype": c["dtype"], "shape": c["shape"],
                         "src": lin(c["src"]), "dst": lin(c["dst"])})
@@ -239,6 +317,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=39)
     ap.add_argument("--count", type=int, default=12, help="random general pairs (and as many permutation pairs)")
+    ap.add_argument("--in-warp", type=int, default=48, help="in-warp exchanges made general (seeded apart: --seed + 1)")
     ap.add_argument("--keep", help="a folder: write the TTGIR, LLVM IR and PTX of every compiled case there")
     args = ap.parse_args()
     import triton
@@ -248,6 +327,8 @@ def main() -> int:
     cases = [("test_lane_copy_in_other_registers" if i == 0 else "mis-planned by 422badb", s, d, b) for i, (s, d, b) in enumerate(FIXED)]
     cases += [("random general", *random_case(rng, False)) for _ in range(args.count)]
     cases += [("random permutation", *random_case(rng, True)) for _ in range(args.count)]
+    warp_rng = random.Random(args.seed + 1)
+    cases += [in_warp_case(warp_rng) for _ in range(args.in_warp)]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "gluon_cvt.py").write_text(GLUON)
