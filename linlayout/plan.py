@@ -231,17 +231,20 @@ def _triton_needs_shared_memory(a: LinearLayout, b: LinearLayout, comp: LinearLa
     holds a copy of what it needs) through shared memory instead of warp shuffles, before it
     counts register<->lane transpositions.
 
-    Its ``cvtNeedsWarpShuffle`` (lib/Analysis/Utility.cpp; the shuffle path of
+    Its ``cvtNeedsWarpShuffle(ConvertLayoutOp)`` (lib/Analysis/Utility.cpp; the shuffle path of
     ``ConvertLayoutOpConversion::matchAndRewrite`` in
-    lib/Conversion/TritonGPUToLLVM/ConvertLayoutOpToLLVM.cpp asks it) shuffles only when
+    lib/Conversion/TritonGPUToLLVM/ConvertLayoutOpToLLVM.cpp asks it; read from the calls of the
+    3.9 ``libtriton.so``, whose source is not in the stored snapshots) shuffles only when
 
     * both layouts are permutation matrices (:func:`_permutation_matrix`: Triton's
       ``isPermutationMatrixLayout`` of each layout with its zero register bases removed).
       A layout with an XOR-combined basis (in any in-dim, warps included), two equal bases (two
       lanes holding the same elements, a lane holding what a register holds) is not one, and
       Triton goes through shared memory however the bits move (cvt_general.jsonl);
-    * the source registers do not depend on the warp or CTA (its ``sublayoutIsZero`` check on
-      the local conversion map): Triton's conversion map picks the source copy in warp (CTA) 0,
+    * the source registers do not depend on the warp or CTA (its header: "Source registers must
+      not depend on warp/CTA coordinates"; in the 3.9 binary the permutation test is followed by
+      ``invertAndComposeLocal``, ``isIdentityOnOutDim`` and ``sublayoutIsZero``; our rule for it
+      is empirical): Triton's conversion map picks the source copy in warp (CTA) 0,
       and where that maps a destination warp or CTA bit into a source *register*, Triton stores
       and loads within each CTA (the local replica: no cluster barrier, no remote load), as its
       ``convert_layout_loads_local_replica`` lowering test and rows 140, 200, 241, 308 and 340 of
