@@ -727,13 +727,6 @@ class LinearLayout:
                 return f"{n} bit {flat_bit - sh}"
         return f"bit {flat_bit}"  # pragma: no cover
 
-    def _in_bit_name(self, col: int) -> str:
-        for n, f in self._ins:
-            if col < len(f):
-                return f"{n}={1 << col}"
-            col -= len(f)
-        return f"column {col}"  # pragma: no cover
-
     # ------------------------------------------------------------------------------ evaluation
 
     def apply(self, inputs: Mapping[str, int] | None = None, /, **kwargs: int) -> dict[str, int]:
@@ -1499,7 +1492,14 @@ class LinearLayout:
     # ---------------------------------------------------------------------------- matrix view
 
     def matrix_rows(self) -> list[int]:
-        """The GF(2) matrix as packed rows: row ``r`` (an output bit) has bit ``c`` (input bit)."""
+        """The GF(2) matrix as packed rows: row ``r`` (an output bit, flat: the first out-dim's
+        bits lowest) has bit ``c`` set when input bit ``c`` (flat: the first in-dim's bits lowest)
+        flips it; the transpose of the columns (:meth:`flat_bases` of every in-dim, in order).
+
+            >>> L = LinearLayout({"lane": [[1], [3]]}, {"dim0": 4})   # out bit 0 = in0 ^ in1, out bit 1 = in1
+            >>> [bin(r) for r in L.matrix_rows()]
+            ['0b11', '0b10']
+        """
         return gf2.transpose(self._columns(), self.total_out_size_log2)
 
     def matrix(self) -> galois.FieldArray:

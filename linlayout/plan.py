@@ -42,7 +42,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, NamedTuple, NoReturn, cast
 
 from . import gf2
@@ -334,31 +334,34 @@ _SLOWEST_FIRST = ("block", "warp", "lane", "register")
 
 def _trivial_prefix(comp: LinearLayout, dims: Sequence[str]) -> list[str]:
     """The first dims of ``dims`` over each of which ``comp`` is trivial (:func:`_trivial_over`),
-    up to the first that is not; the layout read once."""
+    up to the first that is not; the layout read once, and the bits the other in-dims touch
+    only for a dim whose own bases are its unit vectors (a dim of size 1 touches no bits)."""
     names = comp.in_dim_names
-    flats = [comp.flat_bases(n) for n in names]
-    support = [functools.reduce(operator.or_, f, 0) for f in flats]  # the bits each in-dim touches
-    at: dict[str, tuple[int, int]] = {}  # out-dim -> (shift, bits)
-    shift = 0
-    for n, size in comp.out_dims.items():
-        k = size.bit_length() - 1
-        at[n] = (shift, k)
-        shift += k
+    flat = comp.flat_bases
+    outs = comp.out_dims
+    support: list[int] | None = None  # the bits each in-dim touches, computed when first needed
     out: list[str] = []
     for d in dims:
-        where = at.get(d)
-        if where is None or d not in names:
+        if d not in names or d not in outs:
             break
-        shift, k = where
-        i = names.index(d)
-        if flats[i] != _units(shift, k):
+        shift = 0
+        for n, size in outs.items():
+            if n == d:
+                break
+            shift += size.bit_length() - 1
+        k = outs[d].bit_length() - 1
+        if flat(d) != _units(shift, k):
             break
-        others = 0
-        for j, t in enumerate(support):
-            if j != i:
-                others |= t
-        if others >> shift & ((1 << k) - 1):
-            break
+        if k:
+            if support is None:
+                support = [functools.reduce(operator.or_, flat(n), 0) for n in names]
+            i = names.index(d)
+            others = 0
+            for j, t in enumerate(support):
+                if j != i:
+                    others |= t
+            if others >> shift & ((1 << k) - 1):
+                break
         out.append(d)
     return out
 
@@ -505,6 +508,14 @@ class Step:
         return f"{self.count} {self.op}{w}{n}"
 
 
+def _step(op: str, count: int, bits: int = 0, note: str = "") -> Step:
+    """``Step(op, count, bits, note)`` of the planner's own counts, without the frozen
+    dataclass's per-field ``object.__setattr__`` (the same value: tests/test_plan_fast.py)."""
+    s = object.__new__(Step)
+    s.__dict__.update(op=op, count=count, bits=bits, note=note)
+    return s
+
+
 @dataclass(frozen=True)
 class Alternative:
     """A mechanism ``strategy="best"`` considered and did not choose: its kind, what it would
@@ -592,6 +603,22 @@ class Plan:
     shuffle_schedule: LinearLayout | None = field(default=cast(Any, _OnFirstRead("shuffle_schedule", None)), repr=False, compare=False)
     barrier_instr: str = ""
     rejected: tuple[Alternative, ...] = field(default=cast(Any, _OnFirstRead("rejected", ())), compare=False)
+
+    @classmethod
+    def _new(cls, kind: str, src: LinearLayout, dst: LinearLayout, conversion: LinearLayout, bitwidth: int,
+             steps: tuple[Step, ...] = (), **counts: Any) -> Plan:
+        """``Plan(...)`` of the planner's own fields, without the frozen dataclass's per-field
+        ``object.__setattr__`` (the same value: tests/test_plan_fast.py); the fields given as
+        :func:`_later` stay lazy as in ``Plan(...)``."""
+        p = object.__new__(cls)
+        d = p.__dict__
+        d.update(_PLAN_DEFAULTS)
+        d.update(kind=kind, src=src, dst=dst, conversion=conversion, bitwidth=bitwidth, steps=steps)
+        for name in _OnFirstRead.NAMES:
+            if name in counts:
+                d["_" + name] = counts.pop(name)
+        d.update(counts)
+        return p
 
     def __getstate__(self) -> dict[str, Any]:
         # a pickled plan carries its schedule and alternatives, not how to compute them
@@ -698,6 +725,14 @@ class Plan:
             "src": self.src.to_dict(),
             "dst": self.dst.to_dict(),
         }
+
+
+#: The defaults of :class:`Plan`'s fields as its ``__dict__`` holds them (the lazy ones under
+#: their ``_`` keys), for :meth:`Plan._new`.
+_PLAN_DEFAULTS: dict[str, Any] = {
+    **{f.name: f.default for f in fields(Plan) if f.default is not MISSING and f.name not in _OnFirstRead.NAMES},
+    **{"_" + n: getattr(Plan, n) for n in _OnFirstRead.NAMES},
+}
 
 
 def _independent_registers(L: LinearLayout) -> LinearLayout:
@@ -817,11 +852,11 @@ def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearL
     barriers = 2 * reps - 1
     bar = _barrier_instr(kind, trip)
     steps = (
-        Step(choice.store_instr, stores, sv * bw, f"{choice.store_conflicts} extra wavefronts each" if choice.store_conflicts else "conflict-free"),
-        Step(bar, barriers, 0, f"{reps} round(s)"),
-        Step(choice.load_instr, loads, lv * bw, f"{choice.load_conflicts} extra wavefronts each" if choice.load_conflicts else "conflict-free"),
+        _step(choice.store_instr, stores, sv * bw, f"{choice.store_conflicts} extra wavefronts each" if choice.store_conflicts else "conflict-free"),
+        _step(bar, barriers, 0, f"{reps} round(s)"),
+        _step(choice.load_instr, loads, lv * bw, f"{choice.load_conflicts} extra wavefronts each" if choice.load_conflicts else "conflict-free"),
     )
-    return Plan(
+    return Plan._new(
         kind, a, b, conv, bitwidth, steps,
         stores=stores, loads=loads, store_vector=sv, load_vector=lv,
         store_instr=choice.store_instr, load_instr=choice.load_instr, barriers=barriers,
@@ -1282,11 +1317,11 @@ def _triton_plan_of(trip: _Trip, counts: tuple[int, int, int], schedule: LinearL
     m, shfl, sel = counts
     steps = []
     if sel:
-        steps.append(Step("select", sel // 2, 32, "before the shuffles"))
-    steps.append(Step("shfl.sync", shfl, 32, "one round of xor/idx shuffles"))
+        steps.append(_step("select", sel // 2, 32, "before the shuffles"))
+    steps.append(_step("shfl.sync", shfl, 32, "one round of xor/idx shuffles"))
     if sel:
-        steps.append(Step("select", sel - sel // 2, 32, "after the shuffles"))
-    return Plan(
+        steps.append(_step("select", sel - sel // 2, 32, "after the shuffles"))
+    return Plan._new(
         "warp_shuffle", a, b, conv, bits, tuple(steps), shuffles=shfl, shuffle_rounds=1,
         mixed_transpositions=m, selects=sel,
         shuffle_schedule=_later(lambda: _schedule(a, b, bits).layout()) if schedule is None else (
@@ -1308,9 +1343,9 @@ def _scheduled_shuffle_plan(trip: _Trip) -> Plan:
     sch = _schedule(a, b, bits)
     shfl, sel = sch.counts(bits)
     m = len(trip.warp_permutation()[0])
-    steps: tuple[Step, ...] = (Step("select", sel, 32, "choose the registers sent / filled"),) if sel else ()
-    steps += (Step("shfl.sync", shfl, 32, f"idx shuffles in {sch.rounds} round(s), the rest register moves"),)
-    return Plan("warp_shuffle", a, b, conv, bits, steps, shuffles=shfl, shuffle_rounds=1 if shfl else 0,
+    steps: tuple[Step, ...] = (_step("select", sel, 32, "choose the registers sent / filled"),) if sel else ()
+    steps += (_step("shfl.sync", shfl, 32, f"idx shuffles in {sch.rounds} round(s), the rest register moves"),)
+    return Plan._new("warp_shuffle", a, b, conv, bits, steps, shuffles=shfl, shuffle_rounds=1 if shfl else 0,
                 mixed_transpositions=m, selects=sel, shuffle_schedule=_later(sch.layout))
 
 
@@ -1625,10 +1660,10 @@ def plan_conversion(
     names = conv.in_dim_names
     if "register" in names and len(names) == 1:
         moves = _moved_registers(conv)
-        return Plan("register", a, b, conv, bits, (Step("mov", 0, 0, f"{moves} registers renamed (free)"),), register_moves=moves,
+        return Plan._new("register", a, b, conv, bits, (_step("mov", 0, 0, f"{moves} registers renamed (free)"),), register_moves=moves,
                     shuffle_schedule=_later(lambda: shuffle_schedule(a, b, bits)))
     if not names:
-        return Plan("noop", a, b, conv, bits, (), shuffle_schedule=_later(lambda: shuffle_schedule(a, b, bits)))
+        return Plan._new("noop", a, b, conv, bits, (), shuffle_schedule=_later(lambda: shuffle_schedule(a, b, bits)))
     trip = _Trip(a, b, conv, comp, bits)
     if strategy == "best":
         return _best(trip, matrix, budget)

@@ -121,6 +121,20 @@ def test_matrix_round_trip(layout):
 
 
 @given(linear_layouts())
+def test_matrix_rows_are_the_matrix(layout):
+    """Row r of matrix_rows() has bit c exactly where matrix() has a 1 at (r, c), and XORing the
+    rows' parities over an input's bits gives its flat output (row r = output bit r)."""
+    m = np.asarray(layout.matrix())
+    rows = layout.matrix_rows()
+    assert len(rows) == m.shape[0] == layout.total_out_size_log2
+    for r, row in enumerate(rows):
+        assert [(row >> c) & 1 for c in range(m.shape[1])] == m[r].tolist() and row >> m.shape[1] == 0
+    flat_out = layout.flat_table().reshape(-1).tolist()
+    for x in range(min(1 << layout.total_in_size_log2, 64)):
+        assert sum((bin(row & x).count("1") & 1) << r for r, row in enumerate(rows)) == flat_out[x]
+
+
+@given(linear_layouts())
 def test_reshape_and_flatten_round_trip(layout):
     flat = layout.flatten_ins().flatten_outs()
     assert flat.reshape_ins(list(layout.in_dims.items())).reshape_outs(list(layout.out_dims.items())) == layout

@@ -343,3 +343,38 @@ def test_register_moves_count_every_register(data):
     conv = p.conversion.sublayout(["register"], ["register"])
     moved = sum(conv.apply({"register": i})["register"] != i for i in range(1 << n))
     assert p.register_moves == moved
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_plans_built_fast_equal_plans_built_by_the_dataclass(data):
+    """``Plan._new`` / ``_step`` (no per-field ``object.__setattr__``) build the value the frozen
+    dataclass builds: equal, the same hash, the same ``__dict__`` once the lazy fields are read,
+    and the lazy fields lazy until then."""
+    import dataclasses
+
+    from linlayout.plan import Plan, Step, _later, _step, plan_conversion
+
+    k = {d: data.draw(st.integers(0, 2)) for d in ("register", "lane", "warp")}
+    dim = sum(k.values())
+    outs = [("dim0", 1 << (dim // 2)), ("dim1", 1 << (dim - dim // 2))]
+
+    def layout() -> LinearLayout:
+        vs = data.draw(st.permutations([1 << i for i in range(dim)]))
+        flat, at = {}, 0
+        for d in ("register", "lane", "warp"):
+            flat[d] = vs[at : at + k[d]]
+            at += k[d]
+        return LinearLayout.from_flat(flat, outs)
+
+    p = plan_conversion(layout(), layout(), bitwidth=data.draw(st.sampled_from([8, 16, 32])))
+    slow = Plan(**{f.name: getattr(p, f.name) for f in dataclasses.fields(Plan)})
+    assert slow == p and hash(slow) == hash(p)
+    assert {n: v for n, v in slow.__dict__.items() if n != "_cost"} == {n: v for n, v in p.__dict__.items() if n != "_cost"}
+    for s in p.steps:
+        fast = _step(s.op, s.count, s.bits, s.note)
+        assert fast == s == Step(s.op, s.count, s.bits, s.note) and hash(fast) == hash(s) and fast.__dict__ == s.__dict__
+    calls = []
+    lazy = Plan._new("noop", p.src, p.dst, p.conversion, p.bitwidth, shuffle_schedule=_later(lambda: calls.append(1) or None))
+    assert calls == [] and lazy == Plan("noop", p.src, p.dst, p.conversion, p.bitwidth)
+    assert lazy.shuffle_schedule is None and calls == [1] and lazy.rejected == ()
