@@ -176,11 +176,12 @@ def test_conversions_match_triton_ptx(reports):
         assert t["load_instr"].startswith("ldmatrix") == (ptx["ldmatrix"] > 0)
         assert t["loads"] == ptx["ld_shared"] + ptx["ldmatrix"], row
         if t["stores"] != ptx["st_shared"] + ptx["stmatrix"]:
-            store_diff.append((row["file"], row["line"], t["stores"], ptx["st_shared"]))
+            store_diff.append((row["file"], row["line"], t["stores"], ptx["st_shared"], ptx["ld_shared"]))
     # Known difference of linlayout.plan (not of the reading): in a few round trips the plan stores
-    # 128-bit vectors where Triton's PTX stores narrower ones (more st.shared); never the other way.
-    assert all(ours < theirs for *_, ours, theirs in store_diff), store_diff
-    assert len(store_diff) <= 7, store_diff
+    # wider vectors (topped up past the register bases both sides share) where Triton's PTX stores
+    # narrower ones, as many stores as loads; never the other way.
+    assert all(ours < theirs == loads for *_, ours, theirs, loads in store_diff), store_diff
+    assert len(store_diff) <= 11, store_diff
 
 
 # ---------------------------------------------------------------------------- the command, as a user runs it
@@ -229,7 +230,8 @@ def test_shared_total_against_what_triton_allocates(reports):
     metadata.shared): equal where the report calls it exact; between the live peak (buffers by
     liveness + the scratch of the op there, Triton's sizes) and the upper end (every buffer + the
     peak scratch) where it gives a range -- and the live peak is Triton's figure in most of
-    them; the unmodelled scratch users named where it calls it incomplete (warp specialization)."""
+    them; the unmodelled scratch users named where it calls it incomplete (warp specialization,
+    gather, histogram, atomics)."""
     shared = json.loads((ORACLES / "triton-3.9-ir" / "shared.json").read_text())
     assert len(shared) == len(reports)
     status, lower_hits = Counter(), 0
@@ -245,7 +247,13 @@ def test_shared_total_against_what_triton_allocates(reports):
             assert r.buffers_bytes > 0 and "[RANGE: at least" in r.format()
             lower_hits += r.live_peak_bytes == triton_bytes
         else:
-            assert r.uncounted == {"ttg.warp_specialize": 1}, name
-            assert "[INCOMPLETE: the scratch of 1 ttg.warp_specialize is not modelled;" in r.format()
-    assert status == {"exact": 29, "range": 31, "incomplete": 2}, status
-    assert lower_hits == 23
+            assert r.uncounted, name
+            assert "[INCOMPLETE: the scratch of " in r.format()
+            if "ttg.warp_specialize" in r.uncounted:
+                assert r.uncounted == {"ttg.warp_specialize": 1}, name
+                assert "[INCOMPLETE: the scratch of 1 ttg.warp_specialize is not modelled;" in r.format()
+            else:  # gather / histogram / atomics: their scratch only adds to what is counted
+                assert set(r.uncounted) <= {"tt.gather", "tt.histogram", "tt.atomic_rmw", "tt.atomic_cas"}, name
+                assert r.live_peak_bytes <= triton_bytes, name
+    assert status == {"exact": 31, "range": 60, "incomplete": 6}, status
+    assert lower_hits == 48
