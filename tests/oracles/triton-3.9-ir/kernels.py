@@ -374,3 +374,52 @@ def gluon_tma_tcgen05_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: gl.constexpr, BN:
     bw.fence_async_shared()
     bw.tma.async_store(c_desc, [off_m, off_n], c_s)
     bw.tma.store_wait(0)
+
+
+@gluon.jit
+def gluon_amd_mfma_kernel(a_ptr, b_ptr, c_ptr, BM: gl.constexpr, BN: gl.constexpr, BK: gl.constexpr):
+    """Gluon on gfx942 (64-lane warps): buffer loads, swizzled shared memory, MFMA 32x32 with its dot operands."""
+    ld: gl.constexpr = gl.BlockedLayout([1, 8], [8, 8], [4, 1], [1, 0])
+    mfma: gl.constexpr = gl.amd.AMDMFMALayout(version=3, instr_shape=[32, 32, 8], transposed=True, warps_per_cta=[2, 2])
+    ra = gl.arange(0, BM, gl.SliceLayout(1, ld))
+    rk = gl.arange(0, BK, gl.SliceLayout(0, ld))
+    rkb = gl.arange(0, BK, gl.SliceLayout(1, ld))
+    rn = gl.arange(0, BN, gl.SliceLayout(0, ld))
+    a = gl.amd.cdna3.buffer_load(a_ptr, ra[:, None] * BK + rk[None, :])
+    b = gl.amd.cdna3.buffer_load(b_ptr, rkb[:, None] * BN + rn[None, :])
+    a_s = gl.allocate_shared_memory(gl.float16, [BM, BK], gl.SwizzledSharedLayout(8, 2, 4, [1, 0]), a)
+    b_s = gl.allocate_shared_memory(gl.float16, [BK, BN], gl.SwizzledSharedLayout(8, 2, 4, [0, 1]), b)
+    acc = gl.amd.cdna3.mfma(a_s.load(gl.DotOperandLayout(0, mfma, 4)), b_s.load(gl.DotOperandLayout(1, mfma, 4)),
+                            gl.zeros([BM, BN], gl.float32, mfma))
+    gl.amd.cdna3.buffer_store(gl.convert_layout(acc.to(gl.float16), ld), c_ptr, ra[:, None] * BN + rn[None, :])
+
+
+@gluon.jit
+def gluon_mma_scaled_kernel(a_ptr, b_ptr, a_scale_ptr, b_scale_ptr, c_ptr, BM: gl.constexpr, BN: gl.constexpr,
+                            BK: gl.constexpr):
+    """Gluon Blackwell block-scaled MMA (mxfp8): e4m3 operands in NVMMA shared memory, e8m0 scales in tensor
+    memory (TensorMemoryScalesLayout), the accumulator in tensor memory."""
+    ld: gl.constexpr = gl.BlockedLayout([1, 16], [8, 4], [4, 1], [1, 0])
+    sl: gl.constexpr = gl.BlockedLayout([1, BK // 32], [32, 1], [4, 1], [1, 0])
+    ra = gl.arange(0, BM, gl.SliceLayout(1, ld))
+    rb = gl.arange(0, BN, gl.SliceLayout(1, ld))
+    rk = gl.arange(0, BK, gl.SliceLayout(0, ld))
+    a = gl.load(a_ptr + ra[:, None] * BK + rk[None, :])
+    b = gl.load(b_ptr + rb[:, None] * BK + rk[None, :])
+    a_s = gl.allocate_shared_memory(gl.float8e4nv, [BM, BK], gl.NVMMASharedLayout.get_default_for([BM, BK], gl.float8e4nv), a)
+    b_s = gl.allocate_shared_memory(gl.float8e4nv, [BN, BK], gl.NVMMASharedLayout.get_default_for([BN, BK], gl.float8e4nv), b)
+    rs = gl.arange(0, BM, gl.SliceLayout(1, sl))
+    ks = gl.arange(0, BK // 32, gl.SliceLayout(0, sl))
+    a_scale = gl.load(a_scale_ptr + rs[:, None] * (BK // 32) + ks[None, :])
+    b_scale = gl.load(b_scale_ptr + rs[:, None] * (BK // 32) + ks[None, :])
+    scales: gl.constexpr = bw.TensorMemoryScalesLayout()
+    a_scale_t = bw.allocate_tensor_memory(gl.uint8, [BM, BK // 32], scales)
+    b_scale_t = bw.allocate_tensor_memory(gl.uint8, [BN, BK // 32], scales)
+    a_scale_t.store(gl.convert_layout(a_scale, a_scale_t.get_reg_layout()))
+    b_scale_t.store(gl.convert_layout(b_scale, b_scale_t.get_reg_layout()))
+    acc = bw.allocate_tensor_memory(gl.float32, [BM, BN], bw.TensorMemoryLayout([BM, BN], col_stride=1))
+    bw.tcgen05_mma_scaled(a_s, b_s.permute((1, 0)), acc, a_scale_t, b_scale_t, "e4m3", "e4m3", use_acc=False)
+    c = acc.load()
+    rc = gl.arange(0, BM, gl.SliceLayout(1, c.type.layout))
+    cc = gl.arange(0, BN, gl.SliceLayout(0, c.type.layout))
+    gl.store(c_ptr + rc[:, None] * BN + cc[None, :], c)

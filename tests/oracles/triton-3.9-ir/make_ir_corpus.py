@@ -197,6 +197,9 @@ def _added_cases():
         out.append((f"matmul_{bm}x{bn}x{bk}_{dt}_w{nw}_s{stages}", K.matmul_kernel,
                     {"a_ptr": ptr, "b_ptr": ptr, "c_ptr": "*fp16"}, {"BM": bm, "BN": bn, "BK": bk, **mm}, nw, False,
                     {"num_stages": stages}, targets))
+    for bm, bn, targets in ((128, 256, ("sm_90", "sm_100")),):  # a CTA cluster: layouts with block bases
+        out.append((f"matmul_{bm}x{bn}x64_fp16_ctas2", K.matmul_kernel, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16"},
+                    {"BM": bm, "BN": bn, "BK": 64, **mm}, 4, False, {"num_ctas": 2}, targets))
     for dt, kdim in (("bf16", 16), ("bf16", 32), ("fp8e4b8", 16), ("fp8e4b8", 32)):
         out.append((f"matmul_mfma{kdim}_{dt}", K.matmul_kernel, {"a_ptr": "*" + dt, "b_ptr": "*" + dt, "c_ptr": "*fp16"},
                     {"BM": 128, "BN": 128, "BK": 64, **mm}, 4, False, {"matrix_instr_nonkdim": kdim}, ("gfx942",)))
@@ -221,6 +224,10 @@ def _added_cases():
                 False, {}, ("sm_90", "gfx942")))
     out.append(("gluon_tma_tcgen05", K.gluon_tma_tcgen05_kernel, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16"},
                 {"BM": 128, "BN": 128, "BK": 64}, 4, True, {}, ("sm_100",)))
+    out.append(("gluon_amd_mfma", K.gluon_amd_mfma_kernel, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16"},
+                {"BM": 64, "BN": 64, "BK": 32}, 4, True, {}, ("gfx942",)))
+    out.append(("gluon_mma_scaled", K.gluon_mma_scaled_kernel, {"a_ptr": "*fp8e4nv", "b_ptr": "*fp8e4nv", "a_scale_ptr": "*u8",
+                "b_scale_ptr": "*u8", "c_ptr": "*fp32"}, {"BM": 128, "BN": 128, "BK": 128}, 4, True, {}, ("sm_100",)))
     return out
 
 
