@@ -264,5 +264,5 @@ def test_shared_total_against_what_triton_allocates(reports):
             else:  # gather / histogram / atomics: their scratch only adds to what is counted
                 assert set(r.uncounted) <= {"tt.gather", "tt.histogram", "tt.atomic_rmw", "tt.atomic_cas"}, name
                 assert r.live_peak_bytes <= triton_bytes, name
-    assert status == {"exact": 32, "range": 61, "incomplete": 8}, status
-    assert lower_hits == 49
+    assert status == {"exact": 32, "range": 59, "incomplete": 8}, status
+    assert lower_hits == 47

@@ -208,7 +208,7 @@ def _added_cases():
     out.append(("dot_tf32x3", K.dot_kernel, {"a_ptr": "*fp32", "b_ptr": "*fp32", "c_ptr": "*fp32"},
                 {"BM": 64, "BN": 64, "BK": 32, "PRECISION": "tf32x3"}, 4, False, {}, nv))
     out.append(("bmm_fp16", K.bmm_kernel, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16"},
-                {"BB": 2, "BM": 64, "BN": 64, "BK": 32}, 4, False, {}, every))
+                {"BB": 2, "BM": 64, "BN": 64, "BK": 32}, 4, False, {}, ("sm_90", "gfx942")))  # sm_80/sm_100: sm_90's layouts
     for fmt, a in (("e4m3", "*fp8e4nv"), ("e2m1", "*u8")):
         out.append((f"dot_scaled_{fmt}", K.dot_scaled_kernel, {"a_ptr": a, "b_ptr": a, "a_scale_ptr": "*u8",
                     "b_scale_ptr": "*u8", "c_ptr": "*fp32"}, {"BM": 128, "BN": 128, "BK": 128, "FMT": fmt}, 4, False,
