@@ -158,7 +158,7 @@ def test_conversions_match_triton_ptx(reports):
     3.9 (make_cvt_ptx.py): the mechanism we say Triton uses is the one its PTX shows, and for the
     shared-memory round trips the scratch bytes, barriers, instruction kinds and loads agree."""
     assert len(CVT) >= 70 and not any("error" in r for r in CVT)
-    store_diff = []
+    store_diff, cluster_bytes = [], []
     for row in CVT:
         c = next(c for c in reports[row["file"][3:]].conversions if c.line == row["line"])
         assert (c.src, c.dst, c.shape, c.dtype, c.num_warps) == (row["src"], row["dst"], row["shape"], row["dtype"], row["num_warps"])
@@ -170,17 +170,25 @@ def test_conversions_match_triton_ptx(reports):
             assert t["shuffles"] == ptx["shfl"]
         if mech != "shared_memory":
             continue
-        assert t["shared_bytes"] == row["shared_bytes"], row
+        if "num_ctas" in row:
+            # Known difference of linlayout.plan: in a CTA cluster the round trip's buffer is sized for the
+            # whole tensor, where Triton's scratch is one CTA's part (the conversion is within each CTA)
+            cluster_bytes.append((row["file"], row["line"], t["shared_bytes"], row["shared_bytes"]))
+            assert t["shared_bytes"] == row["num_ctas"] * row["shared_bytes"], row
+        else:
+            assert t["shared_bytes"] == row["shared_bytes"], row
         assert t["barriers"] == ptx["bar_sync"], row
         assert t["store_instr"].startswith("stmatrix") == (ptx["stmatrix"] > 0)
         assert t["load_instr"].startswith("ldmatrix") == (ptx["ldmatrix"] > 0)
         assert t["loads"] == ptx["ld_shared"] + ptx["ldmatrix"], row
         if t["stores"] != ptx["st_shared"] + ptx["stmatrix"]:
-            store_diff.append((row["file"], row["line"], t["stores"], ptx["st_shared"]))
+            store_diff.append((row["file"], row["line"], t["stores"], ptx["st_shared"], ptx["ld_shared"]))
     # Known difference of linlayout.plan (not of the reading): in a few round trips the plan stores
-    # 128-bit vectors where Triton's PTX stores narrower ones (more st.shared); never the other way.
-    assert all(ours < theirs for *_, ours, theirs in store_diff), store_diff
-    assert len(store_diff) <= 7, store_diff
+    # wider vectors (topped up past the register bases both sides share) where Triton's PTX stores
+    # narrower ones, as many stores as loads; never the other way.
+    assert all(ours < theirs == loads for *_, ours, theirs, loads in store_diff), store_diff
+    assert len(store_diff) <= 11, store_diff
+    assert len(cluster_bytes) == 2, cluster_bytes
 
 
 # ---------------------------------------------------------------------------- the command, as a user runs it
@@ -229,7 +237,8 @@ def test_shared_total_against_what_triton_allocates(reports):
     metadata.shared): equal where the report calls it exact; between the live peak (buffers by
     liveness + the scratch of the op there, Triton's sizes) and the upper end (every buffer + the
     peak scratch) where it gives a range -- and the live peak is Triton's figure in most of
-    them; the unmodelled scratch users named where it calls it incomplete (warp specialization)."""
+    them; the unmodelled scratch users named where it calls it incomplete (warp specialization,
+    gather, histogram, atomics, CTA clusters)."""
     shared = json.loads((ORACLES / "triton-3.9-ir" / "shared.json").read_text())
     assert len(shared) == len(reports)
     status, lower_hits = Counter(), 0
@@ -245,7 +254,15 @@ def test_shared_total_against_what_triton_allocates(reports):
             assert r.buffers_bytes > 0 and "[RANGE: at least" in r.format()
             lower_hits += r.live_peak_bytes == triton_bytes
         else:
-            assert r.uncounted == {"ttg.warp_specialize": 1}, name
-            assert "[INCOMPLETE: the scratch of 1 ttg.warp_specialize is not modelled;" in r.format()
-    assert status == {"exact": 29, "range": 31, "incomplete": 2}, status
-    assert lower_hits == 23
+            assert r.uncounted, name
+            assert "[INCOMPLETE: the scratch of " in r.format()
+            if "cross-CTA scratch (num-ctas > 1)" in r.uncounted:  # a CTA cluster: no model of its scratch
+                assert name.endswith("_ctas2.sm_90") or name.endswith("_ctas2.sm_100"), name
+            elif "ttg.warp_specialize" in r.uncounted:
+                assert r.uncounted == {"ttg.warp_specialize": 1}, name
+                assert "[INCOMPLETE: the scratch of 1 ttg.warp_specialize is not modelled;" in r.format()
+            else:  # gather / histogram / atomics: their scratch only adds to what is counted
+                assert set(r.uncounted) <= {"tt.gather", "tt.histogram", "tt.atomic_rmw", "tt.atomic_cas"}, name
+                assert r.live_peak_bytes <= triton_bytes, name
+    assert status == {"exact": 32, "range": 59, "incomplete": 8}, status
+    assert lower_hits == 47

@@ -26,6 +26,17 @@ def _bases(d):
     return {k: [list(b) for b in v] for k, v in d.items()}
 
 
+def _triton_view(r, L):
+    """Our bases as Triton's row records them.  Triton hands a tensor-memory layout out as
+    ``_TensorMemoryLinearLayout(rows, cols)``: one CTA's ``row``/``col`` bases, without the ``block``
+    bases of a CGA layout, which ours carries (checked against the register layouts Triton gives the
+    tensor-memory loads and stores: ``test_tensor_memory_blocks_are_those_of_triton_register_layouts``)."""
+    bases = _bases(L.bases)
+    if set(r["linear"]) == {"row", "col"}:
+        bases.pop("block", None)
+    return bases
+
+
 def test_corpus_size():
     compiled = json.loads((CORPUS / "compiled.json").read_text())
     assert len(FILES) == sum(v == "ok" for v in compiled.values()) >= 60
@@ -43,7 +54,7 @@ def test_every_layout_agrees_with_triton_bit_for_bit():
             continue
         L = t.to_linear()
         assert list(L.out_dims.values()) == r["shape"], r["type"]
-        assert _bases(L.bases) == _bases(r["linear"]), r["type"]
+        assert _triton_view(r, L) == _bases(r["linear"]), r["type"]
         checked[type(t.layout).__name__] += 1
     assert sum(checked.values()) == sum("linear" in r for r in ROWS) > 1300
     assert {"BlockedLayout", "SliceLayout", "NVMMADistributedLayout", "DotOperandLayout", "DistributedLinearLayout",
@@ -62,15 +73,35 @@ def test_every_gluon_text_triton_hands_out_reads_back_bit_for_bit():
         g = gluon.parse(r["gluon"])
         L = g.to_linear(r["shape"])
         assert list(L.out_dims.values()) == r["shape"], r["gluon"]
-        assert _bases(L.bases) == _bases(r["linear"]), r["gluon"]
+        assert _triton_view(r, L) == _bases(r["linear"]), r["gluon"]
         checked["rank+1 tiles_per_warp"] += "tiles_per_warp=[1, 1, 1]" in r["gluon"] and len(r["shape"]) + r["gluon"].startswith("SliceLayout") == 2
         checked["rows"] += 1
     assert checked["rows"] == sum("linear" in r for r in ROWS) > 1300
-    assert checked["rank+1 tiles_per_warp"] == 115
+    assert checked["rank+1 tiles_per_warp"] == 187
+
+
+def test_tensor_memory_blocks_are_those_of_triton_register_layouts():
+    """With a CGA layout each CTA reads and writes its own tensor memory, so the ``block`` bases of a
+    tensor-memory layout are those of the register layout Triton chose for the ``ttng.tmem_load`` /
+    ``tmem_store`` / ``tmem_alloc`` moving it (Triton's own layout text, e.g. a ``#ttg.linear`` with
+    ``block = [[0, 128]]`` for a 2-CTA cluster split along N)."""
+    checked = 0
+    for path in FILES:
+        for op in parse_module(path.read_text()).ops:
+            if op.name not in ("ttng.tmem_load", "ttng.tmem_store", "ttng.tmem_alloc"):
+                continue
+            mems = [t for t in op.types if str(t).startswith("!ttg.memdesc") and "CGALayout" in str(t)]
+            regs = [t for t in op.types if str(t).startswith("tensor<")]
+            for mem in mems:
+                for reg in regs:
+                    assert mem.to_linear().bases["block"] == reg.to_linear().bases["block"], (path.name, op.line)
+                    checked += 1
+    assert checked >= 1
 
 
 def test_rows_triton_refused():
     """Where Triton gave no linear layout, say why and what we do instead."""
+    clusters = 0
     for r in ROWS:
         if "linear" in r:
             continue
@@ -80,10 +111,15 @@ def test_rows_triton_refused():
             assert isinstance(t.layout, AMDRotatingSharedLayout)
             assert t.to_linear().is_invertible()
         else:
-            # one-element barrier buffers: Gluon's SharedLinearLayout refuses empty bases; the layout is the point
+            # one-element barrier buffers: Gluon's SharedLinearLayout refuses empty bases; the layout is the
+            # point.  In a CTA cluster each CTA has its own element (`memdesc<2xi64, ... CGALayout = [[1]]>`)
             assert "offset_bases must not be empty" in r["error"], r
             L = t.to_linear()
-            assert L.in_dims["offset"] == 1 and list(L.out_dims.values()) == [1]
+            ctas = L.in_dims.get("block", 1)
+            assert L.in_dims["offset"] == 1 and list(L.out_dims.values()) == [ctas] == r["shape"]
+            assert L.bases.get("block", ()) == tuple((1 << i,) for i in range(ctas.bit_length() - 1))
+            clusters += ctas > 1
+    assert clusters == 2
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)

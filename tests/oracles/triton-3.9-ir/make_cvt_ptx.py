@@ -14,7 +14,7 @@ compiled from TTGIR (``triton.compile(path, target=GPUTarget("cuda", arch, 32))`
 passes do not run again, so the conversion stays as written) in a worker process.  The volatile
 load keeps every register a distinct value.  Row (keys sorted): ``file``, ``line`` (where the
 conversion sits in ``ir/``), ``target``, ``num_warps``, ``src``, ``dst``, ``shape``, ``dtype``,
-``ptx_counts`` (lines of the PTX starting with ``shfl.sync``, ``st.shared``, ``ld.shared``,
+``num_ctas`` (only where the kernel runs as a CTA cluster), ``ptx_counts`` (lines of the PTX starting with ``shfl.sync``, ``st.shared``, ``ld.shared``,
 ``bar.sync``/``barrier.sync``, ``stmatrix``, ``ldmatrix``; predicated ones included) and
 ``shared_bytes`` (the kernel's ``metadata.shared``: the conversion's scratch), or ``error``.
 """
@@ -41,7 +41,7 @@ out = {"ptx_counts": counts, "shared_bytes": int(k.metadata.shared)}
 ''',
 )
 
-MODULE = """module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = {nw} : i32, ttg.target = "{target}", "ttg.threads-per-warp" = 32 : i32}} {{
+MODULE = """module attributes {{"ttg.num-ctas" = {ctas} : i32, "ttg.num-warps" = {nw} : i32, ttg.target = "{target}", "ttg.threads-per-warp" = 32 : i32}} {{
   tt.func public @cvt(%in: !tt.ptr<{dt}>, %out: !tt.ptr<{dt}>) {{
     %p = tt.splat %in : !tt.ptr<{dt}> -> tensor<{s}x!tt.ptr<{dt}>, {src}>
     %v = tt.load %p {{isVolatile = true}} : tensor<{s}x!tt.ptr<{dt}>, {src}>
@@ -55,8 +55,9 @@ MODULE = """module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = {nw}
 
 
 def module_text(c: dict) -> str:
-    """The one-op module of the conversion case ``c`` (``num_warps``, ``target``, ``dtype``, ``shape``, ``src``, ``dst``)."""
-    return MODULE.format(nw=c["num_warps"], target=c["target"], dt=c["dtype"], s="x".join(map(str, c["shape"])), src=c["src"], dst=c["dst"])
+    """The one-op module of the conversion case ``c`` (``num_warps``, ``target``, ``dtype``, ``shape``, ``src``, ``dst``,
+    and ``num_ctas`` where the kernel runs as a CTA cluster)."""
+    return MODULE.format(ctas=c.get("num_ctas", 1), nw=c["num_warps"], target=c["target"], dt=c["dtype"], s="x".join(map(str, c["shape"])), src=c["src"], dst=c["dst"])
 
 
 def main() -> int:
@@ -72,12 +73,13 @@ def main() -> int:
             src, dst = op.types
             if src.dtype.startswith("!"):
                 continue  # pointer tensors: no load/store of them
-            key = (m.target, op.num_warps, src.layout_text, dst.layout_text, src.shape, src.dtype)
+            key = (m.target, m.num_ctas, op.num_warps, src.layout_text, dst.layout_text, src.shape, src.dtype)
             if key in seen:
                 continue
             seen.add(key)
             cases.append({"file": f"ir/{path.name}", "line": op.line, "target": m.target, "num_warps": op.num_warps,
-                          "src": src.layout_text, "dst": dst.layout_text, "shape": list(src.shape), "dtype": src.dtype})
+                          "src": src.layout_text, "dst": dst.layout_text, "shape": list(src.shape), "dtype": src.dtype,
+                          **({"num_ctas": m.num_ctas} if m.num_ctas > 1 else {})})
     rows = compile_each(WORKER, ((c, module_text(c), c["target"]) for c in cases))
     write_rows("cvt_ptx.jsonl", rows, "conversions")
     return 0

@@ -32,8 +32,10 @@ Writes, next to this script:
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import tempfile
 import traceback
 from pathlib import Path
 
@@ -138,7 +140,15 @@ def _sig(fn, types: dict, constexprs: dict) -> dict:
 
 
 def cases():
-    """(file stem, kernel, signature types, constexprs, num_warps, gluon?)"""
+    """(file stem, kernel, signature types, constexprs, num_warps, gluon?, compile options, targets)"""
+    out = [c + ({}, tuple(TARGETS)) for c in _first_cases()] + _added_cases()
+    stems = [c[0] for c in out]
+    assert len(stems) == len(set(stems)), "two cases write the same file"
+    return out
+
+
+def _first_cases():
+    """The cases of the first corpus (2026-11-23): every target, Triton's default options but num_warps."""
     import kernels as K
 
     out = []
@@ -169,7 +179,59 @@ def cases():
     return out
 
 
-def compile_one(fn, types, constexprs, num_warps, gluon, target):
+def _added_cases():
+    """Cases added 2026-11-24 for layouts the first ones missed, each on the targets that have what it
+    exercises (fewer compilations): block-scaled dots, wide Blackwell / Hopper tiles, 3-D and int8 dots,
+    tf32x3, tensor-descriptor loads pipelined 3-4 deep, join / split / sort / gather / histogram /
+    axis-0 scans / atomics, MFMA 16x16 and 32x32 on gfx942, a Gluon TMA + tcgen05 kernel."""
+    import kernels as K
+
+    nv, every = ("sm_80", "sm_90", "sm_100"), tuple(TARGETS)
+    out = []
+    mm = {"GROUP_M": 8}
+    for bm, bn, bk, dt, nw, stages, targets in ((128, 256, 64, "fp16", 4, 3, ("sm_90", "sm_100")),
+                                                (256, 128, 64, "fp16", 8, 3, ("sm_90", "sm_100")),
+                                                (128, 256, 128, "fp8e5", 8, 3, ("sm_90", "sm_100")),
+                                                (128, 64, 32, "fp16", 4, 4, ("sm_80",))):
+        ptr = "*" + dt
+        out.append((f"matmul_{bm}x{bn}x{bk}_{dt}_w{nw}_s{stages}", K.matmul_kernel,
+                    {"a_ptr": ptr, "b_ptr": ptr, "c_ptr": "*fp16"}, {"BM": bm, "BN": bn, "BK": bk, **mm}, nw, False,
+                    {"num_stages": stages}, targets))
+    for bm, bn, targets in ((128, 256, ("sm_90", "sm_100")),):  # a CTA cluster: layouts with block bases
+        out.append((f"matmul_{bm}x{bn}x64_fp16_ctas2", K.matmul_kernel, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16"},
+                    {"BM": bm, "BN": bn, "BK": 64, **mm}, 4, False, {"num_ctas": 2}, targets))
+    for dt, kdim in (("bf16", 16), ("bf16", 32), ("fp8e4b8", 16), ("fp8e4b8", 32)):
+        out.append((f"matmul_mfma{kdim}_{dt}", K.matmul_kernel, {"a_ptr": "*" + dt, "b_ptr": "*" + dt, "c_ptr": "*fp16"},
+                    {"BM": 128, "BN": 128, "BK": 64, **mm}, 4, False, {"matrix_instr_nonkdim": kdim}, ("gfx942",)))
+    out.append(("dot_int8", K.dot_kernel, {"a_ptr": "*i8", "b_ptr": "*i8", "c_ptr": "*i32"},
+                {"BM": 128, "BN": 128, "BK": 64, "PRECISION": None}, 4, False, {}, every))
+    out.append(("dot_tf32x3", K.dot_kernel, {"a_ptr": "*fp32", "b_ptr": "*fp32", "c_ptr": "*fp32"},
+                {"BM": 64, "BN": 64, "BK": 32, "PRECISION": "tf32x3"}, 4, False, {}, nv))
+    out.append(("bmm_fp16", K.bmm_kernel, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16"},
+                {"BB": 2, "BM": 64, "BN": 64, "BK": 32}, 4, False, {}, ("sm_90", "gfx942")))  # sm_80/sm_100: sm_90's layouts
+    for fmt, a in (("e4m3", "*fp8e4nv"), ("e2m1", "*u8")):
+        out.append((f"dot_scaled_{fmt}", K.dot_scaled_kernel, {"a_ptr": a, "b_ptr": a, "a_scale_ptr": "*u8",
+                    "b_scale_ptr": "*u8", "c_ptr": "*fp32"}, {"BM": 128, "BN": 128, "BK": 128, "FMT": fmt}, 4, False,
+                    {}, ("sm_90", "sm_100")))
+    out.append(("tma_matmul_s4", K.tma_matmul_kernel, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16"},
+                {"BM": 128, "BN": 128, "BK": 64}, 4, False, {"num_stages": 4}, ("sm_90", "sm_100")))
+    out.append(("join_split", K.join_split_kernel, {"x_ptr": "*fp32", "out_ptr": "*fp32", "out2_ptr": "*fp32",
+                                                     "out3_ptr": "*fp32"}, {"BM": 32, "BN": 64}, 4, False, {}, ("sm_90", "gfx942")))
+    out.append(("sort_gather", K.sort_gather_kernel, {"x_ptr": "*fp32", "idx_ptr": "*i32", "out_ptr": "*fp32",
+                                                       "out2_ptr": "*fp32"}, {"BM": 16, "BN": 32}, 4, False, {}, ("sm_90", "gfx942")))
+    out.append(("scan_hist_atomic", K.scan_hist_atomic_kernel, {"x_ptr": "*fp32", "cnt_ptr": "*i32", "out_ptr": "*fp32",
+                                                                 "hist_ptr": "*i32"}, {"BM": 32, "BN": 64, "BINS": 64}, 8,
+                False, {}, ("sm_90", "gfx942")))
+    out.append(("gluon_tma_tcgen05", K.gluon_tma_tcgen05_kernel, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16"},
+                {"BM": 128, "BN": 128, "BK": 64}, 4, True, {}, ("sm_100",)))
+    out.append(("gluon_amd_mfma", K.gluon_amd_mfma_kernel, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16"},
+                {"BM": 64, "BN": 64, "BK": 32}, 4, True, {}, ("gfx942",)))
+    out.append(("gluon_mma_scaled", K.gluon_mma_scaled_kernel, {"a_ptr": "*fp8e4nv", "b_ptr": "*fp8e4nv", "a_scale_ptr": "*u8",
+                "b_scale_ptr": "*u8", "c_ptr": "*fp32"}, {"BM": 128, "BN": 128, "BK": 128}, 4, True, {}, ("sm_100",)))
+    return out
+
+
+def compile_one(fn, types, constexprs, num_warps, gluon, options, target):
     import triton
     from triton.backends.compiler import GPUTarget
 
@@ -179,7 +241,7 @@ def compile_one(fn, types, constexprs, num_warps, gluon, target):
         from triton.compiler import ASTSource as Source
     src = Source(fn=fn, signature=_sig(fn, types, constexprs), constexprs=constexprs)
     backend, arch, warp = TARGETS[target]
-    k = triton.compile(src, target=GPUTarget(backend, arch, warp), options={"num_warps": num_warps})
+    k = triton.compile(src, target=GPUTarget(backend, arch, warp), options={"num_warps": num_warps, **options})
     return k.asm["ttgir"], int(k.metadata.shared)
 
 
@@ -229,11 +291,15 @@ def main() -> int:
     shared: dict[str, int] = {}
     if "--skip-compile" in sys.argv:  # reuse ir/ (to regenerate only the layout rows)
         compiled = json.loads((HERE / "compiled.json").read_text())
-    for stem, *_ in ([] if compiled else cases()):
-        for target in TARGETS:
+    # a cache of our own: Triton's cache key leaves out the source file's path and line numbers, so a
+    # shared cache hands back IR whose locations point at another checkout's kernels.py
+    cache = tempfile.TemporaryDirectory(prefix="triton-ir-corpus-")
+    env = {**os.environ, "TRITON_CACHE_DIR": cache.name}
+    for stem, *_, targets in ([] if compiled else cases()):
+        for target in targets:
             # each compilation in a child process: LLVM aborts the process on some targets
             name = f"{stem}.{target}"
-            p = subprocess.run([sys.executable, __file__, "--one", stem, target], capture_output=True, text=True)
+            p = subprocess.run([sys.executable, __file__, "--one", stem, target], capture_output=True, text=True, env=env)
             if p.returncode == 0:
                 compiled[name] = "ok"
                 shared[name] = next(json.loads(l[2:]) for l in p.stdout.splitlines() if l.startswith("@@"))["shared"]
@@ -241,6 +307,7 @@ def main() -> int:
             errs = [l.strip() for l in p.stderr.splitlines() if "error" in l.lower() and "warn" not in l.lower()]
             why = (errs[0] if errs else f"exit status {p.returncode}").replace(str(HERE) + "/", "")
             compiled[name] = "not compiled: " + why[:200]
+    cache.cleanup()
     (HERE / "compiled.json").write_text(json.dumps(compiled, indent=1, sort_keys=True) + "\n")
     if shared:
         (HERE / "shared.json").write_text(json.dumps(shared, indent=1, sort_keys=True) + "\n")
@@ -283,9 +350,9 @@ def main() -> int:
 
 
 def one(stem: str, target: str) -> int:
-    for s, fn, types, constexprs, nw, gluon in cases():
+    for s, fn, types, constexprs, nw, gluon, options, _ in cases():
         if s == stem:
-            text, shared = compile_one(fn, types, constexprs, nw, gluon, target)
+            text, shared = compile_one(fn, types, constexprs, nw, gluon, options, target)
             text = text.replace(str(HERE) + "/", "")  # locations relative to this folder
             (HERE / "ir" / f"{stem}.{target}.ttgir").write_text(text)
             print("@@" + json.dumps({"shared": shared}))
