@@ -39,6 +39,7 @@ stores: :mod:`linlayout.plan_tmem`.
 from __future__ import annotations
 
 import functools
+import math
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -715,7 +716,7 @@ class _Trip:
     ``comp`` (``b.invert_and_compose(a)``), the warp permutation of an in-warp exchange, and per
     round-trip kind its two sides, its swizzle search and the plan of every swizzle it priced."""
 
-    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_plans", "counted", "trip_counts")
+    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_plans", "counted", "trip_counts", "choices")
 
     def __init__(self, a: LinearLayout, b: LinearLayout, conv: LinearLayout, comp: LinearLayout, bits: int):
         self.a, self.b, self.conv, self.comp, self.bits = a, b, conv, comp, bits
@@ -727,6 +728,8 @@ class _Trip:
         self.counted: dict[tuple[SwizzleChoice, bool], int] = {}
         #: _trip_counts per (kind, swizzle, element bits)
         self.trip_counts: dict[tuple[str, SwizzleChoice, int], tuple[int, int, int, int]] = {}
+        #: the unbudgeted swizzle of each (kind, matrix) variant (or why there is none)
+        self.choices: dict[tuple[str, tuple[bool, bool]], SwizzleChoice | str] = {}
 
     def warp_permutation(self) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
         """:func:`_warp_permutation` of the pair (the same for every element width)."""
@@ -768,21 +771,21 @@ class _Trip:
 def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> Plan:
     a, b, conv, bitwidth = trip.a, trip.b, trip.conv, trip.bits
     bw = max(bitwidth, 8)
-    choice = _counted_conflicts(choice, sa, sb, trip.counted)
+    w, r = _counted_conflicts(choice, sa, sb, trip.counted)
     sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw, trip, kind)
     reps = choice.reps
     barriers = 2 * reps - 1
     bar = _barrier_instr(kind, trip)
     steps = (
-        Step(choice.store_instr, stores, sv * bw, f"{choice.store_conflicts} extra wavefronts each" if choice.store_conflicts else "conflict-free"),
+        Step(choice.store_instr, stores, sv * bw, f"{w} extra wavefronts each" if w else "conflict-free"),
         Step(bar, barriers, 0, f"{reps} round(s)"),
-        Step(choice.load_instr, loads, lv * bw, f"{choice.load_conflicts} extra wavefronts each" if choice.load_conflicts else "conflict-free"),
+        Step(choice.load_instr, loads, lv * bw, f"{r} extra wavefronts each" if r else "conflict-free"),
     )
     return Plan(
         kind, a, b, conv, bitwidth, steps,
         stores=stores, loads=loads, store_vector=sv, load_vector=lv,
         store_instr=choice.store_instr, load_instr=choice.load_instr, barriers=barriers,
-        shared_bytes=choice.bytes, store_conflicts=choice.store_conflicts, load_conflicts=choice.load_conflicts,
+        shared_bytes=choice.bytes, store_conflicts=w, load_conflicts=r,
         reps=reps, shared_layout=choice.layout, barrier_instr=bar,
     )
 
@@ -852,27 +855,27 @@ def _bank_side(L: LinearLayout) -> tuple[tuple[int, ...], tuple[int, ...], tuple
 
 
 def _counted_conflicts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout,
-                       counted: dict[tuple[SwizzleChoice, bool], int] | None = None) -> SwizzleChoice:
-    """``choice`` with the bank conflicts of its ``ld/st.shared`` sides counted by
-    :func:`linlayout.banks.bank_conflicts` (Triton's ``gl.bank_conflicts``) on the chosen buffer.
+                       counted: dict[tuple[SwizzleChoice, bool], int] | None = None) -> tuple[int, int]:
+    """The bank conflicts ``(store, load)`` of a round trip through ``choice``: those of its
+    ``ld/st.shared`` sides counted by :func:`linlayout.banks.bank_conflicts` (Triton's
+    ``gl.bank_conflicts``) on the chosen buffer (remembered in ``counted`` per choice and side).
 
     The swizzle search estimates them from access tiles, which misses conflicts between the
     phases' lanes on 13 of the 244 plain ld/st sides of the cvt_ptx corpus (``simulate`` counts
     the wavefronts and agrees with ``bank_conflicts`` on all of them).  Matrix sides keep the tile
     estimate.
     """
-    if "matrix" in choice.store_instr and "matrix" in choice.load_instr:
-        return choice
     got = counted if counted is not None else {}
-    w = got.get((choice, True))
+    return _counted_side(choice, True, sa, got), _counted_side(choice, False, sb, got)
+
+
+def _counted_side(choice: SwizzleChoice, store: bool, L: LinearLayout, counted: dict[tuple[SwizzleChoice, bool], int]) -> int:
+    """:func:`_side_conflicts`, remembered in ``counted``."""
+    key = (choice, store)
+    w = counted.get(key)
     if w is None:
-        w = got[(choice, True)] = _side_conflicts(choice, True, sa)
-    r = got.get((choice, False))
-    if r is None:
-        r = got[(choice, False)] = _side_conflicts(choice, False, sb)
-    if (w, r) == (choice.store_conflicts, choice.load_conflicts):
-        return choice
-    return SwizzleChoice(choice.layout, choice.store_instr, choice.load_instr, w, r, choice.store_tile, choice.load_tile, choice.bitwidth)
+        w = counted[key] = _side_conflicts(choice, store, L)
+    return w
 
 
 def _fewer_bytes(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> SwizzleChoice | None:
@@ -1120,15 +1123,11 @@ class _Priced(NamedTuple):
     choice: SwizzleChoice
 
 
-def _priced_trip(trip: _Trip, kind: str, choice: SwizzleChoice, max_bytes: int | None = None,
-                 beat: float | None = None) -> _Priced | None:
-    """The cheapest ``kind`` round trip from the unbudgeted swizzle ``choice``, priced.  None when
-    a cost ``beat`` is given and the round trip cannot cost less (its conflict-free floor is not
-    below).  Over the budget ``max_bytes``: more rounds through a smaller buffer, from ``choice``
-    and from plain ld/st.shared, cheapest first; :class:`UnsupportedError` when none fits."""
+def _priced_trip(trip: _Trip, kind: str, choice: SwizzleChoice, max_bytes: int | None = None) -> _Priced:
+    """The cheapest ``kind`` round trip from the unbudgeted swizzle ``choice``, priced.  Over the
+    budget ``max_bytes``: more rounds through a smaller buffer, from ``choice`` and from plain
+    ld/st.shared, cheapest first; :class:`UnsupportedError` when none fits."""
     if max_bytes is None or choice.bytes <= max_bytes:
-        if beat is not None and _beaten(trip, kind, choice, beat):
-            return None
         return _Priced(_choice_cost(trip, kind, choice), choice)
     search, sa, sb = trip.search(kind)
     tried: list[SwizzleChoice] = []
@@ -1156,21 +1155,16 @@ def _priced_trip(trip: _Trip, kind: str, choice: SwizzleChoice, max_bytes: int |
     )
 
 
-def _variant(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None,
-             beat: float | None = None) -> tuple[_Priced | str | None, bool]:
+def _variant(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None) -> _Priced | str:
     """One variant of a round trip (``matrix`` = (``stmatrix`` allowed, ``ldmatrix`` allowed)),
-    priced as :func:`_priced_trip` (the reason as a string when none fits), and whether its
-    swizzle uses plain ld/st.shared on both sides (then the variant without matrix instructions
-    chooses the same swizzle)."""
+    priced as :func:`_priced_trip` (the reason as a string when none fits)."""
+    choice = _variant_choice(trip, kind, matrix)
+    if isinstance(choice, str):
+        return choice
     try:
-        choice = _unbudgeted_choice(trip, kind, matrix)
+        return _priced_trip(trip, kind, choice, max_bytes)
     except UnsupportedError as e:
-        return str(e), False
-    plain = "matrix" not in choice.store_instr and "matrix" not in choice.load_instr
-    try:
-        return _priced_trip(trip, kind, choice, max_bytes, beat), plain
-    except UnsupportedError as e:
-        return str(e), plain
+        return str(e)
 
 
 def _unbudgeted_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> SwizzleChoice:
@@ -1184,35 +1178,37 @@ def _unbudgeted_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> Swi
     return _rounds_fit(choice, sa, sb)
 
 
-def _beaten(trip: _Trip, kind: str, choice: SwizzleChoice, beat: float) -> bool:
-    """Whether the round trip through ``choice`` cannot cost less than ``beat`` (its floor with
-    conflict-free loads, and stores too unless they are counted here first)."""
-    _, sa, sb = trip.search(kind)
-    if _choice_floor(kind, trip, choice, sa, sb) >= beat:
-        return True
-    if "matrix" not in choice.store_instr:
-        # count the stores' conflicts first: they may already price it out of the race
-        w = trip.counted.get((choice, True))
-        if w is None:
-            w = trip.counted[(choice, True)] = _side_conflicts(choice, True, sa)
-        if _choice_floor(kind, trip, choice, sa, sb, w) >= beat:
-            return True
-    return False
+def _variant_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> SwizzleChoice | str:
+    """:func:`_unbudgeted_choice` of a variant (the reason as a string when there is none),
+    remembered in ``trip``."""
+    key = (kind, matrix)
+    got = trip.choices.get(key)
+    if got is None:
+        try:
+            got = _unbudgeted_choice(trip, kind, matrix)
+        except UnsupportedError as e:
+            got = str(e)
+        trip.choices[key] = got
+    return got
+
+
+def _plain(choice: SwizzleChoice) -> bool:
+    """Whether a swizzle uses plain ld/st.shared on both sides (the variant without matrix
+    instructions then chooses the same swizzle)."""
+    return "matrix" not in choice.store_instr and "matrix" not in choice.load_instr
 
 
 def _choice_cost(trip: _Trip, kind: str, choice: SwizzleChoice) -> float:
     """``trip.round_trip(kind, choice).cost`` without building the plan."""
     _, sa, sb = trip.search(kind)
-    c = _counted_conflicts(choice, sa, sb, trip.counted)
-    return _choice_floor(kind, trip, c, sa, sb, c.store_conflicts, c.load_conflicts)
+    w, r = _counted_conflicts(choice, sa, sb, trip.counted)
+    return _choice_floor(kind, trip, choice, sa, sb, w, r)
 
 
 def _round_trip(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None) -> Plan:
     """The plan of a ``kind`` round trip (``matrix`` = (``stmatrix`` allowed, ``ldmatrix``
     allowed)) within ``max_bytes``, or :class:`UnsupportedError`."""
-    got = _priced_trip(trip, kind, _unbudgeted_choice(trip, kind, matrix), max_bytes)
-    assert got is not None  # only a cost to beat makes it None
-    return trip.round_trip(kind, got.choice)
+    return trip.round_trip(kind, _priced_trip(trip, kind, _unbudgeted_choice(trip, kind, matrix), max_bytes).choice)
 
 
 def _triton_shuffle_plan(trip: _Trip, schedule: LinearLayout | Plan | None = None) -> Plan | None:
@@ -1295,28 +1291,97 @@ def _round_trip_floor(trip: _Trip, kind: str) -> float:
     return waves * WEIGHTS["wavefront"] + WEIGHTS[key]
 
 
+class _Bid:
+    """A round-trip variant in :func:`_race`: its swizzle and the lower bound of its cost that the
+    bank conflicts counted so far give (``w`` / ``r``: the store / load side's count, None while
+    not counted; matrix sides keep the search's estimate from the start)."""
+
+    __slots__ = ("trip", "kind", "choice", "w", "r", "bound")
+
+    def __init__(self, trip: _Trip, kind: str, choice: SwizzleChoice):
+        self.trip, self.kind, self.choice = trip, kind, choice
+        self.w = choice.store_conflicts if "matrix" in choice.store_instr else trip.counted.get((choice, True))
+        self.r = choice.load_conflicts if "matrix" in choice.load_instr else trip.counted.get((choice, False))
+        self.bound = self._floor()
+
+    @property
+    def exact(self) -> bool:
+        """Whether both sides are counted: the bound is the cost of the variant's plan."""
+        return self.w is not None and self.r is not None
+
+    def _floor(self) -> float:
+        _, sa, sb = self.trip.search(self.kind)
+        return _choice_floor(self.kind, self.trip, self.choice, sa, sb, self.w or 0, self.r or 0)
+
+    def refine(self) -> None:
+        """Count one more side (the stores first) and raise the bound to what it gives."""
+        _, sa, sb = self.trip.search(self.kind)
+        if self.w is None:
+            self.w = _counted_side(self.choice, True, sa, self.trip.counted)
+        else:
+            self.r = _counted_side(self.choice, False, sb, self.trip.counted)
+        self.bound = self._floor()
+
+
 def _race(trip: _Trip, kind: str, variants: Sequence[tuple[bool, bool]], shuffle: float | None,
           budget: int | None) -> list[_Priced | str | None]:
-    """The round-trip variants of a pair priced in order, each only while it can still win: a
-    variant whose conflict-free floor is not below the cheapest mechanism priced so far is None
-    (priced only when :attr:`Plan.rejected` is read), and none is priced once one costs its
-    pair's :func:`_round_trip_floor` or when the shuffle exchange (cost ``shuffle``) already does.
-    One entry per variant looked at, in order (fewer than ``variants`` when the race stopped)."""
+    """The round-trip variants of a pair priced best first, each only as far as it can still win.
+
+    Every variant is bounded below by its conflict-free floor (:func:`_choice_floor`; before its
+    swizzle is chosen, by the pair's :func:`_round_trip_floor`); the race works on the lowest
+    bound (the first variant of equal ones: it wins ties), choosing its swizzle or counting one
+    more side's bank conflicts, until that variant is priced exactly (it wins: nothing else can
+    cost less) or its bound reaches the shuffle exchange's cost ``shuffle`` (the shuffle wins
+    ties).  One entry per variant whose swizzle was chosen, in order: its price (a
+    :class:`_Priced`, as :func:`_variant` gives it), the reason none fits (a string), or None
+    when it was not priced (then priced only when :attr:`Plan.rejected` is read).  A variant
+    whose swizzle uses plain ld/st.shared ends the list: the next one (without matrix
+    instructions) would choose the same swizzle."""
+    floor = _round_trip_floor(trip, kind)
     out: list[_Priced | str | None] = []
-    floor = None if shuffle is None else _round_trip_floor(trip, kind)
-    if floor is not None and shuffle is not None and shuffle <= floor:
+    if shuffle is not None and shuffle <= floor:
         return out
-    for matrix in variants:
-        costs = [e.cost for e in out if isinstance(e, _Priced)] + ([shuffle] if shuffle is not None else [])
-        got, plain = _variant(trip, kind, matrix, budget, min(costs) if costs else None)
-        out.append(got)
-        if isinstance(got, _Priced):
-            floor = _round_trip_floor(trip, kind) if floor is None else floor
-            if got.cost <= floor:
-                break
-        if plain:  # the next variant (without matrix instructions) would choose the same swizzle
-            break
-    return out
+    bounds: list[float] = []  # per entry: a lower bound of its cost (its cost once priced; inf when none fits)
+    bids: list[_Bid | None] = []  # per entry: its bid while its conflicts are being counted
+    more = True  # whether the next variant may still be looked at
+    while True:
+        pick, low = -1, math.inf
+        for i, b in enumerate(bounds):
+            if b < low:
+                pick, low = i, b
+        if more and len(out) < len(variants) and floor < low:
+            pick, low = len(out), floor
+        if pick < 0 or (shuffle is not None and low >= shuffle):
+            return out
+        if pick == len(out):  # choose the next variant's swizzle
+            bid: _Bid | None = None
+            entry: _Priced | str | None = None
+            choice = _variant_choice(trip, kind, variants[pick])
+            if isinstance(choice, str):
+                entry = choice
+            elif budget is not None and choice.bytes > budget:  # more rounds: priced whole
+                more = not _plain(choice)
+                try:
+                    entry = _priced_trip(trip, kind, choice, budget)
+                except UnsupportedError as e:
+                    entry = str(e)
+            else:
+                more = not _plain(choice)
+                bid = _Bid(trip, kind, choice)
+                if bid.exact:
+                    entry, bid = _Priced(bid.bound, choice), None
+            out.append(entry)
+            bids.append(bid)
+            bounds.append(bid.bound if bid is not None else entry.cost if isinstance(entry, _Priced) else math.inf)
+            continue
+        bid = bids[pick]
+        if bid is None:  # priced, and nothing left can cost less (ties: it comes first)
+            return out
+        bid.refine()
+        bounds[pick] = bid.bound
+        if bid.exact:
+            out[pick] = _Priced(bid.bound, bid.choice)
+            bids[pick] = None
 
 
 def _round_trip_kind(trip: _Trip, names: Sequence[str], matrix: tuple[bool, bool]) -> tuple[str, list[tuple[bool, bool]]]:
@@ -1368,9 +1433,9 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
     def rejected() -> tuple[Alternative, ...]:
         for i in range(len(variants)):
             if i == len(trips):
-                trips.append(_variant(trip, kind, variants[i], budget)[0])
+                trips.append(_variant(trip, kind, variants[i], budget))
             elif trips[i] is None:
-                trips[i] = _variant(trip, kind, variants[i], budget)[0]
+                trips[i] = _variant(trip, kind, variants[i], budget)
         every = list(shuffles)
         for e in trips:
             if isinstance(e, _Priced):
