@@ -47,9 +47,9 @@ from typing import Any, NamedTuple, NoReturn, cast
 
 from . import gf2
 from .banks import _unit_images as _bank_unit_images
-from .banks import bank_conflicts, conflicts_of_bases
+from .banks import _conflicts_through, bank_conflicts
 from .contract import as_linear
-from .cost import BARRIER_KEYS, WEIGHTS, _plan_price, _wavefronts, _weighted, explain, price
+from .cost import BARRIER_KEYS, WEIGHTS, _plan_price, _round_trip_price, _wavefronts, explain, price
 from .checks import as_bool, expect
 from .dtypes import element_bitwidth
 from .limits import MAX_ITEMS, as_list
@@ -672,16 +672,45 @@ def _n_regs(L: LinearLayout) -> int:
     return 1 << L.in_dim_size_log2("register")
 
 
+class _SideFacts(NamedTuple):
+    """What pricing a round trip reads of one side ``L`` (remembered per layout: a cost matrix
+    prices each layout against many others)."""
+
+    #: registers per thread
+    n_regs: int
+    #: the nonzero register bases (flat)
+    reg_set: frozenset[int]
+    #: the out-dims (name, size), in order (the flat bases pack them so)
+    outs: tuple[tuple[str, int], ...]
+    #: the flat nonzero register, lane and other (warp) bases within one CTA, in that order, as
+    #: :func:`linlayout.banks._conflicts_through` reads them, and how many registers and lanes
+    bank: tuple[int, ...]
+    bank_regs: int
+    bank_lanes: int
+
+
+@functools.lru_cache(maxsize=4096)
+def _side_facts(L: LinearLayout) -> _SideFacts:
+    """:class:`_SideFacts` of ``L``."""
+    regs, lanes, others = _bank_side(L)
+    return _SideFacts(_n_regs(L), _register_set(L), tuple(L.out_dims.items()), regs + lanes + others, len(regs), len(lanes))
+
+
 def _side_vector(choice: SwizzleChoice, L: LinearLayout, instr: str, bitwidth: int) -> int:
+    """The vector width (elements) of one side's accesses: ``L``'s side of a round trip through
+    ``choice`` with ``instr``."""
+    return _side_vector_of(choice, _side_facts(L), instr, bitwidth, choice.reps)
+
+
+def _side_vector_of(choice: SwizzleChoice, side: _SideFacts, instr: str, bitwidth: int, reps: int) -> int:
     max_elems = max(128 // bitwidth, 1)
-    n = _n_regs(L)
     if "matrix" in instr:
         # one .x4 (or .x2/.x1) covers registers of one round only: the repetitions are registers
-        return min(max_elems, max(n // choice.reps, 1))
-    regs = _register_set(L)
+        return min(max_elems, max(side.n_regs // reps, 1))
+    regs = side.reg_set
     k = 0
     for v in choice.offset_bases():
-        if v in regs and (1 << (k + 1)) <= max_elems:
+        if v in regs and (2 << k) <= max_elems:
             k += 1
         else:
             break
@@ -714,9 +743,10 @@ def _warp_broadcast(L: LinearLayout) -> bool:
 class _Trip:
     """What the plans of one pair share, each computed at most once: the conversion map
     ``comp`` (``b.invert_and_compose(a)``), the warp permutation of an in-warp exchange, and per
-    round-trip kind its two sides, its swizzle search and the plan of every swizzle it priced."""
+    round-trip kind its two sides, its swizzle search, the price of every swizzle it priced and
+    the plans built."""
 
-    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_plans", "counted", "trip_counts", "choices")
+    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_plans", "_prices", "choices")
 
     def __init__(self, a: LinearLayout, b: LinearLayout, conv: LinearLayout, comp: LinearLayout, bits: int):
         self.a, self.b, self.conv, self.comp, self.bits = a, b, conv, comp, bits
@@ -724,10 +754,8 @@ class _Trip:
         self._sync: bool | None = None
         self._searches: dict[str, tuple[SwizzleSearch, LinearLayout, LinearLayout]] = {}
         self._plans: dict[tuple[str, SwizzleChoice], Plan] = {}
-        #: bank conflicts counted per (swizzle, store side?)
-        self.counted: dict[tuple[SwizzleChoice, bool], int] = {}
-        #: _trip_counts per (kind, swizzle, element bits)
-        self.trip_counts: dict[tuple[str, SwizzleChoice, int], tuple[int, int, int, int]] = {}
+        #: per kind, the :class:`_Price` of each swizzle priced
+        self._prices: dict[str, dict[SwizzleChoice, _Price]] = {}
         #: the unbudgeted swizzle of each (kind, matrix) variant (or why there is none)
         self.choices: dict[tuple[str, tuple[bool, bool]], SwizzleChoice | str] = {}
 
@@ -758,6 +786,16 @@ class _Trip:
             got = self._searches[kind] = (SwizzleSearch(sa, sb, max(self.bits, 8), conversion=known), sa, sb)
         return got
 
+    def price(self, kind: str, choice: SwizzleChoice) -> _Price:
+        """The :class:`_Price` of a ``kind`` round trip through ``choice`` (one per choice)."""
+        prices = self._prices.get(kind)
+        if prices is None:
+            prices = self._prices[kind] = {}
+        got = prices.get(choice)
+        if got is None:
+            got = prices[choice] = _Price(self, kind, choice)
+        return got
+
     def round_trip(self, kind: str, choice: SwizzleChoice) -> Plan:
         """The plan of a ``kind`` round trip through ``choice`` (each choice planned once)."""
         key = (kind, choice)
@@ -768,22 +806,97 @@ class _Trip:
         return p
 
 
+class _Price:
+    """What pricing a round trip through one swizzle found (one per trip, kind and swizzle: the
+    race, :attr:`Plan.rejected` and the plan read it): the vector widths (elements) and
+    instruction counts per thread of its two sides, its barriers, the bank conflicts of its sides
+    counted so far (``w`` / ``r``; None while not counted, a matrix side keeps the search's
+    estimate) and ``bound``: the cost those give with the uncounted sides conflict-free, a lower
+    bound of the plan's cost (counting conflicts only adds wavefronts), its cost once both are
+    counted (:attr:`exact`)."""
+
+    __slots__ = ("choice", "sides", "facts", "sv", "lv", "stores", "loads", "reps", "bars", "bar", "_waves", "_key", "_inv",
+                 "w", "r", "bound")
+
+    def __init__(self, trip: _Trip, kind: str, choice: SwizzleChoice):
+        _, sa, sb = trip.search(kind)
+        self.choice, self.sides = choice, (sa, sb)
+        self.facts = fa, fb = _side_facts(sa), _side_facts(sb)
+        bw = max(trip.bits, 8)
+        self.reps = reps = choice.reps
+        self.sv, self.lv, self.stores, self.loads = sv, lv, stores, loads = _trip_counts_on(choice, fa, fb, bw, reps)
+        self.bars = 2 * reps - 1
+        self.bar = bar = _barrier_instr(kind, trip)
+        self._key = BARRIER_KEYS[bar]
+        # the conflict-free wavefronts of each side (conflicts multiply them)
+        self._waves = (stores * _wavefronts(choice.store_instr, sv * bw, 0), loads * _wavefronts(choice.load_instr, lv * bw, 0))
+        self.w = choice.store_conflicts if "matrix" in choice.store_instr else None
+        self.r = choice.load_conflicts if "matrix" in choice.load_instr else None
+        #: the buffer's inverse, out-dims and log2 size once read (None: not a bijection)
+        self._inv: tuple[dict[int, int] | None, tuple[tuple[str, int], ...], int] | None | bool = False
+        self.bound = self._floor()
+
+    @property
+    def exact(self) -> bool:
+        """Whether both sides are counted: ``bound`` is the cost of the plan."""
+        return self.w is not None and self.r is not None
+
+    def _floor(self) -> float:
+        st, ld = self._waves
+        return _round_trip_price(st * (1 + (self.w or 0)) + ld * (1 + (self.r or 0)), self.bars, self._key)
+
+    def refine(self) -> None:
+        """Count one more side's bank conflicts (the stores first) and raise ``bound`` to what
+        they give."""
+        if self.w is None:
+            self.w = self._count(0)
+        else:
+            self.r = self._count(1)
+        self.bound = self._floor()
+
+    def _count(self, i: int) -> int:
+        """:func:`_side_conflicts` of side ``i`` (0: the stores), through the buffer's inverse
+        read once for both sides."""
+        choice, side = self.choice, self.facts[i]
+        if self._inv is False:
+            lay = choice.layout
+            offsets = _buffer_bases(lay)
+            # :func:`linlayout.banks.conflicts_of_bases` takes a buffer that is a bijection
+            self._inv = (_bank_unit_images(offsets), tuple(lay.out_dims.items()), len(offsets)) \
+                if len(offsets) == lay.total_out_size_log2 else None
+        fast = self._inv
+        if isinstance(fast, tuple) and fast[0] is not None and side.outs == fast[1]:
+            got = _conflicts_through(fast[0], side.bank, side.bank_regs, side.bank_lanes, choice.bitwidth, fast[2])
+            if got is not None:
+                return got
+        return _side_conflicts(choice, i == 0, self.sides[i])
+
+    def conflicts(self) -> tuple[int, int]:
+        """The bank conflicts of the store and the load side, both counted."""
+        while self.w is None or self.r is None:
+            self.refine()
+        return self.w, self.r
+
+    def cost(self) -> float:
+        """The cost of the plan (both sides counted)."""
+        self.conflicts()
+        return self.bound
+
+
 def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> Plan:
     a, b, conv, bitwidth = trip.a, trip.b, trip.conv, trip.bits
     bw = max(bitwidth, 8)
-    w, r = _counted_conflicts(choice, sa, sb, trip.counted)
-    sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw, trip, kind)
-    reps = choice.reps
-    barriers = 2 * reps - 1
-    bar = _barrier_instr(kind, trip)
+    pr = trip.price(kind, choice)
+    w, r = pr.conflicts()
+    reps, barriers, bar = pr.reps, pr.bars, pr.bar
     steps = (
-        Step(choice.store_instr, stores, sv * bw, f"{w} extra wavefronts each" if w else "conflict-free"),
+        Step(choice.store_instr, pr.stores, pr.sv * bw, f"{w} extra wavefronts each" if w else "conflict-free"),
         Step(bar, barriers, 0, f"{reps} round(s)"),
-        Step(choice.load_instr, loads, lv * bw, f"{r} extra wavefronts each" if r else "conflict-free"),
+        Step(choice.load_instr, pr.loads, pr.lv * bw, f"{r} extra wavefronts each" if r else "conflict-free"),
     )
     return Plan(
         kind, a, b, conv, bitwidth, steps,
-        stores=stores, loads=loads, store_vector=sv, load_vector=lv,
+        stores=pr.stores, loads=pr.loads, store_vector=pr.sv, load_vector=pr.lv,
         store_instr=choice.store_instr, load_instr=choice.load_instr, barriers=barriers,
         shared_bytes=choice.bytes, store_conflicts=w, load_conflicts=r,
         reps=reps, shared_layout=choice.layout, barrier_instr=bar,
@@ -794,49 +907,42 @@ def _barrier_instr(kind: str, trip: _Trip) -> str:
     return "barrier.cluster" if kind == "cross_cta" else ("bar.warp.sync" if trip.warp_sync() else "bar.sync")
 
 
-def _trip_counts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout, bw: int,
-                 trip: _Trip | None = None, kind: str = "") -> tuple[int, int, int, int]:
-    """Store and load vector widths (elements) and instruction counts per thread of a round trip
-    (remembered per ``kind`` and choice in ``trip``, whose kind fixes the sides ``sa``, ``sb``)."""
-    if trip is None:
-        return _trip_counts_of(choice, sa, sb, bw)
-    key = (kind, choice, bw)
-    got = trip.trip_counts.get(key)
-    if got is None:
-        got = trip.trip_counts[key] = _trip_counts_of(choice, sa, sb, bw)
-    return got
-
-
 def _trip_counts_of(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout, bw: int) -> tuple[int, int, int, int]:
-    sv = _side_vector(choice, sa, choice.store_instr, bw)
-    lv = _side_vector(choice, sb, choice.load_instr, bw)
-    return sv, lv, max(1, _n_regs(sa) // sv), max(1, _n_regs(sb) // lv)
+    """Store and load vector widths (elements) and instruction counts per thread of a round trip
+    through ``choice``."""
+    return _trip_counts_on(choice, _side_facts(sa), _side_facts(sb), bw, choice.reps)
 
 
-def _choice_floor(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout,
-                  store_conflicts: int = 0, load_conflicts: int = 0) -> float:
-    """The cost of the round trip through ``choice`` were its loads and stores free of bank
-    conflicts (unless ``store_conflicts`` / ``load_conflicts`` give their counts): a lower bound
-    of its plan's cost (counting the conflicts only adds wavefronts), its cost when both are given."""
-    bw = max(trip.bits, 8)
-    sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw, trip, kind)
-    waves = stores * _wavefronts(choice.store_instr, sv * bw, store_conflicts) + loads * _wavefronts(choice.load_instr, lv * bw, load_conflicts)
-    return _weighted(wavefronts=waves, **{BARRIER_KEYS[_barrier_instr(kind, trip)] + "s": 2 * choice.reps - 1})
+def _trip_counts_on(choice: SwizzleChoice, fa: _SideFacts, fb: _SideFacts, bw: int, reps: int) -> tuple[int, int, int, int]:
+    """:func:`_trip_counts_of` on the sides' facts (``reps``: the choice's rounds)."""
+    sv = _side_vector_of(choice, fa, choice.store_instr, bw, reps)
+    lv = _side_vector_of(choice, fb, choice.load_instr, bw, reps)
+    return sv, lv, max(1, fa.n_regs // sv), max(1, fb.n_regs // lv)
 
 
 def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout) -> int:
     """The bank conflicts of one side of a round trip through ``choice`` (``store``: the store
-    side ``L``, else the load side), as :func:`_counted_conflicts` gives them."""
+    side ``L``, else the load side): a matrix side keeps the search's estimate, an
+    ``ld/st.shared`` side is counted by :func:`linlayout.banks.bank_conflicts` (Triton's
+    ``gl.bank_conflicts``) on the chosen buffer.
+
+    The swizzle search estimates them from access tiles, which misses conflicts between the
+    phases' lanes on 13 of the 244 plain ld/st sides of the cvt_ptx corpus (``simulate`` counts
+    the wavefronts and agrees with ``bank_conflicts`` on all of them)."""
     instr, estimate = (choice.store_instr, choice.store_conflicts) if store else (choice.load_instr, choice.load_conflicts)
     if "matrix" in instr:
         return estimate
     lay = choice.layout
     offsets = _buffer_bases(lay)
-    if list(lay.out_dims.items()) == list(L.out_dims.items()):
-        regs, lanes, others = _bank_side(L)
-        got = conflicts_of_bases(regs, lanes, others, offsets, choice.bitwidth, lay.total_out_size_log2)
-        if got is not None:
-            return got
+    side = _side_facts(L)
+    dim = lay.total_out_size_log2
+    if len(offsets) == dim and tuple(lay.out_dims.items()) == side.outs:
+        # :func:`linlayout.banks.conflicts_of_bases` on the side's bases kept in one sequence
+        inv = _bank_unit_images(offsets)
+        if inv is not None:
+            got = _conflicts_through(inv, side.bank, side.bank_regs, side.bank_lanes, choice.bitwidth, dim)
+            if got is not None:
+                return got
     offset = LinearLayout.from_flat({"offset": offsets}, _out_list(lay))
     try:
         return bank_conflicts(_cta_local(L), offset, choice.bitwidth)
@@ -852,30 +958,6 @@ def _bank_side(L: LinearLayout) -> tuple[tuple[int, ...], tuple[int, ...], tuple
     regs = tuple(v for v in C.flat_bases("register") if v)
     others = tuple(v for d in C.in_dim_names if d not in ("register", "lane") for v in C.flat_bases(d))
     return regs, C.flat_bases("lane"), others
-
-
-def _counted_conflicts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout,
-                       counted: dict[tuple[SwizzleChoice, bool], int] | None = None) -> tuple[int, int]:
-    """The bank conflicts ``(store, load)`` of a round trip through ``choice``: those of its
-    ``ld/st.shared`` sides counted by :func:`linlayout.banks.bank_conflicts` (Triton's
-    ``gl.bank_conflicts``) on the chosen buffer (remembered in ``counted`` per choice and side).
-
-    The swizzle search estimates them from access tiles, which misses conflicts between the
-    phases' lanes on 13 of the 244 plain ld/st sides of the cvt_ptx corpus (``simulate`` counts
-    the wavefronts and agrees with ``bank_conflicts`` on all of them).  Matrix sides keep the tile
-    estimate.
-    """
-    got = counted if counted is not None else {}
-    return _counted_side(choice, True, sa, got), _counted_side(choice, False, sb, got)
-
-
-def _counted_side(choice: SwizzleChoice, store: bool, L: LinearLayout, counted: dict[tuple[SwizzleChoice, bool], int]) -> int:
-    """:func:`_side_conflicts`, remembered in ``counted``."""
-    key = (choice, store)
-    w = counted.get(key)
-    if w is None:
-        w = counted[key] = _side_conflicts(choice, store, L)
-    return w
 
 
 def _fewer_bytes(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> SwizzleChoice | None:
@@ -1200,9 +1282,7 @@ def _plain(choice: SwizzleChoice) -> bool:
 
 def _choice_cost(trip: _Trip, kind: str, choice: SwizzleChoice) -> float:
     """``trip.round_trip(kind, choice).cost`` without building the plan."""
-    _, sa, sb = trip.search(kind)
-    w, r = _counted_conflicts(choice, sa, sb, trip.counted)
-    return _choice_floor(kind, trip, choice, sa, sb, w, r)
+    return trip.price(kind, choice).cost()
 
 
 def _round_trip(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None) -> Plan:
@@ -1291,43 +1371,11 @@ def _round_trip_floor(trip: _Trip, kind: str) -> float:
     return waves * WEIGHTS["wavefront"] + WEIGHTS[key]
 
 
-class _Bid:
-    """A round-trip variant in :func:`_race`: its swizzle and the lower bound of its cost that the
-    bank conflicts counted so far give (``w`` / ``r``: the store / load side's count, None while
-    not counted; matrix sides keep the search's estimate from the start)."""
-
-    __slots__ = ("trip", "kind", "choice", "w", "r", "bound")
-
-    def __init__(self, trip: _Trip, kind: str, choice: SwizzleChoice):
-        self.trip, self.kind, self.choice = trip, kind, choice
-        self.w = choice.store_conflicts if "matrix" in choice.store_instr else trip.counted.get((choice, True))
-        self.r = choice.load_conflicts if "matrix" in choice.load_instr else trip.counted.get((choice, False))
-        self.bound = self._floor()
-
-    @property
-    def exact(self) -> bool:
-        """Whether both sides are counted: the bound is the cost of the variant's plan."""
-        return self.w is not None and self.r is not None
-
-    def _floor(self) -> float:
-        _, sa, sb = self.trip.search(self.kind)
-        return _choice_floor(self.kind, self.trip, self.choice, sa, sb, self.w or 0, self.r or 0)
-
-    def refine(self) -> None:
-        """Count one more side (the stores first) and raise the bound to what it gives."""
-        _, sa, sb = self.trip.search(self.kind)
-        if self.w is None:
-            self.w = _counted_side(self.choice, True, sa, self.trip.counted)
-        else:
-            self.r = _counted_side(self.choice, False, sb, self.trip.counted)
-        self.bound = self._floor()
-
-
 def _race(trip: _Trip, kind: str, variants: Sequence[tuple[bool, bool]], shuffle: float | None,
           budget: int | None) -> list[_Priced | str | None]:
     """The round-trip variants of a pair priced best first, each only as far as it can still win.
 
-    Every variant is bounded below by its conflict-free floor (:func:`_choice_floor`; before its
+    Every variant is bounded below by its conflict-free floor (:class:`_Price`; before its
     swizzle is chosen, by the pair's :func:`_round_trip_floor`); the race works on the lowest
     bound (the first variant of equal ones: it wins ties), choosing its swizzle or counting one
     more side's bank conflicts, until that variant is priced exactly (it wins: nothing else can
@@ -1342,7 +1390,7 @@ def _race(trip: _Trip, kind: str, variants: Sequence[tuple[bool, bool]], shuffle
     if shuffle is not None and shuffle <= floor:
         return out
     bounds: list[float] = []  # per entry: a lower bound of its cost (its cost once priced; inf when none fits)
-    bids: list[_Bid | None] = []  # per entry: its bid while its conflicts are being counted
+    bids: list[_Price | None] = []  # per entry: its price while its conflicts are being counted
     more = True  # whether the next variant may still be looked at
     while True:
         pick, low = -1, math.inf
@@ -1354,7 +1402,7 @@ def _race(trip: _Trip, kind: str, variants: Sequence[tuple[bool, bool]], shuffle
         if pick < 0 or (shuffle is not None and low >= shuffle):
             return out
         if pick == len(out):  # choose the next variant's swizzle
-            bid: _Bid | None = None
+            bid: _Price | None = None
             entry: _Priced | str | None = None
             choice = _variant_choice(trip, kind, variants[pick])
             if isinstance(choice, str):
@@ -1367,7 +1415,7 @@ def _race(trip: _Trip, kind: str, variants: Sequence[tuple[bool, bool]], shuffle
                     entry = str(e)
             else:
                 more = not _plain(choice)
-                bid = _Bid(trip, kind, choice)
+                bid = trip.price(kind, choice)
                 if bid.exact:
                     entry, bid = _Priced(bid.bound, choice), None
             out.append(entry)
@@ -1550,7 +1598,7 @@ def conversion_costs(srcs: Sequence[Any], dsts: Sequence[Any], *, bitwidth: int 
 def clear_caches() -> None:
     """Forget the per-layout facts the planner remembers (for benchmarks that time a plan from
     scratch; the answers never depend on them).  Nothing of a pair is remembered across calls."""
-    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _bank_side, _register_set, _thread_vectors,
+    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _bank_side, _register_set, _side_facts, _thread_vectors,
               _buffer_bases, _coordinates):
         f.cache_clear()
     clear_shuffle_caches()
