@@ -743,19 +743,21 @@ def _warp_broadcast(L: LinearLayout) -> bool:
 class _Trip:
     """What the plans of one pair share, each computed at most once: the conversion map
     ``comp`` (``b.invert_and_compose(a)``), the warp permutation of an in-warp exchange, and per
-    round-trip kind its two sides, its swizzle search, the price of every swizzle it priced and
-    the plans built."""
+    round-trip kind its two sides, its swizzle search and the price of every swizzle it priced
+    (with its plan, once built)."""
 
-    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_plans", "_prices", "choices")
+    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_prices", "_kinds", "choices")
 
     def __init__(self, a: LinearLayout, b: LinearLayout, conv: LinearLayout, comp: LinearLayout, bits: int):
         self.a, self.b, self.conv, self.comp, self.bits = a, b, conv, comp, bits
         self._perm: tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]] | None = None
         self._sync: bool | None = None
         self._searches: dict[str, tuple[SwizzleSearch, LinearLayout, LinearLayout]] = {}
-        self._plans: dict[tuple[str, SwizzleChoice], Plan] = {}
-        #: per kind, the :class:`_Price` of each swizzle priced
-        self._prices: dict[str, dict[SwizzleChoice, _Price]] = {}
+        #: per kind, the :class:`_Price` of each swizzle priced (keyed by the swizzle object: the
+        #: price holds it, so no other swizzle of the trip has its id; a fresh swizzle is not
+        #: hashed), and what every price reads
+        self._prices: dict[str, dict[int, _Price]] = {}
+        self._kinds: dict[str, _TripKind] = {}
         #: the unbudgeted swizzle of each (kind, matrix) variant (or why there is none)
         self.choices: dict[tuple[str, tuple[bool, bool]], SwizzleChoice | str] = {}
 
@@ -791,19 +793,36 @@ class _Trip:
         prices = self._prices.get(kind)
         if prices is None:
             prices = self._prices[kind] = {}
-        got = prices.get(choice)
+        got = prices.get(id(choice))
         if got is None:
-            got = prices[choice] = _Price(self, kind, choice)
+            tk = self._kinds.get(kind)
+            if tk is None:
+                _, sa, sb = self.search(kind)
+                bar = _barrier_instr(kind, self)
+                tk = self._kinds[kind] = _TripKind(sa, sb, _side_facts(sa), _side_facts(sb), max(self.bits, 8), bar, BARRIER_KEYS[bar])
+            got = prices[id(choice)] = _Price(tk, choice)
         return got
 
     def round_trip(self, kind: str, choice: SwizzleChoice) -> Plan:
         """The plan of a ``kind`` round trip through ``choice`` (each choice planned once)."""
-        key = (kind, choice)
-        p = self._plans.get(key)
-        if p is None:
+        pr = self.price(kind, choice)
+        if pr.plan is None:
             _, sa, sb = self.search(kind)
-            p = self._plans[key] = _plan_from_choice(kind, self, choice, sa, sb)
-        return p
+            pr.plan = _plan_from_choice(kind, self, choice, sa, sb)
+        return pr.plan
+
+
+class _TripKind(NamedTuple):
+    """What every :class:`_Price` of one trip and kind reads: the two sides and their facts, the
+    element bits (at least 8), the barrier instruction and its cost-model key."""
+
+    sa: LinearLayout
+    sb: LinearLayout
+    fa: _SideFacts
+    fb: _SideFacts
+    bw: int
+    bar: str
+    key: str
 
 
 class _Price:
@@ -816,18 +835,15 @@ class _Price:
     counted (:attr:`exact`)."""
 
     __slots__ = ("choice", "sides", "facts", "sv", "lv", "stores", "loads", "reps", "bars", "bar", "_waves", "_key", "_inv",
-                 "w", "r", "bound")
+                 "w", "r", "bound", "plan")
 
-    def __init__(self, trip: _Trip, kind: str, choice: SwizzleChoice):
-        _, sa, sb = trip.search(kind)
-        self.choice, self.sides = choice, (sa, sb)
-        self.facts = fa, fb = _side_facts(sa), _side_facts(sb)
-        bw = max(trip.bits, 8)
+    def __init__(self, tk: _TripKind, choice: SwizzleChoice):
+        self.choice, self.sides, self.facts = choice, (tk.sa, tk.sb), (tk.fa, tk.fb)
+        bw = tk.bw
         self.reps = reps = choice.reps
-        self.sv, self.lv, self.stores, self.loads = sv, lv, stores, loads = _trip_counts_on(choice, fa, fb, bw, reps)
+        self.sv, self.lv, self.stores, self.loads = sv, lv, stores, loads = _trip_counts_on(choice, tk.fa, tk.fb, bw, reps)
         self.bars = 2 * reps - 1
-        self.bar = bar = _barrier_instr(kind, trip)
-        self._key = BARRIER_KEYS[bar]
+        self.bar, self._key = tk.bar, tk.key
         # the conflict-free wavefronts of each side (conflicts multiply them)
         self._waves = (stores * _wavefronts(choice.store_instr, sv * bw, 0), loads * _wavefronts(choice.load_instr, lv * bw, 0))
         self.w = choice.store_conflicts if "matrix" in choice.store_instr else None
@@ -835,6 +851,8 @@ class _Price:
         #: the buffer's inverse, out-dims and log2 size once read (None: not a bijection)
         self._inv: tuple[dict[int, int] | None, tuple[tuple[str, int], ...], int] | None | bool = False
         self.bound = self._floor()
+        #: the plan built from it (:meth:`_Trip.round_trip`)
+        self.plan: Plan | None = None
 
     @property
     def exact(self) -> bool:
@@ -1367,8 +1385,7 @@ def _round_trip_floor(trip: _Trip, kind: str) -> float:
     sa, sb = _shared_side(kind, trip.a), _shared_side(kind, trip.b)
     bw = max(trip.bits, 8)
     waves = max(_n_regs(sa) * bw // 32, 1) + max(_n_regs(sb) * bw // 32, 1)
-    key = "cluster_barrier" if kind == "cross_cta" else ("warp_barrier" if trip.warp_sync() else "barrier")
-    return waves * WEIGHTS["wavefront"] + WEIGHTS[key]
+    return _round_trip_price(waves, 1, BARRIER_KEYS[_barrier_instr(kind, trip)])
 
 
 def _race(trip: _Trip, kind: str, variants: Sequence[tuple[bool, bool]], shuffle: float | None,
@@ -1393,13 +1410,11 @@ def _race(trip: _Trip, kind: str, variants: Sequence[tuple[bool, bool]], shuffle
     bids: list[_Price | None] = []  # per entry: its price while its conflicts are being counted
     more = True  # whether the next variant may still be looked at
     while True:
-        pick, low = -1, math.inf
-        for i, b in enumerate(bounds):
-            if b < low:
-                pick, low = i, b
+        low = min(bounds) if bounds else math.inf
+        pick = bounds.index(low) if bounds else -1  # the first of equal bounds
         if more and len(out) < len(variants) and floor < low:
             pick, low = len(out), floor
-        if pick < 0 or (shuffle is not None and low >= shuffle):
+        if low == math.inf or (shuffle is not None and low >= shuffle):  # nothing left can win
             return out
         if pick == len(out):  # choose the next variant's swizzle
             bid: _Price | None = None
@@ -1442,11 +1457,11 @@ def _round_trip_kind(trip: _Trip, names: Sequence[str], matrix: tuple[bool, bool
 def _winner(shuffle: float | None, trips: Sequence[_Priced | str | None]) -> _Priced | None:
     """The cheapest priced round trip (the first of equal ones), or None when the shuffle
     exchange costs no more (ties: the simpler mechanism) or no round trip was priced."""
-    priced = [e for e in trips if isinstance(e, _Priced)]
-    if not priced:
-        return None
-    best = min(priced, key=lambda e: e.cost)
-    return None if shuffle is not None and shuffle <= best.cost else best
+    best = None
+    for e in trips:
+        if isinstance(e, _Priced) and (best is None or e.cost < best.cost):
+            best = e
+    return None if best is None or (shuffle is not None and shuffle <= best.cost) else best
 
 
 def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
