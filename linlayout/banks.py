@@ -209,13 +209,11 @@ def _conflicts_through(units: dict[int, int], vectors: Sequence[int], n_register
     k = _MAX_VECTOR_BITS[bitwidth]
     if k:
         mask = (1 << k) - 1
-        rest = 0
-        for i in range(n_registers, len(images)):
-            rest |= images[i]
-        if rest & mask:
+        rest = functools.reduce(operator.or_, images[n_registers:], 0) & mask  # lanes' and others' bits below 2**k
+        if rest:
             k = (rest & -rest).bit_length() - 1
             mask = (1 << k) - 1
-        reaching = [images[i] for i in range(n_registers) if images[i] & mask]  # only these reach below 2**k
+        reaching = [r for r in images[:n_registers] if r & mask]  # only these reach below 2**k
         i = 0
         while i < k and (1 << i) in reaching:
             i += 1
