@@ -191,3 +191,19 @@ def test_round_trip_price_is_weighted(waves, barriers, key):
     """The planner's price of a round trip's counts is :func:`linlayout.cost._weighted` of them
     (the same float)."""
     assert _round_trip_price(waves, barriers, key) == _weighted(wavefronts=waves, **{key + "s": barriers})
+
+
+def test_clear_caches_forgets_the_pricing_facts():
+    """The per-layout facts pricing remembers (each side's facts, the buffers' inverses) are
+    forgotten by clear_caches, so cold timings are cold."""
+    from linlayout.banks import _unit_images
+
+    rows = LinearLayout({"register": [[0, 1], [0, 2]], "lane": [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]],
+                         "warp": [[4, 0], [8, 0]]}, {"dim0": 16, "dim1": 32})
+    cols = LinearLayout({"register": [[1, 0], [2, 0]], "lane": [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]],
+                         "warp": [[0, 8], [0, 16]]}, {"dim0": 16, "dim1": 32})
+    assert P.plan_conversion(rows, cols, bitwidth=16).kind == "shared_memory"
+    caches = (P._side_facts, P._bank_side, P._register_set, _unit_images)
+    assert all(f.cache_info().currsize for f in caches)
+    P.clear_caches()
+    assert not any(f.cache_info().currsize for f in caches)
