@@ -696,13 +696,9 @@ def _side_facts(L: LinearLayout) -> _SideFacts:
     return _SideFacts(_n_regs(L), _register_set(L), tuple(L.out_dims.items()), regs + lanes + others, len(regs), len(lanes))
 
 
-def _side_vector(choice: SwizzleChoice, L: LinearLayout, instr: str, bitwidth: int) -> int:
-    """The vector width (elements) of one side's accesses: ``L``'s side of a round trip through
-    ``choice`` with ``instr``."""
-    return _side_vector_of(choice, _side_facts(L), instr, bitwidth, choice.reps)
-
-
-def _side_vector_of(choice: SwizzleChoice, side: _SideFacts, instr: str, bitwidth: int, reps: int) -> int:
+def _side_vector(choice: SwizzleChoice, side: _SideFacts, instr: str, bitwidth: int, reps: int) -> int:
+    """The vector width (elements) of one side's accesses with ``instr`` in a round trip through
+    ``choice`` (``reps``: its rounds)."""
     max_elems = max(128 // bitwidth, 1)
     if "matrix" in instr:
         # one .x4 (or .x2/.x1) covers registers of one round only: the repetitions are registers
@@ -841,15 +837,15 @@ class _Price:
         self.choice, self.sides, self.facts = choice, (tk.sa, tk.sb), (tk.fa, tk.fb)
         bw = tk.bw
         self.reps = reps = choice.reps
-        self.sv, self.lv, self.stores, self.loads = sv, lv, stores, loads = _trip_counts_on(choice, tk.fa, tk.fb, bw, reps)
+        self.sv, self.lv, self.stores, self.loads = sv, lv, stores, loads = _trip_counts(choice, tk.fa, tk.fb, bw, reps)
         self.bars = 2 * reps - 1
         self.bar, self._key = tk.bar, tk.key
         # the conflict-free wavefronts of each side (conflicts multiply them)
         self._waves = (stores * _wavefronts(choice.store_instr, sv * bw, 0), loads * _wavefronts(choice.load_instr, lv * bw, 0))
         self.w = choice.store_conflicts if "matrix" in choice.store_instr else None
         self.r = choice.load_conflicts if "matrix" in choice.load_instr else None
-        #: the buffer's inverse, out-dims and log2 size once read (None: not a bijection)
-        self._inv: tuple[dict[int, int] | None, tuple[tuple[str, int], ...], int] | None | bool = False
+        #: the buffer's :func:`_buffer_inverse`, once read (False: not yet)
+        self._inv: tuple[dict[int, int], tuple[tuple[str, int], ...], int] | None | bool = False
         self.bound = self._floor()
         #: the plan built from it (:meth:`_Trip.round_trip`)
         self.plan: Plan | None = None
@@ -873,21 +869,11 @@ class _Price:
         self.bound = self._floor()
 
     def _count(self, i: int) -> int:
-        """:func:`_side_conflicts` of side ``i`` (0: the stores), through the buffer's inverse
-        read once for both sides."""
-        choice, side = self.choice, self.facts[i]
+        """:func:`_side_conflicts` of side ``i`` (0: the stores), the buffer's inverse read once
+        for both sides."""
         if self._inv is False:
-            lay = choice.layout
-            offsets = _buffer_bases(lay)
-            # :func:`linlayout.banks.conflicts_of_bases` takes a buffer that is a bijection
-            self._inv = (_bank_unit_images(offsets), tuple(lay.out_dims.items()), len(offsets)) \
-                if len(offsets) == lay.total_out_size_log2 else None
-        fast = self._inv
-        if isinstance(fast, tuple) and fast[0] is not None and side.outs == fast[1]:
-            got = _conflicts_through(fast[0], side.bank, side.bank_regs, side.bank_lanes, choice.bitwidth, fast[2])
-            if got is not None:
-                return got
-        return _side_conflicts(choice, i == 0, self.sides[i])
+            self._inv = _buffer_inverse(self.choice.layout)
+        return _side_conflicts(self.choice, i == 0, self.sides[i], self._inv)
 
     def conflicts(self) -> tuple[int, int]:
         """The bank conflicts of the store and the load side, both counted."""
@@ -925,24 +911,31 @@ def _barrier_instr(kind: str, trip: _Trip) -> str:
     return "barrier.cluster" if kind == "cross_cta" else ("bar.warp.sync" if trip.warp_sync() else "bar.sync")
 
 
-def _trip_counts_of(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout, bw: int) -> tuple[int, int, int, int]:
+def _trip_counts(choice: SwizzleChoice, fa: _SideFacts, fb: _SideFacts, bw: int, reps: int) -> tuple[int, int, int, int]:
     """Store and load vector widths (elements) and instruction counts per thread of a round trip
-    through ``choice``."""
-    return _trip_counts_on(choice, _side_facts(sa), _side_facts(sb), bw, choice.reps)
-
-
-def _trip_counts_on(choice: SwizzleChoice, fa: _SideFacts, fb: _SideFacts, bw: int, reps: int) -> tuple[int, int, int, int]:
-    """:func:`_trip_counts_of` on the sides' facts (``reps``: the choice's rounds)."""
-    sv = _side_vector_of(choice, fa, choice.store_instr, bw, reps)
-    lv = _side_vector_of(choice, fb, choice.load_instr, bw, reps)
+    through ``choice`` (``reps``: its rounds) between the sides ``fa`` and ``fb``."""
+    sv = _side_vector(choice, fa, choice.store_instr, bw, reps)
+    lv = _side_vector(choice, fb, choice.load_instr, bw, reps)
     return sv, lv, max(1, fa.n_regs // sv), max(1, fb.n_regs // lv)
 
 
-def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout) -> int:
+def _buffer_inverse(lay: LinearLayout) -> tuple[dict[int, int], tuple[tuple[str, int], ...], int] | None:
+    """What :func:`linlayout.banks._conflicts_through` reads of the buffer ``lay``: the offset of
+    each unit vector (:func:`linlayout.banks._unit_images` of its offset bases), its out-dims
+    and its log2 size; None unless it is a bijection (the fast count takes no other)."""
+    offsets = _buffer_bases(lay)
+    if len(offsets) != lay.total_out_size_log2:
+        return None
+    inv = _bank_unit_images(offsets)
+    return None if inv is None else (inv, tuple(lay.out_dims.items()), len(offsets))
+
+
+def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout, fast: Any = False) -> int:
     """The bank conflicts of one side of a round trip through ``choice`` (``store``: the store
     side ``L``, else the load side): a matrix side keeps the search's estimate, an
     ``ld/st.shared`` side is counted by :func:`linlayout.banks.bank_conflicts` (Triton's
-    ``gl.bank_conflicts``) on the chosen buffer.
+    ``gl.bank_conflicts``) on the chosen buffer, through its :func:`_buffer_inverse` (``fast``,
+    when the caller has read it) where that is a bijection.
 
     The swizzle search estimates them from access tiles, which misses conflicts between the
     phases' lanes on 13 of the 244 plain ld/st sides of the cvt_ptx corpus (``simulate`` counts
@@ -951,17 +944,14 @@ def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout) -> int:
     if "matrix" in instr:
         return estimate
     lay = choice.layout
-    offsets = _buffer_bases(lay)
+    if fast is False:
+        fast = _buffer_inverse(lay)
     side = _side_facts(L)
-    dim = lay.total_out_size_log2
-    if len(offsets) == dim and tuple(lay.out_dims.items()) == side.outs:
-        # :func:`linlayout.banks.conflicts_of_bases` on the side's bases kept in one sequence
-        inv = _bank_unit_images(offsets)
-        if inv is not None:
-            got = _conflicts_through(inv, side.bank, side.bank_regs, side.bank_lanes, choice.bitwidth, dim)
-            if got is not None:
-                return got
-    offset = LinearLayout.from_flat({"offset": offsets}, _out_list(lay))
+    if fast is not None and side.outs == fast[1]:
+        got = _conflicts_through(fast[0], side.bank, side.bank_regs, side.bank_lanes, choice.bitwidth, fast[2])
+        if got is not None:
+            return got
+    offset = LinearLayout.from_flat({"offset": _buffer_bases(lay)}, _out_list(lay))
     try:
         return bank_conflicts(_cta_local(L), offset, choice.bitwidth)
     except LayoutError:  # a side the bank model does not take: keep the estimate
