@@ -169,7 +169,8 @@ def conflicts_of_bases(
     (no ``block`` dim), ``dim`` the tensor's log2 size.  ``bitwidth`` is one of 1, 2, .., 128.
     Only a shared layout that is a bijection is taken (then the conversion map is unique: each
     register-layout basis written over the offset bits); None otherwise, where the caller asks
-    :func:`bank_conflicts`.
+    :func:`bank_conflicts`.  (The planner calls :func:`_conflicts_through` itself, with each
+    side's bases kept per layout and each buffer's inverse read once for both of its sides.)
 
         >>> offs = [1 << k for k in range(5)] + [32 << k for k in range(5)]       # 32 x 32, dim0 fastest
         >>> conflicts_of_bases([], [32 << k for k in range(5)], [], offs, 32, 10)   # lane i: row i
