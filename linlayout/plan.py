@@ -692,8 +692,12 @@ class _SideFacts(NamedTuple):
 @functools.lru_cache(maxsize=4096)
 def _side_facts(L: LinearLayout) -> _SideFacts:
     """:class:`_SideFacts` of ``L``."""
-    regs, lanes, others = _bank_side(L)
-    return _SideFacts(_n_regs(L), _register_set(L), tuple(L.out_dims.items()), regs + lanes + others, len(regs), len(lanes))
+    C = _cta_local(L)
+    regs = tuple(v for v in C.flat_bases("register") if v)
+    lanes = C.flat_bases("lane")
+    others = tuple(v for d in C.in_dim_names if d not in ("register", "lane") for v in C.flat_bases(d))
+    return _SideFacts(_n_regs(L), frozenset(v for v in L.flat_bases("register") if v), tuple(L.out_dims.items()),
+                      regs + lanes + others, len(regs), len(lanes))
 
 
 def _side_vector(choice: SwizzleChoice, side: _SideFacts, instr: str, bitwidth: int, reps: int) -> int:
@@ -711,12 +715,6 @@ def _side_vector(choice: SwizzleChoice, side: _SideFacts, instr: str, bitwidth: 
         else:
             break
     return 1 << k
-
-
-@functools.lru_cache(maxsize=4096)
-def _register_set(L: LinearLayout) -> frozenset[int]:
-    """``L``'s nonzero register bases (flat), remembered per layout."""
-    return frozenset(v for v in L.flat_bases("register") if v)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -956,16 +954,6 @@ def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout, fast: A
         return bank_conflicts(_cta_local(L), offset, choice.bitwidth)
     except LayoutError:  # a side the bank model does not take: keep the estimate
         return estimate
-
-
-@functools.lru_cache(maxsize=4096)
-def _bank_side(L: LinearLayout) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """The flat register, lane and other (warp) bases of ``L`` within one CTA, as
-    :func:`linlayout.banks.conflicts_of_bases` reads them; remembered per layout."""
-    C = _cta_local(L)
-    regs = tuple(v for v in C.flat_bases("register") if v)
-    others = tuple(v for d in C.in_dim_names if d not in ("register", "lane") for v in C.flat_bases(d))
-    return regs, C.flat_bases("lane"), others
 
 
 def _fewer_bytes(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> SwizzleChoice | None:
@@ -1603,7 +1591,7 @@ def conversion_costs(srcs: Sequence[Any], dsts: Sequence[Any], *, bitwidth: int 
 def clear_caches() -> None:
     """Forget the per-layout facts the planner remembers (for benchmarks that time a plan from
     scratch; the answers never depend on them).  Nothing of a pair is remembered across calls."""
-    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _bank_side, _register_set, _side_facts, _thread_vectors,
+    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _side_facts, _thread_vectors,
               _buffer_bases, _coordinates):
         f.cache_clear()
     clear_shuffle_caches()
