@@ -169,7 +169,8 @@ def conflicts_of_bases(
     (no ``block`` dim), ``dim`` the tensor's log2 size.  ``bitwidth`` is one of 1, 2, .., 128.
     Only a shared layout that is a bijection is taken (then the conversion map is unique: each
     register-layout basis written over the offset bits); None otherwise, where the caller asks
-    :func:`bank_conflicts`.
+    :func:`bank_conflicts`.  (The planner calls :func:`_conflicts_through` itself, with each
+    side's bases kept per layout and each buffer's inverse read once for both of its sides.)
 
         >>> offs = [1 << k for k in range(5)] + [32 << k for k in range(5)]       # 32 x 32, dim0 fastest
         >>> conflicts_of_bases([], [32 << k for k in range(5)], [], offs, 32, 10)   # lane i: row i
@@ -180,29 +181,40 @@ def conflicts_of_bases(
     inv = _unit_images(tuple(offsets))
     if inv is None:
         return None
+    return _conflicts_through(inv, (*registers, *lanes, *others), len(registers), len(lanes), bitwidth, dim)
 
-    # each basis written over the offset bits (inv: the offset of each unit vector; a unit vector
-    # is one look-up, no call per vector: the planner counts two sides of every buffer it
-    # prices); of the lanes and others only the OR of the images is read, and the lanes' images
+
+#: log2 of the most elements of one ld/st.shared vector (128 bits), per element width
+_MAX_VECTOR_BITS = {bw: max(1, 128 // bw).bit_length() - 1 for bw in (1, 2, 4, 8, 16, 32, 64, 128)}
+
+
+def _conflicts_through(units: dict[int, int], vectors: Sequence[int], n_registers: int, n_lanes: int, bitwidth: int,
+                       dim: int) -> int | None:
+    """:func:`conflicts_of_bases` with the shared offsets given by their inverse (``units``: the
+    offset of each unit vector and of zero, as :func:`_unit_images` gives it) and the register
+    layout's bases in one sequence: ``n_registers`` registers, ``n_lanes`` lanes, then the others
+    (the planner keeps that sequence per layout and the inverse per buffer)."""
+    # each basis written over the offset bits: a unit vector (most bases of real layouts) is one
+    # look-up; of the lanes and others only the OR of the images is read, and the lanes' images
     # for the wavefront's
-    try:
-        images = [gf2.images_over_units(inv, vecs) for vecs in (registers, lanes, others)]
-    except KeyError:  # a vector outside the tensor: not this buffer's
-        return None
-    regs, lane_images, other_images = images
-    rest = functools.reduce(operator.or_, lane_images, 0) | functools.reduce(operator.or_, other_images, 0)
+    images: list = list(map(units.get, vectors))
+    if None in images:
+        try:
+            images = gf2.images_over_units(units, vectors)
+        except KeyError:  # a vector outside the tensor: not this buffer's
+            return None
     # Triton's largestVectorisation (:func:`_vectorisation` of the unique conversion map): the
     # widest 2**k elements (at most 128 bits) whose offsets 1, 2, .., 2**(k-1) are registers (the
     # first of each), with no other register, lane or other basis below offset 2**k; the first
     # two tests hold up to a bound, the last one is that exactly k registers reach below it
-    k = max(1, 128 // bitwidth).bit_length() - 1
-    if rest:
-        first = (rest & -rest).bit_length() - 1
-        if first < k:
-            k = first
+    k = _MAX_VECTOR_BITS[bitwidth]
     if k:
         mask = (1 << k) - 1
-        reaching = [r for r in regs if r & mask]  # only these reach below 2**k
+        rest = functools.reduce(operator.or_, images[n_registers:], 0) & mask  # lanes' and others' bits below 2**k
+        if rest:
+            k = (rest & -rest).bit_length() - 1
+            mask = (1 << k) - 1
+        reaching = [r for r in images[:n_registers] if r & mask]  # only these reach below 2**k
         i = 0
         while i < k and (1 << i) in reaching:
             i += 1
@@ -220,11 +232,11 @@ def conflicts_of_bases(
     bank = min(NUM_BANKS * 32 // (vec * bitwidth), max(1, (1 << dim) // vec))
     low = (1 << (k + bank.bit_length() - 1)) - 1  # the offset bits below the segment bits
     log2vec_words = max(vec * bitwidth // 32, 1).bit_length() - 1
-    wavefront = lane_images[: max(0, len(lanes) - log2vec_words)] if log2vec_words else lane_images
+    # the wavefront's lanes: all but the last ``log2vec_words``
+    wavefront = images[n_registers:n_registers + max(0, n_lanes - log2vec_words)]
     # the segment bits are the offset bits from ``low`` up: the lanes' meet with their span has
     # the dimension that masking them off takes from the lanes' rank (both eliminations at once)
-    meet = gf2.masked_meet_dim(wavefront, low)
-    return (1 << meet) - 1
+    return (1 << gf2.masked_meet_dim(wavefront, low)) - 1
 
 
 @functools.lru_cache(maxsize=1024)

@@ -127,6 +127,14 @@ def _weighted(shuffles: int = 0, selects: int = 0, wavefronts: int = 0, barriers
                  + barriers * w["barrier"] + cluster_barriers * w["cluster_barrier"] + warp_barriers * w["warp_barrier"])
 
 
+def _round_trip_price(wavefronts: int, barriers: int, key: str) -> float:
+    """:func:`_weighted` of a round trip's counts, ``barriers`` weighed as ``key`` (a value of
+    :data:`BARRIER_KEYS`): the same float (the other terms are zero), without the call's
+    keywords (the planner prices every variant of a round trip this way)."""
+    w = WEIGHTS
+    return float(wavefronts * w["wavefront"] + barriers * w[key])
+
+
 _PLAN_FIELDS = ("kind", "shuffles", "selects", "barriers", "stores", "loads")
 
 

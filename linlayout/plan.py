@@ -40,6 +40,7 @@ stores: :mod:`linlayout.plan_tmem`.
 from __future__ import annotations
 
 import functools
+import math
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import MISSING, dataclass, field, fields
@@ -47,9 +48,9 @@ from typing import Any, NamedTuple, NoReturn, cast
 
 from . import gf2
 from .banks import _unit_images as _bank_unit_images
-from .banks import bank_conflicts, conflicts_of_bases
+from .banks import _conflicts_through, bank_conflicts
 from .contract import as_linear
-from .cost import BARRIER_KEYS, WEIGHTS, _plan_price, _wavefronts, _weighted, explain, price
+from .cost import BARRIER_KEYS, WEIGHTS, _plan_price, _round_trip_price, _wavefronts, explain, price
 from .checks import as_bool, expect
 from .dtypes import element_bitwidth
 from .limits import MAX_ITEMS, as_list
@@ -749,26 +750,49 @@ def _n_regs(L: LinearLayout) -> int:
     return 1 << L.in_dim_size_log2("register")
 
 
-def _side_vector(choice: SwizzleChoice, L: LinearLayout, instr: str, bitwidth: int) -> int:
+class _SideFacts(NamedTuple):
+    """What pricing a round trip reads of one side ``L`` (remembered per layout: a cost matrix
+    prices each layout against many others)."""
+
+    #: registers per thread
+    n_regs: int
+    #: the nonzero register bases (flat)
+    reg_set: frozenset[int]
+    #: the out-dims (name, size), in order (the flat bases pack them so)
+    outs: tuple[tuple[str, int], ...]
+    #: the flat nonzero register, lane and other (warp) bases within one CTA, in that order, as
+    #: :func:`linlayout.banks._conflicts_through` reads them, and how many registers and lanes
+    bank: tuple[int, ...]
+    bank_regs: int
+    bank_lanes: int
+
+
+@functools.lru_cache(maxsize=4096)
+def _side_facts(L: LinearLayout) -> _SideFacts:
+    """:class:`_SideFacts` of ``L``."""
+    C = _cta_local(L)
+    regs = tuple(v for v in C.flat_bases("register") if v)
+    lanes = C.flat_bases("lane")
+    others = tuple(v for d in C.in_dim_names if d not in ("register", "lane") for v in C.flat_bases(d))
+    return _SideFacts(_n_regs(L), frozenset(v for v in L.flat_bases("register") if v), tuple(L.out_dims.items()),
+                      regs + lanes + others, len(regs), len(lanes))
+
+
+def _side_vector(choice: SwizzleChoice, side: _SideFacts, instr: str, bitwidth: int, reps: int) -> int:
+    """The vector width (elements) of one side's accesses with ``instr`` in a round trip through
+    ``choice`` (``reps``: its rounds)."""
     max_elems = max(128 // bitwidth, 1)
-    n = _n_regs(L)
     if "matrix" in instr:
         # one .x4 (or .x2/.x1) covers registers of one round only: the repetitions are registers
-        return min(max_elems, max(n // choice.reps, 1))
-    regs = _register_set(L)
+        return min(max_elems, max(side.n_regs // reps, 1))
+    regs = side.reg_set
     k = 0
     for v in choice.offset_bases():
-        if v in regs and (1 << (k + 1)) <= max_elems:
+        if v in regs and (2 << k) <= max_elems:
             k += 1
         else:
             break
     return 1 << k
-
-
-@functools.lru_cache(maxsize=4096)
-def _register_set(L: LinearLayout) -> frozenset[int]:
-    """``L``'s nonzero register bases (flat), remembered per layout."""
-    return frozenset(v for v in L.flat_bases("register") if v)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -791,20 +815,23 @@ def _warp_broadcast(L: LinearLayout) -> bool:
 class _Trip:
     """What the plans of one pair share, each computed at most once: the conversion map
     ``comp`` (``b.invert_and_compose(a)``), the warp permutation of an in-warp exchange, and per
-    round-trip kind its two sides, its swizzle search and the plan of every swizzle it priced."""
+    round-trip kind its two sides, its swizzle search and the price of every swizzle it priced
+    (with its plan, once built)."""
 
-    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_plans", "counted", "trip_counts")
+    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_prices", "_kinds", "choices")
 
     def __init__(self, a: LinearLayout, b: LinearLayout, conv: LinearLayout, comp: LinearLayout, bits: int):
         self.a, self.b, self.conv, self.comp, self.bits = a, b, conv, comp, bits
         self._perm: tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]] | None = None
         self._sync: bool | None = None
         self._searches: dict[str, tuple[SwizzleSearch, LinearLayout, LinearLayout]] = {}
-        self._plans: dict[tuple[str, SwizzleChoice], Plan] = {}
-        #: bank conflicts counted per (swizzle, store side?)
-        self.counted: dict[tuple[SwizzleChoice, bool], int] = {}
-        #: _trip_counts per (kind, swizzle, element bits)
-        self.trip_counts: dict[tuple[str, SwizzleChoice, int], tuple[int, int, int, int]] = {}
+        #: per kind, the :class:`_Price` of each swizzle priced (keyed by the swizzle object: the
+        #: price holds it, so no other swizzle of the trip has its id; a fresh swizzle is not
+        #: hashed), and what every price reads
+        self._prices: dict[str, dict[int, _Price]] = {}
+        self._kinds: dict[str, _TripKind] = {}
+        #: the unbudgeted swizzle of each (kind, matrix) variant (or why there is none)
+        self.choices: dict[tuple[str, tuple[bool, bool]], SwizzleChoice | str] = {}
 
     def warp_permutation(self) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
         """:func:`_warp_permutation` of the pair (the same for every element width)."""
@@ -833,34 +860,125 @@ class _Trip:
             got = self._searches[kind] = (SwizzleSearch(sa, sb, max(self.bits, 8), conversion=known), sa, sb)
         return got
 
+    def price(self, kind: str, choice: SwizzleChoice) -> _Price:
+        """The :class:`_Price` of a ``kind`` round trip through ``choice`` (one per choice)."""
+        prices = self._prices.get(kind)
+        if prices is None:
+            prices = self._prices[kind] = {}
+        got = prices.get(id(choice))
+        if got is None:
+            tk = self._kinds.get(kind)
+            if tk is None:
+                _, sa, sb = self.search(kind)
+                bar = _barrier_instr(kind, self)
+                tk = self._kinds[kind] = _TripKind(sa, sb, _side_facts(sa), _side_facts(sb), max(self.bits, 8), bar, BARRIER_KEYS[bar])
+            got = prices[id(choice)] = _Price(tk, choice)
+        return got
+
     def round_trip(self, kind: str, choice: SwizzleChoice) -> Plan:
         """The plan of a ``kind`` round trip through ``choice`` (each choice planned once)."""
-        key = (kind, choice)
-        p = self._plans.get(key)
-        if p is None:
+        pr = self.price(kind, choice)
+        if pr.plan is None:
             _, sa, sb = self.search(kind)
-            p = self._plans[key] = _plan_from_choice(kind, self, choice, sa, sb)
-        return p
+            pr.plan = _plan_from_choice(kind, self, choice, sa, sb)
+        return pr.plan
+
+
+class _TripKind(NamedTuple):
+    """What every :class:`_Price` of one trip and kind reads: the two sides and their facts, the
+    element bits (at least 8), the barrier instruction and its cost-model key."""
+
+    sa: LinearLayout
+    sb: LinearLayout
+    fa: _SideFacts
+    fb: _SideFacts
+    bw: int
+    bar: str
+    key: str
+
+
+class _Price:
+    """What pricing a round trip through one swizzle found (one per trip, kind and swizzle: the
+    race, :attr:`Plan.rejected` and the plan read it): the vector widths (elements) and
+    instruction counts per thread of its two sides, its barriers, the bank conflicts of its sides
+    counted so far (``w`` / ``r``; None while not counted, a matrix side keeps the search's
+    estimate) and ``bound``: the cost those give with the uncounted sides conflict-free, a lower
+    bound of the plan's cost (counting conflicts only adds wavefronts), its cost once both are
+    counted (:attr:`exact`)."""
+
+    __slots__ = ("choice", "sides", "facts", "sv", "lv", "stores", "loads", "reps", "bars", "bar", "_waves", "_key", "_inv",
+                 "w", "r", "bound", "plan")
+
+    def __init__(self, tk: _TripKind, choice: SwizzleChoice):
+        self.choice, self.sides, self.facts = choice, (tk.sa, tk.sb), (tk.fa, tk.fb)
+        bw = tk.bw
+        self.reps = reps = choice.reps
+        self.sv, self.lv, self.stores, self.loads = sv, lv, stores, loads = _trip_counts(choice, tk.fa, tk.fb, bw, reps)
+        self.bars = 2 * reps - 1
+        self.bar, self._key = tk.bar, tk.key
+        # the conflict-free wavefronts of each side (conflicts multiply them)
+        self._waves = (stores * _wavefronts(choice.store_instr, sv * bw, 0), loads * _wavefronts(choice.load_instr, lv * bw, 0))
+        self.w = choice.store_conflicts if "matrix" in choice.store_instr else None
+        self.r = choice.load_conflicts if "matrix" in choice.load_instr else None
+        #: the buffer's :func:`_buffer_inverse`, once read (False: not yet)
+        self._inv: tuple[dict[int, int], tuple[tuple[str, int], ...], int] | None | bool = False
+        self.bound = self._floor()
+        #: the plan built from it (:meth:`_Trip.round_trip`)
+        self.plan: Plan | None = None
+
+    @property
+    def exact(self) -> bool:
+        """Whether both sides are counted: ``bound`` is the cost of the plan."""
+        return self.w is not None and self.r is not None
+
+    def _floor(self) -> float:
+        st, ld = self._waves
+        return _round_trip_price(st * (1 + (self.w or 0)) + ld * (1 + (self.r or 0)), self.bars, self._key)
+
+    def refine(self) -> None:
+        """Count one more side's bank conflicts (the stores first) and raise ``bound`` to what
+        they give."""
+        if self.w is None:
+            self.w = self._count(0)
+        else:
+            self.r = self._count(1)
+        self.bound = self._floor()
+
+    def _count(self, i: int) -> int:
+        """:func:`_side_conflicts` of side ``i`` (0: the stores), the buffer's inverse read once
+        for both sides."""
+        if self._inv is False:
+            self._inv = _buffer_inverse(self.choice.layout)
+        return _side_conflicts(self.choice, i == 0, self.sides[i], self._inv)
+
+    def conflicts(self) -> tuple[int, int]:
+        """The bank conflicts of the store and the load side, both counted."""
+        while self.w is None or self.r is None:
+            self.refine()
+        return self.w, self.r
+
+    def cost(self) -> float:
+        """The cost of the plan (both sides counted)."""
+        self.conflicts()
+        return self.bound
 
 
 def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> Plan:
     a, b, conv, bitwidth = trip.a, trip.b, trip.conv, trip.bits
     bw = max(bitwidth, 8)
-    choice = _counted_conflicts(choice, sa, sb, trip.counted)
-    sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw, trip, kind)
-    reps = choice.reps
-    barriers = 2 * reps - 1
-    bar = _barrier_instr(kind, trip)
+    pr = trip.price(kind, choice)
+    w, r = pr.conflicts()
+    reps, barriers, bar = pr.reps, pr.bars, pr.bar
     steps = (
-        _step(choice.store_instr, stores, sv * bw, f"{choice.store_conflicts} extra wavefronts each" if choice.store_conflicts else "conflict-free"),
+        _step(choice.store_instr, pr.stores, pr.sv * bw, f"{w} extra wavefronts each" if w else "conflict-free"),
         _step(bar, barriers, 0, f"{reps} round(s)"),
-        _step(choice.load_instr, loads, lv * bw, f"{choice.load_conflicts} extra wavefronts each" if choice.load_conflicts else "conflict-free"),
+        _step(choice.load_instr, pr.loads, pr.lv * bw, f"{r} extra wavefronts each" if r else "conflict-free"),
     )
     return Plan._new(
         kind, a, b, conv, bitwidth, steps,
-        stores=stores, loads=loads, store_vector=sv, load_vector=lv,
+        stores=pr.stores, loads=pr.loads, store_vector=pr.sv, load_vector=pr.lv,
         store_instr=choice.store_instr, load_instr=choice.load_instr, barriers=barriers,
-        shared_bytes=choice.bytes, store_conflicts=choice.store_conflicts, load_conflicts=choice.load_conflicts,
+        shared_bytes=choice.bytes, store_conflicts=w, load_conflicts=r,
         reps=reps, shared_layout=choice.layout, barrier_instr=bar,
     )
 
@@ -869,88 +987,51 @@ def _barrier_instr(kind: str, trip: _Trip) -> str:
     return "barrier.cluster" if kind == "cross_cta" else ("bar.warp.sync" if trip.warp_sync() else "bar.sync")
 
 
-def _trip_counts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout, bw: int,
-                 trip: _Trip | None = None, kind: str = "") -> tuple[int, int, int, int]:
+def _trip_counts(choice: SwizzleChoice, fa: _SideFacts, fb: _SideFacts, bw: int, reps: int) -> tuple[int, int, int, int]:
     """Store and load vector widths (elements) and instruction counts per thread of a round trip
-    (remembered per ``kind`` and choice in ``trip``, whose kind fixes the sides ``sa``, ``sb``)."""
-    if trip is None:
-        return _trip_counts_of(choice, sa, sb, bw)
-    key = (kind, choice, bw)
-    got = trip.trip_counts.get(key)
-    if got is None:
-        got = trip.trip_counts[key] = _trip_counts_of(choice, sa, sb, bw)
-    return got
+    through ``choice`` (``reps``: its rounds) between the sides ``fa`` and ``fb``."""
+    sv = _side_vector(choice, fa, choice.store_instr, bw, reps)
+    lv = _side_vector(choice, fb, choice.load_instr, bw, reps)
+    return sv, lv, max(1, fa.n_regs // sv), max(1, fb.n_regs // lv)
 
 
-def _trip_counts_of(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout, bw: int) -> tuple[int, int, int, int]:
-    sv = _side_vector(choice, sa, choice.store_instr, bw)
-    lv = _side_vector(choice, sb, choice.load_instr, bw)
-    return sv, lv, max(1, _n_regs(sa) // sv), max(1, _n_regs(sb) // lv)
+def _buffer_inverse(lay: LinearLayout) -> tuple[dict[int, int], tuple[tuple[str, int], ...], int] | None:
+    """What :func:`linlayout.banks._conflicts_through` reads of the buffer ``lay``: the offset of
+    each unit vector (:func:`linlayout.banks._unit_images` of its offset bases), its out-dims
+    and its log2 size; None unless it is a bijection (the fast count takes no other)."""
+    offsets = _buffer_bases(lay)
+    if len(offsets) != lay.total_out_size_log2:
+        return None
+    inv = _bank_unit_images(offsets)
+    return None if inv is None else (inv, tuple(lay.out_dims.items()), len(offsets))
 
 
-def _choice_floor(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout,
-                  store_conflicts: int = 0, load_conflicts: int = 0) -> float:
-    """The cost of the round trip through ``choice`` were its loads and stores free of bank
-    conflicts (unless ``store_conflicts`` / ``load_conflicts`` give their counts): a lower bound
-    of its plan's cost (counting the conflicts only adds wavefronts), its cost when both are given."""
-    bw = max(trip.bits, 8)
-    sv, lv, stores, loads = _trip_counts(choice, sa, sb, bw, trip, kind)
-    waves = stores * _wavefronts(choice.store_instr, sv * bw, store_conflicts) + loads * _wavefronts(choice.load_instr, lv * bw, load_conflicts)
-    return _weighted(wavefronts=waves, **{BARRIER_KEYS[_barrier_instr(kind, trip)] + "s": 2 * choice.reps - 1})
-
-
-def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout) -> int:
+def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout, fast: Any = False) -> int:
     """The bank conflicts of one side of a round trip through ``choice`` (``store``: the store
-    side ``L``, else the load side), as :func:`_counted_conflicts` gives them."""
+    side ``L``, else the load side): a matrix side keeps the search's estimate, an
+    ``ld/st.shared`` side is counted by :func:`linlayout.banks.bank_conflicts` (Triton's
+    ``gl.bank_conflicts``) on the chosen buffer, through its :func:`_buffer_inverse` (``fast``,
+    when the caller has read it) where that is a bijection.
+
+    The swizzle search estimates them from access tiles, which misses conflicts between the
+    phases' lanes on 13 of the 244 plain ld/st sides of the cvt_ptx corpus (``simulate`` counts
+    the wavefronts and agrees with ``bank_conflicts`` on all of them)."""
     instr, estimate = (choice.store_instr, choice.store_conflicts) if store else (choice.load_instr, choice.load_conflicts)
     if "matrix" in instr:
         return estimate
     lay = choice.layout
-    offsets = _buffer_bases(lay)
-    if list(lay.out_dims.items()) == list(L.out_dims.items()):
-        regs, lanes, others = _bank_side(L)
-        got = conflicts_of_bases(regs, lanes, others, offsets, choice.bitwidth, lay.total_out_size_log2)
+    if fast is False:
+        fast = _buffer_inverse(lay)
+    side = _side_facts(L)
+    if fast is not None and side.outs == fast[1]:
+        got = _conflicts_through(fast[0], side.bank, side.bank_regs, side.bank_lanes, choice.bitwidth, fast[2])
         if got is not None:
             return got
-    offset = LinearLayout.from_flat({"offset": offsets}, _out_list(lay))
+    offset = LinearLayout.from_flat({"offset": _buffer_bases(lay)}, _out_list(lay))
     try:
         return bank_conflicts(_cta_local(L), offset, choice.bitwidth)
     except LayoutError:  # a side the bank model does not take: keep the estimate
         return estimate
-
-
-@functools.lru_cache(maxsize=4096)
-def _bank_side(L: LinearLayout) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """The flat register, lane and other (warp) bases of ``L`` within one CTA, as
-    :func:`linlayout.banks.conflicts_of_bases` reads them; remembered per layout."""
-    C = _cta_local(L)
-    regs = tuple(v for v in C.flat_bases("register") if v)
-    others = tuple(v for d in C.in_dim_names if d not in ("register", "lane") for v in C.flat_bases(d))
-    return regs, C.flat_bases("lane"), others
-
-
-def _counted_conflicts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout,
-                       counted: dict[tuple[SwizzleChoice, bool], int] | None = None) -> SwizzleChoice:
-    """``choice`` with the bank conflicts of its ``ld/st.shared`` sides counted by
-    :func:`linlayout.banks.bank_conflicts` (Triton's ``gl.bank_conflicts``) on the chosen buffer.
-
-    The swizzle search estimates them from access tiles, which misses conflicts between the
-    phases' lanes on 13 of the 244 plain ld/st sides of the cvt_ptx corpus (``simulate`` counts
-    the wavefronts and agrees with ``bank_conflicts`` on all of them).  Matrix sides keep the tile
-    estimate.
-    """
-    if "matrix" in choice.store_instr and "matrix" in choice.load_instr:
-        return choice
-    got = counted if counted is not None else {}
-    w = got.get((choice, True))
-    if w is None:
-        w = got[(choice, True)] = _side_conflicts(choice, True, sa)
-    r = got.get((choice, False))
-    if r is None:
-        r = got[(choice, False)] = _side_conflicts(choice, False, sb)
-    if (w, r) == (choice.store_conflicts, choice.load_conflicts):
-        return choice
-    return SwizzleChoice(choice.layout, choice.store_instr, choice.load_instr, w, r, choice.store_tile, choice.load_tile, choice.bitwidth)
 
 
 def _fewer_bytes(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> SwizzleChoice | None:
@@ -1198,15 +1279,11 @@ class _Priced(NamedTuple):
     choice: SwizzleChoice
 
 
-def _priced_trip(trip: _Trip, kind: str, choice: SwizzleChoice, max_bytes: int | None = None,
-                 beat: float | None = None) -> _Priced | None:
-    """The cheapest ``kind`` round trip from the unbudgeted swizzle ``choice``, priced.  None when
-    a cost ``beat`` is given and the round trip cannot cost less (its conflict-free floor is not
-    below).  Over the budget ``max_bytes``: more rounds through a smaller buffer, from ``choice``
-    and from plain ld/st.shared, cheapest first; :class:`UnsupportedError` when none fits."""
+def _priced_trip(trip: _Trip, kind: str, choice: SwizzleChoice, max_bytes: int | None = None) -> _Priced:
+    """The cheapest ``kind`` round trip from the unbudgeted swizzle ``choice``, priced.  Over the
+    budget ``max_bytes``: more rounds through a smaller buffer, from ``choice`` and from plain
+    ld/st.shared, cheapest first; :class:`UnsupportedError` when none fits."""
     if max_bytes is None or choice.bytes <= max_bytes:
-        if beat is not None and _beaten(trip, kind, choice, beat):
-            return None
         return _Priced(_choice_cost(trip, kind, choice), choice)
     search, sa, sb = trip.search(kind)
     tried: list[SwizzleChoice] = []
@@ -1234,21 +1311,16 @@ def _priced_trip(trip: _Trip, kind: str, choice: SwizzleChoice, max_bytes: int |
     )
 
 
-def _variant(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None,
-             beat: float | None = None) -> tuple[_Priced | str | None, bool]:
+def _variant(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None) -> _Priced | str:
     """One variant of a round trip (``matrix`` = (``stmatrix`` allowed, ``ldmatrix`` allowed)),
-    priced as :func:`_priced_trip` (the reason as a string when none fits), and whether its
-    swizzle uses plain ld/st.shared on both sides (then the variant without matrix instructions
-    chooses the same swizzle)."""
+    priced as :func:`_priced_trip` (the reason as a string when none fits)."""
+    choice = _variant_choice(trip, kind, matrix)
+    if isinstance(choice, str):
+        return choice
     try:
-        choice = _unbudgeted_choice(trip, kind, matrix)
+        return _priced_trip(trip, kind, choice, max_bytes)
     except UnsupportedError as e:
-        return str(e), False
-    plain = "matrix" not in choice.store_instr and "matrix" not in choice.load_instr
-    try:
-        return _priced_trip(trip, kind, choice, max_bytes, beat), plain
-    except UnsupportedError as e:
-        return str(e), plain
+        return str(e)
 
 
 def _unbudgeted_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> SwizzleChoice:
@@ -1262,35 +1334,35 @@ def _unbudgeted_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> Swi
     return _rounds_fit(choice, sa, sb)
 
 
-def _beaten(trip: _Trip, kind: str, choice: SwizzleChoice, beat: float) -> bool:
-    """Whether the round trip through ``choice`` cannot cost less than ``beat`` (its floor with
-    conflict-free loads, and stores too unless they are counted here first)."""
-    _, sa, sb = trip.search(kind)
-    if _choice_floor(kind, trip, choice, sa, sb) >= beat:
-        return True
-    if "matrix" not in choice.store_instr:
-        # count the stores' conflicts first: they may already price it out of the race
-        w = trip.counted.get((choice, True))
-        if w is None:
-            w = trip.counted[(choice, True)] = _side_conflicts(choice, True, sa)
-        if _choice_floor(kind, trip, choice, sa, sb, w) >= beat:
-            return True
-    return False
+def _variant_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> SwizzleChoice | str:
+    """:func:`_unbudgeted_choice` of a variant (the reason as a string when there is none),
+    remembered in ``trip``."""
+    key = (kind, matrix)
+    got = trip.choices.get(key)
+    if got is None:
+        try:
+            got = _unbudgeted_choice(trip, kind, matrix)
+        except UnsupportedError as e:
+            got = str(e)
+        trip.choices[key] = got
+    return got
+
+
+def _plain(choice: SwizzleChoice) -> bool:
+    """Whether a swizzle uses plain ld/st.shared on both sides (the variant without matrix
+    instructions then chooses the same swizzle)."""
+    return "matrix" not in choice.store_instr and "matrix" not in choice.load_instr
 
 
 def _choice_cost(trip: _Trip, kind: str, choice: SwizzleChoice) -> float:
     """``trip.round_trip(kind, choice).cost`` without building the plan."""
-    _, sa, sb = trip.search(kind)
-    c = _counted_conflicts(choice, sa, sb, trip.counted)
-    return _choice_floor(kind, trip, c, sa, sb, c.store_conflicts, c.load_conflicts)
+    return trip.price(kind, choice).cost()
 
 
 def _round_trip(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None) -> Plan:
     """The plan of a ``kind`` round trip (``matrix`` = (``stmatrix`` allowed, ``ldmatrix``
     allowed)) within ``max_bytes``, or :class:`UnsupportedError`."""
-    got = _priced_trip(trip, kind, _unbudgeted_choice(trip, kind, matrix), max_bytes)
-    assert got is not None  # only a cost to beat makes it None
-    return trip.round_trip(kind, got.choice)
+    return trip.round_trip(kind, _priced_trip(trip, kind, _unbudgeted_choice(trip, kind, matrix), max_bytes).choice)
 
 
 def _triton_shuffle_plan(trip: _Trip, schedule: LinearLayout | Plan | None = None) -> Plan | None:
@@ -1369,32 +1441,66 @@ def _round_trip_floor(trip: _Trip, kind: str) -> float:
     sa, sb = _shared_side(kind, trip.a), _shared_side(kind, trip.b)
     bw = max(trip.bits, 8)
     waves = max(_n_regs(sa) * bw // 32, 1) + max(_n_regs(sb) * bw // 32, 1)
-    key = "cluster_barrier" if kind == "cross_cta" else ("warp_barrier" if trip.warp_sync() else "barrier")
-    return waves * WEIGHTS["wavefront"] + WEIGHTS[key]
+    return _round_trip_price(waves, 1, BARRIER_KEYS[_barrier_instr(kind, trip)])
 
 
 def _race(trip: _Trip, kind: str, variants: Sequence[tuple[bool, bool]], shuffle: float | None,
           budget: int | None) -> list[_Priced | str | None]:
-    """The round-trip variants of a pair priced in order, each only while it can still win: a
-    variant whose conflict-free floor is not below the cheapest mechanism priced so far is None
-    (priced only when :attr:`Plan.rejected` is read), and none is priced once one costs its
-    pair's :func:`_round_trip_floor` or when the shuffle exchange (cost ``shuffle``) already does.
-    One entry per variant looked at, in order (fewer than ``variants`` when the race stopped)."""
+    """The round-trip variants of a pair priced best first, each only as far as it can still win.
+
+    Every variant is bounded below by its conflict-free floor (:class:`_Price`; before its
+    swizzle is chosen, by the pair's :func:`_round_trip_floor`); the race works on the lowest
+    bound (the first variant of equal ones: it wins ties), choosing its swizzle or counting one
+    more side's bank conflicts, until that variant is priced exactly (it wins: nothing else can
+    cost less) or its bound reaches the shuffle exchange's cost ``shuffle`` (the shuffle wins
+    ties).  One entry per variant whose swizzle was chosen, in order: its price (a
+    :class:`_Priced`, as :func:`_variant` gives it), the reason none fits (a string), or None
+    when it was not priced (then priced only when :attr:`Plan.rejected` is read).  A variant
+    whose swizzle uses plain ld/st.shared ends the list: the next one (without matrix
+    instructions) would choose the same swizzle."""
+    floor = _round_trip_floor(trip, kind)
     out: list[_Priced | str | None] = []
-    floor = None if shuffle is None else _round_trip_floor(trip, kind)
-    if floor is not None and shuffle is not None and shuffle <= floor:
+    if shuffle is not None and shuffle <= floor:
         return out
-    for matrix in variants:
-        costs = [e.cost for e in out if isinstance(e, _Priced)] + ([shuffle] if shuffle is not None else [])
-        got, plain = _variant(trip, kind, matrix, budget, min(costs) if costs else None)
-        out.append(got)
-        if isinstance(got, _Priced):
-            floor = _round_trip_floor(trip, kind) if floor is None else floor
-            if got.cost <= floor:
-                break
-        if plain:  # the next variant (without matrix instructions) would choose the same swizzle
-            break
-    return out
+    bounds: list[float] = []  # per entry: a lower bound of its cost (its cost once priced; inf when none fits)
+    bids: list[_Price | None] = []  # per entry: its price while its conflicts are being counted
+    more = True  # whether the next variant may still be looked at
+    while True:
+        low = min(bounds) if bounds else math.inf
+        pick = bounds.index(low) if bounds else -1  # the first of equal bounds
+        if more and len(out) < len(variants) and floor < low:
+            pick, low = len(out), floor
+        if low == math.inf or (shuffle is not None and low >= shuffle):  # nothing left can win
+            return out
+        if pick == len(out):  # choose the next variant's swizzle
+            bid: _Price | None = None
+            entry: _Priced | str | None = None
+            choice = _variant_choice(trip, kind, variants[pick])
+            if isinstance(choice, str):
+                entry = choice
+            elif budget is not None and choice.bytes > budget:  # more rounds: priced whole
+                more = not _plain(choice)
+                try:
+                    entry = _priced_trip(trip, kind, choice, budget)
+                except UnsupportedError as e:
+                    entry = str(e)
+            else:
+                more = not _plain(choice)
+                bid = trip.price(kind, choice)
+                if bid.exact:
+                    entry, bid = _Priced(bid.bound, choice), None
+            out.append(entry)
+            bids.append(bid)
+            bounds.append(bid.bound if bid is not None else entry.cost if isinstance(entry, _Priced) else math.inf)
+            continue
+        bid = bids[pick]
+        if bid is None:  # priced, and nothing left can cost less (ties: it comes first)
+            return out
+        bid.refine()
+        bounds[pick] = bid.bound
+        if bid.exact:
+            out[pick] = _Priced(bid.bound, bid.choice)
+            bids[pick] = None
 
 
 def _round_trip_kind(trip: _Trip, names: Sequence[str], matrix: tuple[bool, bool]) -> tuple[str, list[tuple[bool, bool]]]:
@@ -1407,11 +1513,11 @@ def _round_trip_kind(trip: _Trip, names: Sequence[str], matrix: tuple[bool, bool
 def _winner(shuffle: float | None, trips: Sequence[_Priced | str | None]) -> _Priced | None:
     """The cheapest priced round trip (the first of equal ones), or None when the shuffle
     exchange costs no more (ties: the simpler mechanism) or no round trip was priced."""
-    priced = [e for e in trips if isinstance(e, _Priced)]
-    if not priced:
-        return None
-    best = min(priced, key=lambda e: e.cost)
-    return None if shuffle is not None and shuffle <= best.cost else best
+    best = None
+    for e in trips:
+        if isinstance(e, _Priced) and (best is None or e.cost < best.cost):
+            best = e
+    return None if best is None or (shuffle is not None and shuffle <= best.cost) else best
 
 
 def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
@@ -1446,9 +1552,9 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
     def rejected() -> tuple[Alternative, ...]:
         for i in range(len(variants)):
             if i == len(trips):
-                trips.append(_variant(trip, kind, variants[i], budget)[0])
+                trips.append(_variant(trip, kind, variants[i], budget))
             elif trips[i] is None:
-                trips[i] = _variant(trip, kind, variants[i], budget)[0]
+                trips[i] = _variant(trip, kind, variants[i], budget)
         every = list(shuffles)
         for e in trips:
             if isinstance(e, _Priced):
@@ -1563,7 +1669,7 @@ def conversion_costs(srcs: Sequence[Any], dsts: Sequence[Any], *, bitwidth: int 
 def clear_caches() -> None:
     """Forget the per-layout facts the planner remembers (for benchmarks that time a plan from
     scratch; the answers never depend on them).  Nothing of a pair is remembered across calls."""
-    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _bank_side, _register_set, _thread_vectors,
+    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _side_facts, _thread_vectors,
               _buffer_bases, _coordinates):
         f.cache_clear()
     clear_shuffle_caches()

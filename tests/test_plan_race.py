@@ -1,0 +1,209 @@
+"""The planner's pricing of shared-memory round trips (property-based): the best-first race
+chooses what pricing every variant would, and its fast bank count is Triton's count."""
+
+from __future__ import annotations
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import linlayout.plan as P
+from linlayout import LinearLayout
+from linlayout.banks import bank_conflicts
+from linlayout.cost import BARRIER_KEYS, _round_trip_price, _weighted
+from linlayout.dtypes import element_bitwidth
+from linlayout.errors import LayoutError
+
+
+@st.composite
+def _distributed(draw, shape: tuple[int, int], warps: int, blocks: int) -> LinearLayout:
+    """A random distributed layout of a 2-D tensor: a permutation of the unit vectors, some
+    XOR-mixed, registers low or shuffled, broadcast (zero) bases where the hardware has more bits
+    than the tensor."""
+    dim = sum(s.bit_length() - 1 for s in shape)
+    n_lane, n_warp, n_block = 5, warps.bit_length() - 1, blocks.bit_length() - 1
+    n_reg = max(dim - n_lane - n_warp - n_block, 0)
+    vecs = list(draw(st.permutations([1 << i for i in range(dim)])))
+    for _ in range(draw(st.integers(0, 2))):
+        i, j = draw(st.integers(0, dim - 1)), draw(st.integers(0, dim - 1))
+        if i != j:
+            vecs[i] ^= vecs[j]
+    need = n_lane + n_warp + n_block + n_reg
+    vecs += [0] * max(need - dim, 0)
+    if draw(st.booleans()):  # registers low, as real layouts have them
+        vecs.sort(key=lambda v: (v == 0, v))
+    flat = {"register": vecs[:n_reg], "lane": vecs[n_reg:n_reg + n_lane],
+            "warp": vecs[n_reg + n_lane:n_reg + n_lane + n_warp], "block": vecs[n_reg + n_lane + n_warp:]}
+    return LinearLayout.from_flat(flat, [("dim0", shape[0]), ("dim1", shape[1])])
+
+
+@st.composite
+def _pairs(draw):
+    shape = draw(st.sampled_from([(32, 32), (64, 32), (16, 128), (64, 64), (128, 128)]))
+    warps = draw(st.sampled_from([1, 2, 4, 8]))
+    blocks = draw(st.sampled_from([1, 1, 1, 2]))
+    a = draw(_distributed(shape, warps, blocks))
+    if draw(st.booleans()):
+        b = draw(_distributed(shape, warps, blocks))
+    else:  # some bases of ``a`` trade places (across registers, lanes, warps): transposes and the like
+        names = a.in_dim_names
+        vecs = [v for n in names for v in a.flat_bases(n)]
+        for _ in range(draw(st.integers(1, 4))):
+            i, j = draw(st.integers(0, len(vecs) - 1)), draw(st.integers(0, len(vecs) - 1))
+            vecs[i], vecs[j] = vecs[j], vecs[i]
+        flat, at = {}, 0
+        for n in names:
+            k = a.in_dim_size_log2(n)
+            flat[n], at = vecs[at:at + k], at + k
+        b = LinearLayout.from_flat(flat, list(a.out_dims.items()))
+    bits = draw(st.sampled_from([8, 16, 32, 64]))
+    matrix = (draw(st.booleans()), draw(st.booleans()))
+    budget = draw(st.sampled_from([None, None, 1024, 4096, 16384]))
+    return a, b, bits, matrix, budget
+
+
+def _setup(a, b, bits, matrix):
+    """A fresh trip of the pair, its round-trip kind and variants and the shuffle exchange's
+    cost (None when it cannot do), as :func:`linlayout.plan._best` computes them; None when the
+    pair needs no round trip."""
+    a, b = P._pair(a, b, None)
+    comp = P.conversion_map(a, b)
+    conv = P._minimal(a, b, comp, "best")
+    names = conv.in_dim_names
+    if not names or names == ("register",):
+        return None
+
+    def trip():
+        return P._Trip(a, b, conv, comp, bits)
+
+    kind, variants = P._round_trip_kind(trip(), names, matrix)
+    shuffle = None
+    if "block" not in names and "warp" not in names:
+        t = trip()
+        shuffle = P._scheduled_shuffle_plan(t).cost
+        tri = P._triton_shuffle_plan(t)
+        if tri is not None:
+            shuffle = min(shuffle, tri.cost)
+    return trip, kind, variants, shuffle
+
+
+def _every_variant_priced(trip, kind, variants, shuffle, budget):
+    """The winner as pricing every variant in order finds it (what the race must choose)."""
+    trips = []
+    for m in variants:
+        trips.append(P._variant(trip, kind, m, budget))
+        choice = P._variant_choice(trip, kind, m)
+        if not isinstance(choice, str) and P._plain(choice):
+            break
+    return P._winner(shuffle, trips), trips
+
+
+def _race_agrees(a, b, bits, matrix, budget) -> str | None:
+    """Checks the race against pricing every variant on one pair; what happened (for the
+    corpus test's tally), None when the pair needs no round trip."""
+    got = _setup(a, b, bits, matrix)
+    if got is None:
+        return None
+    trip, kind, variants, shuffle = got
+    raced_trip = trip()
+    raced = P._race(raced_trip, kind, variants, shuffle, budget)
+    won = P._winner(shuffle, raced)
+    every_trip = trip()
+    best, every = _every_variant_priced(every_trip, kind, variants, shuffle, budget)
+    assert (won is None) == (best is None), (won, best)
+    if won is not None:
+        assert won.cost == best.cost and won.choice == best.choice
+        assert raced_trip.round_trip(kind, won.choice).cost == won.cost
+    for mine, full in zip(raced, every):
+        if mine is not None:
+            assert mine == full
+    for e in every:
+        if isinstance(e, P._Priced) and (budget is None or e.choice.bytes <= budget):
+            assert every_trip.round_trip(kind, e.choice).cost == e.cost
+    return f"{len(variants)} variants, {len(raced)} looked at, {sum(isinstance(e, P._Priced) for e in raced)} priced"
+
+
+def test_best_first_race_on_the_cvt_ptx_corpus(oracle):
+    """On every pair of Triton's cvt_ptx corpus (sm_90 layouts: MMA, dot operands, blocked,
+    slices), with and without a shared-memory budget, the race picks what pricing every variant
+    picks (see below); among them races where the first variant's floor priced it out unseen and
+    the second won."""
+    from converters.gluon import from_dict
+
+    tally: dict[str, int] = {}
+    for r in oracle("triton-3.9/cvt_ptx.jsonl"):
+        src = from_dict(r["src"]).to_linear(list(r["shape"]))
+        dst = from_dict(r["dst"]).to_linear(list(r["shape"]))
+        bits = element_bitwidth(r["dtype"])
+        for budget in (None, 2048):
+            what = _race_agrees(src, dst, bits, (True, True), budget)
+            if what is not None:
+                tally[what] = tally.get(what, 0) + 1
+    print(tally)
+    assert tally.get("2 variants, 2 looked at, 1 priced", 0) > 0
+
+
+@settings(max_examples=150, deadline=None)
+@given(_pairs())
+def test_best_first_race_chooses_what_pricing_everything_chooses(pair):
+    """The race (best first: floors before counts, the lowest bound worked on) picks the same
+    round trip at the same cost as pricing every variant exactly (ties: the first variant, and
+    the shuffle exchange before any round trip); every variant it priced has its exact price, and
+    each price is the cost of the plan built from it."""
+    a, b, bits, matrix, budget = pair
+    assume(_race_agrees(a, b, bits, matrix, budget) is not None)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_pairs())
+def test_round_trip_bank_counts_are_bank_conflicts(pair):
+    """The conflicts a round trip's price counts on its ld/st.shared sides (through the buffer's
+    inverse, read once for both sides) are :func:`linlayout.banks.bank_conflicts` of each side
+    against the chosen buffer (Triton's ``gl.bank_conflicts``); a matrix side keeps the search's
+    estimate."""
+    a, b, bits, matrix, _ = pair
+    got = _setup(a, b, bits, matrix)
+    assume(got is not None)
+    trip, kind, variants, _ = got
+    t = trip()
+    for m in variants:
+        choice = P._variant_choice(t, kind, m)
+        if isinstance(choice, str):
+            continue
+        _, sa, sb = t.search(kind)
+        w, r = t.price(kind, choice).conflicts()
+        lay = choice.layout
+        offset = LinearLayout.from_flat({"offset": P._buffer_bases(lay)}, list(lay.out_dims.items()))
+        for count, instr, estimate, side in ((w, choice.store_instr, choice.store_conflicts, sa),
+                                             (r, choice.load_instr, choice.load_conflicts, sb)):
+            if "matrix" in instr:
+                assert count == estimate
+                continue
+            try:
+                want = bank_conflicts(P._cta_local(side), offset, choice.bitwidth)
+            except LayoutError:
+                want = estimate
+            assert count == want, (m, instr)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 1 << 20), st.integers(0, 1 << 10), st.sampled_from(sorted(set(BARRIER_KEYS.values()))))
+def test_round_trip_price_is_weighted(waves, barriers, key):
+    """The planner's price of a round trip's counts is :func:`linlayout.cost._weighted` of them
+    (the same float)."""
+    assert _round_trip_price(waves, barriers, key) == _weighted(wavefronts=waves, **{key + "s": barriers})
+
+
+def test_clear_caches_forgets_the_pricing_facts():
+    """The per-layout facts pricing remembers (each side's facts, the buffers' inverses) are
+    forgotten by clear_caches, so cold timings are cold."""
+    from linlayout.banks import _unit_images
+
+    rows = LinearLayout({"register": [[0, 1], [0, 2]], "lane": [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]],
+                         "warp": [[4, 0], [8, 0]]}, {"dim0": 16, "dim1": 32})
+    cols = LinearLayout({"register": [[1, 0], [2, 0]], "lane": [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]],
+                         "warp": [[0, 8], [0, 16]]}, {"dim0": 16, "dim1": 32})
+    assert P.plan_conversion(rows, cols, bitwidth=16).kind == "shared_memory"
+    caches = (P._side_facts, _unit_images)
+    assert all(f.cache_info().currsize for f in caches)
+    P.clear_caches()
+    assert not any(f.cache_info().currsize for f in caches)
