@@ -1304,9 +1304,12 @@ def _priced_trip(trip: _Trip, kind: str, choice: SwizzleChoice, max_bytes: int |
     options = "; ".join(
         f"{c.store_instr}/{c.load_instr} in {c.reps} round{'s' if c.reps != 1 else ''}: {c.bytes} bytes" for c in tried
     )
+    if kind == "cross_cta" or "warp" in trip.conv.in_dim_names:
+        why = f"the data crosses {'CTAs' if kind == 'cross_cta' else 'warps'}, so it must go through shared memory"
+    else:  # an in-warp exchange that strategy="triton" sends through shared memory, as Triton 3.9 does
+        why = "Triton 3.9 sends this in-warp exchange through shared memory (not two permutation layouts, or two or more register<->lane transpositions)"
     raise UnsupportedError(
-        f"no {kind.replace('_', ' ')} plan fits max_shared_bytes={max_bytes}: the data crosses "
-        f"{'CTAs' if kind == 'cross_cta' else 'warps'}, so it must go through shared memory, and the smallest buffer is "
+        f"no {kind.replace('_', ' ')} plan fits max_shared_bytes={max_bytes}: {why}, and the smallest buffer is "
         f"{min(c.bytes for c in tried)} bytes (a round can only be split along registers both layouts hold); alternatives: {options}"
     )
 

@@ -207,3 +207,22 @@ def test_clear_caches_forgets_the_pricing_facts():
     assert all(f.cache_info().currsize for f in caches)
     P.clear_caches()
     assert not any(f.cache_info().currsize for f in caches)
+
+
+def test_budget_refusal_of_an_in_warp_exchange_says_why_it_went_through_shared_memory():
+    """An in-warp exchange Triton 3.9 sends through shared memory (two register<->lane
+    transpositions) refused under a budget: the message gives that reason, not "the data crosses
+    warps" (it does not); ``best`` shuffles it instead."""
+    import pytest
+
+    from linlayout import LinearLayout
+    from linlayout.errors import UnsupportedError
+    from linlayout.plan import plan_conversion
+
+    src = LinearLayout.from_flat({"register": [1, 2], "lane": [4, 8, 16, 32, 64]}, [("dim0", 128)])
+    dst = LinearLayout.from_flat({"register": [4, 8], "lane": [1, 2, 16, 32, 64]}, [("dim0", 128)])
+    assert plan_conversion(src, dst, strategy="triton").kind == "shared_memory"
+    with pytest.raises(UnsupportedError) as e:
+        plan_conversion(src, dst, strategy="triton", max_shared_bytes=16)
+    assert "crosses warps" not in str(e.value) and "in-warp exchange" in str(e.value) and "512 bytes" in str(e.value)
+    assert plan_conversion(src, dst, strategy="best", max_shared_bytes=16).kind == "warp_shuffle"
