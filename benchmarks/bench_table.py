@@ -85,17 +85,17 @@ PEAK_RATIO = 1.25
 MIN_SECONDS = 0.2
 
 
-def paired_seconds(ours, floor, repeat: int) -> tuple[float, float]:
-    """The fastest single call of ``ours`` and of ``floor``, called alternately (so that load from
-    other processes falls on both alike), at least ``repeat`` times each and at least
-    ``MIN_SECONDS`` in all (a 2**20 table takes well under a millisecond: three calls are noise)."""
-    first = timeit.timeit(ours, number=1) + timeit.timeit(floor, number=1)
+def paired_seconds(*fns, repeat: int) -> list[float]:
+    """The fastest single call of each of ``fns``, called in turn (so that load from other
+    processes falls on all alike), at least ``repeat`` times each and at least ``MIN_SECONDS`` in
+    all (a 2**20 table takes well under a millisecond: three calls are noise)."""
+    first = sum(timeit.timeit(f, number=1) for f in fns)
     n = max(repeat, min(1000, int(MIN_SECONDS / max(first, 1e-6))))
-    a, b = [], []
+    best = [math.inf] * len(fns)
     for _ in range(n):
-        a.append(timeit.timeit(ours, number=1))
-        b.append(timeit.timeit(floor, number=1))
-    return min(a), min(b)
+        for i, f in enumerate(fns):
+            best[i] = min(best[i], timeit.timeit(f, number=1))
+    return best
 
 
 def peak_ratio(fn) -> float:
@@ -111,7 +111,8 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--max-log2", type=int, default=24)
     args = ap.parse_args()
-    print(f"{'table':<22}{'points':>10}{'dtype':>8}{'MiB':>7}{'ours ms':>10}{'floor ms':>10}{'ratio':>7}{'peak/out':>10}   targets met")
+    print(f"{'table':<22}{'points':>10}{'dtype':>8}{'MiB':>7}{'ours ms':>10}{'floor ms':>10}{'ratio':>7}"
+          f"{'copy ms':>10}{'/copy':>7}{'peak/out':>10}   targets met")
     met_all = True
     evaluators = (("LinearLayout", linear), ("LinearLayout, 3 dims", linear3), ("MixedRadixLayout", mixed_radix), ("cute Layout", cute))
     for name, make in evaluators:
@@ -125,7 +126,13 @@ def main() -> int:
                 a.fill(1)
                 return a
 
-            ours, base = paired_seconds(lay.table, floor, args.repeat)
+            def copy(shape=out.shape, dtype=out.dtype, ready=np.ones_like(out)):
+                a = np.empty(shape, dtype)
+                np.copyto(a, ready)
+                return a
+
+            ours, base, cp = paired_seconds(lay.table, floor, copy, repeat=args.repeat)
+            del copy  # its ready array
             peak = peak_ratio(lay.table)
             sizes.append(out.shape[0])
             times.append(ours)
@@ -134,7 +141,7 @@ def main() -> int:
             met_all &= met
             print(
                 f"{name:<22}{out.shape[0]:>10}{str(out.dtype):>8}{out.nbytes / 2**20:>7.1f}{ours * 1e3:>10.3f}"
-                f"{base * 1e3:>10.3f}{ours / base:>7.2f}{peak:>10.2f}   {'yes' if met else 'NO'}"
+                f"{base * 1e3:>10.3f}{ours / base:>7.2f}{cp * 1e3:>10.3f}{ours / cp:>7.2f}{peak:>10.2f}   {'yes' if met else 'NO'}"
             )
         if len(sizes) > 1:
             logs = [math.log(s) for s in sizes]
