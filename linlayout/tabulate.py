@@ -178,6 +178,13 @@ def tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dtype
                           "a numpy integer dtype")
     if len(images) > MAX_ROWS_LOG2:
         raise SizeError(f"tabulate_xor: a table of 2**{len(images)} rows; at most 2**{MAX_ROWS_LOG2}")
+    return _tabulate_xor(images, fields, dt)
+
+
+def _tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dt: np.dtype) -> np.ndarray:
+    """:func:`tabulate_xor` without checking its arguments (for callers that validated them:
+    ints, ``(shift, mask)`` pairs of ints, an integer dtype, at most ``2**MAX_ROWS_LOG2`` rows)."""
+    k = len(fields)
     w = dt.itemsize * 8
     lane = _LANES.get(dt.itemsize * k) if _LITTLE and dt.kind in "ui" else None
     if lane is None:
@@ -193,7 +200,7 @@ def tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dtype
         packed = [((b >> s0) & m0) | (((b >> s1) & m1) << w) for b in images]
     else:
         packed = [sum(((b >> sh) & m) << (w * c) for c, (sh, m) in enumerate(fields)) for b in images]
-    _fill(out.view(lane).reshape(n), [(2, p) for p in packed], 0, "xor", (1 << (8 * lane.itemsize)) - 1)
+    _fill_xor(out.view(lane).reshape(n), packed, 0)
     return out
 
 
@@ -311,6 +318,51 @@ def _fill(flat: np.ndarray, steps: list[tuple[int, int]], base: int, op: str, ma
 
 
 _UFUNC = {"add": np.add, "xor": np.bitwise_xor}
+
+#: An XOR table's short tables are built as Python lists of at most ``2**_PY_BITS`` rows each.
+_PY_BITS = 6
+
+
+def _fill_xor(flat: np.ndarray, images: Sequence[int], base: int) -> None:
+    """Fill the 1-D ``flat`` (``2**len(images)`` unsigned ints) with ``base`` XOR the images of
+    the set bits (ints within the dtype): the block of the lowest input bits (``_BLOCK_ROWS`` or
+    ``_BLOCK_BYTES``, in cache) is written into the first rows of ``flat`` by one broadcast of two
+    Python-list tables of half its bits each, the short table of the other bits likewise (one
+    list when it is short), then one broadcast writes every further block as the first XOR that
+    table's row: three numpy calls and one list-to-array conversion in all."""
+    dt = flat.dtype
+    m = len(images)
+    a = max(_BLOCK_ROWS, _BLOCK_BYTES // dt.itemsize).bit_length() - 1
+    if m <= a + 1:
+        a = m
+    a1 = (a + 1) // 2
+    cuts = [0, a1, a]
+    if m - a > _PY_BITS:
+        cuts.append((a + m + 1) // 2)
+    if m > a:
+        cuts.append(m)
+    rows: list[int] = []
+    lens = []
+    for j in range(len(cuts) - 1):
+        r = [base if j == 0 else 0]
+        for v in images[cuts[j] : cuts[j + 1]]:
+            r += [x ^ v for x in r]
+        rows += r
+        lens.append(len(r))
+    arr = _array(rows, dt)
+    h = lens[0] * lens[1]
+    np.bitwise_xor(arr[: lens[0]], arr[lens[0] : lens[0] + lens[1], None], out=flat[:h].reshape(lens[1], lens[0]))
+    if m == a:
+        return
+    at = lens[0] + lens[1]
+    if len(lens) == 3:
+        hi = arr[at + 1 :]
+    else:
+        hi = np.empty(lens[2] * lens[3], dt)
+        np.bitwise_xor(arr[at : at + lens[2]], arr[at + lens[2] :, None], out=hi.reshape(lens[3], lens[2]))
+        hi = hi[1:]
+    np.bitwise_xor(flat[:h], hi[:, None], out=flat[h:].reshape(len(hi), h))
+
 
 _S = TypeVar("_S")
 
