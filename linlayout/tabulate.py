@@ -130,9 +130,20 @@ def tabulate(
         [2, 6, 1, 5, 0, 4]
     """
     digits, base, n, dt = _checked(digits, base, op, dtype)
-    k = len(base)
     if n > 1 << MAX_ROWS_LOG2:
         raise SizeError(f"tabulate: a table of {n} rows; at most 2**{MAX_ROWS_LOG2}")
+    return _tabulate(digits, base, op, dt, n)
+
+
+def _tabulate(
+    digits: Sequence[tuple[int, Sequence[int]]], base: Sequence[int], op: str = "add", dt: np.dtype | None = None, n: int = -1
+) -> np.ndarray:
+    """:func:`tabulate` without checking its arguments, for callers that built them (extents and
+    vector entries Python ints, vectors as long as the base, at most ``2**MAX_ROWS_LOG2`` rows);
+    ``n`` is the number of rows when known."""
+    k = len(base)
+    if n < 0:
+        n = math.prod(e for e, _ in digits)
     if dt is None:
         dt = smallest_dtype(*_value_range(digits, base, op))
     if dt == _OBJECT and n * k > MAX_OBJECT_CELLS:
@@ -275,6 +286,13 @@ def _fill_packed(
     additive), or their XOR.  Signed columns of a sum are biased by ``2**(w-1)`` so that each lane
     of the final row is its value plus the bias, in ``[0, 2**w)``; one XOR flips the bias back."""
     width = (1 << (flat.itemsize * 8)) - 1
+    if op == "xor":
+        if len(base) == 1:
+            _fill_xor(flat, [v[0] & width for _, v in digits], base[0] & width)
+        else:
+            _fill_xor(flat, [sum(x << (w * c) for c, x in enumerate(v)) & width for _, v in digits],
+                      sum(x << (w * c) for c, x in enumerate(base)) & width)
+        return
     if len(base) == 1:
         steps = [(e, v[0] & width) for e, v in digits]
         _fill(flat, steps, base[0] & width, op, width)
@@ -296,6 +314,14 @@ def _fill(flat: np.ndarray, steps: list[tuple[int, int]], base: int, op: str, ma
     n = len(flat)
     dt = flat.dtype
     target = max(_BLOCK_ROWS, _BLOCK_BYTES // dt.itemsize)
+    if op == "add":  # a digit whose step is the previous one's span continues it: one digit, fewer calls
+        merged: list[tuple[int, int]] = []
+        for e, v in steps:
+            if merged and v == (merged[-1][0] * merged[-1][1]) & mask:
+                merged[-1] = (merged[-1][0] * e, merged[-1][1])
+            elif e != 1:
+                merged.append((e, v))
+        steps = merged or [(1, 0)]
     if n <= 2 * target:
         _table(steps, base, op, dt, mask, flat)
         return
@@ -403,15 +429,23 @@ def _tables(
     plans: list[list[Any]] = []
     for steps, base in specs:
         groups: list[Any] = []  # (start, length) in rows_all, or a numpy array
-        rows: list[int] | None = None
-        h = lo = hi = 0
         # groups of about the g-th root of the table's length (g the fewest groups of _PY_ROWS):
         # the fewest broadcast calls, and the fewest rows built in Python for that many
-        total = math.prod(e for e, _ in steps)
-        g, cap = 1, max(2, _PY_ROWS)
-        while cap**g < total:
-            g += 1
-        enough = math.ceil(total ** (1 / g) - 1e-9)
+        total = 1
+        for e, _ in steps:
+            total *= e
+        cap = max(2, _PY_ROWS)
+        if total <= cap:
+            enough = total
+        elif total <= cap * cap:
+            enough = math.isqrt(total - 1) + 1
+        else:
+            g = 3
+            while cap**g < total:
+                g += 1
+            enough = math.ceil(total ** (1 / g) - 1e-9)
+        rows: list[int] | None = None
+        h = lo = hi = 0
         for e, v in steps:
             if e == 1:
                 continue
@@ -443,20 +477,22 @@ def _tables(
     flat = _array(rows_all, dt)
     ufunc = _UFUNC[op]
     res: list[np.ndarray] = []
+    last = len(plans) - 1
     for k, groups in enumerate(plans):
         acc: np.ndarray | None = None
+        into = out if k == last else None
         for j, part in enumerate(groups):
             arr: np.ndarray = flat[part[0] : part[0] + part[1]] if type(part) is tuple else part
             if acc is None:
                 acc = arr
                 continue
-            dst = out if out is not None and k == len(plans) - 1 and j == len(groups) - 1 else np.empty(len(acc) * len(arr), dt)
+            dst = into if into is not None and j == len(groups) - 1 else np.empty(len(acc) * len(arr), dt)
             ufunc(acc, arr.reshape(-1, 1), dst.reshape(len(arr), len(acc)))
             acc = dst
         assert acc is not None  # every table has a group
-        if out is not None and k == len(plans) - 1 and len(groups) == 1:
-            out[:] = acc
-            acc = out
+        if into is not None and len(groups) == 1:
+            into[:] = acc
+            acc = into
         res.append(acc)
     return res
 
@@ -470,8 +506,10 @@ def _close(rows: list[int], rows_all: list[int], lo: int, hi: int, mask: int) ->
 
 
 def _long_digit(e: int, v: int, base: int, op: str, dt: np.dtype) -> np.ndarray:
-    """The table of one digit longer than a Python list table: its multiples by numpy (64-bit,
-    then truncated)."""
+    """The table of one digit longer than a Python list table: its multiples by numpy (one
+    ``arange`` when no value wraps, else 64-bit and truncated)."""
+    if op == "add" and v and 0 <= base and base + e * v < min(1 << 53, 1 << (8 * dt.itemsize)):
+        return np.arange(base, base + e * v, v, dtype=dt)  # the length e*v/v is exact below 2**53
     t = np.arange(e, dtype=np.uint64)
     np.multiply(t, np.uint64(v & _U64), out=t)
     if base:
