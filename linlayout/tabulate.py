@@ -181,11 +181,11 @@ def tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dtype
         dt = np.dtype(dtype)
         k = len(fields)
         ok = dt.kind in "uiO" and set(map(type, images)) <= _INT and \
-            all(len(f) == 2 and type(f[0]) is int and type(f[1]) is int for f in fields)
+            all(len(f) == 2 and type(f[0]) is int and type(f[1]) is int and f[0] >= 0 for f in fields)
     except (TypeError, ValueError, SyntaxError):  # np.dtype("01") is a SyntaxError
         ok = False
     if not ok:
-        raise LayoutError("tabulate_xor: images must be ints, fields (shift, mask) pairs of ints and dtype "
+        raise LayoutError("tabulate_xor: images must be ints, fields (shift >= 0, mask) pairs of ints and dtype "
                           "a numpy integer dtype")
     if len(images) > MAX_ROWS_LOG2:
         raise SizeError(f"tabulate_xor: a table of 2**{len(images)} rows; at most 2**{MAX_ROWS_LOG2}")
@@ -197,11 +197,24 @@ def _tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dt: 
     ints, ``(shift, mask)`` pairs of ints, an integer dtype, at most ``2**MAX_ROWS_LOG2`` rows)."""
     k = len(fields)
     w = dt.itemsize * 8
+    if dt.kind in "ui":  # a value is kept modulo the dtype's width (it must hold them: nothing is checked)
+        fields = [(sh, m & ((1 << w) - 1)) for sh, m in fields]
     lane = _LANES.get(dt.itemsize * k) if _LITTLE and dt.kind in "ui" else None
-    if lane is None:
-        cols = [[(b >> sh) & m for b in images] for sh, m in fields]
-        return tabulate([(2, v) for v in zip(*cols)] if k else [(2, ())] * len(images), [0] * k, "xor", dt)
     n = 1 << len(images)
+    if lane is None:
+        if not (_LITTLE and dt.kind in "ui" and k):
+            cols = [[(b >> sh) & m for b in images] for sh, m in fields]
+            return tabulate([(2, v) for v in zip(*cols)] if k else [(2, ())] * len(images), [0] * k, "xor", dt)
+        out = np.empty((n, k), dtype=dt)  # rows wider than a word: written as bytes
+        R = dt.itemsize * k
+        if k == 3:
+            (s0, m0), (s1, m1), (s2, m2) = fields
+            rows = [(((b >> s0) & m0) | (((b >> s1) & m1) << w) | (((b >> s2) & m2) << (2 * w))).to_bytes(R, "little")
+                    for b in images]
+        else:
+            rows = [sum(((b >> sh) & m) << (w * c) for c, (sh, m) in enumerate(fields)).to_bytes(R, "little") for b in images]
+        _fill_wide_rows(out, rows, bytes(R))
+        return out
     out = np.empty((n, k), dtype=dt)
     if k == 1:
         (s0, m0), = fields
@@ -573,55 +586,71 @@ def _fill_columns(out: np.ndarray, digits: Sequence[tuple[int, Sequence[int]]], 
         np.bitwise_xor(words, Wt.type(sum(bias << (w * j) for j in range(W // s))), out=words)
 
 
-#: The XOR of wide rows: the first block, built column by column (strided writes), has this many
-#: rows at most...
-_WIDE_FIRST_ROWS = 1 << 8
+#: The XOR of wide rows: the first block, built as one Python int (a few microseconds for a
+#: kilobyte), has this many rows at most...
+_WIDE_FIRST_ROWS = 1 << 10
 #: ...and doubles (one call over machine words per input bit) until it has this many bytes; the
-#: rest are copies of it in Gray-code order.
-_WIDE_BLOCK_BYTES = 3 << 17
+#: rest are copies of it in Gray-code order.  Doubling reads the older half back from the cache
+#: levels below the first; a copy reads the copy before it.  Measured (3-byte rows, ms):
+#: doubling all the way 0.092 at 2**20 rows, 0.32 at 2**22; blocks of 384 KiB 0.102 and 0.34;
+#: 3 MiB 0.092 and 0.31; at 2**24 rows 3.9 with 3 MiB, 3.8-4.0 with 384-768 KiB.
+_WIDE_BLOCK_BYTES = 3 << 20
 #: Each doubling or copy XORs with one input bit's image repeated over at most this many rows (a
-#: small tile that stays in cache, broadcast over the block).
+#: tile that stays in cache, broadcast over the block: shorter tiles mean more, slower, inner
+#: loops: 0.118 ms at 2**20 rows with tiles of 4096 rows, 0.092 with 16384).
 _WIDE_TILE_ROWS = 1 << 14
 
 
 def _fill_wide_xor(out: np.ndarray, images: Sequence[Sequence[int]], base: Sequence[int]) -> None:
-    """Fill ``out`` with an XOR table whose rows do not fit one machine word (3, 5, 6, 7 or more
-    than 8 bytes), over 8-byte words that each hold whole elements of one or more rows: the
-    first block of rows column by column, then it doubles once per input bit (the new half is the
-    old half XOR the bit's image repeated over the rows: one call over words, the repeated image a
-    short tile broadcast over the half) until it fills ``_WIDE_BLOCK_BYTES``, then the rest are
-    copies of the block in Gray-code order, each the copy before it (still in cache) XOR one
-    bit's tile.  XOR acts on each bit alone, so words may cut across rows freely."""
-    n, k = out.shape
+    """:func:`_fill_wide_rows` for images and base given as vectors (one int per column)."""
     s = out.itemsize
-    U = _LANES[s]
     mask = (1 << (8 * s)) - 1
-    R = s * k
-    period = 8 // math.gcd(R, 8)  # rows in a run of whole words (a power of two)
+    w = 8 * s
+
+    def row(v: Sequence[int]) -> bytes:
+        return sum((x & mask) << (w * c) for c, x in enumerate(v)).to_bytes(s * len(v), "little")
+
+    _fill_wide_rows(out, [row(v) for v in images], row(base))
+
+
+def _fill_wide_rows(out: np.ndarray, images: Sequence[bytes], base: bytes) -> None:
+    """Fill ``out`` (``2**len(images)`` C-contiguous rows of ``len(base)`` bytes each, which do not
+    fit one machine word: 3, 5, 6, 7 or more than 8 bytes) with the XOR table of the images given
+    as their rows' bytes.  The first block (up to ``_WIDE_FIRST_ROWS`` rows) is one Python int
+    doubled once per input bit (the new half is the old half XOR the bit's row repeated), written
+    in one call; then it doubles over 8-byte words (one call per input bit, the repeated row a
+    tile of at most ``_WIDE_TILE_ROWS`` rows broadcast over the half) until it fills
+    ``_WIDE_BLOCK_BYTES``, and the rest are copies of the block in Gray-code order, each the copy
+    before it XOR one bit's tile.  XOR acts on each bit alone, so words may cut across rows."""
+    R = len(base)
     m = len(images)
-    h = 1 << min(m, max(period.bit_length() - 1, _WIDE_FIRST_ROWS.bit_length() - 1))
-    first = _tables([([(2, v[c] & mask) for v in images[: h.bit_length() - 1]], base[c] & mask) for c in range(k)], "xor", U, mask)
-    cols = out.view(U)
-    for c in range(k):
-        cols[:h, c] = first[c]
-    if h == n:
+    period = 8 // math.gcd(R, 8)  # rows in a run of whole words (a power of two)
+    a = min(m, max(period.bit_length() - 1, _WIDE_FIRST_ROWS.bit_length() - 1))
+    blk = int.from_bytes(base, "little")
+    nb = R
+    for j in range(a):
+        blk |= (blk ^ int.from_bytes(images[j] * (nb // R), "little")) << (8 * nb)
+        nb <<= 1
+    buf = out.reshape(-1).view(np.uint8)
+    buf[:nb] = np.frombuffer(blk.to_bytes(nb, "little"), np.uint8)
+    if a == m:
         return
-    words = out.reshape(-1).view(np.uint8).view(np.uint64)
-    row_bytes = [b"".join((x & mask).to_bytes(s, "little") for x in v) for v in images]
+    words = buf.view(np.uint64)
+    rows = min(1 << m, max(period, _WIDE_TILE_ROWS))  # rows of a tile
 
-    def tile(j: int, rows: int) -> np.ndarray:
-        return np.frombuffer(row_bytes[j] * rows, np.uint64)
+    def tile(j: int, h: int) -> np.ndarray:
+        return np.frombuffer(images[j] * min(h, rows), np.uint64)
 
-    j = h.bit_length() - 1
+    h, j = 1 << a, a
     while j < m and h * R < _WIDE_BLOCK_BYTES:
-        t = tile(j, min(h, max(period, _WIDE_TILE_ROWS)))
+        t = tile(j, h)
         hw = h * R // 8
         np.bitwise_xor(words[:hw].reshape(-1, len(t)), t, words[hw : 2 * hw].reshape(-1, len(t)))
         h <<= 1
         j += 1
     if j == m:
         return
-    tiles = [tile(i, min(h, max(period, _WIDE_TILE_ROWS))) for i in range(j, m)]
+    tiles = [tile(i, h) for i in range(j, m)]
     hw = h * R // 8
     copies = words.reshape(1 << (m - j), hw // len(tiles[0]), len(tiles[0]))
     prev = 0
