@@ -18,10 +18,12 @@ unsigned integers with the columns in separate lanes (numpy arrays are little-en
 XOR never crosses lanes, and packing is additive modulo the word, so ``+`` of packed rows is
 ``+`` of rows (signed columns are biased by ``2**(w-1)`` so that each final lane is in
 ``[0, 2**w)``, then flipped back with one XOR).  Wider rows (3 columns, say) are written over
-8-byte machine words that each hold whole elements of one or more rows: an XOR table doubles its
-first block once per input bit (the new half is the old half XOR the bit's image repeated over
-the rows) and then copies the block in Gray-code order, each copy the one before it (still in
-cache) XOR one input bit's repeated image; a sum writes one word-wise call along the words that
+8-byte machine words that each hold whole elements of one or more rows: an XOR table builds its
+first kilobytes as one Python int, doubles them once per input bit (the new half is the old half
+XOR the bit's row repeated) and then copies the block in Gray-code order, each copy the one
+before it XOR one input bit's repeated row (numpy cannot broadcast a row that is not one word
+over a contiguous output, so the final pass reads an earlier part of the output back: close to
+numpy's time to copy the array, not to fill it); a sum writes one word-wise call along the words that
 share a position in the period of rows, with ``lo`` and ``hi`` holding non-negative lane values
 that sum to the final value, so no lane carries into its neighbour.
 
@@ -74,7 +76,11 @@ def smallest_dtype(lo: int, hi: int) -> np.dtype:
         >>> smallest_dtype(0, 255), smallest_dtype(-1, 255), smallest_dtype(-128, 127), smallest_dtype(0, 2**64)
         (dtype('uint8'), dtype('int16'), dtype('int8'), dtype('O'))
     """
-    lo, hi = as_int(lo, "smallest_dtype: lo", LayoutError), as_int(hi, "smallest_dtype: hi", LayoutError)
+    return _smallest_dtype(as_int(lo, "smallest_dtype: lo", LayoutError), as_int(hi, "smallest_dtype: hi", LayoutError))
+
+
+def _smallest_dtype(lo: int, hi: int) -> np.dtype:
+    """:func:`smallest_dtype` of two Python ints, unchecked."""
     if lo >= 0:
         bits, kinds = hi.bit_length(), _UNSIGNED
     else:
@@ -145,7 +151,7 @@ def _tabulate(
     if n < 0:
         n = math.prod(e for e, _ in digits)
     if dt is None:
-        dt = smallest_dtype(*_value_range(digits, base, op))
+        dt = _smallest_dtype(*_value_range(digits, base, op))
     if dt == _OBJECT and n * k > MAX_OBJECT_CELLS:
         raise SizeError(
             f"table: the values do not fit in 64 bits, and a table of Python ints is limited to "
@@ -311,7 +317,10 @@ def _fill_packed(
         _fill(flat, steps, base[0] & width, op, width)
         return
     bias = 1 << (w - 1) if biased else 0
-    steps = [(e, sum(x << (w * c) for c, x in enumerate(v)) & width) for e, v in digits]
+    if len(base) == 2:
+        steps = [(e, (v[0] + (v[1] << w)) & width) for e, v in digits]
+    else:
+        steps = [(e, sum(x << (w * c) for c, x in enumerate(v)) & width) for e, v in digits]
     _fill(flat, steps, sum((x + bias) << (w * c) for c, x in enumerate(base)) & width, op, width)
     if bias:
         np.bitwise_xor(flat, flat.dtype.type(sum(bias << (w * c) for c in range(len(base)))), out=flat)
