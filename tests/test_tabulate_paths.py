@@ -145,3 +145,36 @@ def test_masks_wider_than_the_dtype_wrap_and_bad_fields_are_refused():
         except LayoutError:
             continue
         raise AssertionError(f"{fields} accepted")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(1, 9), st.booleans(), st.lists(st.integers(-(2**9), 2**17), min_size=3, max_size=3)),
+             min_size=1, max_size=5),
+    st.lists(st.integers(-(2**9), 2**17), min_size=3, max_size=3),
+    st.integers(1, 3),
+    st.sampled_from([1, 2, 4, 64]),
+    st.sampled_from([(1, 1), (8, 4), (64, 8), (1 << 14, 4096)]),
+)
+def test_sums_of_contiguous_and_long_digits(digits, base, k, py_rows, block):
+    # a digit whose step is the span of the one before continues it (merged into one digit), and a
+    # digit longer than a list table is one arange when no value wraps: both against the sum
+    steps = []
+    for e, contiguous, v in digits:
+        if contiguous and steps:
+            pe, pv = steps[-1]
+            v = [x * pe for x in pv]
+        steps.append((e, v[:k]))
+    base = base[:k]
+    n = int(np.prod([e for e, _ in steps]))
+    want = []
+    for i in range(n):
+        row, r = list(base), i
+        for e, v in steps:
+            row = [x + (r % e) * y for x, y in zip(row, v)]
+            r //= e
+        want.append(row)
+    with knobs({"_PY_ROWS": py_rows, "_BLOCK_BYTES": block[0], "_BLOCK_ROWS": block[1]}):
+        t = tabulate(steps, base, "add")
+    assert t.dtype == smallest_dtype(min(min(r) for r in want), max(max(r) for r in want))
+    assert [[int(x) for x in r] for r in t.tolist()] == want
