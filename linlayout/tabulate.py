@@ -367,7 +367,9 @@ def _fill(flat: np.ndarray, steps: list[tuple[int, int]], base: int, op: str, ma
 
 _UFUNC = {"add": np.add, "xor": np.bitwise_xor}
 
-#: An XOR table's short tables are built as Python lists of at most ``2**_PY_BITS`` rows each.
+#: The short table of an XOR table's bits above the block is one Python list up to this many bits
+#: (else two lists of half of them, combined by one broadcast); the block is always two lists of
+#: half its bits (up to 2**7 rows each) and one broadcast.
 _PY_BITS = 6
 
 
@@ -377,7 +379,7 @@ def _fill_xor(flat: np.ndarray, images: Sequence[int], base: int) -> None:
     ``_BLOCK_BYTES``, in cache) is written into the first rows of ``flat`` by one broadcast of two
     Python-list tables of half its bits each, the short table of the other bits likewise (one
     list when it is short), then one broadcast writes every further block as the first XOR that
-    table's row: three numpy calls and one list-to-array conversion in all."""
+    table's row: at most three broadcast calls and one list-to-array conversion in all."""
     dt = flat.dtype
     m = len(images)
     a = max(_BLOCK_ROWS, _BLOCK_BYTES // dt.itemsize).bit_length() - 1
