@@ -34,7 +34,7 @@ import numpy as np
 from . import gf2
 from .checks import as_int, expect, is_pow2, log2
 from .linear_text import read_linear_text
-from .tabulate import smallest_dtype, tabulate_xor
+from .tabulate import _tabulate_xor, smallest_dtype
 from .errors import (
     BasisError,
     DimensionError,
@@ -830,7 +830,7 @@ class LinearLayout:
         """
         self._check_table_size()
         mask = (1 << self.total_out_size_log2) - 1
-        return tabulate_xor(self._columns(), [(0, mask)], smallest_dtype(0, mask)).reshape(-1)
+        return _tabulate_xor(self._columns(), [(0, mask)], smallest_dtype(0, mask)).reshape(-1)
 
     def table(self) -> np.ndarray:
         """Outputs of every input at once: an array of shape ``(total_in_size, num_out_dims)`` of
@@ -850,7 +850,7 @@ class LinearLayout:
         self._check_table_size()
         unpack = self._out_unpack
         dt = smallest_dtype(0, max((m for _, _, m in unpack), default=0))
-        return tabulate_xor(self._columns(), [(sh, m) for _, sh, m in unpack], dt)
+        return _tabulate_xor(self._columns(), [(sh, m) for _, sh, m in unpack], dt)
 
     def _check_table_size(self) -> None:
         n = self.total_in_size_log2

@@ -54,7 +54,7 @@ from .errors import (
     UnsupportedError,
 )
 from .limits import MAX_ITEMS, MAX_RANK, MAX_TABLE_LOG2, as_list
-from .tabulate import tabulate
+from .tabulate import _tabulate, tabulate
 
 __all__ = ["Digit", "MixedRadixLayout", "Counterexample", "Pow2Piece", "MAX_TABLE_SIZE", "MAX_ENUMERATION", "to_digit"]
 
@@ -539,8 +539,9 @@ class MixedRadixLayout:
             >>> MixedRadixLayout({"x": [(4, 2**62, "m")]}).table().dtype
             dtype('uint64')
         """
-        self._check_table_size(self.size)
-        return tabulate(self._steps([d for _, dl in self._digits for d in dl]), self._base())
+        n = self.size
+        self._check_table_size(n)
+        return _tabulate(self._steps([d for _, dl in self._digits for d in dl]), self._base(), n=n)
 
     def _base(self) -> tuple[int, ...]:
         return tuple(self._offset.get(a, 0) for a in self._axes)

@@ -18,10 +18,12 @@ unsigned integers with the columns in separate lanes (numpy arrays are little-en
 XOR never crosses lanes, and packing is additive modulo the word, so ``+`` of packed rows is
 ``+`` of rows (signed columns are biased by ``2**(w-1)`` so that each final lane is in
 ``[0, 2**w)``, then flipped back with one XOR).  Wider rows (3 columns, say) are written over
-8-byte machine words that each hold whole elements of one or more rows: an XOR table doubles its
-first block once per input bit (the new half is the old half XOR the bit's image repeated over
-the rows) and then copies the block in Gray-code order, each copy the one before it (still in
-cache) XOR one input bit's repeated image; a sum writes one word-wise call along the words that
+8-byte machine words that each hold whole elements of one or more rows: an XOR table builds its
+first kilobytes as one Python int, doubles them once per input bit (the new half is the old half
+XOR the bit's row repeated) and then copies the block in Gray-code order, each copy the one
+before it XOR one input bit's repeated row (numpy cannot broadcast a row that is not one word
+over a contiguous output, so the final pass reads an earlier part of the output back: close to
+numpy's time to copy the array, not to fill it); a sum writes one word-wise call along the words that
 share a position in the period of rows, with ``lo`` and ``hi`` holding non-negative lane values
 that sum to the final value, so no lane carries into its neighbour.
 
@@ -74,7 +76,11 @@ def smallest_dtype(lo: int, hi: int) -> np.dtype:
         >>> smallest_dtype(0, 255), smallest_dtype(-1, 255), smallest_dtype(-128, 127), smallest_dtype(0, 2**64)
         (dtype('uint8'), dtype('int16'), dtype('int8'), dtype('O'))
     """
-    lo, hi = as_int(lo, "smallest_dtype: lo", LayoutError), as_int(hi, "smallest_dtype: hi", LayoutError)
+    return _smallest_dtype(as_int(lo, "smallest_dtype: lo", LayoutError), as_int(hi, "smallest_dtype: hi", LayoutError))
+
+
+def _smallest_dtype(lo: int, hi: int) -> np.dtype:
+    """:func:`smallest_dtype` of two Python ints, unchecked."""
     if lo >= 0:
         bits, kinds = hi.bit_length(), _UNSIGNED
     else:
@@ -130,11 +136,22 @@ def tabulate(
         [2, 6, 1, 5, 0, 4]
     """
     digits, base, n, dt = _checked(digits, base, op, dtype)
-    k = len(base)
     if n > 1 << MAX_ROWS_LOG2:
         raise SizeError(f"tabulate: a table of {n} rows; at most 2**{MAX_ROWS_LOG2}")
+    return _tabulate(digits, base, op, dt, n)
+
+
+def _tabulate(
+    digits: Sequence[tuple[int, Sequence[int]]], base: Sequence[int], op: str = "add", dt: np.dtype | None = None, n: int = -1
+) -> np.ndarray:
+    """:func:`tabulate` without checking its arguments, for callers that built them (extents and
+    vector entries Python ints, vectors as long as the base, at most ``2**MAX_ROWS_LOG2`` rows);
+    ``n`` is the number of rows when known."""
+    k = len(base)
+    if n < 0:
+        n = math.prod(e for e, _ in digits)
     if dt is None:
-        dt = smallest_dtype(*_value_range(digits, base, op))
+        dt = _smallest_dtype(*_value_range(digits, base, op))
     if dt == _OBJECT and n * k > MAX_OBJECT_CELLS:
         raise SizeError(
             f"table: the values do not fit in 64 bits, and a table of Python ints is limited to "
@@ -170,20 +187,40 @@ def tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dtype
         dt = np.dtype(dtype)
         k = len(fields)
         ok = dt.kind in "uiO" and set(map(type, images)) <= _INT and \
-            all(len(f) == 2 and type(f[0]) is int and type(f[1]) is int for f in fields)
+            all(len(f) == 2 and type(f[0]) is int and type(f[1]) is int and f[0] >= 0 for f in fields)
     except (TypeError, ValueError, SyntaxError):  # np.dtype("01") is a SyntaxError
         ok = False
     if not ok:
-        raise LayoutError("tabulate_xor: images must be ints, fields (shift, mask) pairs of ints and dtype "
+        raise LayoutError("tabulate_xor: images must be ints, fields (shift >= 0, mask) pairs of ints and dtype "
                           "a numpy integer dtype")
     if len(images) > MAX_ROWS_LOG2:
         raise SizeError(f"tabulate_xor: a table of 2**{len(images)} rows; at most 2**{MAX_ROWS_LOG2}")
+    return _tabulate_xor(images, fields, dt)
+
+
+def _tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dt: np.dtype) -> np.ndarray:
+    """:func:`tabulate_xor` without checking its arguments (for callers that validated them:
+    ints, ``(shift, mask)`` pairs of ints, an integer dtype, at most ``2**MAX_ROWS_LOG2`` rows)."""
+    k = len(fields)
     w = dt.itemsize * 8
+    if dt.kind in "ui":  # a value is kept modulo the dtype's width (it must hold them: nothing is checked)
+        fields = [(sh, m & ((1 << w) - 1)) for sh, m in fields]
     lane = _LANES.get(dt.itemsize * k) if _LITTLE and dt.kind in "ui" else None
-    if lane is None:
-        cols = [[(b >> sh) & m for b in images] for sh, m in fields]
-        return tabulate([(2, v) for v in zip(*cols)] if k else [(2, ())] * len(images), [0] * k, "xor", dt)
     n = 1 << len(images)
+    if lane is None:
+        if not (_LITTLE and dt.kind in "ui" and k):
+            cols = [[(b >> sh) & m for b in images] for sh, m in fields]
+            return tabulate([(2, v) for v in zip(*cols)] if k else [(2, ())] * len(images), [0] * k, "xor", dt)
+        out = np.empty((n, k), dtype=dt)  # rows wider than a word: written as bytes
+        R = dt.itemsize * k
+        if k == 3:
+            (s0, m0), (s1, m1), (s2, m2) = fields
+            rows = [(((b >> s0) & m0) | (((b >> s1) & m1) << w) | (((b >> s2) & m2) << (2 * w))).to_bytes(R, "little")
+                    for b in images]
+        else:
+            rows = [sum(((b >> sh) & m) << (w * c) for c, (sh, m) in enumerate(fields)).to_bytes(R, "little") for b in images]
+        _fill_wide_rows(out, rows, bytes(R))
+        return out
     out = np.empty((n, k), dtype=dt)
     if k == 1:
         (s0, m0), = fields
@@ -193,7 +230,7 @@ def tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dtype
         packed = [((b >> s0) & m0) | (((b >> s1) & m1) << w) for b in images]
     else:
         packed = [sum(((b >> sh) & m) << (w * c) for c, (sh, m) in enumerate(fields)) for b in images]
-    _fill(out.view(lane).reshape(n), [(2, p) for p in packed], 0, "xor", (1 << (8 * lane.itemsize)) - 1)
+    _fill_xor(out.view(lane).reshape(n), packed, 0)
     return out
 
 
@@ -268,12 +305,22 @@ def _fill_packed(
     additive), or their XOR.  Signed columns of a sum are biased by ``2**(w-1)`` so that each lane
     of the final row is its value plus the bias, in ``[0, 2**w)``; one XOR flips the bias back."""
     width = (1 << (flat.itemsize * 8)) - 1
+    if op == "xor":
+        if len(base) == 1:
+            _fill_xor(flat, [v[0] & width for _, v in digits], base[0] & width)
+        else:
+            _fill_xor(flat, [sum(x << (w * c) for c, x in enumerate(v)) & width for _, v in digits],
+                      sum(x << (w * c) for c, x in enumerate(base)) & width)
+        return
     if len(base) == 1:
         steps = [(e, v[0] & width) for e, v in digits]
         _fill(flat, steps, base[0] & width, op, width)
         return
     bias = 1 << (w - 1) if biased else 0
-    steps = [(e, sum(x << (w * c) for c, x in enumerate(v)) & width) for e, v in digits]
+    if len(base) == 2:
+        steps = [(e, (v[0] + (v[1] << w)) & width) for e, v in digits]
+    else:
+        steps = [(e, sum(x << (w * c) for c, x in enumerate(v)) & width) for e, v in digits]
     _fill(flat, steps, sum((x + bias) << (w * c) for c, x in enumerate(base)) & width, op, width)
     if bias:
         np.bitwise_xor(flat, flat.dtype.type(sum(bias << (w * c) for c in range(len(base)))), out=flat)
@@ -289,6 +336,14 @@ def _fill(flat: np.ndarray, steps: list[tuple[int, int]], base: int, op: str, ma
     n = len(flat)
     dt = flat.dtype
     target = max(_BLOCK_ROWS, _BLOCK_BYTES // dt.itemsize)
+    if op == "add":  # a digit whose step is the previous one's span continues it: one digit, fewer calls
+        merged: list[tuple[int, int]] = []
+        for e, v in steps:
+            if merged and v == (merged[-1][0] * merged[-1][1]) & mask:
+                merged[-1] = (merged[-1][0] * e, merged[-1][1])
+            elif e != 1:
+                merged.append((e, v))
+        steps = merged or [(1, 0)]
     if n <= 2 * target:
         _table(steps, base, op, dt, mask, flat)
         return
@@ -311,6 +366,53 @@ def _fill(flat: np.ndarray, steps: list[tuple[int, int]], base: int, op: str, ma
 
 
 _UFUNC = {"add": np.add, "xor": np.bitwise_xor}
+
+#: The short table of an XOR table's bits above the block is one Python list up to this many bits
+#: (else two lists of half of them, combined by one broadcast); the block is always two lists of
+#: half its bits (up to 2**7 rows each) and one broadcast.
+_PY_BITS = 6
+
+
+def _fill_xor(flat: np.ndarray, images: Sequence[int], base: int) -> None:
+    """Fill the 1-D ``flat`` (``2**len(images)`` unsigned ints) with ``base`` XOR the images of
+    the set bits (ints within the dtype): the block of the lowest input bits (``_BLOCK_ROWS`` or
+    ``_BLOCK_BYTES``, in cache) is written into the first rows of ``flat`` by one broadcast of two
+    Python-list tables of half its bits each, the short table of the other bits likewise (one
+    list when it is short), then one broadcast writes every further block as the first XOR that
+    table's row: at most three broadcast calls and one list-to-array conversion in all."""
+    dt = flat.dtype
+    m = len(images)
+    a = max(_BLOCK_ROWS, _BLOCK_BYTES // dt.itemsize).bit_length() - 1
+    if m <= a + 1:
+        a = m
+    a1 = (a + 1) // 2
+    cuts = [0, a1, a]
+    if m - a > _PY_BITS:
+        cuts.append((a + m + 1) // 2)
+    if m > a:
+        cuts.append(m)
+    rows: list[int] = []
+    lens = []
+    for j in range(len(cuts) - 1):
+        r = [base if j == 0 else 0]
+        for v in images[cuts[j] : cuts[j + 1]]:
+            r += [x ^ v for x in r]
+        rows += r
+        lens.append(len(r))
+    arr = _array(rows, dt)
+    h = lens[0] * lens[1]
+    np.bitwise_xor(arr[: lens[0]], arr[lens[0] : lens[0] + lens[1], None], out=flat[:h].reshape(lens[1], lens[0]))
+    if m == a:
+        return
+    at = lens[0] + lens[1]
+    if len(lens) == 3:
+        hi = arr[at + 1 :]
+    else:
+        hi = np.empty(lens[2] * lens[3], dt)
+        np.bitwise_xor(arr[at : at + lens[2]], arr[at + lens[2] :, None], out=hi.reshape(lens[3], lens[2]))
+        hi = hi[1:]
+    np.bitwise_xor(flat[:h], hi[:, None], out=flat[h:].reshape(len(hi), h))
+
 
 _S = TypeVar("_S")
 
@@ -351,15 +453,23 @@ def _tables(
     plans: list[list[Any]] = []
     for steps, base in specs:
         groups: list[Any] = []  # (start, length) in rows_all, or a numpy array
-        rows: list[int] | None = None
-        h = lo = hi = 0
         # groups of about the g-th root of the table's length (g the fewest groups of _PY_ROWS):
         # the fewest broadcast calls, and the fewest rows built in Python for that many
-        total = math.prod(e for e, _ in steps)
-        g, cap = 1, max(2, _PY_ROWS)
-        while cap**g < total:
-            g += 1
-        enough = math.ceil(total ** (1 / g) - 1e-9)
+        total = 1
+        for e, _ in steps:
+            total *= e
+        cap = max(2, _PY_ROWS)
+        if total <= cap:
+            enough = total
+        elif total <= cap * cap:
+            enough = math.isqrt(total - 1) + 1
+        else:
+            g = 3
+            while cap**g < total:
+                g += 1
+            enough = math.ceil(total ** (1 / g) - 1e-9)
+        rows: list[int] | None = None
+        h = lo = hi = 0
         for e, v in steps:
             if e == 1:
                 continue
@@ -391,20 +501,22 @@ def _tables(
     flat = _array(rows_all, dt)
     ufunc = _UFUNC[op]
     res: list[np.ndarray] = []
+    last = len(plans) - 1
     for k, groups in enumerate(plans):
         acc: np.ndarray | None = None
+        into = out if k == last else None
         for j, part in enumerate(groups):
             arr: np.ndarray = flat[part[0] : part[0] + part[1]] if type(part) is tuple else part
             if acc is None:
                 acc = arr
                 continue
-            dst = out if out is not None and k == len(plans) - 1 and j == len(groups) - 1 else np.empty(len(acc) * len(arr), dt)
+            dst = into if into is not None and j == len(groups) - 1 else np.empty(len(acc) * len(arr), dt)
             ufunc(acc, arr.reshape(-1, 1), dst.reshape(len(arr), len(acc)))
             acc = dst
         assert acc is not None  # every table has a group
-        if out is not None and k == len(plans) - 1 and len(groups) == 1:
-            out[:] = acc
-            acc = out
+        if into is not None and len(groups) == 1:
+            into[:] = acc
+            acc = into
         res.append(acc)
     return res
 
@@ -418,8 +530,10 @@ def _close(rows: list[int], rows_all: list[int], lo: int, hi: int, mask: int) ->
 
 
 def _long_digit(e: int, v: int, base: int, op: str, dt: np.dtype) -> np.ndarray:
-    """The table of one digit longer than a Python list table: its multiples by numpy (64-bit,
-    then truncated)."""
+    """The table of one digit longer than a Python list table: its multiples by numpy (one
+    ``arange`` when no value wraps, else 64-bit and truncated)."""
+    if op == "add" and v and 0 <= base and base + e * v < min(1 << 53, 1 << (8 * dt.itemsize)):
+        return np.arange(base, base + e * v, v, dtype=dt)  # the length e*v/v is exact below 2**53
     t = np.arange(e, dtype=np.uint64)
     np.multiply(t, np.uint64(v & _U64), out=t)
     if base:
@@ -483,55 +597,71 @@ def _fill_columns(out: np.ndarray, digits: Sequence[tuple[int, Sequence[int]]], 
         np.bitwise_xor(words, Wt.type(sum(bias << (w * j) for j in range(W // s))), out=words)
 
 
-#: The XOR of wide rows: the first block, built column by column (strided writes), has this many
-#: rows at most...
-_WIDE_FIRST_ROWS = 1 << 8
+#: The XOR of wide rows: the first block, built as one Python int (a few microseconds for a
+#: kilobyte), has this many rows at most...
+_WIDE_FIRST_ROWS = 1 << 10
 #: ...and doubles (one call over machine words per input bit) until it has this many bytes; the
-#: rest are copies of it in Gray-code order.
-_WIDE_BLOCK_BYTES = 3 << 17
+#: rest are copies of it in Gray-code order.  Doubling reads the older half back from the cache
+#: levels below the first; a copy reads the copy before it.  Measured (3-byte rows, ms):
+#: doubling all the way 0.092 at 2**20 rows, 0.32 at 2**22; blocks of 384 KiB 0.102 and 0.34;
+#: 3 MiB 0.092 and 0.31; at 2**24 rows 3.9 with 3 MiB, 3.8-4.0 with 384-768 KiB.
+_WIDE_BLOCK_BYTES = 3 << 20
 #: Each doubling or copy XORs with one input bit's image repeated over at most this many rows (a
-#: small tile that stays in cache, broadcast over the block).
+#: tile that stays in cache, broadcast over the block: shorter tiles mean more, slower, inner
+#: loops: 0.118 ms at 2**20 rows with tiles of 4096 rows, 0.092 with 16384).
 _WIDE_TILE_ROWS = 1 << 14
 
 
 def _fill_wide_xor(out: np.ndarray, images: Sequence[Sequence[int]], base: Sequence[int]) -> None:
-    """Fill ``out`` with an XOR table whose rows do not fit one machine word (3, 5, 6, 7 or more
-    than 8 bytes), over 8-byte words that each hold whole elements of one or more rows: the
-    first block of rows column by column, then it doubles once per input bit (the new half is the
-    old half XOR the bit's image repeated over the rows: one call over words, the repeated image a
-    short tile broadcast over the half) until it fills ``_WIDE_BLOCK_BYTES``, then the rest are
-    copies of the block in Gray-code order, each the copy before it (still in cache) XOR one
-    bit's tile.  XOR acts on each bit alone, so words may cut across rows freely."""
-    n, k = out.shape
+    """:func:`_fill_wide_rows` for images and base given as vectors (one int per column)."""
     s = out.itemsize
-    U = _LANES[s]
     mask = (1 << (8 * s)) - 1
-    R = s * k
-    period = 8 // math.gcd(R, 8)  # rows in a run of whole words (a power of two)
+    w = 8 * s
+
+    def row(v: Sequence[int]) -> bytes:
+        return sum((x & mask) << (w * c) for c, x in enumerate(v)).to_bytes(s * len(v), "little")
+
+    _fill_wide_rows(out, [row(v) for v in images], row(base))
+
+
+def _fill_wide_rows(out: np.ndarray, images: Sequence[bytes], base: bytes) -> None:
+    """Fill ``out`` (``2**len(images)`` C-contiguous rows of ``len(base)`` bytes each, which do not
+    fit one machine word: 3, 5, 6, 7 or more than 8 bytes) with the XOR table of the images given
+    as their rows' bytes.  The first block (up to ``_WIDE_FIRST_ROWS`` rows) is one Python int
+    doubled once per input bit (the new half is the old half XOR the bit's row repeated), written
+    in one call; then it doubles over 8-byte words (one call per input bit, the repeated row a
+    tile of at most ``_WIDE_TILE_ROWS`` rows broadcast over the half) until it fills
+    ``_WIDE_BLOCK_BYTES``, and the rest are copies of the block in Gray-code order, each the copy
+    before it XOR one bit's tile.  XOR acts on each bit alone, so words may cut across rows."""
+    R = len(base)
     m = len(images)
-    h = 1 << min(m, max(period.bit_length() - 1, _WIDE_FIRST_ROWS.bit_length() - 1))
-    first = _tables([([(2, v[c] & mask) for v in images[: h.bit_length() - 1]], base[c] & mask) for c in range(k)], "xor", U, mask)
-    cols = out.view(U)
-    for c in range(k):
-        cols[:h, c] = first[c]
-    if h == n:
+    period = 8 // math.gcd(R, 8)  # rows in a run of whole words (a power of two)
+    a = min(m, max(period.bit_length() - 1, _WIDE_FIRST_ROWS.bit_length() - 1))
+    blk = int.from_bytes(base, "little")
+    nb = R
+    for j in range(a):
+        blk |= (blk ^ int.from_bytes(images[j] * (nb // R), "little")) << (8 * nb)
+        nb <<= 1
+    buf = out.reshape(-1).view(np.uint8)
+    buf[:nb] = np.frombuffer(blk.to_bytes(nb, "little"), np.uint8)
+    if a == m:
         return
-    words = out.reshape(-1).view(np.uint8).view(np.uint64)
-    row_bytes = [b"".join((x & mask).to_bytes(s, "little") for x in v) for v in images]
+    words = buf.view(np.uint64)
+    rows = min(1 << m, max(period, _WIDE_TILE_ROWS))  # rows of a tile
 
-    def tile(j: int, rows: int) -> np.ndarray:
-        return np.frombuffer(row_bytes[j] * rows, np.uint64)
+    def tile(j: int, h: int) -> np.ndarray:
+        return np.frombuffer(images[j] * min(h, rows), np.uint64)
 
-    j = h.bit_length() - 1
+    h, j = 1 << a, a
     while j < m and h * R < _WIDE_BLOCK_BYTES:
-        t = tile(j, min(h, max(period, _WIDE_TILE_ROWS)))
+        t = tile(j, h)
         hw = h * R // 8
         np.bitwise_xor(words[:hw].reshape(-1, len(t)), t, words[hw : 2 * hw].reshape(-1, len(t)))
         h <<= 1
         j += 1
     if j == m:
         return
-    tiles = [tile(i, min(h, max(period, _WIDE_TILE_ROWS))) for i in range(j, m)]
+    tiles = [tile(i, h) for i in range(j, m)]
     hw = h * R // 8
     copies = words.reshape(1 << (m - j), hw // len(tiles[0]), len(tiles[0]))
     prev = 0
