@@ -862,7 +862,7 @@ class SwizzleSearch:
         self._cands: dict[tuple[MemOpTile, MemOpTile], SwizzleChoice | None] = {}
         self._recs: dict[tuple[object, object], tuple[int, int, int] | None] = {}
         self._fulls: dict[tuple[object, object], _Candidate | None] = {}
-        #: per ranked pair of unit vectors: the reps it leaves and :meth:`_unit_tiles`
+        #: per ranked pair of unit vectors: the reps it leaves and its vector bits and access tiles (see :meth:`_ranked`)
         self._tiles: dict[tuple[object, object], tuple[int, tuple[list[int], int, list[int], list[int], int, int]]] = {}
         # for the ranks on masks: every bit, the common registers
         self._full_mask = (1 << self.dim) - 1
@@ -1057,59 +1057,79 @@ class SwizzleSearch:
 
     def _ranked(self, ts: MemOpTile, td: MemOpTile, key: tuple[object, object], plan: _PairPlan | None) -> tuple[int, int, int] | None:
         """:meth:`_rank` of a pair not ranked yet (``key``: its tiles' keys; ``plan``: its
-        :meth:`_plan`)."""
-        out: tuple[int, int, int] | None
-        if self._units and self._len_s >= 0:  # on masks, the tiles kept for the offset groups
-            fit = self._fits(plan)
-            got = None if fit is None else self._unit_tiles(ts, td, fit)
-            if got is None or fit is None:
-                out = None
-            else:
-                self._tiles[key] = (fit[8], got)
-                out = _rank_of_masks(got[1], got[4], got[5], self._full_mask, self._len_s, self._common_mask, fit[8])
-        else:
+        :meth:`_plan`).  With unit vectors only: :meth:`_fits` (the sides' lanes first), the
+        vector bits and the two access tiles (:func:`_instr_tile`), each also as a mask, kept
+        for the offset groups, and :func:`_rank_of_masks`, in one pass over flat ints."""
+        out: tuple[int, int, int] | None = None
+        if not (self._units and self._len_s >= 0):
             full = self._candidate(ts, td)
             out = None if full is None else (full[3], full[4], len(full[0][3]))
-        self._recs[key] = out
-        return out
-
-    def _unit_tiles(self, ts: MemOpTile, td: MemOpTile, plan: _PairPlan) -> tuple[list[int], int, list[int], list[int], int, int] | None:
-        """The vector bits and the store and load tiles (:func:`_instr_tile`) of a fitting pair
-        when every vector is a unit vector (or zero), each also as a mask: ``(vector, its mask,
-        store tile, load tile, their masks)``; None when a tile does not fit."""
-        first, n_reg_b, lanes_b = plan[0], plan[1], plan[7]
+            self._recs[key] = out
+            return out
+        self._recs[key] = None  # unless it fits
+        if plan is None:
+            return None
+        first, n_reg_b, max_lane, mask_a, mask_b, reg_need, lane_need, lanes_b, leave = plan
         sides = self.sides
-        vb = self.common_registers(first)[:n_reg_b]
+        s_side, d_side = sides
+        a, b = (s_side, d_side) if first == 0 else (d_side, s_side)
+        if max_lane >= a.n_lanes or max_lane >= b.n_lanes or mask_a & a.zero_lanes or mask_b & b.zero_lanes:
+            return None
+        common = self._vb[first]
+        if common is None:
+            common = self.common_registers(first)
+        if len(common) < n_reg_b or not (self._ok[first] or self.convertible(first)):
+            return None
+        if reg_need or lane_need:
+            # the conversion maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
+            got = self._cols[first]
+            cols, reg_field, lane_field, _, lane_at = got if got is not None else self._lane_cols(first)
+            for i in reg_need:
+                if not cols[i] & reg_field:
+                    return None
+            for ib, want in lane_need:
+                if cols[ib] & lane_field != want << lane_at:
+                    return None
+        # the vector bits: the first common registers and b's lanes ``lanes_b``
+        vb = common[:n_reg_b]
         vbm = 0
         for v in vb:
             vbm |= v
-        b_lanes = sides[1 - first].lanes
+        b_lanes = b.lanes
         for i in lanes_b:
             v = b_lanes[i]
             vb.append(v)
             vbm |= v
+        # each side's access tile: registers outside the vector bits where its instruction has
+        # fewer than 3 address lanes, then those lanes (their OR remembered per side and tile)
         tiles: list[list[int]] = []
         bits: list[int] = []
-        for tile, side in ((ts, sides[0]), (td, sides[1])):
-            need = 3 - len(tile.lane_addr)
-            out: list[int] = []
-            m = 0
-            if need:
-                for r in side.regs:
-                    if len(out) == need:
-                        break
-                    if not r & vbm:
-                        out.append(r)
-                        m |= r
-                if len(out) < need:
-                    return None
+        for tile, side in ((ts, s_side), (td, d_side)):
             addr = side.addr(tile)
             if addr is None:
                 return None
-            out += addr[0]
-            tiles.append(out)
-            bits.append(m | addr[1])
-        return vb, vbm, tiles[0], tiles[1], bits[0], bits[1]
+            need = 3 - len(tile.lane_addr)
+            if need:
+                t: list[int] = []
+                m = 0
+                for r in side.regs:
+                    if not r & vbm:
+                        t.append(r)
+                        m |= r
+                        if len(t) == need:
+                            break
+                else:
+                    return None
+                t += addr[0]
+                tiles.append(t)
+                bits.append(m | addr[1])
+            else:
+                tiles.append(list(addr[0]))
+                bits.append(addr[1])
+        st, ld = bits
+        self._tiles[key] = (leave, (vb, vbm, tiles[0], tiles[1], st, ld))
+        out = self._recs[key] = _rank_of_masks(vbm, st, ld, self._full_mask, self._len_s, self._common_mask, leave)
+        return out
 
     def candidate(self, ts: MemOpTile, td: MemOpTile) -> SwizzleChoice | None:
         """The swizzle for storing with ``ts`` and loading with ``td``, or None when the pair's
