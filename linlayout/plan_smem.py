@@ -339,19 +339,67 @@ def _conflicts(segment: Sequence[int], tile_src: Sequence[int], tile_dst: Sequen
 def _layout_of(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...]) -> LinearLayout:
     """The shared layout of :func:`_groups`' offset bits, the bank bits the unit vectors that
     complete them (flat ints below ``2**dim``; ``outs`` the out-dims as ``out_dims.items()``)."""
+    return _layout_and_coords(groups, dim, outs)[0]
+
+
+#: what :func:`_layout_and_coords` says of a shared layout whose coordinates are read off masks:
+#: (its vector bits, its reps bits, its out-dims as ``out_dims.items()``)
+_UnitCoords = tuple[int, int, tuple[tuple[str, int], ...]]
+
+
+def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...]) -> tuple[LinearLayout, _UnitCoords | None]:
+    """:func:`_layout_of`, and when its basis is made of unit vectors and XOR pairs only, in the
+    shape the swizzle of unit vectors gives (:func:`_groups`), the masks its coordinates are read
+    from; else None.
+
+    The shape: the vector and reps bits are unit vectors, every other offset bit is a unit
+    vector or a pair ``lo ^ hi`` of two, the lowest bits of all of them distinct and no ``hi``
+    among them.  Then the bank bits are the units that are no lowest bit (every ``hi`` among
+    them), the layout is a bijection, and a unit vector's coordinates are its own basis bit,
+    or (a pair's ``lo``) the pair's bit and its ``hi``'s bank bit: a vector's coordinates along
+    the vector bits are its bits among the vector bits, along the reps bits its bits among those
+    (see ``linlayout.plan._matrix_rows_fit``)."""
     vbasis, sbasis, segment, reps = groups
     vecs = vbasis + sbasis
     low = {v & -v for v in vecs}
+    coords: _UnitCoords | None = None
     if len(low) == len(vecs) and 0 not in low:
         # distinct lowest bits: already an echelon form on them, the pivots unit_complement finds
         bbasis = [u for u in (_UNITS[dim] if dim < 65 else [1 << b for b in range(dim)]) if u not in low]
+        lows = sum(low)
+        vmask = rmask = odd = 0  # odd: the bits of vector and reps bits that are no unit vector
+        for v in vbasis:
+            vmask |= v
+            odd |= v & (v - 1)
+        for v in reps:
+            rmask |= v
+            odd |= v & (v - 1)
+        if not odd:
+            for v in sbasis:
+                hi = v & (v - 1)
+                if hi and (hi & (hi - 1) or hi & lows):
+                    break
+            else:
+                coords = (vmask, rmask, outs)
     else:
         bbasis = unit_complement(vecs, dim)
     lay = LinearLayout._make_raw(
         (("vector", tuple(vbasis)), ("bank", tuple(bbasis)), ("segment", tuple(segment)), ("reps", tuple(reps))), outs)
     # the bank bits complete the span of the others to the whole tensor: the rank is known
     lay._rank = dim
-    return lay
+    return lay, coords
+
+
+def _choice_of(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...], store: str, load: str, w: int, r: int,
+               tile_s: Sequence[int], tile_d: Sequence[int], bitwidth: int) -> SwizzleChoice:
+    """The :class:`SwizzleChoice` of :func:`_groups`' offset bits (its layout :func:`_layout_of`),
+    remembering the masks its coordinates are read from where there are such
+    (:func:`_layout_and_coords`; read by the planner as ``choice._unit_coords``)."""
+    lay, coords = _layout_and_coords(groups, dim, outs)
+    choice = SwizzleChoice(lay, store, load, w, r, tuple(tile_s), tuple(tile_d), bitwidth)
+    if coords is not None:
+        object.__setattr__(choice, "_unit_coords", coords)
+    return choice
 
 
 def _after_bank0(regs: Sequence[int], vb: Sequence[int], other_lane: frozenset[int], extra_max: int) -> list[int]:
@@ -475,8 +523,7 @@ def _ldst_choice(src: _Side, dst: _Side, bitwidth: int, common: Sequence[int],
     groups = _groups(src.reg_set & dst.reg_set if common_set is None else common_set, src.dim,
                      _segment_len(src.dim, bitwidth, len(vbasis)), vbasis, tile_src, tile_dst, 0, masks)
     w, r = _conflicts(groups[2], tile_src, tile_dst, units)
-    return SwizzleChoice(_layout_of(groups, src.dim, src.outs), "st.shared", "ld.shared", w, r,
-                         tuple(tile_src), tuple(tile_dst), bitwidth)
+    return _choice_of(groups, src.dim, src.outs, "st.shared", "ld.shared", w, r, tile_src, tile_dst, bitwidth)
 
 
 class _Side:
@@ -484,7 +531,7 @@ class _Side:
     of ``layout`` without its broadcast registers."""
 
     __slots__ = ("layout", "regs", "reg_set", "unit_regs", "units", "lanes", "lane_set", "n_lanes", "zero_lanes", "dim", "outs",
-                 "_usable", "_addr")
+                 "reg_or", "warp_or", "thread_or", "perm", "_usable", "_addr")
 
     def __init__(self, layout: LinearLayout):
         self.layout = layout = remove_broadcast_registers(layout)
@@ -500,6 +547,17 @@ class _Side:
         self.units = self.unit_regs and all(v & (v - 1) == 0 for v in self.lanes)
         self.dim = layout.total_out_size_log2
         self.outs = tuple(layout.out_dims.items())
+        #: the OR of the register bases, of the warp bases, and of every basis but the registers'
+        #: (what a thread's index moves)
+        self.reg_or = _or(self.regs)
+        self.warp_or = _or(layout.flat_bases("warp"))
+        self.thread_or = _or(v for d in layout.in_dim_names if d != "register" for v in layout.flat_bases(d))
+        #: every basis (all in-dims) is a distinct unit vector, each unit once: a permutation of
+        #: the bits, so that the map from another layout's index to this one's sends each of its
+        #: bases to the basis of this layout equal to it
+        every = [v for d in layout.in_dim_names for v in layout.flat_bases(d)]
+        self.perm = (len(every) == self.dim and _or(every) == (1 << self.dim) - 1
+                     and all(v & (v - 1) == 0 for v in every))
         self._usable: dict[object, bool] = {}
         self._addr: dict[object, tuple[tuple[int, ...], int] | None] = {}
 
@@ -1078,9 +1136,19 @@ class SwizzleSearch:
         common = self._vb[first]
         if common is None:
             common = self.common_registers(first)
-        if len(common) < n_reg_b or not (self._ok[first] or self.convertible(first)):
+        if len(common) < n_reg_b:
             return None
-        if reg_need or lane_need:
+        if a.perm:  # the map sends b's lane 2**i to the basis of a equal to it (a bijection: it exists)
+            b_lanes = b.lanes
+            for i in reg_need:
+                if b_lanes[i] not in a.reg_set:
+                    return None
+            for ib, want in lane_need:
+                if b_lanes[ib] != a.lanes[want.bit_length() - 1]:
+                    return None
+        elif not (self._ok[first] or self.convertible(first)):
+            return None
+        elif reg_need or lane_need:
             # the conversion maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
             got = self._cols[first]
             cols, reg_field, lane_field, _, lane_at = got if got is not None else self._lane_cols(first)
@@ -1142,8 +1210,7 @@ class SwizzleSearch:
             choice = None
         else:
             groups, tile_s, tile_d, w, r = rec
-            lay = _layout_of(groups, self.dim, self.sides[0].outs)
-            choice = SwizzleChoice(lay, ts.store_name, td.load_name, w, r, tuple(tile_s), tuple(tile_d), self.bitwidth)
+            choice = _choice_of(groups, self.dim, self.sides[0].outs, ts.store_name, td.load_name, w, r, tile_s, tile_d, self.bitwidth)
         self._cands[key] = choice
         return choice
 

@@ -10,6 +10,8 @@ over every pair, and the conversion map's lane columns.
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -23,6 +25,7 @@ from linlayout.plan_smem import (
     LD_ST_MATRIX_TRANS,
     LD_ST_SHARED,
     MemOpTile,
+    SwizzleChoice,
     SwizzleSearch,
     _compute_segment,
     _conflicts,
@@ -180,6 +183,64 @@ def test_the_chosen_layout_knows_its_rank(pair):
     lay = optimal_swizzle(src, dst, bits).layout
     rebuilt = LinearLayout.from_flat({d: lay.flat_bases(d) for d in lay.in_dim_names}, list(lay.out_dims.items()))
     assert lay == rebuilt and lay.rank() == rebuilt.rank() == lay.total_out_size_log2
+
+
+def _no_broadcast(L: LinearLayout) -> LinearLayout:
+    """``L`` without its zero bases (no broadcast registers or lanes)."""
+    return LinearLayout.from_flat({d: [v for v in L.flat_bases(d) if v] for d in L.in_dim_names}, list(L.out_dims.items()))
+
+
+def _without_shortcuts(search: SwizzleSearch) -> SwizzleSearch:
+    """A fresh search of the same pair whose sides do not claim to be permutations (the fit
+    tests then read the conversion map's lane columns)."""
+    fresh = SwizzleSearch(search.src, search.dst, search.bitwidth)
+    sides = []
+    for side in fresh.sides:
+        twin = copy.copy(side)
+        twin.perm = False
+        twin._usable, twin._addr = {}, {}
+        sides.append(twin)
+    fresh.sides = (sides[0], sides[1])
+    return fresh
+
+
+@settings(max_examples=300, deadline=None)
+@given(searches(units=True), st.lists(tile(), max_size=3), st.booleans())
+def test_a_permutation_side_fits_pairs_as_its_conversion_map_says(pair, extra, wide):
+    src, dst, bits = pair
+    if wide:  # no broadcast lanes or registers: both sides are often permutations of the bits
+        src, dst = _no_broadcast(src), _no_broadcast(dst)
+    search = SwizzleSearch(src, dst, bits)
+    plain = _without_shortcuts(search)
+    for ts in TILES + extra:
+        for td in TILES + extra:
+            assert search._rank(ts, td) == plain._rank(ts, td)
+
+
+@settings(max_examples=300, deadline=None)
+@given(searches(units=True), st.booleans())
+def test_coordinates_on_masks_agree_with_the_solved_ones(pair, wide):
+    """The matrix-row and round tests of a choice whose coordinates are read off masks (its
+    basis: unit vectors and XOR pairs) agree with solving each vector in the basis."""
+    from linlayout.plan import _matrix_rows_fit, _repaired, _rounds_fit
+
+    src, dst, bits = pair
+    if wide:
+        src, dst = _no_broadcast(src), _no_broadcast(dst)
+    search = SwizzleSearch(src, dst, bits)
+    sa, sb = search.src, search.dst
+    for ts in TILES:
+        for td in TILES:
+            c = search.candidate(ts, td)
+            if c is None:
+                continue
+            bare = SwizzleChoice(c.layout, c.store_instr, c.load_instr, c.store_conflicts, c.load_conflicts, c.store_tile,
+                                 c.load_tile, c.bitwidth)
+            if "_unit_coords" in c.__dict__:
+                assert c.layout.is_invertible()
+            assert _repaired(c) == _repaired(bare)
+            assert _matrix_rows_fit(c, sa, sb) == _matrix_rows_fit(bare, sa, sb)
+            assert _rounds_fit(c, sa, sb) == _rounds_fit(bare, sa, sb)
 
 
 def test_mem_op_tile_lanes_are_lane_bits():
