@@ -361,26 +361,32 @@ def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], .
     (see ``linlayout.plan._matrix_rows_fit``)."""
     vbasis, sbasis, segment, reps = groups
     vecs = vbasis + sbasis
-    low = {v & -v for v in vecs}
+    lows = odd = 0  # odd: the bits of the vectors but their lowest
+    for v in vecs:
+        lows |= v & -v
+        odd |= v & (v - 1)
     coords: _UnitCoords | None = None
-    if len(low) == len(vecs) and 0 not in low:
-        # distinct lowest bits: already an echelon form on them, the pivots unit_complement finds
-        bbasis = [u for u in (_UNITS[dim] if dim < 65 else [1 << b for b in range(dim)]) if u not in low]
-        lows = sum(low)
-        vmask = rmask = odd = 0  # odd: the bits of vector and reps bits that are no unit vector
-        for v in vbasis:
-            vmask |= v
-            odd |= v & (v - 1)
-        for v in reps:
-            rmask |= v
-            odd |= v & (v - 1)
-        if not odd:
-            for v in sbasis:
-                hi = v & (v - 1)
-                if hi and (hi & (hi - 1) or hi & lows):
-                    break
-            else:
-                coords = (vmask, rmask, outs)
+    if lows.bit_count() == len(vecs):
+        # distinct lowest bits (none zero): already an echelon form on them, the pivots
+        # unit_complement finds (the other units, lowest first)
+        bbasis = _bits(((1 << dim) - 1) & ~lows)
+        if not odd:  # unit vectors only
+            coords = (_or(vbasis), _or(reps), outs)
+        else:
+            vmask = rmask = odd = 0  # odd: the bits of vector and reps bits that are no unit vector
+            for v in vbasis:
+                vmask |= v
+                odd |= v & (v - 1)
+            for v in reps:
+                rmask |= v
+                odd |= v & (v - 1)
+            if not odd:
+                for v in sbasis:
+                    hi = v & (v - 1)
+                    if hi and (hi & (hi - 1) or hi & lows):
+                        break
+                else:
+                    coords = (vmask, rmask, outs)
     else:
         bbasis = unit_complement(vecs, dim)
     lay = LinearLayout._make_raw(
@@ -837,7 +843,7 @@ def _rank_of_masks(vbm: int, st: int, ld: int, full: int, len_s: int, common: in
 
 _PairPlan = tuple[int, int, int, int, int, tuple[int, ...], tuple[tuple[int, int], ...], tuple[int, ...], int]
 #: per (store tile, load tile, log2 of the elements of a 128-bit access): :func:`_pair_plan`
-_PAIR_PLANS: dict[tuple[object, object, int], _PairPlan | None] = {}
+_PAIR_PLANS: dict[int, dict[tuple[object, object], _PairPlan | None]] = {}
 
 
 def _pair_plan(ts: MemOpTile, td: MemOpTile, total: int) -> _PairPlan | None:
@@ -917,7 +923,7 @@ class SwizzleSearch:
         self._cvt: dict[int, LinearLayout | None] = {} if conversion is None else {0: conversion}
         self._ok: list[bool | None] = [None, None]
         self._cols: list[tuple[tuple[int, ...], int, int, int, int] | None] = [None, None]
-        self._cands: dict[tuple[MemOpTile, MemOpTile], SwizzleChoice | None] = {}
+        self._cands: dict[tuple[object, object, str, str], SwizzleChoice | None] = {}
         self._recs: dict[tuple[object, object], tuple[int, int, int] | None] = {}
         self._fulls: dict[tuple[object, object], _Candidate | None] = {}
         #: per ranked pair of unit vectors: the reps it leaves and its vector bits and access tiles (see :meth:`_ranked`)
@@ -1031,12 +1037,15 @@ class SwizzleSearch:
 
     def _plan(self, ts: MemOpTile, td: MemOpTile) -> _PairPlan | None:
         """:func:`_pair_plan` of the two tiles at this element width (remembered for all searches)."""
-        key = (ts._key, td._key, self._total)  # type: ignore[attr-defined]
-        if key in _PAIR_PLANS:
-            return _PAIR_PLANS[key]
-        if len(_PAIR_PLANS) >= 4096:
-            _PAIR_PLANS.clear()
-        plan = _PAIR_PLANS[key] = _pair_plan(ts, td, self._total)
+        plans = _PAIR_PLANS.get(self._total)
+        if plans is None:
+            plans = _PAIR_PLANS[self._total] = {}
+        key = (ts._key, td._key)  # type: ignore[attr-defined]
+        if key in plans:
+            return plans[key]
+        if len(plans) >= 4096:
+            plans.clear()
+        plan = plans[key] = _pair_plan(ts, td, self._total)
         return plan
 
     def _fit(self, ts: MemOpTile, td: MemOpTile) -> _PairPlan | None:
@@ -1202,9 +1211,11 @@ class SwizzleSearch:
     def candidate(self, ts: MemOpTile, td: MemOpTile) -> SwizzleChoice | None:
         """The swizzle for storing with ``ts`` and loading with ``td``, or None when the pair's
         access tiles do not fit the layouts."""
-        key = (ts, td)
-        if key in self._cands:
-            return self._cands[key]
+        # equal tiles: equal lanes (their key) and names
+        key = (ts._key, td._key, ts.store_name, td.load_name)  # type: ignore[attr-defined]
+        got = self._cands.get(key, _MISSING)
+        if got is not _MISSING:
+            return got  # type: ignore[return-value]
         rec = self._candidate(ts, td)
         if rec is None:
             choice = None
@@ -1229,6 +1240,7 @@ class SwizzleSearch:
         d_ok = [td for td in dst_tiles if d_side.usable(td)]
         top = self._max_reps
         recs = self._recs
+        plans = _PAIR_PLANS.get(self._total, {})
         for ts in src_tiles:
             if not d_ok or not s_side.usable(ts):
                 continue
@@ -1237,7 +1249,7 @@ class SwizzleSearch:
                 key = (ks, td._key)  # type: ignore[attr-defined]
                 rec = recs.get(key, _MISSING)
                 if rec is _MISSING:
-                    plan = self._plan(ts, td)
+                    plan = plans[key] if key in plans else self._plan(ts, td)
                     # a conflict-free pair so far: only more rounds beat it, and this pair's
                     # rounds are distinct common registers but its vector registers and those it
                     # leaves as segment bits (the first of equals wins)
