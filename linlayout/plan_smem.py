@@ -402,10 +402,51 @@ def _choice_of(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...], sto
     remembering the masks its coordinates are read from where there are such
     (:func:`_layout_and_coords`; read by the planner as ``choice._unit_coords``)."""
     lay, coords = _layout_and_coords(groups, dim, outs)
-    choice = SwizzleChoice(lay, store, load, w, r, tuple(tile_s), tuple(tile_d), bitwidth)
+    # the frozen dataclass's fields written in place (what its __init__ does, one attribute
+    # at a time through object.__setattr__): the search's own values, already of their types
+    choice = object.__new__(SwizzleChoice)
+    d = choice.__dict__
+    d["layout"] = lay
+    d["store_instr"] = store
+    d["load_instr"] = load
+    d["store_conflicts"] = w
+    d["load_conflicts"] = r
+    d["store_tile"] = tuple(tile_s)
+    d["load_tile"] = tuple(tile_d)
+    d["bitwidth"] = bitwidth
     if coords is not None:
-        object.__setattr__(choice, "_unit_coords", coords)
+        d["_unit_coords"] = coords
     return choice
+
+
+def _choice_unit_images(choice: SwizzleChoice) -> dict[int, int] | None:
+    """The coordinates of each unit vector (and 0) in the basis of ``choice.layout`` (its vector,
+    bank, segment, reps bits in that order: bit ``i`` is basis ``i``), read off the shape of a
+    basis of unit vectors and XOR pairs (:func:`_layout_and_coords`: a unit is its own basis bit,
+    or a pair's lowest bit, whose coordinates are the pair's bit and its other bit's) without
+    solving; None for a choice without that shape.  What ``linlayout.banks`` solves for a buffer.
+
+        >>> c = _choice_of(([1], [6], [6], []), 3, (("dim0", 8),), "st.shared", "ld.shared", 0, 0, [], [], 32)
+        >>> c.layout.flat_bases("bank"), _choice_unit_images(c)   # 2 = 6 ^ 4
+        ((4,), {1: 1, 4: 2, 2: 6, 0: 0})
+    """
+    if "_unit_coords" not in choice.__dict__:
+        return None
+    lay = choice.layout
+    every = lay.flat_bases("vector") + lay.flat_bases("bank") + lay.flat_bases("segment") + lay.flat_bases("reps")
+    if len(every) > len(_POWERS):
+        return None
+    out = dict(zip(every, _POWERS))
+    for i, v in enumerate(every):
+        if v & (v - 1):  # a pair lo ^ hi (hi: a bank bit)
+            lo = v & -v
+            out[lo] = out.pop(v) ^ out[v ^ lo]
+    out[0] = 0
+    return out
+
+
+#: 1, 2, 4, .. (basis i's coordinates)
+_POWERS = tuple(1 << i for i in range(65))
 
 
 def _after_bank0(regs: Sequence[int], vb: Sequence[int], other_lane: frozenset[int], extra_max: int) -> list[int]:

@@ -11,6 +11,8 @@ over every pair, and the conversion map's lane columns.
 from __future__ import annotations
 
 import copy
+import dataclasses
+import pickle
 
 import numpy as np
 import pytest
@@ -18,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linlayout import LinearLayout
+from linlayout.banks import _unit_images as _bank_unit_images
 from linlayout.errors import DimensionError, LayoutError
 from linlayout.gf2 import unit_complement
 from linlayout.plan_smem import (
@@ -27,6 +30,8 @@ from linlayout.plan_smem import (
     MemOpTile,
     SwizzleChoice,
     SwizzleSearch,
+    _choice_of,
+    _choice_unit_images,
     _compute_segment,
     _conflicts,
     _groups,
@@ -241,6 +246,21 @@ def test_coordinates_on_masks_agree_with_the_solved_ones(pair, wide):
             assert _repaired(c) == _repaired(bare)
             assert _matrix_rows_fit(c, sa, sb) == _matrix_rows_fit(bare, sa, sb)
             assert _rounds_fit(c, sa, sb) == _rounds_fit(bare, sa, sb)
+            # the unit vectors' coordinates read off the masks are the solved ones
+            got = _choice_unit_images(c)
+            every = [v for d in ("vector", "bank", "segment", "reps") for v in c.layout.flat_bases(d)]
+            assert got == (None if "_unit_coords" not in c.__dict__ else _bank_unit_images(tuple(every)))
+            assert _choice_unit_images(bare) is None
+
+
+def test_a_built_choice_is_the_dataclass_with_those_fields():
+    """The search writes a choice's fields in place: they must be the dataclass's, and the choice
+    equal (and hash alike) to one made by its constructor."""
+    c = _choice_of(([1], [6], [6], []), 3, (("dim0", 8),), "st.shared", "ldmatrix", 1, 0, [2], [4], 16)
+    plain = SwizzleChoice(c.layout, "st.shared", "ldmatrix", 1, 0, (2,), (4,), 16)
+    assert [f.name for f in dataclasses.fields(SwizzleChoice)] == [k for k in c.__dict__ if not k.startswith("_")]
+    assert c == plain and hash(c) == hash(plain) and repr(c) == repr(plain)
+    assert pickle.loads(pickle.dumps(c)) == plain
 
 
 def test_mem_op_tile_lanes_are_lane_bits():
