@@ -1166,11 +1166,16 @@ def _matrix_rows_fit_on_masks(choice: SwizzleChoice, coords: tuple[int, int, tup
     return True
 
 
-def _matrix_tiles(bitwidth: int, allowed: bool) -> list[MemOpTile]:
+def _matrix_tiles(bitwidth: int, allowed: bool) -> tuple[MemOpTile, ...]:
     """The access tiles of one side: ``st/ld.shared``, plus the matrix instructions when allowed."""
     if not allowed or bitwidth > 32:
-        return [LD_ST_SHARED]
-    return [LD_ST_SHARED, LD_ST_MATRIX] + ([LD_ST_MATRIX_TRANS] if bitwidth == 16 else [])
+        return _PLAIN_TILES
+    return _MATRIX_TILES_16 if bitwidth == 16 else _MATRIX_TILES
+
+
+_PLAIN_TILES = (LD_ST_SHARED,)
+_MATRIX_TILES = (LD_ST_SHARED, LD_ST_MATRIX)
+_MATRIX_TILES_16 = (LD_ST_SHARED, LD_ST_MATRIX, LD_ST_MATRIX_TRANS)
 
 
 class _Priced(NamedTuple):
@@ -1241,7 +1246,7 @@ def _unbudgeted_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> Swi
     st_m, ld_m = matrix if kind == "shared_memory" else (False, False)
     choice = _repaired(search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m)))
     if not _matrix_rows_fit(choice, sa, sb):
-        choice = _repaired(search.best([LD_ST_SHARED], [LD_ST_SHARED]))
+        choice = _repaired(search.best(_PLAIN_TILES, _PLAIN_TILES))
     return _rounds_fit(choice, sa, sb)
 
 
