@@ -1240,11 +1240,30 @@ def _variant(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int |
 
 
 def _unbudgeted_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> SwizzleChoice:
-    """The swizzle of a ``kind`` round trip with no shared-memory budget."""
+    """The swizzle of a ``kind`` round trip with no shared-memory budget.
+
+    Where both sides are permutations of the bits (every basis a distinct unit vector: Triton's
+    layouts without copies) and the search built its choice on masks, the choice is kept as it
+    is: its layout is a bijection (nothing to repair); its rounds are registers of both sides,
+    which no lane, warp or block vector of either is (nothing for :func:`_rounds_fit` to move);
+    and its matrix sides fit their rows (:func:`_matrix_rows_fit`).  A pair of the standard
+    tiles fits only where the side ``a`` with more vector registers holds the leading
+    contiguous lanes of the other side ``b`` as registers and the rest of them as its own
+    contiguous lanes, in order; the vector bits are ``b``'s common registers, then ``b``'s
+    contiguous lanes, which are ``a``'s registers, then ``a``'s contiguous lanes.  On each side
+    its contiguous lanes start at vector bit ``total - len(contiguous lanes)``, the bit a 32-bit
+    word's step (``.trans``: an element's) asks for, its registers among the vector bits lie
+    below it, and no other lane or warp of it is a vector or reps bit (tests/test_plan_smem.py
+    checks it on every pair of permutations it draws).
+    """
     bw = max(trip.bits, 8)
     search, sa, sb = trip.search(kind)
     st_m, ld_m = matrix if kind == "shared_memory" else (False, False)
-    choice = _repaired(search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m)))
+    choice = search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m))
+    s_side, d_side = search.sides
+    if "_unit_coords" in choice.__dict__ and s_side.perm and d_side.perm and s_side.layout is sa and d_side.layout is sb:
+        return choice
+    choice = _repaired(choice)
     if not _matrix_rows_fit(choice, sa, sb):
         choice = _repaired(search.best(_PLAIN_TILES, _PLAIN_TILES))
     return _rounds_fit(choice, sa, sb)
