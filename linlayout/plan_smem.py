@@ -39,6 +39,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from .checks import as_int
 from .errors import DimensionError, LayoutError, SizeError
@@ -1125,15 +1126,14 @@ class SwizzleSearch:
         """The offset groups of a pair's swizzle, its access tiles and their bank conflicts (its
         layout not yet built); None when the pair's access tiles do not fit the layouts."""
         key = (ts._key, td._key)  # type: ignore[attr-defined]
-        full: _Candidate | None = self._fulls.get(key, _MISSING)  # type: ignore[assignment]
-        if full is not _MISSING:
-            return full
-        full = None
+        got = self._fulls.get(key, _MISSING)
+        if got is not _MISSING:
+            return got  # type: ignore[return-value]
+        full: _Candidate | None = None
         if self._units and self._len_s >= 0:
             # the tiles and counts of the pair's rank (every vector a unit vector)
-            ranked = self._recs.get(key, _MISSING)
-            if ranked is _MISSING:
-                ranked = self._ranked(ts, td, key, self._plan(ts, td))
+            rec = self._recs.get(key, _MISSING)
+            ranked = self._ranked(ts, td, key, self._plan(ts, td)) if rec is _MISSING else cast("tuple[int, int, int] | None", rec)
             if ranked is not None:
                 leave, (vb, vbm, tile_s, tile_d, st, ld) = self._tiles[key]
                 groups = _groups(self._common, self.dim, self._len_s, vb, tile_s, tile_d, leave, (vbm, st, ld))
