@@ -1032,16 +1032,18 @@ def _rounds_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> Sw
     if not reps:
         return choice
     coords = choice.__dict__.get("_unit_coords")
-    s_side, d_side = _side_of(sa), _side_of(sb)
-    if coords is not None and s_side.outs == coords[2] == d_side.outs:
-        # a vector's coordinates along the reps bits are its bits among them (see
-        # plan_smem._layout_and_coords): a reps bit is moved where a thread vector has its bit
-        hit = (s_side.thread_or | d_side.thread_or) & coords[1]
-        if not hit:
-            return choice
-        moved = sum(1 << i for i, v in enumerate(reps) if v & hit)
-    else:
-        moved = _thread_mask(lay, sa, sb) >> (lay.total_in_size_log2 - len(reps))  # over the reps bits
+    moved = -1  # over the reps bits
+    if coords is not None:
+        s_side, d_side = _side_of(sa), _side_of(sb)
+        if s_side.outs == coords[2] == d_side.outs:
+            # a vector's coordinates along the reps bits are its bits among them (see
+            # plan_smem._layout_and_coords): a reps bit is moved where a thread vector has its bit
+            hit = (s_side.thread_or | d_side.thread_or) & coords[1]
+            if not hit:
+                return choice
+            moved = sum(1 << i for i, v in enumerate(reps) if v & hit)
+    if moved < 0:
+        moved = _thread_mask(lay, sa, sb) >> (lay.total_in_size_log2 - len(reps))
     if not moved:
         return choice
     groups = {d: list(lay.flat_bases(d)) for d in ("vector", "bank", "segment")}
