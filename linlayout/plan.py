@@ -63,6 +63,7 @@ from .plan_smem import (
     SwizzleChoice,
     SwizzleSearch,
     _map_side,
+    _side_of,
     clear_swizzle_caches,
     conversion_map,
     side_bank_conflicts,
@@ -1080,6 +1081,8 @@ def _repaired(choice: SwizzleChoice) -> SwizzleChoice:
     first, as the rounds they would add repeat an offset bit) and the offset is completed with unit
     vectors as segment bits; the bank conflicts are recounted on the same access tiles.
     """
+    if "_unit_coords" in choice.__dict__:  # a bijection (see plan_smem._layout_and_coords)
+        return choice
     lay = choice.layout
     dim = lay.total_out_size_log2
     if lay.total_in_size_log2 == dim and lay.is_surjective():
@@ -1185,7 +1188,21 @@ def _rounds_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> Sw
     """
     lay = choice.layout
     reps = list(lay.flat_bases("reps"))
-    moved = _thread_mask(lay, sa, sb) >> (lay.total_in_size_log2 - len(reps)) if reps else 0  # over the reps bits
+    if not reps:
+        return choice
+    coords = choice.__dict__.get("_unit_coords")
+    moved = -1  # over the reps bits
+    if coords is not None:
+        s_side, d_side = _side_of(sa), _side_of(sb)
+        if s_side.outs == coords[2] == d_side.outs:
+            # a vector's coordinates along the reps bits are its bits among them (see
+            # plan_smem._layout_and_coords): a reps bit is moved where a thread vector has its bit
+            hit = (s_side.thread_or | d_side.thread_or) & coords[1]
+            if not hit:
+                return choice
+            moved = sum(1 << i for i, v in enumerate(reps) if v & hit)
+    if moved < 0:
+        moved = _thread_mask(lay, sa, sb) >> (lay.total_in_size_log2 - len(reps))
     if not moved:
         return choice
     groups = {d: list(lay.flat_bases(d)) for d in ("vector", "bank", "segment")}
@@ -1231,6 +1248,11 @@ def _matrix_rows_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) 
     """
     if "matrix" not in choice.store_instr and "matrix" not in choice.load_instr:
         return True  # no fragment to place
+    coords = choice.__dict__.get("_unit_coords")
+    if coords is not None:
+        got = _matrix_rows_fit_on_masks(choice, coords, sa, sb)
+        if got is not None:
+            return got
     offset = choice.offset_bases()
     express = _coordinates(choice.layout)
     n_off = len(offset)
@@ -1264,11 +1286,57 @@ def _matrix_rows_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) 
     return True
 
 
-def _matrix_tiles(bitwidth: int, allowed: bool) -> list[MemOpTile]:
+def _matrix_rows_fit_on_masks(choice: SwizzleChoice, coords: tuple[int, int, tuple[tuple[str, int], ...]],
+                              sa: LinearLayout, sb: LinearLayout) -> bool | None:
+    """:func:`_matrix_rows_fit` of a choice whose coordinates are read off masks (``coords``: its
+    vector bits, reps bits and out-dims; see ``plan_smem._layout_and_coords``), or None where a
+    side's out-dims differ.  A vector's coordinates along the vector bits (the offset within a
+    16-byte row: the vector bits are ``row`` elements) are its bits among them, along the reps
+    bits likewise; its offset is exactly the offset bit ``k`` when it is that basis vector."""
+    vmask, rmask, outs = coords
+    sides = (_side_of(sa), _side_of(sb))
+    if sides[0].outs != outs or sides[1].outs != outs:
+        return None
+    offset = choice.offset_bases()
+    n_off = len(offset)
+    eb = max(choice.bitwidth, 8) // 8
+    epw = max(4 // eb, 1)
+    vector = offset[:(16 // eb).bit_length() - 1]
+    if vmask.bit_count() != len(vector):  # the vector bits are not one row
+        return None
+    for side, instr in zip(sides, (choice.store_instr, choice.load_instr)):
+        if "matrix" not in instr:
+            continue
+        trans = instr.endswith(".trans")
+        # registers pick the word's elements (non-.trans: the vector bits below a word) or rows,
+        # warps pick rows
+        word = 0 if trans else sum(vector[:epw.bit_length() - 1])
+        if side.reg_or & vmask & ~word or side.warp_or & vmask:
+            return False
+        for j, v in enumerate(side.lanes[:5]):
+            if v == 0:  # a broadcast lane: no row of its own
+                continue
+            if v & rmask:
+                return False
+            if (j >= 2) == trans:  # a step inside the 16-byte row: exactly that offset bit
+                k = (j - 2) if trans else (epw << j).bit_length() - 1
+                if k >= n_off or offset[k] != v:
+                    return False
+            elif v & vmask:  # the start of another row
+                return False
+    return True
+
+
+def _matrix_tiles(bitwidth: int, allowed: bool) -> tuple[MemOpTile, ...]:
     """The access tiles of one side: ``st/ld.shared``, plus the matrix instructions when allowed."""
     if not allowed or bitwidth > 32:
-        return [LD_ST_SHARED]
-    return [LD_ST_SHARED, LD_ST_MATRIX] + ([LD_ST_MATRIX_TRANS] if bitwidth == 16 else [])
+        return _PLAIN_TILES
+    return _MATRIX_TILES_16 if bitwidth == 16 else _MATRIX_TILES
+
+
+_PLAIN_TILES = (LD_ST_SHARED,)
+_MATRIX_TILES = (LD_ST_SHARED, LD_ST_MATRIX)
+_MATRIX_TILES_16 = (LD_ST_SHARED, LD_ST_MATRIX, LD_ST_MATRIX_TRANS)
 
 
 class _Priced(NamedTuple):
@@ -1327,13 +1395,32 @@ def _variant(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int |
 
 
 def _unbudgeted_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> SwizzleChoice:
-    """The swizzle of a ``kind`` round trip with no shared-memory budget."""
+    """The swizzle of a ``kind`` round trip with no shared-memory budget.
+
+    Where both sides are permutations of the bits (every basis a distinct unit vector: Triton's
+    layouts without copies) and the search built its choice on masks, the choice is kept as it
+    is: its layout is a bijection (nothing to repair); its rounds are registers of both sides,
+    which no lane, warp or block vector of either is (nothing for :func:`_rounds_fit` to move);
+    and its matrix sides fit their rows (:func:`_matrix_rows_fit`).  A pair of the standard
+    tiles fits only where the side ``a`` with more vector registers holds the leading
+    contiguous lanes of the other side ``b`` as registers and the rest of them as its own
+    contiguous lanes, in order; the vector bits are ``b``'s common registers, then ``b``'s
+    contiguous lanes, which are ``a``'s registers, then ``a``'s contiguous lanes.  On each side
+    its contiguous lanes start at vector bit ``total - len(contiguous lanes)``, the bit a 32-bit
+    word's step (``.trans``: an element's) asks for, its registers among the vector bits lie
+    below it, and no other lane or warp of it is a vector or reps bit (tests/test_plan_smem.py
+    checks it on every pair of permutations it draws).
+    """
     bw = max(trip.bits, 8)
     search, sa, sb = trip.search(kind)
     st_m, ld_m = matrix if kind == "shared_memory" else (False, False)
-    choice = _repaired(search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m)))
+    choice = search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m))
+    s_side, d_side = search.sides
+    if "_unit_coords" in choice.__dict__ and s_side.perm and d_side.perm and s_side.layout is sa and d_side.layout is sb:
+        return choice
+    choice = _repaired(choice)
     if not _matrix_rows_fit(choice, sa, sb):
-        choice = _repaired(search.best([LD_ST_SHARED], [LD_ST_SHARED]))
+        choice = _repaired(search.best(_PLAIN_TILES, _PLAIN_TILES))
     return _rounds_fit(choice, sa, sb)
 
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from .checks import as_int
 from .errors import DimensionError, LayoutError, SizeError
@@ -339,19 +340,114 @@ def _conflicts(segment: Sequence[int], tile_src: Sequence[int], tile_dst: Sequen
 def _layout_of(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...]) -> LinearLayout:
     """The shared layout of :func:`_groups`' offset bits, the bank bits the unit vectors that
     complete them (flat ints below ``2**dim``; ``outs`` the out-dims as ``out_dims.items()``)."""
+    return _layout_and_coords(groups, dim, outs)[0]
+
+
+#: what :func:`_layout_and_coords` says of a shared layout whose coordinates are read off masks:
+#: (its vector bits, its reps bits, its out-dims as ``out_dims.items()``)
+_UnitCoords = tuple[int, int, tuple[tuple[str, int], ...]]
+
+
+def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...]) -> tuple[LinearLayout, _UnitCoords | None]:
+    """:func:`_layout_of`, and when its basis is made of unit vectors and XOR pairs only, in the
+    shape the swizzle of unit vectors gives (:func:`_groups`), the masks its coordinates are read
+    from; else None.
+
+    The shape: the vector and reps bits are unit vectors, every other offset bit is a unit
+    vector or a pair ``lo ^ hi`` of two, the lowest bits of all of them distinct and no ``hi``
+    among them.  Then the bank bits are the units that are no lowest bit (every ``hi`` among
+    them), the layout is a bijection, and a unit vector's coordinates are its own basis bit,
+    or (a pair's ``lo``) the pair's bit and its ``hi``'s bank bit: a vector's coordinates along
+    the vector bits are its bits among the vector bits, along the reps bits its bits among those
+    (see ``linlayout.plan._matrix_rows_fit``)."""
     vbasis, sbasis, segment, reps = groups
     vecs = vbasis + sbasis
-    low = {v & -v for v in vecs}
-    if len(low) == len(vecs) and 0 not in low:
-        # distinct lowest bits: already an echelon form on them, the pivots unit_complement finds
-        bbasis = [u for u in (_UNITS[dim] if dim < 65 else [1 << b for b in range(dim)]) if u not in low]
+    lows = odd = 0  # odd: the bits of the vectors but their lowest
+    for v in vecs:
+        lows |= v & -v
+        odd |= v & (v - 1)
+    coords: _UnitCoords | None = None
+    if lows.bit_count() == len(vecs):
+        # distinct lowest bits (none zero): already an echelon form on them, the pivots
+        # unit_complement finds (the other units, lowest first)
+        bbasis = _bits(((1 << dim) - 1) & ~lows)
+        if not odd:  # unit vectors only
+            coords = (_or(vbasis), _or(reps), outs)
+        else:
+            vmask = rmask = odd = 0  # odd: the bits of vector and reps bits that are no unit vector
+            for v in vbasis:
+                vmask |= v
+                odd |= v & (v - 1)
+            for v in reps:
+                rmask |= v
+                odd |= v & (v - 1)
+            if not odd:
+                for v in sbasis:
+                    hi = v & (v - 1)
+                    if hi and (hi & (hi - 1) or hi & lows):
+                        break
+                else:
+                    coords = (vmask, rmask, outs)
     else:
         bbasis = unit_complement(vecs, dim)
     lay = LinearLayout._make_raw(
         (("vector", tuple(vbasis)), ("bank", tuple(bbasis)), ("segment", tuple(segment)), ("reps", tuple(reps))), outs)
     # the bank bits complete the span of the others to the whole tensor: the rank is known
     lay._rank = dim
-    return lay
+    return lay, coords
+
+
+def _choice_of(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...], store: str, load: str, w: int, r: int,
+               tile_s: Sequence[int], tile_d: Sequence[int], bitwidth: int) -> SwizzleChoice:
+    """The :class:`SwizzleChoice` of :func:`_groups`' offset bits (its layout :func:`_layout_of`),
+    remembering the masks its coordinates are read from where there are such
+    (:func:`_layout_and_coords`; read by the planner as ``choice._unit_coords``)."""
+    lay, coords = _layout_and_coords(groups, dim, outs)
+    # the frozen dataclass's fields written in place (what its __init__ does, one attribute
+    # at a time through object.__setattr__): the search's own values, already of their types
+    choice = object.__new__(SwizzleChoice)
+    d = choice.__dict__
+    d["layout"] = lay
+    d["store_instr"] = store
+    d["load_instr"] = load
+    d["store_conflicts"] = w
+    d["load_conflicts"] = r
+    d["store_tile"] = tuple(tile_s)
+    d["load_tile"] = tuple(tile_d)
+    d["bitwidth"] = bitwidth
+    if coords is not None:
+        d["_unit_coords"] = coords
+    return choice
+
+
+def _choice_unit_images(choice: SwizzleChoice) -> dict[int, int] | None:
+    """The coordinates of each unit vector (and 0) in the basis of ``choice.layout`` (its vector,
+    bank, segment, reps bits in that order: bit ``i`` is basis ``i``), read off the shape of a
+    basis of unit vectors and XOR pairs (:func:`_layout_and_coords`: a unit is its own basis bit,
+    or a pair's lowest bit, whose coordinates are the pair's bit and its other bit's) without
+    solving; None for a choice without that shape.  What ``linlayout.banks`` solves for a buffer.
+
+        >>> c = _choice_of(([1], [6], [6], []), 3, (("dim0", 8),), "st.shared", "ld.shared", 0, 0, [], [], 32)
+        >>> c.layout.flat_bases("bank"), _choice_unit_images(c)   # 2 = 6 ^ 4
+        ((4,), {1: 1, 4: 2, 2: 6, 0: 0})
+    """
+    if "_unit_coords" not in choice.__dict__:
+        return None
+    lay = choice.layout
+    every = lay.flat_bases("vector") + lay.flat_bases("bank") + lay.flat_bases("segment") + lay.flat_bases("reps")
+    if len(every) > len(_POWERS):
+        return None
+    out = dict(zip(every, _POWERS))
+    for i, v in enumerate(every):
+        if v & (v - 1):  # a pair lo ^ hi (hi: a bank bit)
+            lo = v & -v
+            out[lo] = out.pop(v) ^ out[v ^ lo]
+    out[0] = 0
+    return out
+
+
+#: 1, 2, 4, .. (basis i's coordinates)
+_POWERS = tuple(1 << i for i in range(65))
 
 
 def _after_bank0(regs: Sequence[int], vb: Sequence[int], other_lane: frozenset[int], extra_max: int) -> list[int]:
@@ -475,8 +571,7 @@ def _ldst_choice(src: _Side, dst: _Side, bitwidth: int, common: Sequence[int],
     groups = _groups(src.reg_set & dst.reg_set if common_set is None else common_set, src.dim,
                      _segment_len(src.dim, bitwidth, len(vbasis)), vbasis, tile_src, tile_dst, 0, masks)
     w, r = _conflicts(groups[2], tile_src, tile_dst, units)
-    return SwizzleChoice(_layout_of(groups, src.dim, src.outs), "st.shared", "ld.shared", w, r,
-                         tuple(tile_src), tuple(tile_dst), bitwidth)
+    return _choice_of(groups, src.dim, src.outs, "st.shared", "ld.shared", w, r, tile_src, tile_dst, bitwidth)
 
 
 class _Side:
@@ -484,7 +579,7 @@ class _Side:
     of ``layout`` without its broadcast registers."""
 
     __slots__ = ("layout", "regs", "reg_set", "unit_regs", "units", "lanes", "lane_set", "n_lanes", "zero_lanes", "dim", "outs",
-                 "_usable", "_addr")
+                 "reg_or", "warp_or", "thread_or", "perm", "_usable", "_addr")
 
     def __init__(self, layout: LinearLayout):
         self.layout = layout = remove_broadcast_registers(layout)
@@ -500,6 +595,17 @@ class _Side:
         self.units = self.unit_regs and all(v & (v - 1) == 0 for v in self.lanes)
         self.dim = layout.total_out_size_log2
         self.outs = tuple(layout.out_dims.items())
+        #: the OR of the register bases, of the warp bases, and of every basis but the registers'
+        #: (what a thread's index moves)
+        self.reg_or = _or(self.regs)
+        self.warp_or = _or(layout.flat_bases("warp"))
+        self.thread_or = _or(v for d in layout.in_dim_names if d != "register" for v in layout.flat_bases(d))
+        #: every basis (all in-dims) is a distinct unit vector, each unit once: a permutation of
+        #: the bits, so that the map from another layout's index to this one's sends each of its
+        #: bases to the basis of this layout equal to it
+        every = [v for d in layout.in_dim_names for v in layout.flat_bases(d)]
+        self.perm = (len(every) == self.dim and _or(every) == (1 << self.dim) - 1
+                     and all(v & (v - 1) == 0 for v in every))
         self._usable: dict[object, bool] = {}
         self._addr: dict[object, tuple[tuple[int, ...], int] | None] = {}
 
@@ -779,7 +885,7 @@ def _rank_of_masks(vbm: int, st: int, ld: int, full: int, len_s: int, common: in
 
 _PairPlan = tuple[int, int, int, int, int, tuple[int, ...], tuple[tuple[int, int], ...], tuple[int, ...], int]
 #: per (store tile, load tile, log2 of the elements of a 128-bit access): :func:`_pair_plan`
-_PAIR_PLANS: dict[tuple[object, object, int], _PairPlan | None] = {}
+_PAIR_PLANS: dict[int, dict[tuple[object, object], _PairPlan | None]] = {}
 
 
 def _pair_plan(ts: MemOpTile, td: MemOpTile, total: int) -> _PairPlan | None:
@@ -859,10 +965,10 @@ class SwizzleSearch:
         self._cvt: dict[int, LinearLayout | None] = {} if conversion is None else {0: conversion}
         self._ok: list[bool | None] = [None, None]
         self._cols: list[tuple[tuple[int, ...], int, int, int, int] | None] = [None, None]
-        self._cands: dict[tuple[MemOpTile, MemOpTile], SwizzleChoice | None] = {}
+        self._cands: dict[tuple[object, object, str, str], SwizzleChoice | None] = {}
         self._recs: dict[tuple[object, object], tuple[int, int, int] | None] = {}
         self._fulls: dict[tuple[object, object], _Candidate | None] = {}
-        #: per ranked pair of unit vectors: the reps it leaves and :meth:`_unit_tiles`
+        #: per ranked pair of unit vectors: the reps it leaves and its vector bits and access tiles (see :meth:`_ranked`)
         self._tiles: dict[tuple[object, object], tuple[int, tuple[list[int], int, list[int], list[int], int, int]]] = {}
         # for the ranks on masks: every bit, the common registers
         self._full_mask = (1 << self.dim) - 1
@@ -973,12 +1079,15 @@ class SwizzleSearch:
 
     def _plan(self, ts: MemOpTile, td: MemOpTile) -> _PairPlan | None:
         """:func:`_pair_plan` of the two tiles at this element width (remembered for all searches)."""
-        key = (ts._key, td._key, self._total)  # type: ignore[attr-defined]
-        if key in _PAIR_PLANS:
-            return _PAIR_PLANS[key]
-        if len(_PAIR_PLANS) >= 4096:
-            _PAIR_PLANS.clear()
-        plan = _PAIR_PLANS[key] = _pair_plan(ts, td, self._total)
+        plans = _PAIR_PLANS.get(self._total)
+        if plans is None:
+            plans = _PAIR_PLANS[self._total] = {}
+        key = (ts._key, td._key)  # type: ignore[attr-defined]
+        if key in plans:
+            return plans[key]
+        if len(plans) >= 4096:
+            plans.clear()
+        plan = plans[key] = _pair_plan(ts, td, self._total)
         return plan
 
     def _fit(self, ts: MemOpTile, td: MemOpTile) -> _PairPlan | None:
@@ -1017,12 +1126,14 @@ class SwizzleSearch:
         """The offset groups of a pair's swizzle, its access tiles and their bank conflicts (its
         layout not yet built); None when the pair's access tiles do not fit the layouts."""
         key = (ts._key, td._key)  # type: ignore[attr-defined]
-        if key in self._fulls:
-            return self._fulls[key]
+        got = self._fulls.get(key, _MISSING)
+        if got is not _MISSING:
+            return got  # type: ignore[return-value]
         full: _Candidate | None = None
         if self._units and self._len_s >= 0:
             # the tiles and counts of the pair's rank (every vector a unit vector)
-            ranked = self._rank(ts, td)
+            rec = self._recs.get(key, _MISSING)
+            ranked = self._ranked(ts, td, key, self._plan(ts, td)) if rec is _MISSING else cast("tuple[int, int, int] | None", rec)
             if ranked is not None:
                 leave, (vb, vbm, tile_s, tile_d, st, ld) = self._tiles[key]
                 groups = _groups(self._common, self.dim, self._len_s, vb, tile_s, tile_d, leave, (vbm, st, ld))
@@ -1057,73 +1168,104 @@ class SwizzleSearch:
 
     def _ranked(self, ts: MemOpTile, td: MemOpTile, key: tuple[object, object], plan: _PairPlan | None) -> tuple[int, int, int] | None:
         """:meth:`_rank` of a pair not ranked yet (``key``: its tiles' keys; ``plan``: its
-        :meth:`_plan`)."""
-        out: tuple[int, int, int] | None
-        if self._units and self._len_s >= 0:  # on masks, the tiles kept for the offset groups
-            fit = self._fits(plan)
-            got = None if fit is None else self._unit_tiles(ts, td, fit)
-            if got is None or fit is None:
-                out = None
-            else:
-                self._tiles[key] = (fit[8], got)
-                out = _rank_of_masks(got[1], got[4], got[5], self._full_mask, self._len_s, self._common_mask, fit[8])
-        else:
+        :meth:`_plan`).  With unit vectors only: :meth:`_fits` (the sides' lanes first), the
+        vector bits and the two access tiles (:func:`_instr_tile`), each also as a mask, kept
+        for the offset groups, and :func:`_rank_of_masks`, in one pass over flat ints."""
+        out: tuple[int, int, int] | None = None
+        if not (self._units and self._len_s >= 0):
             full = self._candidate(ts, td)
             out = None if full is None else (full[3], full[4], len(full[0][3]))
-        self._recs[key] = out
-        return out
-
-    def _unit_tiles(self, ts: MemOpTile, td: MemOpTile, plan: _PairPlan) -> tuple[list[int], int, list[int], list[int], int, int] | None:
-        """The vector bits and the store and load tiles (:func:`_instr_tile`) of a fitting pair
-        when every vector is a unit vector (or zero), each also as a mask: ``(vector, its mask,
-        store tile, load tile, their masks)``; None when a tile does not fit."""
-        first, n_reg_b, lanes_b = plan[0], plan[1], plan[7]
+            self._recs[key] = out
+            return out
+        self._recs[key] = None  # unless it fits
+        if plan is None:
+            return None
+        first, n_reg_b, max_lane, mask_a, mask_b, reg_need, lane_need, lanes_b, leave = plan
         sides = self.sides
-        vb = self.common_registers(first)[:n_reg_b]
+        s_side, d_side = sides
+        a, b = (s_side, d_side) if first == 0 else (d_side, s_side)
+        if max_lane >= a.n_lanes or max_lane >= b.n_lanes or mask_a & a.zero_lanes or mask_b & b.zero_lanes:
+            return None
+        common = self._vb[first]
+        if common is None:
+            common = self.common_registers(first)
+        if len(common) < n_reg_b:
+            return None
+        if a.perm:  # the map sends b's lane 2**i to the basis of a equal to it (a bijection: it exists)
+            b_lanes = b.lanes
+            for i in reg_need:
+                if b_lanes[i] not in a.reg_set:
+                    return None
+            for ib, want in lane_need:
+                if b_lanes[ib] != a.lanes[want.bit_length() - 1]:
+                    return None
+        elif not (self._ok[first] or self.convertible(first)):
+            return None
+        elif reg_need or lane_need:
+            # the conversion maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
+            got = self._cols[first]
+            cols, reg_field, lane_field, _, lane_at = got if got is not None else self._lane_cols(first)
+            for i in reg_need:
+                if not cols[i] & reg_field:
+                    return None
+            for ib, want in lane_need:
+                if cols[ib] & lane_field != want << lane_at:
+                    return None
+        # the vector bits: the first common registers and b's lanes ``lanes_b``
+        vb = common[:n_reg_b]
         vbm = 0
         for v in vb:
             vbm |= v
-        b_lanes = sides[1 - first].lanes
+        b_lanes = b.lanes
         for i in lanes_b:
             v = b_lanes[i]
             vb.append(v)
             vbm |= v
+        # each side's access tile: registers outside the vector bits where its instruction has
+        # fewer than 3 address lanes, then those lanes (their OR remembered per side and tile)
         tiles: list[list[int]] = []
         bits: list[int] = []
-        for tile, side in ((ts, sides[0]), (td, sides[1])):
-            need = 3 - len(tile.lane_addr)
-            out: list[int] = []
-            m = 0
-            if need:
-                for r in side.regs:
-                    if len(out) == need:
-                        break
-                    if not r & vbm:
-                        out.append(r)
-                        m |= r
-                if len(out) < need:
-                    return None
+        for tile, side in ((ts, s_side), (td, d_side)):
             addr = side.addr(tile)
             if addr is None:
                 return None
-            out += addr[0]
-            tiles.append(out)
-            bits.append(m | addr[1])
-        return vb, vbm, tiles[0], tiles[1], bits[0], bits[1]
+            need = 3 - len(tile.lane_addr)
+            if need:
+                t: list[int] = []
+                m = 0
+                for r in side.regs:
+                    if not r & vbm:
+                        t.append(r)
+                        m |= r
+                        if len(t) == need:
+                            break
+                else:
+                    return None
+                t += addr[0]
+                tiles.append(t)
+                bits.append(m | addr[1])
+            else:
+                tiles.append(list(addr[0]))
+                bits.append(addr[1])
+        st, ld = bits
+        self._tiles[key] = (leave, (vb, vbm, tiles[0], tiles[1], st, ld))
+        out = self._recs[key] = _rank_of_masks(vbm, st, ld, self._full_mask, self._len_s, self._common_mask, leave)
+        return out
 
     def candidate(self, ts: MemOpTile, td: MemOpTile) -> SwizzleChoice | None:
         """The swizzle for storing with ``ts`` and loading with ``td``, or None when the pair's
         access tiles do not fit the layouts."""
-        key = (ts, td)
-        if key in self._cands:
-            return self._cands[key]
+        # equal tiles: equal lanes (their key) and names
+        key = (ts._key, td._key, ts.store_name, td.load_name)  # type: ignore[attr-defined]
+        got = self._cands.get(key, _MISSING)
+        if got is not _MISSING:
+            return got  # type: ignore[return-value]
         rec = self._candidate(ts, td)
         if rec is None:
             choice = None
         else:
             groups, tile_s, tile_d, w, r = rec
-            lay = _layout_of(groups, self.dim, self.sides[0].outs)
-            choice = SwizzleChoice(lay, ts.store_name, td.load_name, w, r, tuple(tile_s), tuple(tile_d), self.bitwidth)
+            choice = _choice_of(groups, self.dim, self.sides[0].outs, ts.store_name, td.load_name, w, r, tile_s, tile_d, self.bitwidth)
         self._cands[key] = choice
         return choice
 
@@ -1142,6 +1284,7 @@ class SwizzleSearch:
         d_ok = [td for td in dst_tiles if d_side.usable(td)]
         top = self._max_reps
         recs = self._recs
+        plans = _PAIR_PLANS.get(self._total, {})
         for ts in src_tiles:
             if not d_ok or not s_side.usable(ts):
                 continue
@@ -1150,7 +1293,7 @@ class SwizzleSearch:
                 key = (ks, td._key)  # type: ignore[attr-defined]
                 rec = recs.get(key, _MISSING)
                 if rec is _MISSING:
-                    plan = self._plan(ts, td)
+                    plan = plans[key] if key in plans else self._plan(ts, td)
                     # a conflict-free pair so far: only more rounds beat it, and this pair's
                     # rounds are distinct common registers but its vector registers and those it
                     # leaves as segment bits (the first of equals wins)

@@ -10,12 +10,17 @@ over every pair, and the conversion map's lane columns.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import pickle
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linlayout import LinearLayout
+from linlayout.banks import _unit_images as _bank_unit_images
 from linlayout.errors import DimensionError, LayoutError
 from linlayout.gf2 import unit_complement
 from linlayout.plan_smem import (
@@ -23,7 +28,10 @@ from linlayout.plan_smem import (
     LD_ST_MATRIX_TRANS,
     LD_ST_SHARED,
     MemOpTile,
+    SwizzleChoice,
     SwizzleSearch,
+    _choice_of,
+    _choice_unit_images,
     _compute_segment,
     _conflicts,
     _groups,
@@ -180,6 +188,187 @@ def test_the_chosen_layout_knows_its_rank(pair):
     lay = optimal_swizzle(src, dst, bits).layout
     rebuilt = LinearLayout.from_flat({d: lay.flat_bases(d) for d in lay.in_dim_names}, list(lay.out_dims.items()))
     assert lay == rebuilt and lay.rank() == rebuilt.rank() == lay.total_out_size_log2
+
+
+def _no_broadcast(L: LinearLayout) -> LinearLayout:
+    """``L`` without its zero bases (no broadcast registers or lanes)."""
+    return LinearLayout.from_flat({d: [v for v in L.flat_bases(d) if v] for d in L.in_dim_names}, list(L.out_dims.items()))
+
+
+def _without_shortcuts(search: SwizzleSearch) -> SwizzleSearch:
+    """A fresh search of the same pair whose sides do not claim to be permutations (the fit
+    tests then read the conversion map's lane columns)."""
+    fresh = SwizzleSearch(search.src, search.dst, search.bitwidth)
+    sides = []
+    for side in fresh.sides:
+        twin = copy.copy(side)
+        twin.perm = False
+        twin._usable, twin._addr = {}, {}
+        sides.append(twin)
+    fresh.sides = (sides[0], sides[1])
+    return fresh
+
+
+@settings(max_examples=300, deadline=None)
+@given(searches(units=True), st.lists(tile(), max_size=3), st.booleans())
+def test_a_permutation_side_fits_pairs_as_its_conversion_map_says(pair, extra, wide):
+    src, dst, bits = pair
+    if wide:  # no broadcast lanes or registers: both sides are often permutations of the bits
+        src, dst = _no_broadcast(src), _no_broadcast(dst)
+    search = SwizzleSearch(src, dst, bits)
+    plain = _without_shortcuts(search)
+    for ts in TILES + extra:
+        for td in TILES + extra:
+            assert search._rank(ts, td) == plain._rank(ts, td)
+
+
+@settings(max_examples=300, deadline=None)
+@given(searches(units=True), st.booleans())
+def test_coordinates_on_masks_agree_with_the_solved_ones(pair, wide):
+    """The matrix-row and round tests of a choice whose coordinates are read off masks (its
+    basis: unit vectors and XOR pairs) agree with solving each vector in the basis."""
+    from linlayout.plan import _matrix_rows_fit, _repaired, _rounds_fit
+
+    src, dst, bits = pair
+    if wide:
+        src, dst = _no_broadcast(src), _no_broadcast(dst)
+    search = SwizzleSearch(src, dst, bits)
+    sa, sb = search.src, search.dst
+    for ts in TILES:
+        for td in TILES:
+            c = search.candidate(ts, td)
+            if c is None:
+                continue
+            bare = SwizzleChoice(c.layout, c.store_instr, c.load_instr, c.store_conflicts, c.load_conflicts, c.store_tile,
+                                 c.load_tile, c.bitwidth)
+            if "_unit_coords" in c.__dict__:
+                assert c.layout.is_invertible()
+            assert _repaired(c) == _repaired(bare)
+            assert _matrix_rows_fit(c, sa, sb) == _matrix_rows_fit(bare, sa, sb)
+            assert _rounds_fit(c, sa, sb) == _rounds_fit(bare, sa, sb)
+            # the unit vectors' coordinates read off the masks are the solved ones
+            got = _choice_unit_images(c)
+            every = [v for d in ("vector", "bank", "segment", "reps") for v in c.layout.flat_bases(d)]
+            assert got == (None if "_unit_coords" not in c.__dict__ else _bank_unit_images(tuple(every)))
+            assert _choice_unit_images(bare) is None
+
+
+@st.composite
+def blocked_pairs(draw):
+    """Two blocked layouts of one 2-D tensor (each dim's bits split over registers, lanes and
+    warps in an order, the rest repeating registers: no copies) and an element width: pairs
+    of permutations, often with matrix tiles that fit."""
+    d0, d1 = draw(st.integers(1, 6)), draw(st.integers(1, 6))
+    n_warp = draw(st.integers(0, 2))
+    if d0 + d1 < 5 + n_warp:
+        d1 += 5 + n_warp - d0 - d1
+
+    def one():
+        order = draw(st.permutations([0, 1]))
+        spt = [draw(st.integers(0, 3)), draw(st.integers(0, 3))]
+        lane0 = draw(st.integers(0, 5))
+        tpw, wpc = [lane0, 5 - lane0], [draw(st.integers(0, n_warp))]
+        wpc.append(n_warp - wpc[0])
+        sizes = [d0, d1]
+        at = [0, 0]
+        flat: dict[str, list[int]] = {"register": [], "lane": [], "warp": []}
+        # registers, lanes, warps in ``order`` (each within what the dim has left), the rest registers
+        for name, per in (("register", spt), ("lane", tpw), ("warp", wpc)):
+            for d in order:
+                for _ in range(per[d]):
+                    if at[d] < sizes[d]:
+                        flat[name].append(1 << (at[d] + (0 if d == 0 else d0)))
+                        at[d] += 1
+                    elif name != "register":  # a lane or warp the dim cannot take goes to the other
+                        o = 1 - d
+                        if at[o] >= sizes[o]:
+                            return None
+                        flat[name].append(1 << (at[o] + (0 if o == 0 else d0)))
+                        at[o] += 1
+        for d in order:
+            while at[d] < sizes[d]:
+                flat["register"].append(1 << (at[d] + (0 if d == 0 else d0)))
+                at[d] += 1
+        return LinearLayout.from_flat(flat, [("dim0", 1 << d0), ("dim1", 1 << d1)])
+
+    src, dst = one(), one()
+    if src is None or dst is None or src.in_dim_size("lane") != dst.in_dim_size("lane"):
+        return None
+    return src, dst, draw(st.sampled_from([8, 16, 32]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(searches(units=True), blocked_pairs()))
+def test_a_choice_between_permutations_needs_no_repair_rows_or_rounds_test(pair):
+    """What the planner skips for a pair of permutation layouts (plan._unbudgeted_choice): the
+    swizzle of every pair of the planner's tiles (``.trans`` for 16-bit elements only: at other
+    widths its lanes would not start at the element step), built on masks, is a bijection, fits
+    its matrix rows and has no round a thread's index moves."""
+    from linlayout.plan import _matrix_rows_fit, _matrix_tiles, _repaired, _rounds_fit
+
+    if pair is None:
+        return
+    src, dst, bits = pair
+    src, dst = _no_broadcast(src), _no_broadcast(dst)
+    search = SwizzleSearch(src, dst, bits)
+    if not (search.sides[0].perm and search.sides[1].perm):
+        return
+    tiles = _matrix_tiles(search.bitwidth, True)
+    choices = [search.candidate(ts, td) for ts in tiles for td in tiles] + [search.ldst()]
+    for c in choices:
+        if c is None or "_unit_coords" not in c.__dict__:
+            continue
+        assert _repaired(c) is c
+        assert _matrix_rows_fit(c, search.src, search.dst)
+        assert _rounds_fit(c, search.src, search.dst) is c
+
+
+def test_triton_layouts_need_no_repair_rows_or_rounds_test():
+    """The same on Triton's layouts (blocked, MMA v2/v3, dot operands, tensor memory) of a few
+    shapes and widths, where the matrix tiles fit."""
+    from converters.gluon import TensorMemoryLayout, from_dict
+    from converters.gluon.tmem import tmem_reg_layout
+    from linlayout.plan import _matrix_rows_fit, _matrix_tiles, _repaired, _rounds_fit
+
+    def blocked(spt, tpw, wpc, order, shape):
+        return from_dict({"kind": "BlockedLayout", "size_per_thread": spt, "threads_per_warp": tpw, "warps_per_cta": wpc,
+                          "order": order}).to_linear(shape)
+
+    mma2 = {"kind": "NVMMADistributedLayout", "version": [2, 0], "warps_per_cta": [4, 1], "instr_shape": [16, 8]}
+    mma3 = {"kind": "NVMMADistributedLayout", "version": [3, 0], "warps_per_cta": [4, 1], "instr_shape": [16, 64, 16]}
+    matrix = 0
+    for shape in ([64, 64], [128, 128], [64, 128]):
+        layouts = [blocked([1, 4], [1, 32], [4, 1], [1, 0], shape), blocked([4, 1], [32, 1], [1, 4], [0, 1], shape),
+                   blocked([1, 8], [4, 8], [4, 1], [1, 0], shape), blocked([2, 2], [8, 4], [2, 2], [0, 1], shape)]
+        layouts += [from_dict(d).to_linear(shape) for d in (
+            mma2, mma3, {"kind": "DotOperandLayout", "operand_index": 0, "parent": mma2, "k_width": 2},
+            {"kind": "DotOperandLayout", "operand_index": 1, "parent": mma2, "k_width": 2})]
+        layouts.append(tmem_reg_layout(TensorMemoryLayout(shape, 1), shape, element_bitwidth=16).to_linear(shape))
+        for src in layouts:
+            for dst in layouts:
+                for bits in (8, 16, 32):
+                    search = SwizzleSearch(src, dst, bits)
+                    if not (search.sides[0].perm and search.sides[1].perm):
+                        continue
+                    tiles = _matrix_tiles(search.bitwidth, True)
+                    for c in [search.candidate(ts, td) for ts in tiles for td in tiles] + [search.ldst()]:
+                        if c is None or "_unit_coords" not in c.__dict__:
+                            continue
+                        matrix += "matrix" in c.store_instr + c.load_instr
+                        assert _repaired(c) is c
+                        assert _matrix_rows_fit(c, search.src, search.dst)
+                        assert _rounds_fit(c, search.src, search.dst) is c
+    assert matrix > 100  # the claim is tested where it matters: matrix sides
+
+
+def test_a_built_choice_is_the_dataclass_with_those_fields():
+    """The search writes a choice's fields in place: they must be the dataclass's, and the choice
+    equal (and hash alike) to one made by its constructor."""
+    c = _choice_of(([1], [6], [6], []), 3, (("dim0", 8),), "st.shared", "ldmatrix", 1, 0, [2], [4], 16)
+    plain = SwizzleChoice(c.layout, "st.shared", "ldmatrix", 1, 0, (2,), (4,), 16)
+    assert [f.name for f in dataclasses.fields(SwizzleChoice)] == [k for k in c.__dict__ if not k.startswith("_")]
+    assert c == plain and hash(c) == hash(plain) and repr(c) == repr(plain)
+    assert pickle.loads(pickle.dumps(c)) == plain
 
 
 def test_mem_op_tile_lanes_are_lane_bits():
