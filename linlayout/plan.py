@@ -62,6 +62,7 @@ from .plan_smem import (
     MemOpTile,
     SwizzleChoice,
     SwizzleSearch,
+    _choice_unit_images,
     _map_side,
     _side_of,
     clear_swizzle_caches,
@@ -949,7 +950,7 @@ class _Price:
         """:func:`_side_conflicts` of side ``i`` (0: the stores), the buffer's inverse read once
         for both sides."""
         if self._inv is False:
-            self._inv = _buffer_inverse(self.choice.layout)
+            self._inv = _buffer_inverse(self.choice.layout, _choice_unit_images(self.choice))
         return _side_conflicts(self.choice, i == 0, self.sides[i], self._inv)
 
     def conflicts(self) -> tuple[int, int]:
@@ -996,14 +997,15 @@ def _trip_counts(choice: SwizzleChoice, fa: _SideFacts, fb: _SideFacts, bw: int,
     return sv, lv, max(1, fa.n_regs // sv), max(1, fb.n_regs // lv)
 
 
-def _buffer_inverse(lay: LinearLayout) -> tuple[dict[int, int], tuple[tuple[str, int], ...], int] | None:
+def _buffer_inverse(lay: LinearLayout, known: dict[int, int] | None = None) -> tuple[dict[int, int], tuple[tuple[str, int], ...], int] | None:
     """What :func:`linlayout.banks._conflicts_through` reads of the buffer ``lay``: the offset of
-    each unit vector (:func:`linlayout.banks._unit_images` of its offset bases), its out-dims
-    and its log2 size; None unless it is a bijection (the fast count takes no other)."""
+    each unit vector (:func:`linlayout.banks._unit_images` of its offset bases, or ``known``
+    when the search read it off the buffer's shape: :func:`~linlayout.plan_smem._choice_unit_images`),
+    its out-dims and its log2 size; None unless it is a bijection (the fast count takes no other)."""
     offsets = _buffer_bases(lay)
     if len(offsets) != lay.total_out_size_log2:
         return None
-    inv = _bank_unit_images(offsets)
+    inv = known if known is not None else _bank_unit_images(offsets)
     return None if inv is None else (inv, tuple(lay.out_dims.items()), len(offsets))
 
 
