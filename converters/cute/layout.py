@@ -570,8 +570,8 @@ def _crd2idx(coord: Any, shape: IntTuple, stride: IntTuple, where: str) -> int:
             if k == last:
                 r += c * fd[k]
             else:
-                r += (c % s) * fd[k]
-                c //= s
+                c, m = _divmod(c, s)
+                r += m * fd[k]
         return r
     return coord * stride
 
@@ -584,6 +584,17 @@ def _idx2crd_tree(idx: Any, shape: IntTuple, where: str) -> IntTuple:
     if not is_int(idx):
         raise LayoutError(f"{where} must be an int or a tuple, got {idx!r}")
     return _idx2crd(idx, shape)
+
+
+def _divmod(c: int, s: int) -> tuple[int, int]:
+    """C++'s ``divmod`` (math.hpp: ``a / b, a % b``), which truncates toward zero: a negative
+    index splits into non-positive digits (``_divmod(-1, 2) == (0, -1)``; Python's ``divmod``
+    floors, ``(-1, 1)``).  CuTe evaluates a layout at a negative index this way, e.g. the inner
+    layout of ``composition(A, 2:-1)`` feeds ``A`` the index -1."""
+    if c >= 0:
+        return c // s, c % s
+    q = -(-c // s)
+    return q, c - q * s
 
 
 def _zero_extent(fs: tuple, what: str) -> None:
@@ -601,8 +612,8 @@ def _idx2crd(idx: int, shape: IntTuple) -> IntTuple:
         if k == last:
             out.append(c)
         else:
-            out.append(c % s)
-            c //= s
+            c, m = _divmod(c, s)
+            out.append(m)
     if not isinstance(shape, tuple):
         return out[0]
     return unflatten(out, shape)
