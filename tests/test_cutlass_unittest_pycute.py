@@ -235,3 +235,15 @@ def _leaves(t):
 
 def _map_leaves(t, f):
     return tuple(_map_leaves(s, f) for s in t) if isinstance(t, tuple) else f(t)
+
+
+def cpp_cases() -> list[tuple[str, list]]:
+    """(op, args) of every algebra case above, for tests/oracles/cute-cpp/generate.py
+    ``--parts unittest`` (C++'s printed answers, checked in test_cutlass_unittest_core.py)."""
+    out: list[tuple[str, list]] = [("coalesce", list(p.values)) for p in COALESCE]
+    out += [("complement", [p.values[0], p.values[0].cosize()]) for p in COMPLEMENT]
+    out += [("composition", [Layout(*a), Layout(*b)]) for a, b in COMPOSITION]
+    out += [("left_inverse", list(p.values)) for p in LEFT_INVERSE]
+    out += [("right_inverse", list(p.values)) for p in RIGHT_INVERSE]
+    return out
+
