@@ -165,11 +165,19 @@ def product(t: IntTuple) -> int:
     return p
 
 
-def compact_col_major(shape: IntTuple, start: int = 1) -> IntTuple:
-    """Column-major (first mode fastest) compact strides congruent with ``shape``.
+def compact_col_major(shape: IntTuple, start: int = 1, *, static: bool = False) -> IntTuple:
+    """Column-major (first mode fastest) compact strides congruent with ``shape``: the exclusive
+    prefix product (pycute's ``prefix_product``, C++'s ``compact_col_major`` on run-time integers).
+
+    ``static=True`` gives C++'s answer for static integers (``Int<N>``, what this package models):
+    an extent-1 mode gets the stride 0 (``stride.hpp``: ``if constexpr (is_constant<1, Shape>)
+    return Int<0>``), so ``make_layout(Shape<_2,_1,_6>{})`` is ``(_2,_1,_6):(_1,_0,_2)``.  It is
+    the default stride of :class:`Layout`.
 
     >>> compact_col_major(((2, 2), 3))
     ((1, 2), 4)
+    >>> compact_col_major((2, 1, 6)), compact_col_major((2, 1, 6), static=True)
+    ((1, 2, 2), (1, 0, 2))
     """
     cur = [start]
 
@@ -178,7 +186,7 @@ def compact_col_major(shape: IntTuple, start: int = 1) -> IntTuple:
             return tuple(go(x) for x in s)
         d = cur[0]
         cur[0] = d * s
-        return d
+        return 0 if static and s == 1 else d
 
     return go(shape)
 
@@ -267,7 +275,9 @@ def format_int_tuple(t: Any, cpp: bool = False, _depth: int = 0) -> str:
 class Layout(memory_map.MemoryMap):
     """A CuTe layout: a shape tree and a congruent stride tree.
 
-    ``stride`` defaults to the compact column-major strides of ``shape``.  Lists are accepted and
+    ``stride`` defaults to the compact column-major strides of ``shape`` as C++'s
+    ``make_layout(shape)`` gives them for static extents (an extent-1 mode gets the stride 0,
+    ``Layout((2, 1, 6))`` is ``(2,1,6):(1,0,2)``; pycute says ``(1,2,2)``).  Lists are accepted and
     stored as tuples.  Extents are non-negative (an extent 0 makes an empty layout, as CuTe's dynamic shapes allow);
     strides may be any integer (negative included).
 
@@ -288,7 +298,7 @@ class Layout(memory_map.MemoryMap):
         shape = _normalize(shape)
         if stride is None:
             _check_tree(shape, compact_like(shape), "mode", 0)
-            stride = compact_col_major(shape)
+            stride = compact_col_major(shape, static=True)
         else:
             stride = _normalize(stride)
         _check_tree(shape, stride, "mode", 0)
