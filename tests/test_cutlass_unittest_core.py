@@ -414,10 +414,14 @@ LOGICAL_DIVIDE = [
 def test_logical_divide(a, b):
     """logical_divide.cpp TEST(CuTe_core, Logical_divide) / test_logical_divide: rank 2 and
     ``compatible(B, layout<0>(R))``; plus ``R(c) == A(c')`` where ``c'`` runs through the
-    composition's domain (the divide is ``A o (B, complement(B, size(A)))``)."""
+    composition's domain (C++'s definition: ``composition(A, make_layout(B, complement(B,
+    size(A))))``)."""
     R = logical_divide(a, b)
     assert R.rank() == 2
     assert compatible(b.shape, R[0].shape)
+    T = make_layout(b, complement(b, a.size()))
+    assert R.size() == T.size()
+    assert all(R(i) == a(T(i)) for i in range(R.size())), (a, b, R)
 
 
 @pytest.mark.parametrize(
@@ -482,11 +486,14 @@ LOGICAL_PRODUCT = [
 @pytest.mark.parametrize("a,b", [pytest.param(a, b, id=f"{a} * {b}") for a, b in LOGICAL_PRODUCT])
 def test_logical_product(a, b):
     """logical_product.cpp TEST(CuTe_core, Logical_product) / test_logical_product: rank 2,
-    ``layout<0>(R) == A`` and ``compatible(B, layout<1>(R))``."""
+    ``layout<0>(R) == A`` and ``compatible(B, layout<1>(R))``; plus mode 1 as a function."""
     R = logical_product(a, b)
     assert R.rank() == 2
     assert R[0] == a
     assert compatible(b.shape, R[1].shape)
+    # and mode 1 is C++'s definition, complement(A, size(A) * cosize(B)) o B, as a function
+    rest = complement(a, a.size() * b.cosize())
+    assert all(R[1](i) == rest(b(i)) for i in range(b.size())), (a, b, R)
 
 
 # ================================================================== int_tuple.cpp
