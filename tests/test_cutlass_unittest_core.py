@@ -25,6 +25,8 @@ import pathlib
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from converters.cute import (
     ComposedLayout,
@@ -287,6 +289,22 @@ def test_composition_negative_index_evaluation():
     assert composition(a, L(4, -1)) == L((2, 2), (1, -512))
     # the vectorised evaluation (composed layouts' outer parts, the algebra's exactness checks)
     assert evaluate_at(a, np.arange(-4, 1)).tolist() == [-1024, -511, -512, 1, 0]
+
+
+_extents = st.lists(st.integers(1, 6), min_size=1, max_size=4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_extents, st.data(), st.integers(0, 10_000))
+def test_negative_index_is_odd(shape, data, i):
+    """With C++'s truncating ``divmod`` the digits of ``-i`` are those of ``i`` negated, so every
+    layout is an odd function of its flat index: ``L(-i) == -L(i)`` (floor division broke it:
+    ``(2,4):(1,8)`` gave ``L(-1) == -7``, C++ -1); the vectorised evaluation agrees."""
+    stride = data.draw(st.lists(st.integers(-64, 64), min_size=len(shape), max_size=len(shape)))
+    layout = L(tuple(shape), tuple(stride))
+    assert layout(-i) == -layout(i)
+    assert layout.idx2crd(-i) == tuple(-c for c in layout.idx2crd(i))
+    assert evaluate_at(layout, np.array([-i, i])).tolist() == [-layout(i), layout(i)]
 
 
 @pytest.mark.skip(
