@@ -195,6 +195,20 @@ def cases() -> list[tuple[str, list]]:
         add("tile_to_shape", N, target)
         if N.offset == 0:
             add("composition", L864, N)
+    # static extent-1 modes: C++'s compact layouts (make_layout(shape), make_ordered_layout, so
+    # tile_to_shape's repetitions) give them the stride _0 (found porting compact_xmajor.cpp)
+    r1 = random.Random(1)
+    for _ in range(40):
+        block = Layout(tuple(r1.choice([1, 2, 3, 4]) for _ in range(r1.randint(1, 2))))
+        rank = max(len(block), r1.randint(1, 3))
+        reps = tuple(r1.choice([1, 1, 2, 3]) for _ in range(rank))
+        target = tuple((block[i].size() if i < len(block) else 1) * k for i, k in enumerate(reps))
+        add("tile_to_shape", block, target, *([tuple(r1.sample(range(rank), rank))] if r1.random() < 0.5 else []))
+        tiler = Layout(tuple(r1.choice([1, 2, 3]) for _ in range(r1.randint(1, 3))))
+        for op in ("logical_product", "blocked_product", "raked_product"):
+            add(op, block, tiler)
+        add("complement", tiler, r1.choice([8, 24, 64]))
+        add("logical_divide", Layout(tuple(r1.choice([1, 2, 4, 8]) for _ in range(r1.randint(1, 3)))), tiler)
     return out
 
 
