@@ -4,7 +4,9 @@ An *int-tuple* is an ``int`` or a (possibly nested) tuple of int-tuples.  A layo
 and a stride of the same nesting (congruent trees); a natural coordinate ``c`` (congruent with the
 shape) maps to ``sum(c_i * d_i)`` over the leaves.  A flat index is split into a coordinate
 colexicographically (the first mode is the fastest), as CuTe does; the last mode is not reduced
-modulo its extent, so a layout extends past its size along its last mode.
+modulo its extent, so a layout extends past its size along its last mode.  A negative index is
+split as C++'s ``divmod`` splits it, truncating toward zero (its digits are those of ``-i``
+negated, so ``L(-i) == -L(i)``).
 
     >>> L = Layout((4, 8), (8, 1))
     >>> L
