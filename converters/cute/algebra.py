@@ -924,8 +924,13 @@ def raked_product(block: Layout, tiler: Layout) -> Layout:
 def make_ordered_layout(shape: IntTuple, order: Optional[IntTuple] = None) -> Layout:
     """Compact layout of ``shape`` whose modes get strides in increasing ``order`` (ties: left first).
 
+    As C++'s ``compact_order`` on static extents, an extent-1 mode gets the stride 0 (C++ prints
+    ``make_ordered_layout(Shape<_2,_1,_4>{}, Step<_1,_0,_2>{})`` as ``(_2,_1,_4):(_1,_0,_2)``).
+
     >>> make_ordered_layout((2, 3, 4), (1, 0, 2))
     Layout((2,3,4):(3,1,6))
+    >>> make_ordered_layout((2, 1, 4), (1, 0, 2))
+    Layout((2,1,4):(1,0,2))
     """
     if order is None:
         return Layout(shape)
@@ -939,7 +944,7 @@ def make_ordered_layout(shape: IntTuple, order: Optional[IntTuple] = None) -> La
     st = [0] * len(fs)
     p = 1
     for i in idx:
-        st[i] = p
+        st[i] = p if fs[i] != 1 else 0
         p *= fs[i]
     from .layout import unflatten
 

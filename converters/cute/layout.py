@@ -4,7 +4,9 @@ An *int-tuple* is an ``int`` or a (possibly nested) tuple of int-tuples.  A layo
 and a stride of the same nesting (congruent trees); a natural coordinate ``c`` (congruent with the
 shape) maps to ``sum(c_i * d_i)`` over the leaves.  A flat index is split into a coordinate
 colexicographically (the first mode is the fastest), as CuTe does; the last mode is not reduced
-modulo its extent, so a layout extends past its size along its last mode.
+modulo its extent, so a layout extends past its size along its last mode.  A negative index is
+split as C++'s ``divmod`` splits it, truncating toward zero (its digits are those of ``-i``
+negated, so ``L(-i) == -L(i)``).
 
     >>> L = Layout((4, 8), (8, 1))
     >>> L
@@ -165,11 +167,19 @@ def product(t: IntTuple) -> int:
     return p
 
 
-def compact_col_major(shape: IntTuple, start: int = 1) -> IntTuple:
-    """Column-major (first mode fastest) compact strides congruent with ``shape``.
+def compact_col_major(shape: IntTuple, start: int = 1, *, static: bool = False) -> IntTuple:
+    """Column-major (first mode fastest) compact strides congruent with ``shape``: the exclusive
+    prefix product (pycute's ``prefix_product``, C++'s ``compact_col_major`` on run-time integers).
+
+    ``static=True`` gives C++'s answer for static integers (``Int<N>``, what this package models):
+    an extent-1 mode gets the stride 0 (``stride.hpp``: ``if constexpr (is_constant<1, Shape>)
+    return Int<0>``), so ``make_layout(Shape<_2,_1,_6>{})`` is ``(_2,_1,_6):(_1,_0,_2)``.  It is
+    the default stride of :class:`Layout`.
 
     >>> compact_col_major(((2, 2), 3))
     ((1, 2), 4)
+    >>> compact_col_major((2, 1, 6)), compact_col_major((2, 1, 6), static=True)
+    ((1, 2, 2), (1, 0, 2))
     """
     cur = [start]
 
@@ -178,7 +188,7 @@ def compact_col_major(shape: IntTuple, start: int = 1) -> IntTuple:
             return tuple(go(x) for x in s)
         d = cur[0]
         cur[0] = d * s
-        return d
+        return 0 if static and s == 1 else d
 
     return go(shape)
 
@@ -267,7 +277,9 @@ def format_int_tuple(t: Any, cpp: bool = False, _depth: int = 0) -> str:
 class Layout(memory_map.MemoryMap):
     """A CuTe layout: a shape tree and a congruent stride tree.
 
-    ``stride`` defaults to the compact column-major strides of ``shape``.  Lists are accepted and
+    ``stride`` defaults to the compact column-major strides of ``shape`` as C++'s
+    ``make_layout(shape)`` gives them for static extents (an extent-1 mode gets the stride 0,
+    ``Layout((2, 1, 6))`` is ``(2,1,6):(1,0,2)``; pycute says ``(1,2,2)``).  Lists are accepted and
     stored as tuples.  Extents are non-negative (an extent 0 makes an empty layout, as CuTe's dynamic shapes allow);
     strides may be any integer (negative included).
 
@@ -288,7 +300,7 @@ class Layout(memory_map.MemoryMap):
         shape = _normalize(shape)
         if stride is None:
             _check_tree(shape, compact_like(shape), "mode", 0)
-            stride = compact_col_major(shape)
+            stride = compact_col_major(shape, static=True)
         else:
             stride = _normalize(stride)
         _check_tree(shape, stride, "mode", 0)
@@ -570,8 +582,8 @@ def _crd2idx(coord: Any, shape: IntTuple, stride: IntTuple, where: str) -> int:
             if k == last:
                 r += c * fd[k]
             else:
-                r += (c % s) * fd[k]
-                c //= s
+                c, m = _divmod(c, s)
+                r += m * fd[k]
         return r
     return coord * stride
 
@@ -584,6 +596,17 @@ def _idx2crd_tree(idx: Any, shape: IntTuple, where: str) -> IntTuple:
     if not is_int(idx):
         raise LayoutError(f"{where} must be an int or a tuple, got {idx!r}")
     return _idx2crd(idx, shape)
+
+
+def _divmod(c: int, s: int) -> tuple[int, int]:
+    """C++'s ``divmod`` (math.hpp: ``a / b, a % b``), which truncates toward zero: a negative
+    index splits into non-positive digits (``_divmod(-1, 2) == (0, -1)``; Python's ``divmod``
+    floors, ``(-1, 1)``).  CuTe evaluates a layout at a negative index this way, e.g. the inner
+    layout of ``composition(A, 2:-1)`` feeds ``A`` the index -1."""
+    if c >= 0:
+        return c // s, c % s
+    q = -(-c // s)
+    return q, c - q * s
 
 
 def _zero_extent(fs: tuple, what: str) -> None:
@@ -601,8 +624,8 @@ def _idx2crd(idx: int, shape: IntTuple) -> IntTuple:
         if k == last:
             out.append(c)
         else:
-            out.append(c % s)
-            c //= s
+            c, m = _divmod(c, s)
+            out.append(m)
     if not isinstance(shape, tuple):
         return out[0]
     return unflatten(out, shape)

@@ -150,6 +150,7 @@ def evaluate_at(L: Any, idx: np.ndarray) -> np.ndarray:
         if k == last:
             out += c * d
         else:
-            out += (c % s) * d
-            c //= s
+            m = np.fmod(c, s)  # C++'s divmod truncates toward zero (a negative index: digits <= 0)
+            out += m * d
+            c = (c - m) // s
     return out

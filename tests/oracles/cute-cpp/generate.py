@@ -46,6 +46,8 @@ PRODUCTS = ("blocked_product", "raked_product", "zipped_product", "tiled_product
 
 
 def cpp_tuple(t) -> str:
+    if isinstance(t, (Layout, ComposedLayout)):  # a layout inside a tiler tuple (C++ Tile<...>)
+        return cpp_arg(t)
     if isinstance(t, tuple):
         return "cute::make_tuple(" + ",".join(cpp_tuple(x) for x in t) + ")"
     if isinstance(t, E):
@@ -193,6 +195,20 @@ def cases() -> list[tuple[str, list]]:
         add("tile_to_shape", N, target)
         if N.offset == 0:
             add("composition", L864, N)
+    # static extent-1 modes: C++'s compact layouts (make_layout(shape), make_ordered_layout, so
+    # tile_to_shape's repetitions) give them the stride _0 (found porting compact_xmajor.cpp)
+    r1 = random.Random(1)
+    for _ in range(40):
+        block = Layout(tuple(r1.choice([1, 2, 3, 4]) for _ in range(r1.randint(1, 2))))
+        rank = max(len(block), r1.randint(1, 3))
+        reps = tuple(r1.choice([1, 1, 2, 3]) for _ in range(rank))
+        target = tuple((block[i].size() if i < len(block) else 1) * k for i, k in enumerate(reps))
+        add("tile_to_shape", block, target, *([tuple(r1.sample(range(rank), rank))] if r1.random() < 0.5 else []))
+        tiler = Layout(tuple(r1.choice([1, 2, 3]) for _ in range(r1.randint(1, 3))))
+        for op in ("logical_product", "blocked_product", "raked_product"):
+            add(op, block, tiler)
+        add("complement", tiler, r1.choice([8, 24, 64]))
+        add("logical_divide", Layout(tuple(r1.choice([1, 2, 4, 8]) for _ in range(r1.randint(1, 3)))), tiler)
     return out
 
 
@@ -311,18 +327,67 @@ def umma_parts(inc: list[str]) -> None:
     print(f"{len(trows)} tmem_frg rows, {len(arows)} UMMA atom rows")
 
 
+# ----------------------------------------------------------------------------- CUTLASS's unit tests
+UNITTEST_MODULES = ("test_cutlass_unittest_core", "test_cutlass_unittest_pycute")
+
+
+def unittest_cases() -> list[tuple[str, list]]:
+    """The (op, args) of every case of the CUTLASS unit-test ports (each module's ``cpp_cases()``;
+    the cases are written once, in the tests), duplicates dropped."""
+    import importlib.util
+
+    out, seen = [], set()
+    for name in UNITTEST_MODULES:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "tests" / f"{name}.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        for op, a in mod.cpp_cases():
+            key = (op, tuple(arg_text(x) for x in a))
+            if key not in seen:
+                seen.add(key)
+                out.append((op, a))
+    return out
+
+
+def unittest_part(inc: list[str]) -> None:
+    """unittest.jsonl: C++'s printed answer for every case of the CUTLASS unit-test ports (all
+    accepted by C++: CUTLASS's tests compile), in one program."""
+    uc = unittest_cases()
+    body = [f'  printf("%d\\t", {k}); print({expr(op, a)}); printf("\\n");' for k, (op, a) in enumerate(uc)]
+    rc, out = compile_run(UNITTEST_HEADER + "int main() {\n" + "\n".join(body) + "\n}\n", inc, run=True)
+    if rc != 0:
+        sys.exit("the unit-test program did not compile:\n" + out[-4000:])
+    rows = []
+    for line in out.splitlines():
+        k, text = line.split("\t", 1)
+        op, a = uc[int(k)]
+        rows.append({"op": op, "args": [arg_text(x) for x in a], "result": text})
+    (HERE / "unittest.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    print(f"{len(rows)} CUTLASS unit-test rows")
+
+
+UNITTEST_HEADER = """#include <cute/tensor.hpp>
+#include <cute/swizzle_layout.hpp>
+#include <cstdio>
+using namespace cute;
+"""
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cutlass", required=True, help="CUTLASS include directory")
     ap.add_argument("--cuda", required=True, help="CUDA toolkit include directory (cuda_runtime_api.h, cccl/)")
     ap.add_argument("--out", default=str(HERE / "algebra.jsonl"))
     ap.add_argument("--jobs", type=int, default=2, help="parallel compiles of the refused cases")
-    ap.add_argument("--parts", default="algebra,umma", help="what to generate: algebra (algebra.jsonl), umma (tmem.jsonl, atoms.jsonl)")
+    ap.add_argument("--parts", default="algebra,umma", help="what to generate: algebra (algebra.jsonl), umma (tmem.jsonl, atoms.jsonl), "
+                    "unittest (unittest.jsonl: the CUTLASS unit-test ports' cases)")
     args = ap.parse_args()
     inc = [args.cutlass, args.cuda, args.cuda + "/cccl"]
     parts = set(args.parts.split(","))
     if "umma" in parts:
         umma_parts(inc)
+    if "unittest" in parts:
+        unittest_part(inc)
     if "algebra" not in parts:
         return
     accepted, refused = [], []
