@@ -73,3 +73,21 @@ def blocked_on_shape(draw, rank: int | None = None, sizes=(1, 2, 4, 8, 16, 64, 2
     order = draw(st.permutations(list(range(rank))))
     shape = [draw(st.sampled_from(sizes)) for _ in range(rank)]
     return gluon.BlockedLayout(spt, [1 << x for x in split], [1 << x for x in warps], order), shape
+
+
+@st.composite
+def with_swapped_bases(draw, L: LinearLayout, names=None, most: int = 4) -> LinearLayout:
+    """``L`` with 1 to ``most`` pairs of its bases (over the in-dims ``names``, all by default)
+    trading places: across registers, lanes and warps, so that the result shares many of ``L``'s
+    bases (transposes and the like: what a conversion planner sees most)."""
+    names = tuple(L.in_dim_names if names is None else names)
+    vecs = [v for n in names for v in L.flat_bases(n)]
+    if vecs:
+        for _ in range(draw(st.integers(1, most))):
+            i, j = draw(st.integers(0, len(vecs) - 1)), draw(st.integers(0, len(vecs) - 1))
+            vecs[i], vecs[j] = vecs[j], vecs[i]
+    flat, at = {}, 0
+    for n in names:
+        k = len(L.flat_bases(n))
+        flat[n], at = vecs[at : at + k], at + k
+    return LinearLayout.from_flat(flat, list(L.out_dims.items()))

@@ -12,6 +12,7 @@ from linlayout.banks import bank_conflicts
 from linlayout.cost import BARRIER_KEYS, _round_trip_price, _weighted
 from linlayout.dtypes import element_bitwidth
 from linlayout.errors import LayoutError
+from strategies import with_swapped_bases
 
 
 @st.composite
@@ -45,16 +46,7 @@ def _pairs(draw):
     if draw(st.booleans()):
         b = draw(_distributed(shape, warps, blocks))
     else:  # some bases of ``a`` trade places (across registers, lanes, warps): transposes and the like
-        names = a.in_dim_names
-        vecs = [v for n in names for v in a.flat_bases(n)]
-        for _ in range(draw(st.integers(1, 4))):
-            i, j = draw(st.integers(0, len(vecs) - 1)), draw(st.integers(0, len(vecs) - 1))
-            vecs[i], vecs[j] = vecs[j], vecs[i]
-        flat, at = {}, 0
-        for n in names:
-            k = a.in_dim_size_log2(n)
-            flat[n], at = vecs[at:at + k], at + k
-        b = LinearLayout.from_flat(flat, list(a.out_dims.items()))
+        b = draw(with_swapped_bases(a))
     bits = draw(st.sampled_from([8, 16, 32, 64]))
     matrix = (draw(st.booleans()), draw(st.booleans()))
     budget = draw(st.sampled_from([None, None, 1024, 4096, 16384]))

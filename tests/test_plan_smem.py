@@ -42,6 +42,7 @@ from linlayout.plan_smem import (
     remove_broadcast_registers,
     side_bank_conflicts,
 )
+from strategies import with_swapped_bases
 
 TILES = [LD_ST_SHARED, LD_ST_MATRIX, LD_ST_MATRIX_TRANS]
 
@@ -87,16 +88,7 @@ def searches(draw, units: bool | None = None):
     if draw(st.booleans()):
         dst = draw(distributed(dim, d0, units))
     else:
-        names = ("register", "lane", "warp")
-        cols = [v for d in names for v in src.flat_bases(d)]
-        for _ in range(draw(st.integers(1, 4))):
-            i, j = draw(st.integers(0, len(cols) - 1)), draw(st.integers(0, len(cols) - 1))
-            cols[i], cols[j] = cols[j], cols[i]
-        flat, at = {}, 0
-        for d in names:
-            n = len(src.flat_bases(d))
-            flat[d], at = cols[at:at + n], at + n
-        dst = LinearLayout.from_flat(flat, list(src.out_dims.items()))
+        dst = draw(with_swapped_bases(src, ("register", "lane", "warp")))
     bits = draw(st.sampled_from([8, 16, 32, 64]))
     return src, dst, bits
 
