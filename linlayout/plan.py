@@ -1002,10 +1002,12 @@ def _buffer_inverse(lay: LinearLayout, known: dict[int, int] | None = None) -> t
     each unit vector (:func:`linlayout.banks._unit_images` of its offset bases, or ``known``
     when the search read it off the buffer's shape: :func:`~linlayout.plan_smem._choice_unit_images`),
     its out-dims and its log2 size; None unless it is a bijection (the fast count takes no other)."""
+    if known is not None:  # the search's shape: a bijection (its unit images are keyed by every unit and 0)
+        return known, lay._outs, len(known) - 1
     offsets = _buffer_bases(lay)
     if len(offsets) != lay.total_out_size_log2:
         return None
-    inv = known if known is not None else _bank_unit_images(offsets)
+    inv = _bank_unit_images(offsets)
     return None if inv is None else (inv, tuple(lay.out_dims.items()), len(offsets))
 
 

@@ -433,13 +433,14 @@ def _choice_unit_images(choice: SwizzleChoice) -> dict[int, int] | None:
     """
     if "_unit_coords" not in choice.__dict__:
         return None
-    lay = choice.layout
-    every = lay.flat_bases("vector") + lay.flat_bases("bank") + lay.flat_bases("segment") + lay.flat_bases("reps")
+    # the layout's stored in-dims are (vector, bank, segment, reps), in that order (_layout_and_coords)
+    (_, v0), (_, v1), (_, v2), (_, v3) = choice.layout._ins
+    every = v0 + v1 + v2 + v3
     if len(every) > len(_POWERS):
         return None
     out = dict(zip(every, _POWERS))
-    for i, v in enumerate(every):
-        if v & (v - 1):  # a pair lo ^ hi (hi: a bank bit)
+    for v in v2:  # pairs lo ^ hi (hi: a bank bit) are segment bits only
+        if v & (v - 1):
             lo = v & -v
             out[lo] = out.pop(v) ^ out[v ^ lo]
     out[0] = 0
