@@ -780,16 +780,18 @@ def _side_facts(L: LinearLayout) -> _SideFacts:
                       regs + lanes + others, len(regs), len(lanes))
 
 
-def _side_vector(choice: SwizzleChoice, side: _SideFacts, instr: str, bitwidth: int, reps: int) -> int:
+def _side_vector(choice: SwizzleChoice, side: _SideFacts, instr: str, bitwidth: int, reps: int,
+                 offsets: Sequence[int] | None = None) -> int:
     """The vector width (elements) of one side's accesses with ``instr`` in a round trip through
-    ``choice`` (``reps``: its rounds)."""
+    ``choice`` (``reps``: its rounds; ``offsets``: ``choice.offset_bases()``, when the caller
+    has read them)."""
     max_elems = max(128 // bitwidth, 1)
     if "matrix" in instr:
         # one .x4 (or .x2/.x1) covers registers of one round only: the repetitions are registers
         return min(max_elems, max(side.n_regs // reps, 1))
     regs = side.reg_set
     k = 0
-    for v in choice.offset_bases():
+    for v in choice.offset_bases() if offsets is None else offsets:
         if v in regs and (2 << k) <= max_elems:
             k += 1
         else:
@@ -992,8 +994,11 @@ def _barrier_instr(kind: str, trip: _Trip) -> str:
 def _trip_counts(choice: SwizzleChoice, fa: _SideFacts, fb: _SideFacts, bw: int, reps: int) -> tuple[int, int, int, int]:
     """Store and load vector widths (elements) and instruction counts per thread of a round trip
     through ``choice`` (``reps``: its rounds) between the sides ``fa`` and ``fb``."""
-    sv = _side_vector(choice, fa, choice.store_instr, bw, reps)
-    lv = _side_vector(choice, fb, choice.load_instr, bw, reps)
+    st, ld = choice.store_instr, choice.load_instr
+    # the offset bits, read once for both sides (only a plain ld/st.shared side reads them)
+    offs = None if "matrix" in st and "matrix" in ld else choice._offset_tuple()
+    sv = _side_vector(choice, fa, st, bw, reps, offs)
+    lv = _side_vector(choice, fb, ld, bw, reps, offs)
     return sv, lv, max(1, fa.n_regs // sv), max(1, fb.n_regs // lv)
 
 

@@ -177,13 +177,16 @@ class SwizzleChoice:
 
     def offset_bases(self) -> list[int]:
         """Flattened tensor images of the shared offset bits 0, 1, ... (vector, bank, segment)."""
-        try:
-            got: tuple[int, ...] = self._offsets  # type: ignore[attr-defined]
-        except AttributeError:  # read once (the planner asks for both sides of every choice)
+        return list(self._offset_tuple())
+
+    def _offset_tuple(self) -> tuple[int, ...]:
+        """:meth:`offset_bases` as the tuple read once (the planner asks for both sides of every
+        choice)."""
+        got: tuple[int, ...] | None = self.__dict__.get("_offsets")
+        if got is None:
             lay = self.layout
-            got = lay.flat_bases("vector") + lay.flat_bases("bank") + lay.flat_bases("segment")
-            object.__setattr__(self, "_offsets", got)
-        return list(got)
+            got = self.__dict__["_offsets"] = lay.flat_bases("vector") + lay.flat_bases("bank") + lay.flat_bases("segment")
+        return got
 
 
 def side_bank_conflicts(segment: Sequence[int], tile: Sequence[int]) -> int:
