@@ -953,7 +953,7 @@ class _Price:
         for both sides."""
         if self._inv is False:
             self._inv = _buffer_inverse(self.choice.layout, _choice_unit_images(self.choice))
-        return _side_conflicts(self.choice, i == 0, self.sides[i], self._inv)
+        return _side_conflicts(self.choice, i == 0, self.sides[i], self._inv, self.facts[i])
 
     def conflicts(self) -> tuple[int, int]:
         """The bank conflicts of the store and the load side, both counted."""
@@ -982,7 +982,8 @@ def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearL
         kind, a, b, conv, bitwidth, steps,
         stores=pr.stores, loads=pr.loads, store_vector=pr.sv, load_vector=pr.lv,
         store_instr=choice.store_instr, load_instr=choice.load_instr, barriers=barriers,
-        shared_bytes=choice.bytes, store_conflicts=w, load_conflicts=r,
+        # choice.bytes, its rounds already read
+        shared_bytes=choice.layout.total_out_size // reps * max(choice.bitwidth, 8) // 8, store_conflicts=w, load_conflicts=r,
         reps=reps, shared_layout=choice.layout, barrier_instr=bar,
     )
 
@@ -1016,12 +1017,13 @@ def _buffer_inverse(lay: LinearLayout, known: dict[int, int] | None = None) -> t
     return None if inv is None else (inv, tuple(lay.out_dims.items()), len(offsets))
 
 
-def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout, fast: Any = False) -> int:
+def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout, fast: Any = False, side: _SideFacts | None = None) -> int:
     """The bank conflicts of one side of a round trip through ``choice`` (``store``: the store
     side ``L``, else the load side): a matrix side keeps the search's estimate, an
     ``ld/st.shared`` side is counted by :func:`linlayout.banks.bank_conflicts` (Triton's
     ``gl.bank_conflicts``) on the chosen buffer, through its :func:`_buffer_inverse` (``fast``,
-    when the caller has read it) where that is a bijection.
+    when the caller has read it) where that is a bijection; ``side``: ``L``'s :func:`_side_facts`,
+    when the caller has them.
 
     The swizzle search estimates them from access tiles, which misses conflicts between the
     phases' lanes on 13 of the 244 plain ld/st sides of the cvt_ptx corpus (``simulate`` counts
@@ -1032,7 +1034,8 @@ def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout, fast: A
     lay = choice.layout
     if fast is False:
         fast = _buffer_inverse(lay)
-    side = _side_facts(L)
+    if side is None:
+        side = _side_facts(L)
     if fast is not None and side.outs == fast[1]:
         got = _conflicts_through(fast[0], side.bank, side.bank_regs, side.bank_lanes, choice.bitwidth, fast[2])
         if got is not None:

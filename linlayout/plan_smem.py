@@ -37,6 +37,7 @@ broken by more repetitions (a smaller buffer), as Triton does.
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -365,10 +366,15 @@ def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], .
     (see ``linlayout.plan._matrix_rows_fit``)."""
     vbasis, sbasis, segment, reps = groups
     vecs = vbasis + sbasis
-    lows = odd = 0  # odd: the bits of the vectors but their lowest
-    for v in vecs:
-        lows |= v & -v
-        odd |= v & (v - 1)
+    lows = functools.reduce(operator.or_, vecs, 0)
+    if lows.bit_count() == len(vecs) and sum(vecs) == lows and 0 not in vecs:
+        # distinct unit vectors: disjoint (the sum has no carries), none zero, as many bits as vectors
+        odd = 0
+    else:
+        lows = odd = 0  # odd: the bits of the vectors but their lowest
+        for v in vecs:
+            lows |= v & -v
+            odd |= v & (v - 1)
     coords: _UnitCoords | None = None
     if lows.bit_count() == len(vecs):
         # distinct lowest bits (none zero): already an echelon form on them, the pivots
