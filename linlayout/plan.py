@@ -339,26 +339,31 @@ def _trivial_prefix(comp: LinearLayout, dims: Sequence[str]) -> list[str]:
     """The first dims of ``dims`` over each of which ``comp`` is trivial (:func:`_trivial_over`),
     up to the first that is not; the layout read once, and the bits the other in-dims touch
     only for a dim whose own bases are its unit vectors (a dim of size 1 touches no bits)."""
-    names = comp.in_dim_names
-    flat = comp.flat_bases
-    outs = comp.out_dims
+    ins = comp._ins  # (name, flat bases) per in-dim, in order
+    outs = comp._outs  # (name, size) per out-dim, in order
     support: list[int] | None = None  # the bits each in-dim touches, computed when first needed
     out: list[str] = []
     for d in dims:
-        if d not in names or d not in outs:
+        i = 0
+        for n, own in ins:
+            if n == d:
+                break
+            i += 1
+        else:
             break
         shift = 0
-        for n, size in outs.items():
+        for n, size in outs:
             if n == d:
                 break
             shift += size.bit_length() - 1
-        k = outs[d].bit_length() - 1
-        if flat(d) != _units(shift, k):
+        else:
+            break
+        k = size.bit_length() - 1
+        if own != _units(shift, k):
             break
         if k:
             if support is None:
-                support = [functools.reduce(operator.or_, flat(n), 0) for n in names]
-            i = names.index(d)
+                support = [functools.reduce(operator.or_, f, 0) for _, f in ins]
             others = 0
             for j, t in enumerate(support):
                 if j != i:
@@ -397,12 +402,11 @@ def _without_trivial(comp: LinearLayout, removed: Sequence[str]) -> LinearLayout
     """``comp.sublayout`` without the dims ``removed`` (over which ``comp`` is trivial).  Where
     they are its last out-dims (the usual order: register, lane, warp, block), the other bases
     do not touch their bits, so the flat bases are kept as they are."""
-    outs = _out_list(comp)
+    outs = comp._outs
     k = len(outs) - len(removed)
     if k >= 0 and {n for n, _ in outs[k:]} == set(removed):
         # the kept bases are comp's own, below 2**(bits of the kept out-dims): nothing to check
-        return LinearLayout._make_raw(tuple([(n, comp.flat_bases(n)) for n in comp.in_dim_names if n not in removed]),
-                                      tuple(outs[:k]))
+        return LinearLayout._make_raw(tuple([p for p in comp._ins if p[0] not in removed]), outs[:k])
     return comp.sublayout([n for n in comp.in_dim_names if n not in removed], [n for n in comp.out_dim_names if n not in removed])
 
 
