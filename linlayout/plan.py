@@ -317,19 +317,8 @@ def minimal_conversion(src: LinearLayout, dst: LinearLayout, *, strategy: str = 
 def _trivial_over(comp: LinearLayout, d: str) -> bool:
     """``comp.is_trivial_over([d])`` read from the flat bases: ``d`` is an in- and an out-dim of
     one size, its bases are the unit vectors of its out bits in order, and no other in-dim's
-    bases touch those bits."""
-    shift = 0
-    for n, size in comp.out_dims.items():
-        k = size.bit_length() - 1
-        if n == d:
-            break
-        shift += k
-    else:
-        return False
-    if not comp.has_in_dim(d) or comp.flat_bases(d) != _units(shift, k):
-        return False
-    bits = ((1 << k) - 1) << shift
-    return not any(v & bits for n in comp.in_dim_names if n != d for v in comp.flat_bases(n))
+    bases touch those bits (:func:`_trivial_prefix` of ``d`` alone)."""
+    return bool(_trivial_prefix(comp, (d,)))
 
 
 _SLOWEST_FIRST = ("block", "warp", "lane", "register")
