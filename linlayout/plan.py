@@ -317,19 +317,8 @@ def minimal_conversion(src: LinearLayout, dst: LinearLayout, *, strategy: str = 
 def _trivial_over(comp: LinearLayout, d: str) -> bool:
     """``comp.is_trivial_over([d])`` read from the flat bases: ``d`` is an in- and an out-dim of
     one size, its bases are the unit vectors of its out bits in order, and no other in-dim's
-    bases touch those bits."""
-    shift = 0
-    for n, size in comp.out_dims.items():
-        k = size.bit_length() - 1
-        if n == d:
-            break
-        shift += k
-    else:
-        return False
-    if not comp.has_in_dim(d) or comp.flat_bases(d) != _units(shift, k):
-        return False
-    bits = ((1 << k) - 1) << shift
-    return not any(v & bits for n in comp.in_dim_names if n != d for v in comp.flat_bases(n))
+    bases touch those bits (:func:`_trivial_prefix` of ``d`` alone)."""
+    return bool(_trivial_prefix(comp, (d,)))
 
 
 _SLOWEST_FIRST = ("block", "warp", "lane", "register")
@@ -339,26 +328,31 @@ def _trivial_prefix(comp: LinearLayout, dims: Sequence[str]) -> list[str]:
     """The first dims of ``dims`` over each of which ``comp`` is trivial (:func:`_trivial_over`),
     up to the first that is not; the layout read once, and the bits the other in-dims touch
     only for a dim whose own bases are its unit vectors (a dim of size 1 touches no bits)."""
-    names = comp.in_dim_names
-    flat = comp.flat_bases
-    outs = comp.out_dims
+    ins = comp._ins  # (name, flat bases) per in-dim, in order
+    outs = comp._outs  # (name, size) per out-dim, in order
     support: list[int] | None = None  # the bits each in-dim touches, computed when first needed
     out: list[str] = []
     for d in dims:
-        if d not in names or d not in outs:
+        i = 0
+        for n, own in ins:
+            if n == d:
+                break
+            i += 1
+        else:
             break
         shift = 0
-        for n, size in outs.items():
+        for n, size in outs:
             if n == d:
                 break
             shift += size.bit_length() - 1
-        k = outs[d].bit_length() - 1
-        if flat(d) != _units(shift, k):
+        else:
+            break
+        k = size.bit_length() - 1
+        if own != _units(shift, k):
             break
         if k:
             if support is None:
-                support = [functools.reduce(operator.or_, flat(n), 0) for n in names]
-            i = names.index(d)
+                support = [functools.reduce(operator.or_, f, 0) for _, f in ins]
             others = 0
             for j, t in enumerate(support):
                 if j != i:
@@ -397,12 +391,11 @@ def _without_trivial(comp: LinearLayout, removed: Sequence[str]) -> LinearLayout
     """``comp.sublayout`` without the dims ``removed`` (over which ``comp`` is trivial).  Where
     they are its last out-dims (the usual order: register, lane, warp, block), the other bases
     do not touch their bits, so the flat bases are kept as they are."""
-    outs = _out_list(comp)
+    outs = comp._outs
     k = len(outs) - len(removed)
     if k >= 0 and {n for n, _ in outs[k:]} == set(removed):
         # the kept bases are comp's own, below 2**(bits of the kept out-dims): nothing to check
-        return LinearLayout._make_raw(tuple([(n, comp.flat_bases(n)) for n in comp.in_dim_names if n not in removed]),
-                                      tuple(outs[:k]))
+        return LinearLayout._make_raw(tuple([p for p in comp._ins if p[0] not in removed]), outs[:k])
     return comp.sublayout([n for n in comp.in_dim_names if n not in removed], [n for n in comp.out_dim_names if n not in removed])
 
 
@@ -780,16 +773,18 @@ def _side_facts(L: LinearLayout) -> _SideFacts:
                       regs + lanes + others, len(regs), len(lanes))
 
 
-def _side_vector(choice: SwizzleChoice, side: _SideFacts, instr: str, bitwidth: int, reps: int) -> int:
+def _side_vector(choice: SwizzleChoice, side: _SideFacts, instr: str, bitwidth: int, reps: int,
+                 offsets: Sequence[int] | None = None) -> int:
     """The vector width (elements) of one side's accesses with ``instr`` in a round trip through
-    ``choice`` (``reps``: its rounds)."""
+    ``choice`` (``reps``: its rounds; ``offsets``: ``choice.offset_bases()``, when the caller
+    has read them)."""
     max_elems = max(128 // bitwidth, 1)
     if "matrix" in instr:
         # one .x4 (or .x2/.x1) covers registers of one round only: the repetitions are registers
         return min(max_elems, max(side.n_regs // reps, 1))
     regs = side.reg_set
     k = 0
-    for v in choice.offset_bases():
+    for v in choice.offset_bases() if offsets is None else offsets:
         if v in regs and (2 << k) <= max_elems:
             k += 1
         else:
@@ -951,7 +946,7 @@ class _Price:
         for both sides."""
         if self._inv is False:
             self._inv = _buffer_inverse(self.choice.layout, _choice_unit_images(self.choice))
-        return _side_conflicts(self.choice, i == 0, self.sides[i], self._inv)
+        return _side_conflicts(self.choice, i == 0, self.sides[i], self._inv, self.facts[i])
 
     def conflicts(self) -> tuple[int, int]:
         """The bank conflicts of the store and the load side, both counted."""
@@ -980,7 +975,8 @@ def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearL
         kind, a, b, conv, bitwidth, steps,
         stores=pr.stores, loads=pr.loads, store_vector=pr.sv, load_vector=pr.lv,
         store_instr=choice.store_instr, load_instr=choice.load_instr, barriers=barriers,
-        shared_bytes=choice.bytes, store_conflicts=w, load_conflicts=r,
+        # choice.bytes, its rounds already read
+        shared_bytes=choice.layout.total_out_size // reps * max(choice.bitwidth, 8) // 8, store_conflicts=w, load_conflicts=r,
         reps=reps, shared_layout=choice.layout, barrier_instr=bar,
     )
 
@@ -992,8 +988,11 @@ def _barrier_instr(kind: str, trip: _Trip) -> str:
 def _trip_counts(choice: SwizzleChoice, fa: _SideFacts, fb: _SideFacts, bw: int, reps: int) -> tuple[int, int, int, int]:
     """Store and load vector widths (elements) and instruction counts per thread of a round trip
     through ``choice`` (``reps``: its rounds) between the sides ``fa`` and ``fb``."""
-    sv = _side_vector(choice, fa, choice.store_instr, bw, reps)
-    lv = _side_vector(choice, fb, choice.load_instr, bw, reps)
+    st, ld = choice.store_instr, choice.load_instr
+    # the offset bits, read once for both sides (only a plain ld/st.shared side reads them)
+    offs = None if "matrix" in st and "matrix" in ld else choice._offset_tuple()
+    sv = _side_vector(choice, fa, st, bw, reps, offs)
+    lv = _side_vector(choice, fb, ld, bw, reps, offs)
     return sv, lv, max(1, fa.n_regs // sv), max(1, fb.n_regs // lv)
 
 
@@ -1002,19 +1001,22 @@ def _buffer_inverse(lay: LinearLayout, known: dict[int, int] | None = None) -> t
     each unit vector (:func:`linlayout.banks._unit_images` of its offset bases, or ``known``
     when the search read it off the buffer's shape: :func:`~linlayout.plan_smem._choice_unit_images`),
     its out-dims and its log2 size; None unless it is a bijection (the fast count takes no other)."""
+    if known is not None:  # the search's shape: a bijection (its unit images are keyed by every unit and 0)
+        return known, lay._outs, len(known) - 1
     offsets = _buffer_bases(lay)
     if len(offsets) != lay.total_out_size_log2:
         return None
-    inv = known if known is not None else _bank_unit_images(offsets)
+    inv = _bank_unit_images(offsets)
     return None if inv is None else (inv, tuple(lay.out_dims.items()), len(offsets))
 
 
-def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout, fast: Any = False) -> int:
+def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout, fast: Any = False, side: _SideFacts | None = None) -> int:
     """The bank conflicts of one side of a round trip through ``choice`` (``store``: the store
     side ``L``, else the load side): a matrix side keeps the search's estimate, an
     ``ld/st.shared`` side is counted by :func:`linlayout.banks.bank_conflicts` (Triton's
     ``gl.bank_conflicts``) on the chosen buffer, through its :func:`_buffer_inverse` (``fast``,
-    when the caller has read it) where that is a bijection.
+    when the caller has read it) where that is a bijection; ``side``: ``L``'s :func:`_side_facts`,
+    when the caller has them.
 
     The swizzle search estimates them from access tiles, which misses conflicts between the
     phases' lanes on 13 of the 244 plain ld/st sides of the cvt_ptx corpus (``simulate`` counts
@@ -1025,7 +1027,8 @@ def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout, fast: A
     lay = choice.layout
     if fast is False:
         fast = _buffer_inverse(lay)
-    side = _side_facts(L)
+    if side is None:
+        side = _side_facts(L)
     if fast is not None and side.outs == fast[1]:
         got = _conflicts_through(fast[0], side.bank, side.bank_regs, side.bank_lanes, choice.bitwidth, fast[2])
         if got is not None:

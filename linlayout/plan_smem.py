@@ -37,6 +37,7 @@ broken by more repetitions (a smaller buffer), as Triton does.
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -177,13 +178,16 @@ class SwizzleChoice:
 
     def offset_bases(self) -> list[int]:
         """Flattened tensor images of the shared offset bits 0, 1, ... (vector, bank, segment)."""
-        try:
-            got: tuple[int, ...] = self._offsets  # type: ignore[attr-defined]
-        except AttributeError:  # read once (the planner asks for both sides of every choice)
+        return list(self._offset_tuple())
+
+    def _offset_tuple(self) -> tuple[int, ...]:
+        """:meth:`offset_bases` as the tuple read once (the planner asks for both sides of every
+        choice)."""
+        got: tuple[int, ...] | None = self.__dict__.get("_offsets")
+        if got is None:
             lay = self.layout
-            got = lay.flat_bases("vector") + lay.flat_bases("bank") + lay.flat_bases("segment")
-            object.__setattr__(self, "_offsets", got)
-        return list(got)
+            got = self.__dict__["_offsets"] = lay.flat_bases("vector") + lay.flat_bases("bank") + lay.flat_bases("segment")
+        return got
 
 
 def side_bank_conflicts(segment: Sequence[int], tile: Sequence[int]) -> int:
@@ -362,10 +366,15 @@ def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], .
     (see ``linlayout.plan._matrix_rows_fit``)."""
     vbasis, sbasis, segment, reps = groups
     vecs = vbasis + sbasis
-    lows = odd = 0  # odd: the bits of the vectors but their lowest
-    for v in vecs:
-        lows |= v & -v
-        odd |= v & (v - 1)
+    lows = functools.reduce(operator.or_, vecs, 0)
+    if lows.bit_count() == len(vecs) and sum(vecs) == lows and 0 not in vecs:
+        # distinct unit vectors: disjoint (the sum has no carries), none zero, as many bits as vectors
+        odd = 0
+    else:
+        lows = odd = 0  # odd: the bits of the vectors but their lowest
+        for v in vecs:
+            lows |= v & -v
+            odd |= v & (v - 1)
     coords: _UnitCoords | None = None
     if lows.bit_count() == len(vecs):
         # distinct lowest bits (none zero): already an echelon form on them, the pivots
@@ -433,13 +442,14 @@ def _choice_unit_images(choice: SwizzleChoice) -> dict[int, int] | None:
     """
     if "_unit_coords" not in choice.__dict__:
         return None
-    lay = choice.layout
-    every = lay.flat_bases("vector") + lay.flat_bases("bank") + lay.flat_bases("segment") + lay.flat_bases("reps")
+    # the layout's stored in-dims are (vector, bank, segment, reps), in that order (_layout_and_coords)
+    (_, v0), (_, v1), (_, v2), (_, v3) = choice.layout._ins
+    every = v0 + v1 + v2 + v3
     if len(every) > len(_POWERS):
         return None
     out = dict(zip(every, _POWERS))
-    for i, v in enumerate(every):
-        if v & (v - 1):  # a pair lo ^ hi (hi: a bank bit)
+    for v in v2:  # pairs lo ^ hi (hi: a bank bit) are segment bits only
+        if v & (v - 1):
             lo = v & -v
             out[lo] = out.pop(v) ^ out[v ^ lo]
     out[0] = 0
