@@ -1120,17 +1120,23 @@ class SwizzleSearch:
             vb = self.common_registers(first)
         if len(vb) < n_reg_b or not self.convertible(first):
             return None
-        if reg_need or lane_need:
-            # the conversion maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
-            got = self._cols[first]
-            cols, reg_field, lane_field, _, lane_at = got if got is not None else self._lane_cols(first)
-            for i in reg_need:
-                if not cols[i] & reg_field:
-                    return None
-            for ib, want in lane_need:
-                if cols[ib] & lane_field != want << lane_at:
-                    return None
+        if (reg_need or lane_need) and not self._columns_fit(first, reg_need, lane_need):
+            return None
         return plan
+
+    def _columns_fit(self, first: int, reg_need: Sequence[int], lane_need: Sequence[tuple[int, int]]) -> bool:
+        """Whether the conversion (it maps b's hardware index to a's: b(x) == a(cvt(x))) sends
+        each of b's bases ``reg_need`` into a's registers and each ``(ib, want)`` of ``lane_need``
+        onto a's lane ``want``: read off its lane columns (:meth:`_lane_cols`)."""
+        got = self._cols[first]
+        cols, reg_field, lane_field, _, lane_at = got if got is not None else self._lane_cols(first)
+        for i in reg_need:
+            if not cols[i] & reg_field:
+                return False
+        for ib, want in lane_need:
+            if cols[ib] & lane_field != want << lane_at:
+                return False
+        return True
 
     def _candidate(self, ts: MemOpTile, td: MemOpTile) -> _Candidate | None:
         """The offset groups of a pair's swizzle, its access tiles and their bank conflicts (its
@@ -1211,16 +1217,8 @@ class SwizzleSearch:
                     return None
         elif not (self._ok[first] or self.convertible(first)):
             return None
-        elif reg_need or lane_need:
-            # the conversion maps b's hardware index to a's (b(x) == a(cvt(x))); read its lane columns
-            got = self._cols[first]
-            cols, reg_field, lane_field, _, lane_at = got if got is not None else self._lane_cols(first)
-            for i in reg_need:
-                if not cols[i] & reg_field:
-                    return None
-            for ib, want in lane_need:
-                if cols[ib] & lane_field != want << lane_at:
-                    return None
+        elif (reg_need or lane_need) and not self._columns_fit(first, reg_need, lane_need):
+            return None
         # the vector bits: the first common registers and b's lanes ``lanes_b``
         vb = common[:n_reg_b]
         vbm = 0
