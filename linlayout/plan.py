@@ -574,7 +574,8 @@ class Plan:
 
     ``conversion`` is the minimal conversion map (destination hardware index -> source hardware
     index, in-dims = the dims data moves across); ``shared_layout`` the chosen swizzle of a
-    shared-memory round trip (in-dims ``vector``, ``bank``, ``segment``, ``reps``).
+    shared-memory round trip (in-dims ``vector``, ``bank``, ``segment``, ``reps``; in a CTA
+    cluster also ``block`` before ``reps``: each CTA's buffer holds its own part).
     """
 
     kind: str
@@ -772,14 +773,88 @@ def _register_set(L: LinearLayout) -> frozenset[int]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _shared_side(kind: str, L: LinearLayout) -> LinearLayout:
-    """One side of a round trip: ``L`` without ``block`` (within a CTA) and without the registers
-    that repeat others.  A fact of one layout, remembered (cost matrices plan each layout against
-    many others).  An empty ``block`` dim stays: the side is then the layout itself, and the swizzle
-    search reuses the plan's conversion map."""
+def _shared_side(kind: str, L: LinearLayout, blocks: tuple[int, ...] = ()) -> LinearLayout:
+    """One side of a round trip: ``L`` without the registers that repeat others and, in a
+    ``shared_memory`` round trip of a CTA cluster, what one CTA holds (:func:`_one_cta` along the
+    source's block bases ``blocks``: each CTA's buffer holds its own part, as Triton's
+    ``getNumScratchElemsSwizzledCvt`` sizes it).  A fact of one layout, remembered (cost
+    matrices plan each layout against many others).  An empty ``block`` dim stays: the side is
+    then the layout itself, and the swizzle search reuses the plan's conversion map."""
     if kind == "shared_memory" and L.flat_bases("block"):
-        L = _without(L, "block")
+        L = _one_cta(L, blocks)[0]
     return _independent_registers(L)
+
+
+def _shared_sides(kind: str, a: LinearLayout, b: LinearLayout) -> tuple[LinearLayout, LinearLayout]:
+    """Both sides of a ``kind`` round trip from ``a`` to ``b`` (:func:`_shared_side`), cut to one
+    CTA's part along ``a``'s block bases when both can be and ``b``'s block bases span the same
+    vectors (else neither is: a ``b`` block vector outside that span would move a bit of the cut
+    tensor, which the search would not see as a thread's)."""
+    blocks = a.flat_bases("block")
+    if kind == "shared_memory" and blocks and not (
+            _one_cta(a, blocks)[1] and _one_cta(b, blocks)[1] and gf2.reduced_basis(blocks) == gf2.reduced_basis(b.flat_bases("block"))):
+        blocks = ()
+    return _shared_side(kind, a, blocks), _shared_side(kind, b, blocks)
+
+
+@functools.lru_cache(maxsize=4096)
+def _one_cta(L: LinearLayout, blocks: tuple[int, ...]) -> tuple[LinearLayout, tuple[int, ...], tuple[int, ...]]:
+    """``L`` within one CTA, on that CTA's part of the tensor: without ``block``, and with the
+    tensor bits the ``blocks`` (flat vectors: the source's block bases, for both sides of a
+    round trip) move taken out of the out-dims (each vector reduced modulo their span and the
+    leading bit of each reduced basis vector deleted: for the usual block bases, the top bits of
+    some dims, those dims shrink to the shape per CTA).  Also the deleted bits (ascending) and the
+    independent nonzero ``blocks``, from which :func:`_whole_tensor` maps a buffer layout back.
+    Where ``blocks`` has no nonzero vector (the CTAs hold copies) or a CTA's own vectors meet
+    their span (so that the cut would merge two of its elements), nothing is deleted (``()``):
+    one CTA then sees the whole tensor.
+
+        >>> L = LinearLayout.from_flat({"register": [1], "lane": [2], "block": [4]}, [("dim0", 8)])
+        >>> one, cut, kept = _one_cta(L, (4,))
+        >>> one.out_dims, one.flat_bases("lane"), cut, kept
+        ({'dim0': 4}, (2,), (2,), (4,))
+    """
+    local = _without(L, "block")
+    basis = gf2.SpanBasis()
+    kept = tuple(v for v in blocks if basis.insert(v))
+    own = [v for d in local.in_dim_names for v in local.flat_bases(d)]
+    if not kept or gf2.rank(own + list(kept)) != gf2.rank(own) + len(kept):
+        return local, (), kept
+    reduced = gf2.reduced_basis(kept)
+    cut = tuple(sorted(v.bit_length() - 1 for v in reduced))
+
+    def squeeze(v: int) -> int:
+        v = gf2.reduce_mod(v, reduced)
+        for k in reversed(cut):  # the deleted bits are 0 now: close the gaps, highest first
+            v = (v & ((1 << k) - 1)) | ((v >> (k + 1)) << k)
+        return v
+
+    outs, at = [], 0
+    for name, size in L.out_dims.items():
+        k = size.bit_length() - 1
+        outs.append((name, size >> sum(at <= c < at + k for c in cut)))
+        at += k
+    return LinearLayout.from_flat({d: tuple(squeeze(v) for v in local.flat_bases(d)) for d in local.in_dim_names}, outs), cut, kept
+
+
+def _whole_tensor(lay: LinearLayout, L: LinearLayout) -> LinearLayout:
+    """A buffer layout ``lay`` built on :func:`_one_cta` of ``L`` (in-dims ``vector``, ``bank``,
+    ``segment``, ``reps``), mapped back to the whole tensor: each vector with zeros put back at the
+    deleted bits, and an in-dim ``block`` (before ``reps``) of ``L``'s independent block bases, so
+    that it is a bijection onto the tensor (Triton's swizzled buffer of a cluster has the same
+    ``block`` in-dim).  An element's offset is that of its part outside the block span; each CTA
+    stores and loads its own buffer of ``lay``'s size."""
+    _, cut, blocks = _one_cta(L, L.flat_bases("block"))
+    if not cut:
+        return lay
+
+    def spread(v: int) -> int:
+        for k in cut:  # lowest first: each deleted bit pushes the higher ones up
+            v = (v & ((1 << k) - 1)) | ((v >> k) << (k + 1))
+        return v
+
+    dims = {d: tuple(spread(v) for v in lay.flat_bases(d)) for d in ("vector", "bank", "segment")}
+    return LinearLayout.from_flat({**dims, "block": blocks, "reps": tuple(spread(v) for v in lay.flat_bases("reps"))}, _out_list(L))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -826,7 +901,7 @@ class _Trip:
         """The swizzle search of a ``kind`` round trip and its two sides."""
         got = self._searches.get(kind)
         if got is None:
-            sa, sb = _shared_side(kind, self.a), _shared_side(kind, self.b)
+            sa, sb = _shared_sides(kind, self.a, self.b)
             # the sides are the layouts themselves unless registers repeat or a block dim goes:
             # then the search's map is the pair's
             known = self.comp if sa is self.a and sb is self.b else None
@@ -861,7 +936,7 @@ def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearL
         stores=stores, loads=loads, store_vector=sv, load_vector=lv,
         store_instr=choice.store_instr, load_instr=choice.load_instr, barriers=barriers,
         shared_bytes=choice.bytes, store_conflicts=choice.store_conflicts, load_conflicts=choice.load_conflicts,
-        reps=reps, shared_layout=choice.layout, barrier_instr=bar,
+        reps=reps, shared_layout=_whole_tensor(choice.layout, a) if sa.out_dims != a.out_dims else choice.layout, barrier_instr=bar,
     )
 
 
@@ -1366,7 +1441,7 @@ def _detail(p: Plan) -> str:
 def _round_trip_floor(trip: _Trip, kind: str) -> float:
     """A lower bound of the cost of any ``kind`` round trip of the pair: every word of each side's
     registers stored (loaded) once at full width without conflicts, and one barrier."""
-    sa, sb = _shared_side(kind, trip.a), _shared_side(kind, trip.b)
+    sa, sb = _shared_sides(kind, trip.a, trip.b)
     bw = max(trip.bits, 8)
     waves = max(_n_regs(sa) * bw // 32, 1) + max(_n_regs(sb) * bw // 32, 1)
     key = "cluster_barrier" if kind == "cross_cta" else ("warp_barrier" if trip.warp_sync() else "barrier")
@@ -1563,7 +1638,7 @@ def conversion_costs(srcs: Sequence[Any], dsts: Sequence[Any], *, bitwidth: int 
 def clear_caches() -> None:
     """Forget the per-layout facts the planner remembers (for benchmarks that time a plan from
     scratch; the answers never depend on them).  Nothing of a pair is remembered across calls."""
-    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _bank_side, _register_set, _thread_vectors,
+    for f in (_with_hardware_dims, _shared_side, _one_cta, _warp_broadcast, _cta_local, _bank_side, _register_set, _thread_vectors,
               _buffer_bases, _coordinates):
         f.cache_clear()
     clear_shuffle_caches()
