@@ -64,6 +64,7 @@ from .plan_smem import (
     _map_side,
     clear_swizzle_caches,
     conversion_map,
+    ldst_choice_39,
     side_bank_conflicts,
 )
 from .linear import LinearLayout
@@ -766,6 +767,36 @@ def _side_vector(choice: SwizzleChoice, L: LinearLayout, instr: str, bitwidth: i
     return 1 << k
 
 
+def _aligned_vector(choice: SwizzleChoice, L: LinearLayout, bitwidth: int) -> int:
+    """The elements of one ``ld/st.shared`` of the side ``L`` through ``choice`` as Triton 3.9
+    lowers it (``largestVectorisation``: the register-to-offset map divided on the left by an
+    identity tile): the most, up to 128 bits, such that registers sit at the offsets 1, 2, 4, ...
+    of the vector and no other basis of ``L`` (register, lane, warp) moves those offset bits.
+    Stricter than :func:`_side_vector`, which also counts a vector whose elements a lane's XOR
+    swizzle permutes within it (a thread renames its registers).
+
+        >>> lay = LinearLayout({"vector": [], "bank": [[1], [2]], "segment": [[12], [4]], "reps": []}, {"dim0": 16})
+        >>> c = SwizzleChoice(lay, "st.shared", "ld.shared", 0, 0, (), (), 32)
+        >>> L = LinearLayout({"register": [[1], [2]], "lane": [[4], [8]]}, {"dim0": 16})
+        >>> _aligned_vector(c, L, 32), _side_vector(c, L, "st.shared", 32)
+        (4, 4)
+        >>> M = LinearLayout({"register": [[1], [2]], "lane": [[5], [8]]}, {"dim0": 16})   # lane 1 moves offset bit 0
+        >>> _aligned_vector(c, M, 32), _side_vector(c, M, "st.shared", 32)
+        (1, 4)
+    """
+    solve = _coordinates(choice.layout)
+    regs = [solve(v) for v in L.flat_bases("register") if v]
+    others = [solve(v) for d in L.in_dim_names if d != "register" for v in L.flat_bases(d) if v]
+    max_k = max(128 // bitwidth, 1).bit_length() - 1
+    k = 0
+    while k < max_k and (1 << k) in regs:
+        low = (1 << (k + 1)) - 1
+        if any(c is None or c & low for c in others) or any(c is None or (c & low and (c & (c - 1) or c > low)) for c in regs):
+            break
+        k += 1
+    return 1 << k
+
+
 @functools.lru_cache(maxsize=4096)
 def _register_set(L: LinearLayout) -> frozenset[int]:
     """``L``'s nonzero register bases (flat), remembered per layout."""
@@ -868,10 +899,13 @@ class _Trip:
     ``comp`` (``b.invert_and_compose(a)``), the warp permutation of an in-warp exchange, and per
     round-trip kind its two sides, its swizzle search and the plan of every swizzle it priced."""
 
-    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_plans", "counted", "trip_counts")
+    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_plans", "counted", "trip_counts", "triton")
 
-    def __init__(self, a: LinearLayout, b: LinearLayout, conv: LinearLayout, comp: LinearLayout, bits: int):
+    def __init__(self, a: LinearLayout, b: LinearLayout, conv: LinearLayout, comp: LinearLayout, bits: int, triton: bool = False):
         self.a, self.b, self.conv, self.comp, self.bits = a, b, conv, comp, bits
+        #: planned with ``strategy="triton"``: a shared-memory round trip is Triton 3.9's
+        #: (:func:`_triton_ldst`, :func:`_aligned_vector`)
+        self.triton = triton
         self._perm: tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]] | None = None
         self._sync: bool | None = None
         self._searches: dict[str, tuple[SwizzleSearch, LinearLayout, LinearLayout]] = {}
@@ -953,13 +987,15 @@ def _trip_counts(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout, bw: 
     key = (kind, choice, bw)
     got = trip.trip_counts.get(key)
     if got is None:
-        got = trip.trip_counts[key] = _trip_counts_of(choice, sa, sb, bw)
+        got = trip.trip_counts[key] = _trip_counts_of(choice, sa, sb, bw, trip.triton and kind == "shared_memory")
     return got
 
 
-def _trip_counts_of(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout, bw: int) -> tuple[int, int, int, int]:
-    sv = _side_vector(choice, sa, choice.store_instr, bw)
-    lv = _side_vector(choice, sb, choice.load_instr, bw)
+def _trip_counts_of(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout, bw: int,
+                    aligned: bool = False) -> tuple[int, int, int, int]:
+    """``aligned``: Triton 3.9's ``ld/st.shared`` vectors (:func:`_aligned_vector`)."""
+    sv = _aligned_vector(choice, sa, bw) if aligned and "matrix" not in choice.store_instr else _side_vector(choice, sa, choice.store_instr, bw)
+    lv = _aligned_vector(choice, sb, bw) if aligned and "matrix" not in choice.load_instr else _side_vector(choice, sb, choice.load_instr, bw)
     return sv, lv, max(1, _n_regs(sa) // sv), max(1, _n_regs(sb) // lv)
 
 
@@ -1331,10 +1367,22 @@ def _unbudgeted_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> Swi
     bw = max(trip.bits, 8)
     search, sa, sb = trip.search(kind)
     st_m, ld_m = matrix if kind == "shared_memory" else (False, False)
-    choice = _repaired(search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m)))
+    choice = _repaired(_triton_ldst(trip, kind, search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m))))
     if not _matrix_rows_fit(choice, sa, sb):
-        choice = _repaired(search.best([LD_ST_SHARED], [LD_ST_SHARED]))
+        choice = _repaired(_triton_ldst(trip, kind, search.best([LD_ST_SHARED], [LD_ST_SHARED])))
     return _rounds_fit(choice, sa, sb)
+
+
+def _triton_ldst(trip: _Trip, kind: str, choice: SwizzleChoice) -> SwizzleChoice:
+    """``choice``, the swizzle search's answer, or in a ``strategy="triton"`` shared-memory round
+    trip where the search fell back to plain ``ld/st.shared`` (no pair of access tiles vectorises
+    128 bits) Triton 3.9's own fallback (:func:`~linlayout.plan_smem.ldst_choice_39`: vectors only
+    of the registers both sides share, or the word filled with warps).  ``"best"`` keeps the
+    search's (its vectors may hold registers of one side only, past the word)."""
+    if not trip.triton or kind != "shared_memory" or "matrix" in choice.store_instr or "matrix" in choice.load_instr:
+        return choice
+    search, sa, sb = trip.search(kind)
+    return ldst_choice_39(sa, sb, search.bitwidth) if choice is search.ldst() else choice
 
 
 def _beaten(trip: _Trip, kind: str, choice: SwizzleChoice, beat: float) -> bool:
@@ -1739,7 +1787,7 @@ def plan_conversion(
                     shuffle_schedule=_later(lambda: shuffle_schedule(a, b, bits)))
     if not names:
         return Plan._new("noop", a, b, conv, bits, (), shuffle_schedule=_later(lambda: shuffle_schedule(a, b, bits)))
-    trip = _Trip(a, b, conv, comp, bits)
+    trip = _Trip(a, b, conv, comp, bits, strategy == "triton")
     if strategy == "best":
         return _best(trip, matrix, budget)
     if "block" in names:
