@@ -1735,7 +1735,10 @@ def plan_conversion(
     distinct power of two: no XOR-combined bases, no two bases holding the same elements) and
     its permutation of index bits has at most one register<->lane transposition, else shared
     memory, including the shared-memory round trip where each CTA or warp already holds a copy
-    of what it needs (the local replica).  ``"best"`` (default) prices
+    of what it needs (the local replica); a round trip whose access tiles do not vectorise 128
+    bits takes Triton's own plain ``ld/st.shared`` swizzle, and every ``ld/st.shared`` vector is
+    the one Triton's lowering finds (its PTX's store and load counts).  In a CTA cluster each
+    CTA's buffer holds its own part (both strategies).  ``"best"`` (default) prices
     every feasible mechanism with the one cost model (:mod:`linlayout.cost`): the register
     permutation, the in-warp shuffle exchange as the simulator executes it (which also notices
     copies held in the same lane or warp), Triton's shuffle lowering, and shared-memory round
