@@ -67,6 +67,7 @@ from .plan_smem import (
     _side_of,
     clear_swizzle_caches,
     conversion_map,
+    ldst_choice_39,
     side_bank_conflicts,
 )
 from .linear import LinearLayout
@@ -570,7 +571,8 @@ class Plan:
 
     ``conversion`` is the minimal conversion map (destination hardware index -> source hardware
     index, in-dims = the dims data moves across); ``shared_layout`` the chosen swizzle of a
-    shared-memory round trip (in-dims ``vector``, ``bank``, ``segment``, ``reps``).
+    shared-memory round trip (in-dims ``vector``, ``bank``, ``segment``, ``reps``; in a CTA
+    cluster also ``block`` before ``reps``: each CTA's buffer holds its own part).
     """
 
     kind: str
@@ -792,15 +794,119 @@ def _side_vector(choice: SwizzleChoice, side: _SideFacts, instr: str, bitwidth: 
     return 1 << k
 
 
+def _aligned_vector(choice: SwizzleChoice, L: LinearLayout, bitwidth: int) -> int:
+    """The elements of one ``ld/st.shared`` of the side ``L`` through ``choice`` as Triton 3.9
+    lowers it (``largestVectorisation``: the register-to-offset map divided on the left by an
+    identity tile): the most, up to 128 bits, such that registers sit at the offsets 1, 2, 4, ...
+    of the vector and no other basis of ``L`` (register, lane, warp) moves those offset bits.
+    Stricter than :func:`_side_vector`, which also counts a vector whose elements a lane's XOR
+    swizzle permutes within it (a thread renames its registers).
+
+        >>> lay = LinearLayout({"vector": [], "bank": [[1], [2]], "segment": [[12], [4]], "reps": []}, {"dim0": 16})
+        >>> c = SwizzleChoice(lay, "st.shared", "ld.shared", 0, 0, (), (), 32)
+        >>> L = LinearLayout({"register": [[1], [2]], "lane": [[4], [8]]}, {"dim0": 16})
+        >>> _aligned_vector(c, L, 32), _side_vector(c, _side_facts(L), "st.shared", 32, 1)
+        (4, 4)
+        >>> M = LinearLayout({"register": [[1], [2]], "lane": [[5], [8]]}, {"dim0": 16})   # lane 1 moves offset bit 0
+        >>> _aligned_vector(c, M, 32), _side_vector(c, _side_facts(M), "st.shared", 32, 1)
+        (1, 4)
+    """
+    solve = _coordinates(choice.layout)
+    regs = [solve(v) for v in L.flat_bases("register") if v]
+    others = [solve(v) for d in L.in_dim_names if d != "register" for v in L.flat_bases(d) if v]
+    max_k = max(128 // bitwidth, 1).bit_length() - 1
+    k = 0
+    while k < max_k and (1 << k) in regs:
+        low = (1 << (k + 1)) - 1
+        if any(c is None or c & low for c in others) or any(c is None or (c & low and (c & (c - 1) or c > low)) for c in regs):
+            break
+        k += 1
+    return 1 << k
+
+
 @functools.lru_cache(maxsize=4096)
-def _shared_side(kind: str, L: LinearLayout) -> LinearLayout:
-    """One side of a round trip: ``L`` without ``block`` (within a CTA) and without the registers
-    that repeat others.  A fact of one layout, remembered (cost matrices plan each layout against
-    many others).  An empty ``block`` dim stays: the side is then the layout itself, and the swizzle
-    search reuses the plan's conversion map."""
+def _shared_side(kind: str, L: LinearLayout, blocks: tuple[int, ...] = ()) -> LinearLayout:
+    """One side of a round trip: ``L`` without the registers that repeat others and, in a
+    ``shared_memory`` round trip of a CTA cluster, what one CTA holds (:func:`_one_cta` along the
+    source's block bases ``blocks``: each CTA's buffer holds its own part, as Triton's
+    ``getNumScratchElemsSwizzledCvt`` sizes it).  A fact of one layout, remembered (cost
+    matrices plan each layout against many others).  An empty ``block`` dim stays: the side is
+    then the layout itself, and the swizzle search reuses the plan's conversion map."""
     if kind == "shared_memory" and L.flat_bases("block"):
-        L = _without(L, "block")
+        L = _one_cta(L, blocks)[0]
     return _independent_registers(L)
+
+
+def _shared_sides(kind: str, a: LinearLayout, b: LinearLayout) -> tuple[LinearLayout, LinearLayout]:
+    """Both sides of a ``kind`` round trip from ``a`` to ``b`` (:func:`_shared_side`), cut to one
+    CTA's part along ``a``'s block bases when both can be and ``b``'s block bases span the same
+    vectors (else neither is: a ``b`` block vector outside that span would move a bit of the cut
+    tensor, which the search would not see as a thread's)."""
+    blocks = a.flat_bases("block")
+    if kind == "shared_memory" and blocks and not (
+            _one_cta(a, blocks)[1] and _one_cta(b, blocks)[1] and gf2.reduced_basis(blocks) == gf2.reduced_basis(b.flat_bases("block"))):
+        blocks = ()
+    return _shared_side(kind, a, blocks), _shared_side(kind, b, blocks)
+
+
+@functools.lru_cache(maxsize=4096)
+def _one_cta(L: LinearLayout, blocks: tuple[int, ...]) -> tuple[LinearLayout, tuple[int, ...], tuple[int, ...]]:
+    """``L`` within one CTA, on that CTA's part of the tensor: without ``block``, and with the
+    tensor bits the ``blocks`` (flat vectors: the source's block bases, for both sides of a
+    round trip) move taken out of the out-dims (each vector reduced modulo their span and the
+    leading bit of each reduced basis vector deleted: for the usual block bases, the top bits of
+    some dims, those dims shrink to the shape per CTA).  Also the deleted bits (ascending) and the
+    independent nonzero ``blocks``, from which :func:`_whole_tensor` maps a buffer layout back.
+    Where ``blocks`` has no nonzero vector (the CTAs hold copies) or a CTA's own vectors meet
+    their span (so that the cut would merge two of its elements), nothing is deleted (``()``):
+    one CTA then sees the whole tensor.
+
+        >>> L = LinearLayout.from_flat({"register": [1], "lane": [2], "block": [4]}, [("dim0", 8)])
+        >>> one, cut, kept = _one_cta(L, (4,))
+        >>> one.out_dims, one.flat_bases("lane"), cut, kept
+        ({'dim0': 4}, (2,), (2,), (4,))
+    """
+    local = _without(L, "block")
+    basis = gf2.SpanBasis()
+    kept = tuple(v for v in blocks if basis.insert(v))
+    own = [v for d in local.in_dim_names for v in local.flat_bases(d)]
+    if not kept or gf2.rank(own + list(kept)) != gf2.rank(own) + len(kept):
+        return local, (), kept
+    reduced = gf2.reduced_basis(kept)
+    cut = tuple(sorted(v.bit_length() - 1 for v in reduced))
+
+    def squeeze(v: int) -> int:
+        v = gf2.reduce_mod(v, reduced)
+        for k in reversed(cut):  # the deleted bits are 0 now: close the gaps, highest first
+            v = (v & ((1 << k) - 1)) | ((v >> (k + 1)) << k)
+        return v
+
+    outs, at = [], 0
+    for name, size in L.out_dims.items():
+        k = size.bit_length() - 1
+        outs.append((name, size >> sum(at <= c < at + k for c in cut)))
+        at += k
+    return LinearLayout.from_flat({d: tuple(squeeze(v) for v in local.flat_bases(d)) for d in local.in_dim_names}, outs), cut, kept
+
+
+def _whole_tensor(lay: LinearLayout, L: LinearLayout) -> LinearLayout:
+    """A buffer layout ``lay`` built on :func:`_one_cta` of ``L`` (in-dims ``vector``, ``bank``,
+    ``segment``, ``reps``), mapped back to the whole tensor: each vector with zeros put back at the
+    deleted bits, and an in-dim ``block`` (before ``reps``) of ``L``'s independent block bases, so
+    that it is a bijection onto the tensor (Triton's swizzled buffer of a cluster has the same
+    ``block`` in-dim).  An element's offset is that of its part outside the block span; each CTA
+    stores and loads its own buffer of ``lay``'s size."""
+    _, cut, blocks = _one_cta(L, L.flat_bases("block"))
+    if not cut:
+        return lay
+
+    def spread(v: int) -> int:
+        for k in cut:  # lowest first: each deleted bit pushes the higher ones up
+            v = (v & ((1 << k) - 1)) | ((v >> k) << (k + 1))
+        return v
+
+    dims = {d: tuple(spread(v) for v in lay.flat_bases(d)) for d in ("vector", "bank", "segment")}
+    return LinearLayout.from_flat({**dims, "block": blocks, "reps": tuple(spread(v) for v in lay.flat_bases("reps"))}, _out_list(L))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -815,10 +921,13 @@ class _Trip:
     round-trip kind its two sides, its swizzle search and the price of every swizzle it priced
     (with its plan, once built)."""
 
-    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_prices", "_kinds", "choices")
+    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_prices", "_kinds", "choices", "triton")
 
-    def __init__(self, a: LinearLayout, b: LinearLayout, conv: LinearLayout, comp: LinearLayout, bits: int):
+    def __init__(self, a: LinearLayout, b: LinearLayout, conv: LinearLayout, comp: LinearLayout, bits: int, triton: bool = False):
         self.a, self.b, self.conv, self.comp, self.bits = a, b, conv, comp, bits
+        #: planned with ``strategy="triton"``: a shared-memory round trip is Triton 3.9's
+        #: (:func:`_triton_ldst`, :func:`_aligned_vector`)
+        self.triton = triton
         self._perm: tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]] | None = None
         self._sync: bool | None = None
         self._searches: dict[str, tuple[SwizzleSearch, LinearLayout, LinearLayout]] = {}
@@ -850,7 +959,7 @@ class _Trip:
         """The swizzle search of a ``kind`` round trip and its two sides."""
         got = self._searches.get(kind)
         if got is None:
-            sa, sb = _shared_side(kind, self.a), _shared_side(kind, self.b)
+            sa, sb = _shared_sides(kind, self.a, self.b)
             # the sides are the layouts themselves unless registers repeat or a block dim goes:
             # then the search's map is the pair's
             known = self.comp if sa is self.a and sb is self.b else None
@@ -868,7 +977,8 @@ class _Trip:
             if tk is None:
                 _, sa, sb = self.search(kind)
                 bar = _barrier_instr(kind, self)
-                tk = self._kinds[kind] = _TripKind(sa, sb, _side_facts(sa), _side_facts(sb), max(self.bits, 8), bar, BARRIER_KEYS[bar])
+                tk = self._kinds[kind] = _TripKind(sa, sb, _side_facts(sa), _side_facts(sb), max(self.bits, 8), bar, BARRIER_KEYS[bar],
+                                                   self.triton and kind == "shared_memory")
             got = prices[id(choice)] = _Price(tk, choice)
         return got
 
@@ -892,6 +1002,8 @@ class _TripKind(NamedTuple):
     bw: int
     bar: str
     key: str
+    #: Triton 3.9's ``ld/st.shared`` vectors (:func:`_aligned_vector`: ``strategy="triton"``)
+    aligned: bool = False
 
 
 class _Price:
@@ -910,7 +1022,8 @@ class _Price:
         self.choice, self.sides, self.facts = choice, (tk.sa, tk.sb), (tk.fa, tk.fb)
         bw = tk.bw
         self.reps = reps = choice.reps
-        self.sv, self.lv, self.stores, self.loads = sv, lv, stores, loads = _trip_counts(choice, tk.fa, tk.fb, bw, reps)
+        self.sv, self.lv, self.stores, self.loads = sv, lv, stores, loads = _trip_counts(choice, tk.fa, tk.fb, bw, reps,
+                                                                                           (tk.sa, tk.sb) if tk.aligned else None)
         self.bars = 2 * reps - 1
         self.bar, self._key = tk.bar, tk.key
         # the conflict-free wavefronts of each side (conflicts multiply them)
@@ -977,7 +1090,7 @@ def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearL
         store_instr=choice.store_instr, load_instr=choice.load_instr, barriers=barriers,
         # choice.bytes, its rounds already read
         shared_bytes=choice.layout.total_out_size // reps * max(choice.bitwidth, 8) // 8, store_conflicts=w, load_conflicts=r,
-        reps=reps, shared_layout=choice.layout, barrier_instr=bar,
+        reps=reps, shared_layout=_whole_tensor(choice.layout, a) if sa.out_dims != a.out_dims else choice.layout, barrier_instr=bar,
     )
 
 
@@ -985,12 +1098,19 @@ def _barrier_instr(kind: str, trip: _Trip) -> str:
     return "barrier.cluster" if kind == "cross_cta" else ("bar.warp.sync" if trip.warp_sync() else "bar.sync")
 
 
-def _trip_counts(choice: SwizzleChoice, fa: _SideFacts, fb: _SideFacts, bw: int, reps: int) -> tuple[int, int, int, int]:
+def _trip_counts(choice: SwizzleChoice, fa: _SideFacts, fb: _SideFacts, bw: int, reps: int,
+                 aligned: tuple[LinearLayout, LinearLayout] | None = None) -> tuple[int, int, int, int]:
     """Store and load vector widths (elements) and instruction counts per thread of a round trip
-    through ``choice`` (``reps``: its rounds) between the sides ``fa`` and ``fb``."""
+    through ``choice`` (``reps``: its rounds) between the sides ``fa`` and ``fb``; ``aligned``:
+    the two sides' layouts, whose ``ld/st.shared`` vectors are then Triton 3.9's
+    (:func:`_aligned_vector`, ``strategy="triton"``)."""
     st, ld = choice.store_instr, choice.load_instr
     # the offset bits, read once for both sides (only a plain ld/st.shared side reads them)
     offs = None if "matrix" in st and "matrix" in ld else choice._offset_tuple()
+    if aligned is not None:
+        sv = _aligned_vector(choice, aligned[0], bw) if "matrix" not in st else _side_vector(choice, fa, st, bw, reps, offs)
+        lv = _aligned_vector(choice, aligned[1], bw) if "matrix" not in ld else _side_vector(choice, fb, ld, bw, reps, offs)
+        return sv, lv, max(1, fa.n_regs // sv), max(1, fb.n_regs // lv)
     sv = _side_vector(choice, fa, st, bw, reps, offs)
     lv = _side_vector(choice, fb, ld, bw, reps, offs)
     return sv, lv, max(1, fa.n_regs // sv), max(1, fb.n_regs // lv)
@@ -1419,14 +1539,26 @@ def _unbudgeted_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> Swi
     bw = max(trip.bits, 8)
     search, sa, sb = trip.search(kind)
     st_m, ld_m = matrix if kind == "shared_memory" else (False, False)
-    choice = search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m))
+    choice = _triton_ldst(trip, kind, search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m)))
     s_side, d_side = search.sides
     if "_unit_coords" in choice.__dict__ and s_side.perm and d_side.perm and s_side.layout is sa and d_side.layout is sb:
         return choice
     choice = _repaired(choice)
     if not _matrix_rows_fit(choice, sa, sb):
-        choice = _repaired(search.best(_PLAIN_TILES, _PLAIN_TILES))
+        choice = _repaired(_triton_ldst(trip, kind, search.best(_PLAIN_TILES, _PLAIN_TILES)))
     return _rounds_fit(choice, sa, sb)
+
+
+def _triton_ldst(trip: _Trip, kind: str, choice: SwizzleChoice) -> SwizzleChoice:
+    """``choice``, the swizzle search's answer, or in a ``strategy="triton"`` shared-memory round
+    trip where the search fell back to plain ``ld/st.shared`` (no pair of access tiles vectorises
+    128 bits) Triton 3.9's own fallback (:func:`~linlayout.plan_smem.ldst_choice_39`: vectors only
+    of the registers both sides share, or the word filled with warps).  ``"best"`` keeps the
+    search's (its vectors may hold registers of one side only, past the word)."""
+    if not trip.triton or kind != "shared_memory" or "matrix" in choice.store_instr or "matrix" in choice.load_instr:
+        return choice
+    search, sa, sb = trip.search(kind)
+    return ldst_choice_39(sa, sb, search.bitwidth) if choice is search.ldst() else choice
 
 
 def _variant_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> SwizzleChoice | str:
@@ -1533,7 +1665,7 @@ def _detail(p: Plan) -> str:
 def _round_trip_floor(trip: _Trip, kind: str) -> float:
     """A lower bound of the cost of any ``kind`` round trip of the pair: every word of each side's
     registers stored (loaded) once at full width without conflicts, and one barrier."""
-    sa, sb = _shared_side(kind, trip.a), _shared_side(kind, trip.b)
+    sa, sb = _shared_sides(kind, trip.a, trip.b)
     bw = max(trip.bits, 8)
     waves = max(_n_regs(sa) * bw // 32, 1) + max(_n_regs(sb) * bw // 32, 1)
     return _round_trip_price(waves, 1, BARRIER_KEYS[_barrier_instr(kind, trip)])
@@ -1764,7 +1896,7 @@ def conversion_costs(srcs: Sequence[Any], dsts: Sequence[Any], *, bitwidth: int 
 def clear_caches() -> None:
     """Forget the per-layout facts the planner remembers (for benchmarks that time a plan from
     scratch; the answers never depend on them).  Nothing of a pair is remembered across calls."""
-    for f in (_with_hardware_dims, _shared_side, _warp_broadcast, _cta_local, _side_facts, _thread_vectors,
+    for f in (_with_hardware_dims, _shared_side, _one_cta, _warp_broadcast, _cta_local, _side_facts, _thread_vectors,
               _buffer_bases, _coordinates):
         f.cache_clear()
     clear_shuffle_caches()
@@ -1813,7 +1945,10 @@ def plan_conversion(
     distinct power of two: no XOR-combined bases, no two bases holding the same elements) and
     its permutation of index bits has at most one register<->lane transposition, else shared
     memory, including the shared-memory round trip where each CTA or warp already holds a copy
-    of what it needs (the local replica).  ``"best"`` (default) prices
+    of what it needs (the local replica); a round trip whose access tiles do not vectorise 128
+    bits takes Triton's own plain ``ld/st.shared`` swizzle, and every ``ld/st.shared`` vector is
+    the one Triton's lowering finds (its PTX's store and load counts).  In a CTA cluster each
+    CTA's buffer holds its own part (both strategies).  ``"best"`` (default) prices
     every feasible mechanism with the one cost model (:mod:`linlayout.cost`): the register
     permutation, the in-warp shuffle exchange as the simulator executes it (which also notices
     copies held in the same lane or warp), Triton's shuffle lowering, and shared-memory round
@@ -1865,7 +2000,7 @@ def plan_conversion(
                     shuffle_schedule=_later(lambda: shuffle_schedule(a, b, bits)))
     if not names:
         return Plan._new("noop", a, b, conv, bits, (), shuffle_schedule=_later(lambda: shuffle_schedule(a, b, bits)))
-    trip = _Trip(a, b, conv, comp, bits)
+    trip = _Trip(a, b, conv, comp, bits, strategy == "triton")
     if strategy == "best":
         return _best(trip, matrix, budget)
     if "block" in names:

@@ -584,6 +584,77 @@ def _ldst_choice(src: _Side, dst: _Side, bitwidth: int, common: Sequence[int],
     return _choice_of(groups, src.dim, src.outs, "st.shared", "ld.shared", w, r, tile_src, tile_dst, bitwidth)
 
 
+def _vbasis_39(src: _Side, dst: _Side, bitwidth: int, common: Sequence[int]) -> tuple[list[int], bool | None]:
+    """Triton 3.9's vector bases of plain ``ld/st.shared`` (``getVecBasisLdSt``) and which side
+    filled the 32-bit word (True: ``src``, False: ``dst``, None: neither had to).  ``common`` (the
+    registers both hold) cut to 128 bits; narrower than a word, it is topped up with the registers
+    of one side that are warps of the other (the side with more, on a tie the one with the lower
+    vector), then with the warps both share, then with each side's warps in turn, and cut to a
+    word.  Unlike :func:`_vbasis`, no register that is only one side's past the word.
+
+        >>> s = _Side(LinearLayout.from_flat({"register": [1, 2], "lane": [4, 8], "warp": [16]}, [("dim0", 32)]))
+        >>> d = _Side(LinearLayout.from_flat({"register": [1, 16], "lane": [4, 8], "warp": [2]}, [("dim0", 32)]))
+        >>> _vbasis_39(s, d, 8, [1])      # i8: (1) is 8 bits; register 2 of src is a warp of dst
+        ([1, 2], True)
+    """
+    vbasis = list(common[:(128 // bitwidth).bit_length() - 1])
+    if (1 << len(vbasis)) * bitwidth >= 32:
+        return vbasis, None
+    per_bank = (32 // bitwidth).bit_length() - 1
+    warp_src = [v for v in src.layout.flat_bases("warp") if v]
+    warp_dst = [v for v in dst.layout.flat_bases("warp") if v]
+    reg_warp_src = intersection_basis([r for r in src.regs if r not in vbasis], warp_dst, src.dim)
+    reg_warp_dst = intersection_basis([r for r in dst.regs if r not in vbasis], warp_src, src.dim)
+    if len(reg_warp_src) == len(reg_warp_dst) and reg_warp_src:
+        src_fills = min(reg_warp_src) < min(reg_warp_dst)
+    else:
+        src_fills = len(reg_warp_src) > len(reg_warp_dst)
+    vbasis += reg_warp_src if src_fills else reg_warp_dst
+    if len(vbasis) < per_bank:
+        vbasis += intersection_basis(warp_src, warp_dst, src.dim)
+    i = 0
+    while len(vbasis) < per_bank and (i < len(warp_src) or i < len(warp_dst)):
+        if i < len(warp_src) and warp_src[i] not in vbasis:
+            vbasis.append(warp_src[i])
+        if len(vbasis) < per_bank and i < len(warp_dst) and warp_dst[i] not in vbasis:
+            vbasis.append(warp_dst[i])
+        i += 1
+    return vbasis[:per_bank], src_fills
+
+
+def ldst_choice_39(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> SwizzleChoice:
+    """Triton 3.9's shared layout for plain ``st.shared`` / ``ld.shared`` where no pair of access
+    tiles vectorises 128 bits (``optimalSwizzlingLdSt``): the vector of :func:`_vbasis_39`, each
+    side's lanes but the last ``log2`` (vector words) as its wavefront tile, the segment and bank
+    bits as in :func:`optimal_swizzle_ldst`; and, where the vector is narrower than 64 bits, the
+    bank bits that are registers of the side that filled the word (else of the side with more of
+    them) moved first, so that side's accesses may vectorise over them.
+
+        >>> s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+        >>> d = LinearLayout({"register": [[32]], "lane": [[1], [2], [4], [8], [16]]}, {"dim0": 64})
+        >>> c = ldst_choice_39(s, d, 32)
+        >>> c.vector, c.layout.flat_bases("bank")[:1]     # no common register: no vector; a tie, dst's register first
+        ((), (32,))
+    """
+    s, d = _sides(src, dst)
+    bw = max(bitwidth, 8)
+    vbasis, src_fills = _vbasis_39(s, d, bw, _common_registers(s, d))
+    words = (max(1, (1 << len(vbasis)) * bw // 32)).bit_length() - 1
+    tile_src, tile_dst = list(s.lanes[:s.n_lanes - words]), list(d.lanes[:d.n_lanes - words])
+    groups = _groups(s.reg_set & d.reg_set, s.dim, _segment_len(s.dim, bw, len(vbasis)), vbasis, tile_src, tile_dst)
+    lay = _layout_of(groups, s.dim, s.outs)
+    if words < 2:
+        banks = lay.flat_bases("bank")
+        in_src = [i for i, b in enumerate(banks) if b in s.reg_set]
+        in_dst = [i for i, b in enumerate(banks) if b in d.reg_set]
+        first = in_src if src_fills or (src_fills is None and len(in_src) > len(in_dst)) else in_dst
+        order = first + [i for i in range(len(banks)) if i not in first]
+        lay = LinearLayout.from_flat({"vector": lay.flat_bases("vector"), "bank": [banks[i] for i in order],
+                                      "segment": lay.flat_bases("segment"), "reps": lay.flat_bases("reps")}, list(s.outs))
+    w, r = _conflicts(groups[2], tile_src, tile_dst)
+    return SwizzleChoice(lay, "st.shared", "ld.shared", w, r, tuple(tile_src), tuple(tile_dst), bw)
+
+
 class _Side:
     """The facts of one side a swizzle search reads again and again (flat bases, computed once):
     of ``layout`` without its broadcast registers."""

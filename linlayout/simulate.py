@@ -436,9 +436,12 @@ def lower(plan: Plan) -> Program:
     per_round = n // reps
     where = np.empty(n, dtype=np.int64)
     where[table] = np.arange(n, dtype=np.int64)
-    off_of, rep_of = where % per_round, where // per_round
+    # a cluster's buffer layout has a ``block`` in-dim (before ``reps``): each CTA's buffer holds
+    # one CTA's part, and an element's offset leaves out its block bits
+    buffer = per_round // (lay.in_dim_size("block") if lay.has_in_dim("block") else 1)
+    off_of, rep_of = where % buffer, where // per_round
     offset_bases = list(lay.flat_bases("vector")) + list(lay.flat_bases("bank")) + list(lay.flat_bases("segment"))
-    prog.buffer = per_round
+    prog.buffer = buffer
     prog.ctas = src.in_dim_size("block")
     prog.stores = _side(plan, src, plan.store_instr, plan.store_vector, off_of, rep_of, reps, offset_bases, True)
     prog.loads = _side(plan, dst, plan.load_instr, plan.load_vector, off_of, rep_of, reps, offset_bases, False)

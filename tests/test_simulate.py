@@ -59,7 +59,14 @@ def test_every_cvt_ptx_plan_simulates(oracle, strategy, matrix):
         if p.kind == "shared_memory":
             # the bank conflicts the plan claims are the wavefronts the accesses take
             assert _counted_conflicts(rep, "st") == p.store_conflicts, (i, p.store_instr, rep.accesses[:2])
-            assert _counted_conflicts(rep, "ld") == p.load_conflicts, (i, p.load_instr)
+            if (i, strategy) == (192, "triton"):
+                # pinned: Triton 3.9's i8 fallback fills the word with a warp, so the loads are single
+                # bytes; the planner counts conflicts as Triton's bank model (bankConflictsMemDesc) does,
+                # which reads byte-offset bits 0-1 as bank bits: lanes 1 byte-offset bit + 1 line apart
+                # share a bank word on two lines, a 2-way conflict the model does not see
+                assert (_counted_conflicts(rep, "ld"), p.load_conflicts) == (1, 0), (i, p.load_instr)
+            else:
+                assert _counted_conflicts(rep, "ld") == p.load_conflicts, (i, p.load_instr)
         st_, ld_ = _ptx_store_load(r["ptx_counts"])
         if p.kind == "shared_memory" and (st_ or ld_) and matrix and strategy == "triton":
             both_shared += 1
@@ -71,8 +78,8 @@ def test_every_cvt_ptx_plan_simulates(oracle, strategy, matrix):
     if matrix and strategy == "triton":  # "best" may pick fewer rounds than Triton (cheaper under the cost model)
         print(f"\n[{strategy}] executed counts equal to Triton's PTX on {same_st}/{both_shared} rows (stores), "
               f"{same_ld}/{both_shared} (loads)")
-        # measured on this corpus: 173/217 stores and 198/217 loads (strategy="triton")
-        assert same_ld >= 0.9 * both_shared and same_st >= 0.75 * both_shared
+        # every one (Triton 3.9's plain ld/st swizzle and vectors: linlayout.plan._triton_ldst, _aligned_vector)
+        assert same_st == same_ld == both_shared == 222
 
 
 def test_shuffle_counts_against_ptx(oracle):
