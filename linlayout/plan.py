@@ -64,6 +64,7 @@ from .plan_smem import (
     SwizzleSearch,
     _choice_unit_images,
     _map_side,
+    _or,
     _side_of,
     clear_swizzle_caches,
     conversion_map,
@@ -831,9 +832,15 @@ def _shared_side(kind: str, L: LinearLayout, blocks: tuple[int, ...] = ()) -> Li
     source's block bases ``blocks``: each CTA's buffer holds its own part, as Triton's
     ``getNumScratchElemsSwizzledCvt`` sizes it).  A fact of one layout, remembered (cost
     matrices plan each layout against many others).  An empty ``block`` dim stays: the side is
-    then the layout itself, and the swizzle search reuses the plan's conversion map."""
+    then the layout itself, and the swizzle search reuses the plan's conversion map.  Where the
+    part cannot be cut (the two layouts' CTAs split the tensor differently: each CTA still reads
+    back only what it holds, through a buffer over the whole tensor), the ``block`` bases stay
+    too: they move the elements a thread holds like a lane or a warp does, so the checks of the
+    rounds and of the matrix rows (:func:`_rounds_fit`, :func:`_matrix_rows_fit`) see them."""
     if kind == "shared_memory" and L.flat_bases("block"):
-        L = _one_cta(L, blocks)[0]
+        one, cut, _ = _one_cta(L, blocks)
+        if cut:
+            L = one
     return _independent_registers(L)
 
 
@@ -1350,16 +1357,16 @@ def _unflatten(v: int, outs: Sequence[tuple[str, int]]) -> list[int]:
 
 
 def _matrix_rows_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> bool:
-    """Whether the lanes, registers and warps of each side land where its ``stmatrix``/``ldmatrix``
-    fragment needs them.
+    """Whether the lanes, registers and warps (and blocks, in a side that keeps them) of each side
+    land where its ``stmatrix``/``ldmatrix`` fragment needs them.
 
     Write each hardware vector ``v`` of a matrix side in the shared layout's basis (vector, bank,
     segment, reps bits); ``o`` is its offset part (the reps part is a round), ``row`` the elements
     of 16 bytes, ``epw`` of a 32-bit word.  Without ``.trans``: lanes 0 and 1 step one 32-bit word
-    (``o == epw << j``), lanes 2-4 and warps pick rows that start on 16-byte boundaries
+    (``o == epw << j``), lanes 2-4, warps and blocks pick rows that start on 16-byte boundaries
     (``o % row == 0``), and registers pick the word's elements or matrices, never a word inside a
     row (``o % row < epw``).  With ``.trans`` (16-bit): lanes 2-4 step one element
-    (``o == 1 << (j - 2)``), lanes 0 and 1, warps and registers pick rows (``o % row == 0``).  A
+    (``o == 1 << (j - 2)``), lanes 0 and 1, warps, blocks and registers pick rows (``o % row == 0``).  A
     vector that mixes the two (lane 16 -> lane 1 ^ lane 4 of a layout holding copies; register
     1 -> lane 0 ^ lane 1 ^ lane 4 of one holding another thread's elements) leaves a row start
     inside a row: no matrix instruction can serve it.  Triton's layouts (distinct unit vectors)
@@ -1388,7 +1395,7 @@ def _matrix_rows_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) 
         if "matrix" not in instr:
             continue
         trans = instr.endswith(".trans")
-        for d in ("register", "warp"):
+        for d in ("register", "warp", "block"):  # a block stays only in a side that is not cut (_shared_side)
             for v in L.flat_bases(d) if L.has_in_dim(d) else ():
                 m = express(v) if v else 0
                 if m is None:
@@ -1434,9 +1441,9 @@ def _matrix_rows_fit_on_masks(choice: SwizzleChoice, coords: tuple[int, int, tup
             continue
         trans = instr.endswith(".trans")
         # registers pick the word's elements (non-.trans: the vector bits below a word) or rows,
-        # warps pick rows
+        # warps (and the blocks a side that is not cut keeps: _shared_side) pick rows
         word = 0 if trans else sum(vector[:epw.bit_length() - 1])
-        if side.reg_or & vmask & ~word or side.warp_or & vmask:
+        if side.reg_or & vmask & ~word or (side.warp_or | _or(side.layout.flat_bases("block"))) & vmask:
             return False
         for j, v in enumerate(side.lanes[:5]):
             if v == 0:  # a broadcast lane: no row of its own

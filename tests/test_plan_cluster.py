@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from linlayout import LinearLayout
 from linlayout.plan import plan_conversion
 from linlayout.simulate import simulate
+from strategies import with_swapped_bases
 
 STRATEGIES = ("triton", "best")
 
@@ -120,3 +121,61 @@ def test_cross_cta_keeps_the_whole_tensor(strategy):
     p = plan_conversion(a, b, bitwidth=32, strategy=strategy)
     assert p.kind == "cross_cta" and p.shared_bytes * p.reps == 128 * 4
     assert "block" not in p.shared_layout.in_dim_names
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_ctas_splitting_the_tensor_differently_still_plan_runnable_round_trips(data):
+    """The destination's block bases are the source's XOR some of the source's own vectors
+    (registers, lanes, warps): every CTA still holds what it reads back, so the data stays in the
+    CTA, but the two layouts cut the tensor differently and the buffer cannot be one CTA's part.
+    The block vectors then move a thread's elements as a lane or warp does; rounds and matrix rows
+    must not depend on them (before: 'thread 64 holds elements of another round in the registers
+    thread 0 stores now' or an ldmatrix row starting inside a row, in some CTAs).  The destination
+    inside a CTA is the source with a few bases swapped (shared registers: rounds, matrix tiles).
+    Every plan of both strategies, with and without matrix instructions, runs."""
+    n_block = data.draw(st.integers(1, 2))
+    n_warp = data.draw(st.integers(0, 2))
+    n_reg = data.draw(st.integers(2, 6))
+    total = n_reg + 5 + n_warp + n_block
+    k0 = data.draw(st.integers(1, total - 1))
+    outs = [("dim0", 1 << k0), ("dim1", 1 << (total - k0))]
+    cols = [1 << i for i in data.draw(st.permutations(range(total)))]
+    sizes = {"register": n_reg, "lane": 5, "warp": n_warp, "block": n_block}
+    flat, at = {}, 0
+    for d, k in sizes.items():
+        flat[d], at = cols[at:at + k], at + k
+    a = LinearLayout.from_flat(flat, outs)
+    own = flat["register"] + flat["lane"] + flat["warp"]
+    local = data.draw(with_swapped_bases(LinearLayout.from_flat({d: flat[d] for d in ("register", "lane", "warp")}, outs)))
+    blocks_b = [v ^ data.draw(st.sampled_from(own)) if data.draw(st.booleans()) else v for v in flat["block"]]
+    b = LinearLayout.from_flat({**{d: local.flat_bases(d) for d in ("register", "lane", "warp")}, "block": blocks_b}, outs)
+    bits = data.draw(st.sampled_from([8, 16, 32]))
+    for strategy in STRATEGIES:
+        for matrix in (True, False):
+            p = plan_conversion(a, b, bitwidth=bits, strategy=strategy, matrix_instructions=matrix)
+            if p.kind in ("shared_memory", "cross_cta"):
+                rep = simulate(p)
+                assert rep.ok, (strategy, matrix, rep)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_check_plans_cluster_pairs_that_failed_simulation(strategy):
+    """Two of the generated pairs (check_plans gen:197, seed 7 gen:5327) whose CTAs split the
+    tensor differently: the rounds split along a register a block vector moves (CTA-dependent
+    register selection), and ldmatrix rows that start inside a row in CTA 1."""
+    a = LinearLayout({"register": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [64, 0]],
+                      "lane": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], "warp": [], "block": [[0, 32], [0, 64]]},
+                     {"dim0": 128, "dim1": 128})
+    b = LinearLayout({"register": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [64, 0]],
+                      "lane": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], "warp": [], "block": [[0, 32], [4, 64]]},
+                     {"dim0": 128, "dim1": 128})
+    c = LinearLayout({"register": [[1, 0], [2, 0]], "lane": [[4, 0], [8, 0], [16, 0], [0, 1], [0, 2]],
+                      "warp": [[0, 4], [0, 8]], "block": [[0, 24]]}, {"dim0": 32, "dim1": 32})
+    d = LinearLayout({"register": [[1, 0], [2, 0]], "lane": [[4, 0], [8, 0], [16, 0], [0, 1], [0, 2]],
+                      "warp": [[0, 4], [0, 8]], "block": [[8, 16]]}, {"dim0": 32, "dim1": 32})
+    for src, dst, bits in ((a, b, 16), (c, d, 16)):
+        for matrix in (True, False):
+            p = plan_conversion(src, dst, bitwidth=bits, strategy=strategy, matrix_instructions=matrix)
+            assert p.kind in (("shared_memory",) if strategy == "triton" else ("shared_memory", "register")), p.kind
+            assert simulate(p).ok, (matrix, simulate(p))
