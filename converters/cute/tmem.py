@@ -116,8 +116,8 @@ def tmem_frg(value_bits: int, shape: IntTuple, *, ctas: int = 1, mode: str = "in
     c = as_int(ctas, "tmem_frg: ctas")
     if c not in (1, 2):
         raise SizeError(f"tmem_frg: UMMA runs on 1 or 2 CTAs (N_SM), got {c}")
-    if mode not in ALLOC_MODES:
-        raise LayoutError(f"tmem_frg: mode is one of {', '.join(ALLOC_MODES)} (UMMA::TmemAllocMode), got {mode!r}")
+    if not isinstance(mode, str) or mode not in ALLOC_MODES:  # (an array's `in` would ask numpy for a truth value)
+        raise LayoutError(f"tmem_frg: mode is one of {', '.join(ALLOC_MODES)} (UMMA::TmemAllocMode), got {mode!r:.60}")
     if not isinstance(shape, tuple) or len(shape) < 1 or not isinstance(shape[0], tuple) or len(shape[0]) != 2:
         raise LayoutError(f"tmem_frg: the shape is the partitioned ((M_MMA, N_MMA), MMA_M, MMA_N, ...), got {shape!r}")
     m, n = (product(x) for x in shape[0])

@@ -1149,3 +1149,15 @@ def test_flags_forms_and_lists_of_the_wrong_type_found_on_seeds_4_to_9():
         RegisterLayout.from_tile(tile, 5)
     assert tuple(RegisterLayout.from_tile(tile, (16, 8)).shape) == (16, 8)
     assert _quick(SwizzledSharedLayout, 1, 8, 32, range(10**12), limit=1.0) == "refused"
+
+
+def test_tmem_frg_mode_of_the_wrong_type_found_on_seed_43():
+    """``tmem_frg(8, None, mode=<2x2 array>)`` (API fuzzer, seed 43): the membership test of the
+    mode asked numpy for an array's truth value (a foreign ValueError); now a LayoutError naming
+    the modes."""
+    from converters.cute.tmem import tmem_frg
+
+    with pytest.raises(LayoutError, match="mode is one of interleaved"):
+        tmem_frg(8, None, mode=np.zeros((2, 2), np.uint8))
+    with pytest.raises(LayoutError, match="mode is one of interleaved"):
+        tmem_frg(8, (128, 64), mode=["interleaved"])
