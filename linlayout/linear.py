@@ -191,6 +191,16 @@ def _out_packing(outs: tuple[tuple[str, int], ...]) -> _Packing:
     return packing
 
 
+def _sized_len(x: Any) -> int | None:
+    """``len(x)`` of a sized non-string, else None (numpy reads strings and unsized objects its own way)."""
+    if isinstance(x, (str, bytes)):
+        return None
+    try:
+        return len(x)
+    except TypeError:
+        return None
+
+
 class LinearLayout:
     """A linear map over GF(2) from named input dims to named output dims (Triton's model).
 
@@ -560,13 +570,6 @@ class LinearLayout:
             >>> LinearLayout.from_matrix(np.array([[0, 1], [1, 0]]), {"lane": 4}, {"dim0": 4}).bases
             {'lane': ((2,), (1,))}
         """
-        try:
-            raw = np.asarray(matrix)
-        except (TypeError, ValueError):  # ragged, or too deep for numpy
-            raise BasisError("a GF(2) matrix must be a rectangular array of 0s and 1s") from None
-        if raw.dtype.kind not in "iub":  # floats (NaN, inf, 1.5) and strings are not bits
-            raise BasisError(f"a GF(2) matrix holds 0s and 1s, got an array of {raw.dtype}")
-        m = raw.astype(np.int64)
         in_items = [(n, _as_int(s, f"size of in-dim {n!r}")) for n, s in _items(in_dims, "in_dims")]
         out_items = [(n, _as_int(s, f"size of out-dim {n!r}")) for n, s in _items(out_dims, "out_dims")]
         for n, s in in_items + out_items:
@@ -574,6 +577,20 @@ class LinearLayout:
                 raise SizeError(f"dim {n!r} has size {s}; sizes must be powers of two")
         n_in = sum(log2(s) for _, s in in_items)
         n_out = sum(log2(s) for _, s in out_items)
+        if not isinstance(matrix, np.ndarray):
+            # a sized sequence of the wrong length is refused before numpy copies it (range(10**12))
+            rows = _sized_len(matrix)
+            if rows is not None and rows != n_out:
+                raise SizeError(f"matrix has {rows} rows, expected {n_out} (output bits)")
+            if rows is not None and any(k is not None and k != n_in for k in map(_sized_len, matrix)):
+                raise SizeError(f"matrix rows must have {n_in} entries (input bits)")
+        try:
+            raw = np.asarray(matrix)
+        except (TypeError, ValueError):  # ragged, or too deep for numpy
+            raise BasisError("a GF(2) matrix must be a rectangular array of 0s and 1s") from None
+        if raw.dtype.kind not in "iub":  # floats (NaN, inf, 1.5) and strings are not bits
+            raise BasisError(f"a GF(2) matrix holds 0s and 1s, got an array of {raw.dtype}")
+        m = raw.astype(np.int64)
         if m.ndim != 2 or m.shape != (n_out, n_in):
             raise SizeError(f"matrix has shape {m.shape}, expected ({n_out}, {n_in}) = (output bits, input bits)")
         if np.any((m != 0) & (m != 1)):

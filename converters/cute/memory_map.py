@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from typing import Any, Optional
 
 from linlayout import gf2
-from linlayout.checks import as_int
+from linlayout.checks import as_bool, as_int
 from linlayout.contract import Kind
 from linlayout.limits import MAX_RANK, as_list
 from linlayout.errors import DimensionError, LayoutError, NotInvertibleError, NotLinearError, SizeError, UnsupportedError
@@ -245,6 +245,7 @@ def offset_map(
     >>> offset_map(parse("(2,4):(4,1)"), flat=True).bases
     {'index': ((4,), (1,), (2,))}
     """
+    flat = as_bool(flat, "offset_map", "flat")
     L, swz, offset = _parts(x, "offset_map")
     inner = L.inner if hasattr(L, "inner") else L
     if not flat and isinstance(inner.shape, tuple) and len(inner.shape) > MAX_RANK:  # before any work per mode
@@ -301,6 +302,7 @@ def offset_general(
     >>> G.apply(dim0=2, dim1=13), parse("(3,(2,7)):(14,(1,2))")((2, 13))
     ({'offset': 41}, 41)
     """
+    flat = as_bool(flat, "offset_general", "flat")
     L, swz, offset = _parts(x, "offset_general")
     if hasattr(L, "inner") or (swz is not None and not hasattr(swz, "is_identity")):
         raise UnsupportedError(f"offset_general: {x} composes layouts (a nested or layout-outer composed layout), "

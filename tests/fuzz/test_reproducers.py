@@ -1161,3 +1161,20 @@ def test_tmem_frg_mode_of_the_wrong_type_found_on_seed_43():
         tmem_frg(8, None, mode=np.zeros((2, 2), np.uint8))
     with pytest.raises(LayoutError, match="mode is one of interleaved"):
         tmem_frg(8, (128, 64), mode=["interleaved"])
+
+
+def test_offset_map_flag_and_from_matrix_range_found_on_seeds_45_46():
+    """API fuzzer seeds 45 and 46: ``offset_map(..., flat=<array>)`` asked numpy for an array's
+    truth value (now a LayoutError naming the flag), and ``LinearLayout.from_matrix(range(10**12),
+    ...)`` had numpy copy the whole range (a MemoryError; now a SizeError before any copy)."""
+    from converters.cute import Layout
+    from converters.cute.memory_map import offset_map
+
+    with pytest.raises(LayoutError, match="flat must be a bool"):
+        offset_map(Layout((4, 8), (8, 1)), flat=np.zeros((2, 2), np.uint8))
+    assert offset_map(Layout((4, 8), (8, 1)), flat=1).in_dim_names == ("index",)
+    with pytest.raises(SizeError, match="1000000000000 rows, expected 64"):
+        LinearLayout.from_matrix(range(10**12), [("a", 1 << 32), ("b", 1 << 32)], [("d", 2)] * 64)
+    with pytest.raises(SizeError, match="rows must have 2 entries"):
+        LinearLayout.from_matrix([range(10**12), [0, 1]], {"lane": 4}, {"dim0": 4})
+    assert LinearLayout.from_matrix([[0, 1], [1, 0]], {"lane": 4}, {"dim0": 4}).bases == {"lane": ((2,), (1,))}
