@@ -398,7 +398,7 @@ def mma_spellings(shape: Sequence[int], num_warps: int, *, versions: Sequence[in
     if not is_pow2(num_warps):
         raise SizeError(f"num_warps must be a power of two, got {num_warps}")
     out = []
-    versions = as_list(versions, "mma_spellings: versions", MAX_RANK)
+    versions = [as_int(v, "mma_spellings: a version") for v in as_list(versions, "mma_spellings: versions", MAX_RANK)]
     if 2 in versions:
         for wpc in _splits(num_warps, 2):
             out.append({"kind": "NVMMADistributedLayout", "version": [2, 0], "warps_per_cta": wpc, "instr_shape": [16, 8]})

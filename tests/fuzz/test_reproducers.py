@@ -1178,3 +1178,13 @@ def test_offset_map_flag_and_from_matrix_range_found_on_seeds_45_46():
     with pytest.raises(SizeError, match="rows must have 2 entries"):
         LinearLayout.from_matrix([range(10**12), [0, 1]], {"lane": 4}, {"dim0": 4})
     assert LinearLayout.from_matrix([[0, 1], [1, 0]], {"lane": 4}, {"dim0": 4}).bases == {"lane": ((2,), (1,))}
+
+
+def test_mma_spellings_versions_of_the_wrong_type_found_on_seed_51():
+    """API fuzzer seed 51: ``mma_spellings(..., versions=<2x2 array>)`` compared rows of the array
+    with 2 (numpy's truth-value error); each version is now read as an int."""
+    from linlayout.app.spellings import mma_spellings
+
+    with pytest.raises(LayoutError, match="a version"):
+        mma_spellings([64, 64], 16, versions=np.zeros((2, 2), np.uint8))
+    assert len(mma_spellings([64, 64], 4, versions=np.array([3]))) == len(mma_spellings([64, 64], 4, versions=[3]))
