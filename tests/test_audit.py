@@ -298,14 +298,16 @@ def _cluster_case(rng) -> dict:
             "shape": rng.choice([[32, 32], [64, 128], [128, 128], [128, 256]]), "src": src, "dst": dst}
 
 
+@pytest.mark.reference
 @pytest.mark.slow
 def test_cluster_scratch_against_live_triton():
     """Conversions in a CTA cluster (random blocked layouts with random CGA layouts over 2 or 4
     CTAs), each alone in a module compiled by Triton 3.9 for sm_90.  Inside CTAs that split the
     tensor alike the audit's total is exact and is the kernel's ``metadata.shared``.  Across CTAs
     (distributed shared memory), or inside CTAs that split it differently, Triton allocates scratch
-    too but our per-CTA model of it is not always Triton's (measured: 37 of 44 crossings and 10 of
-    17 differing splits agree): the report says incomplete and names the op."""
+    (or none) but our per-CTA model is not always Triton's (300 random cases measured: all 73 of the
+    others exact; the estimate is Triton's figure in 135 of 152 crossings and 59 of 75 differing
+    splits): the report says incomplete and names the op."""
     pytest.importorskip("triton")
     import random
 
@@ -332,8 +334,76 @@ def test_cluster_scratch_against_live_triton():
         if est:  # across CTAs, or inside CTAs that split the tensor differently
             assert r.shared_total_status == "incomplete" and r.uncounted == {est: 1}, where
             assert kind == "cross_cta" or "CGA layouts differ" in est, where
-            assert row["shared_bytes"] > 0, where  # Triton allocates scratch for it
         else:
             assert r.shared_total_status == "exact" and not r.uncounted, where
             assert r.shared_total_bytes == row["shared_bytes"], f"{where}: ours {r.shared_total_bytes}, Triton {row['shared_bytes']}"
     assert kinds["cross_cta", False] >= 1 and kinds["shared_memory", True] >= 1, kinds
+
+
+@pytest.mark.reference
+@pytest.mark.slow
+def test_cluster_reduce_scan_against_live_triton():
+    """A ``tt.reduce`` / ``tt.scan`` of a random blocked layout with a random CGA layout over 2 or 4
+    CTAs, alone in a module compiled by Triton 3.9 for sm_90 (make_scratch.py's module): the
+    audit's total is exact and is ``metadata.shared`` (scans: the shape per CTA), except for a
+    reduction whose axis the CTAs split, which crosses CTAs and is reported incomplete."""
+    pytest.importorskip("triton")
+    import random
+
+    from conftest import oracle_generator
+    from converters.mlir import parse_type
+
+    gen = oracle_generator("triton-3.9-ir/make_scratch.py")
+    seed = random.randrange(1 << 30)
+    rng = random.Random(seed)
+    cases = []
+    for i in range(16):
+        ctas = rng.choice([2, 4])
+        s, t, w, o = rng.choice(_BLOCKED)
+        lay = f"#ttg.blocked<{{sizePerThread = {s}, threadsPerWarp = {t}, warpsPerCTA = {w}, order = {o}, CGALayout = {rng.choice(_CGA[ctas])}}}>"
+        shape = rng.choice([[32, 32], [64, 128], [128, 128], [128, 256]])
+        ty = parse_type(f"tensor<{'x'.join(map(str, shape))}x{rng.choice(['f16', 'f32'])}, {lay}>")
+        op = ("tt.reduce", "tt.scan")[i % 2]
+        text = gen._module(op, "cuda:90", 4, rng.choice([0, 1]), [ty]).replace('"ttg.num-ctas" = 1', f'"ttg.num-ctas" = {ctas}')
+        cases.append(({"op": op}, text, "cuda:90"))
+    # one that surely has scratch inside each CTA: warps split the reduced axis, the CTAs the other one
+    lay = "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0], CGALayout = [[0, 1]]}>"
+    text = gen._module("tt.reduce", "cuda:90", 4, 0, [parse_type(f"tensor<64x128xf32, {lay}>")])
+    cases[0] = ({"op": "tt.reduce"}, text.replace('"ttg.num-ctas" = 1', '"ttg.num-ctas" = 2'), "cuda:90")
+    rows = gen.compile_each(gen.WORKER, cases)
+    assert rows[0]["shared_bytes"] > 0 and "error" not in rows[0], rows[0]
+    checked = Counter()
+    for (_, text, _), row in zip(cases, rows):
+        if "error" in row:  # Triton 3.9 refuses many scans in a cluster (its pass pipeline fails)
+            continue
+        r = audit(text)
+        where = f"seed {seed}: {text}"
+        if r.uncounted:
+            assert r.regions[0].op == "tt.reduce" and len(r.uncounted) == 1, where
+            assert next(iter(r.uncounted)).startswith("tt.reduce across CTAs") and r.shared_total_status == "incomplete", where
+        else:
+            assert r.shared_total_status == "exact" and r.shared_total_bytes == row["shared_bytes"], (
+                f"{where}: ours {r.shared_total_bytes}, Triton {row['shared_bytes']}")
+            checked[row["op"]] += 1
+    assert checked["tt.reduce"] >= 1, checked  # the first case at least
+
+
+def test_cluster_crossing_is_named_not_hidden():
+    """Without Triton at hand: a cluster module whose conversion crosses CTAs is incomplete for
+    that op only (named, with its estimate counted), and its buffer is one CTA's half."""
+    lay = "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0], CGALayout = %s}>"
+    shared = "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, CGALayout = [[0, 1]]}>"
+    ir = f"""
+module attributes {{"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32}} {{
+  %1 = ttg.convert_layout %0 : tensor<64x128xf16, {lay % "[[0, 1]]"}> -> tensor<64x128xf16, {lay % "[[1, 0]]"}>
+  %2 = ttg.local_alloc %1 : (tensor<64x128xf16, {lay % "[[1, 0]]"}>) -> !ttg.memdesc<64x128xf16, {shared}, #ttg.shared_memory>
+}}"""
+    r = audit(ir)
+    c = r.conversions[0]
+    assert c.triton_kind == "cross_cta" and r.num_ctas == 2
+    assert list(r.uncounted) == [c.counts["triton"]["estimate"]] and "across CTAs" in c.counts["triton"]["estimate"]
+    assert r.shared_total_status == "incomplete" and "across CTAs" in r.format()
+    assert r.buffers_bytes == 64 * 128 * 2 // 2 and r.conversions[1].shared_bytes == r.buffers_bytes
+    assert 0 < c.counts["triton"]["shared_bytes"] <= 64 * 128 * 2 // 2  # one CTA's share of the exchange
+    single = audit(ir.replace('"ttg.num-ctas" = 2', '"ttg.num-ctas" = 1').replace(', CGALayout = [[0, 1]]', '').replace(', CGALayout = [[1, 0]]', ''))
+    assert single.buffers_bytes == 64 * 128 * 2 and not single.uncounted

@@ -28,7 +28,12 @@ The kernel total compares the shared memory the module allocates plus the peak s
 conversions, and of reductions and scans, :mod:`.audit_scratch`; Triton 3.9's sizes) with the
 target's per-block limit (:data:`SHARED_MEMORY_LIMITS`, with sources), and says whether that total
 is exact (no explicit buffers), an upper bound (buffers without liveness) or incomplete
-(:attr:`AuditReport.shared_total_status`).
+(:attr:`AuditReport.shared_total_status`).  In a CTA cluster (``ttg.num-ctas`` > 1) every figure
+is one CTA's, as Triton allocates: a buffer is its CTA's part (the CTAs its layout's ``block``
+bases split it between, :func:`.audit_scratch.buffer_bytes`), a conversion's scratch its CTA's
+share (:func:`.audit_scratch.plan_scratch_bytes`).  Conversions and reductions that cross CTAs
+(distributed shared memory), and conversions between different CTA splits, are counted with an
+estimate and named in :attr:`AuditReport.uncounted`.
 
     >>> ir = '''
     ... #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -184,7 +189,8 @@ class AuditReport:
         together anyway), so Triton allocates that; ``"range"``: Triton allocates between
         :attr:`live_peak_bytes` and :attr:`shared_total_bytes` (its liveness may keep buffers live
         longer -- around loops -- and its offsets may fragment); ``"incomplete"``: some ops'
-        scratch (:attr:`uncounted`) is not modelled, so both ends may fall short."""
+        scratch (:attr:`uncounted`) is not modelled, or only estimated (CTA clusters), so both
+        ends may miss."""
         if self.uncounted:
             return "incomplete"
         return "exact" if self.live_peak_bytes == self.shared_total_bytes else "range"
@@ -396,6 +402,7 @@ _CTA_SPLIT_DIFFERS = ("ttg.convert_layout inside CTAs that split the tensor diff
                       "layouts differ; Triton 3.9's scratch for it: counted as an estimate)")
 _CROSS_CTA_REDUCE = ("tt.reduce across CTAs (CTAs split the reduced axis; Triton 3.9's rounds for its distributed shared "
                      "memory: counted as an estimate)")
+_UNSIZED = "ttg.local_alloc in a CTA cluster whose layout gives no shape per CTA (counted whole)"
 #: ops with a fixed scratch size in Triton 3.9's allocation analysis (``kTMASize``: a TMA descriptor is built in shared memory)
 _FIXED_SCRATCH = {"ttng.tensormap_create": 128}
 
@@ -441,7 +448,8 @@ def _convert(m: Module, op: Op, src: TensorType, dst: TensorType, arch: Optional
         op.line, op.location, op.name, _OPS[op.name], src.layout_text, dst.layout_text, list(src.shape), src.dtype, bits,
         op.num_warps, op.partition, best.kind, best.is_zero_cost, plan_scratch_bytes(best), tri.describe() if cheaper else best.describe(),
         {**_plan_counts(best), "cost": best.cost, "triton_cost": tri.cost,
-         "triton": {**_plan_counts(tri), "shared_bytes": plan_scratch_bytes(tri), "estimate": _cluster_estimate(tri)}}, tri.kind, cheaper, [s.to_dict() for s in sugg],
+         "triton": {**_plan_counts(tri), "shared_bytes": plan_scratch_bytes(tri), "estimate": _cluster_estimate(tri)}},
+        tri.kind, cheaper, [s.to_dict() for s in sugg],
         str(src), str(dst),
     )
 
@@ -514,6 +522,7 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
     conversions: list[Conversion] = []
     skipped: list[dict[str, Any]] = []
     sizes: dict[int, int] = {}  # line of a local_alloc -> one CTA's bytes of its buffer
+    unsized = 0
     for op in m.ops:
         if op.name == "ttg.local_alloc":
             mems = [t for t in op.types if isinstance(t, MemDescType)]
@@ -522,8 +531,9 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
                     sizes[op.line] = buffer_bytes(mems[-1], m.num_ctas)
                 except ParseError:
                     raise
-                except LayoutError as e:  # no per-CTA shape: the whole allocation (an upper end)
+                except LayoutError as e:  # no per-CTA shape: the whole allocation, and the total is incomplete
                     sizes[op.line] = mems[-1].nbytes
+                    unsized += 1
                     skipped.append({"line": op.line, "op": op.name, "why": f"buffer not sized per CTA: {str(e).splitlines()[0]}"})
         if op.name not in _OPS:
             continue
@@ -572,6 +582,8 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
     across = sum(r.op == "tt.reduce" and any(b[r.axis] for b in r.inputs[0].to_linear().bases.get("block", ())) for r in regions)
     if across:
         uncounted[_CROSS_CTA_REDUCE] = across
+    if unsized:
+        uncounted[_UNSIZED] = unsized
     by_line: dict[int, int] = {}
     for ln, n in ([(c.line, c.counts["triton"]["shared_bytes"]) for c in cvts]
                   + [(r.line, r.shared_bytes) for r in regions] + [(ln, n) for ln, _, n in fixed]):
