@@ -231,7 +231,8 @@ def test_shared_total_against_what_triton_allocates(reports):
     liveness + the scratch of the op there, Triton's sizes) and the upper end (every buffer + the
     peak scratch) where it gives a range -- and the live peak is Triton's figure in most of
     them; the unmodelled scratch users named where it calls it incomplete (warp specialization,
-    gather, histogram, atomics, CTA clusters)."""
+    gather, histogram, atomics).  A CTA cluster's buffers are one CTA's part
+    (test_cluster_buffers_are_sized_per_cta)."""
     shared = json.loads((ORACLES / "triton-3.9-ir" / "shared.json").read_text())
     assert len(shared) == len(reports)
     status, lower_hits = Counter(), 0
@@ -249,13 +250,160 @@ def test_shared_total_against_what_triton_allocates(reports):
         else:
             assert r.uncounted, name
             assert "[INCOMPLETE: the scratch of " in r.format()
-            if "cross-CTA scratch (num-ctas > 1)" in r.uncounted:  # a CTA cluster: no model of its scratch
-                assert name.endswith("_ctas2.sm_90") or name.endswith("_ctas2.sm_100"), name
-            elif "ttg.warp_specialize" in r.uncounted:
+            if "ttg.warp_specialize" in r.uncounted:
                 assert r.uncounted == {"ttg.warp_specialize": 1}, name
                 assert "[INCOMPLETE: the scratch of 1 ttg.warp_specialize is not modelled;" in r.format()
             else:  # gather / histogram / atomics: their scratch only adds to what is counted
                 assert set(r.uncounted) <= {"tt.gather", "tt.histogram", "tt.atomic_rmw", "tt.atomic_cas"}, name
                 assert r.live_peak_bytes <= triton_bytes, name
-    assert status == {"exact": 32, "range": 59, "incomplete": 8}, status
-    assert lower_hits == 47
+    assert status == {"exact": 32, "range": 61, "incomplete": 6}, status
+    assert lower_hits == 48
+
+
+def test_cluster_buffers_are_sized_per_cta(reports):
+    """In a 2-CTA cluster each CTA allocates its part of a buffer (the CTAs that split it along a
+    dim halve it; a zero ``block`` basis is a copy in each CTA) and a within-CTA conversion's
+    scratch is per CTA: the report is no longer incomplete, and Triton's figure is reached --
+    the sm_90 kernel's live peak (its two operand tiles) and the sm_100 kernel's buffers (two
+    pipeline stages of both tiles + the 2 x 8-byte barriers of one CTA) are metadata.shared."""
+    shared = json.loads((ORACLES / "triton-3.9-ir" / "shared.json").read_text())
+    clusters = {n: r for n, r in reports.items() if r.num_ctas > 1}
+    assert sorted(clusters) == ["matmul_128x256x64_fp16_ctas2.sm_100.ttgir", "matmul_128x256x64_fp16_ctas2.sm_90.ttgir"]
+    for name, r in clusters.items():
+        assert not r.uncounted and not r.skipped, name
+        cvt = [c for c in r.conversions if c.op == "ttg.convert_layout"]
+        assert cvt and all(c.triton_kind == "shared_memory" for c in cvt), name  # within each CTA
+        # A (128x64, every CTA holds it whole) and B (64x256, split along N): 16 KiB each per CTA
+        assert sorted({c.shared_bytes for c in r.conversions if c.op == "ttg.local_alloc"}) == [16384], name
+    r90, r100 = clusters["matmul_128x256x64_fp16_ctas2.sm_90.ttgir"], clusters["matmul_128x256x64_fp16_ctas2.sm_100.ttgir"]
+    assert r90.live_peak_bytes == r90.buffers_bytes == shared["matmul_128x256x64_fp16_ctas2.sm_90"] == 32768
+    assert r90.shared_total_status == "range" and r90.shared_total_bytes == 32768 + 8192  # + the epilogue's scratch
+    assert r100.buffers_bytes == shared["matmul_128x256x64_fp16_ctas2.sm_100"] == 4 * 16384 + 16
+    assert r100.live_peak_bytes <= r100.buffers_bytes <= r100.shared_total_bytes
+
+
+# ---------------------------------------------------------------------------- CTA clusters, against Triton itself
+_CGA = {2: ["[[0, 0]]", "[[0, 1]]", "[[1, 0]]"],
+        4: ["[[0, 1], [0, 2]]", "[[1, 0], [2, 0]]", "[[0, 1], [1, 0]]", "[[1, 0], [0, 1]]", "[[0, 0], [0, 1]]", "[[1, 0], [0, 0]]",
+            "[[0, 0], [0, 0]]"]}
+_BLOCKED = [("[1, 1]", "[1, 32]", "[2, 2]", "[1, 0]"), ("[1, 8]", "[4, 8]", "[4, 1]", "[1, 0]"), ("[4, 1]", "[8, 4]", "[1, 4]", "[0, 1]"),
+            ("[2, 2]", "[2, 16]", "[2, 2]", "[0, 1]")]
+
+
+def _cluster_case(rng) -> dict:
+    ctas = rng.choice([2, 4])
+    src, dst = (f"#ttg.blocked<{{sizePerThread = {s}, threadsPerWarp = {t}, warpsPerCTA = {w}, order = {o}, CGALayout = {rng.choice(_CGA[ctas])}}}>"
+                for s, t, w, o in (rng.choice(_BLOCKED), rng.choice(_BLOCKED)))
+    return {"target": "cuda:90", "num_warps": 4, "num_ctas": ctas, "dtype": rng.choice(["f16", "f32"]),
+            "shape": rng.choice([[32, 32], [64, 128], [128, 128], [128, 256]]), "src": src, "dst": dst}
+
+
+@pytest.mark.reference
+@pytest.mark.slow
+def test_cluster_scratch_against_live_triton():
+    """Conversions in a CTA cluster (random blocked layouts with random CGA layouts over 2 or 4
+    CTAs), each alone in a module compiled by Triton 3.9 for sm_90.  Inside CTAs that split the
+    tensor alike the audit's total is exact and is the kernel's ``metadata.shared``.  Across CTAs
+    (distributed shared memory), or inside CTAs that split it differently, Triton allocates scratch
+    (or none) but our per-CTA model is not always Triton's (300 random cases measured: all 73 of the
+    others exact; the estimate is Triton's figure in 135 of 152 crossings and 59 of 75 differing
+    splits): the report says incomplete and names the op."""
+    pytest.importorskip("triton")
+    import random
+
+    from conftest import oracle_generator
+
+    gen = oracle_generator("triton-3.9-ir/make_cvt_ptx.py")
+    seed = random.randrange(1 << 30)
+    rng = random.Random(seed)
+    cases = [_cluster_case(rng) for _ in range(10)]
+    # one that surely crosses (each CTA holds half the columns, then half the rows), one that stays inside
+    half = "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0], CGALayout = %s}>"
+    cases[0] = {**cases[0], "num_ctas": 2, "src": half % "[[0, 1]]", "dst": half % "[[1, 0]]"}
+    cases[1] = {**cases[1], "num_ctas": 2, "src": half % "[[0, 1]]", "dst": half.replace("[1, 32], warpsPerCTA = [2, 2]",
+                                                                                           "[4, 8], warpsPerCTA = [4, 1]") % "[[0, 1]]"}
+    rows = gen.compile_each(gen.WORKER, [(c, gen.module_text(c), c["target"]) for c in cases])
+    kinds = Counter()
+    for c, row in zip(cases, rows):
+        where = f"seed {seed}: {c}"
+        assert "error" not in row, f"{where}: {row['error']}"
+        r = audit(gen.module_text(c))
+        kind = r.conversions[0].triton_kind
+        est = r.conversions[0].counts["triton"]["estimate"]
+        kinds[kind, est is None] += 1
+        if est:  # across CTAs, or inside CTAs that split the tensor differently
+            assert r.shared_total_status == "incomplete" and r.uncounted == {est: 1}, where
+            assert kind == "cross_cta" or "CGA layouts differ" in est, where
+        else:
+            assert r.shared_total_status == "exact" and not r.uncounted, where
+            assert r.shared_total_bytes == row["shared_bytes"], f"{where}: ours {r.shared_total_bytes}, Triton {row['shared_bytes']}"
+    assert kinds["cross_cta", False] >= 1 and kinds["shared_memory", True] >= 1, kinds
+
+
+@pytest.mark.reference
+@pytest.mark.slow
+def test_cluster_reduce_scan_against_live_triton():
+    """A ``tt.reduce`` / ``tt.scan`` of a random blocked layout with a random CGA layout over 2 or 4
+    CTAs, alone in a module compiled by Triton 3.9 for sm_90 (make_scratch.py's module): the
+    audit's total is exact and is ``metadata.shared`` (scans: the shape per CTA), except for a
+    reduction whose axis the CTAs split, which crosses CTAs and is reported incomplete."""
+    pytest.importorskip("triton")
+    import random
+
+    from conftest import oracle_generator
+    from converters.mlir import parse_type
+
+    gen = oracle_generator("triton-3.9-ir/make_scratch.py")
+    seed = random.randrange(1 << 30)
+    rng = random.Random(seed)
+    cases = []
+    for i in range(16):
+        ctas = rng.choice([2, 4])
+        s, t, w, o = rng.choice(_BLOCKED)
+        lay = f"#ttg.blocked<{{sizePerThread = {s}, threadsPerWarp = {t}, warpsPerCTA = {w}, order = {o}, CGALayout = {rng.choice(_CGA[ctas])}}}>"
+        shape = rng.choice([[32, 32], [64, 128], [128, 128], [128, 256]])
+        ty = parse_type(f"tensor<{'x'.join(map(str, shape))}x{rng.choice(['f16', 'f32'])}, {lay}>")
+        op = ("tt.reduce", "tt.scan")[i % 2]
+        text = gen._module(op, "cuda:90", 4, rng.choice([0, 1]), [ty]).replace('"ttg.num-ctas" = 1', f'"ttg.num-ctas" = {ctas}')
+        cases.append(({"op": op}, text, "cuda:90"))
+    # one that surely has scratch inside each CTA: warps split the reduced axis, the CTAs the other one
+    lay = "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0], CGALayout = [[0, 1]]}>"
+    text = gen._module("tt.reduce", "cuda:90", 4, 0, [parse_type(f"tensor<64x128xf32, {lay}>")])
+    cases[0] = ({"op": "tt.reduce"}, text.replace('"ttg.num-ctas" = 1', '"ttg.num-ctas" = 2'), "cuda:90")
+    rows = gen.compile_each(gen.WORKER, cases)
+    assert rows[0]["shared_bytes"] > 0 and "error" not in rows[0], rows[0]
+    checked = Counter()
+    for (_, text, _), row in zip(cases, rows):
+        if "error" in row:  # Triton 3.9 refuses many scans in a cluster (its pass pipeline fails)
+            continue
+        r = audit(text)
+        where = f"seed {seed}: {text}"
+        if r.uncounted:
+            assert r.regions[0].op == "tt.reduce" and len(r.uncounted) == 1, where
+            assert next(iter(r.uncounted)).startswith("tt.reduce across CTAs") and r.shared_total_status == "incomplete", where
+        else:
+            assert r.shared_total_status == "exact" and r.shared_total_bytes == row["shared_bytes"], (
+                f"{where}: ours {r.shared_total_bytes}, Triton {row['shared_bytes']}")
+            checked[row["op"]] += 1
+    assert checked["tt.reduce"] >= 1, checked  # the first case at least
+
+
+def test_cluster_crossing_is_named_not_hidden():
+    """Without Triton at hand: a cluster module whose conversion crosses CTAs is incomplete for
+    that op only (named, with its estimate counted), and its buffer is one CTA's half."""
+    lay = "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0], CGALayout = %s}>"
+    shared = "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, CGALayout = [[0, 1]]}>"
+    ir = f"""
+module attributes {{"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32}} {{
+  %1 = ttg.convert_layout %0 : tensor<64x128xf16, {lay % "[[0, 1]]"}> -> tensor<64x128xf16, {lay % "[[1, 0]]"}>
+  %2 = ttg.local_alloc %1 : (tensor<64x128xf16, {lay % "[[1, 0]]"}>) -> !ttg.memdesc<64x128xf16, {shared}, #ttg.shared_memory>
+}}"""
+    r = audit(ir)
+    c = r.conversions[0]
+    assert c.triton_kind == "cross_cta" and r.num_ctas == 2
+    assert list(r.uncounted) == [c.counts["triton"]["estimate"]] and "across CTAs" in c.counts["triton"]["estimate"]
+    assert r.shared_total_status == "incomplete" and "across CTAs" in r.format()
+    assert r.buffers_bytes == 64 * 128 * 2 // 2 and r.conversions[1].shared_bytes == r.buffers_bytes
+    assert 0 < c.counts["triton"]["shared_bytes"] <= 64 * 128 * 2 // 2  # one CTA's share of the exchange
+    single = audit(ir.replace('"ttg.num-ctas" = 2', '"ttg.num-ctas" = 1').replace(', CGALayout = [[0, 1]]', '').replace(', CGALayout = [[1, 0]]', ''))
+    assert single.buffers_bytes == 64 * 128 * 2 and not single.uncounted

@@ -28,7 +28,12 @@ The kernel total compares the shared memory the module allocates plus the peak s
 conversions, and of reductions and scans, :mod:`.audit_scratch`; Triton 3.9's sizes) with the
 target's per-block limit (:data:`SHARED_MEMORY_LIMITS`, with sources), and says whether that total
 is exact (no explicit buffers), an upper bound (buffers without liveness) or incomplete
-(:attr:`AuditReport.shared_total_status`).
+(:attr:`AuditReport.shared_total_status`).  In a CTA cluster (``ttg.num-ctas`` > 1) every figure
+is one CTA's, as Triton allocates: a buffer is its CTA's part (the CTAs its layout's ``block``
+bases split it between, :func:`.audit_scratch.buffer_bytes`), a conversion's scratch its CTA's
+share (:func:`.audit_scratch.plan_scratch_bytes`).  Conversions and reductions that cross CTAs
+(distributed shared memory), and conversions between different CTA splits, are counted with an
+estimate and named in :attr:`AuditReport.uncounted`.
 
     >>> ir = '''
     ... #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -61,7 +66,7 @@ from converters.mlir.types import MemDescType, TensorType
 from ..banks import bank_report
 from ..errors import LayoutError, ParseError
 from ..plan import Plan, plan_conversion
-from .audit_scratch import ScratchOp, live_peak, region_ops
+from .audit_scratch import ScratchOp, buffer_bytes, live_peak, plan_scratch_bytes, region_ops
 from .audit_suggest import buffer_suggestions, conversion_suggestions
 
 __all__ = ["SHARED_MEMORY_LIMITS", "Conversion", "AuditReport", "audit", "shared_memory_limit", "add_arguments", "run"]
@@ -184,7 +189,8 @@ class AuditReport:
         together anyway), so Triton allocates that; ``"range"``: Triton allocates between
         :attr:`live_peak_bytes` and :attr:`shared_total_bytes` (its liveness may keep buffers live
         longer -- around loops -- and its offsets may fragment); ``"incomplete"``: some ops'
-        scratch (:attr:`uncounted`) is not modelled, so both ends may fall short."""
+        scratch (:attr:`uncounted`) is not modelled, or only estimated (CTA clusters), so both
+        ends may miss."""
         if self.uncounted:
             return "incomplete"
         return "exact" if self.live_peak_bytes == self.shared_total_bytes else "range"
@@ -390,6 +396,13 @@ class AuditReport:
 
 #: ops that may take scratch shared memory the audit does not model (Triton's allocation analysis gives them some)
 _UNCOUNTED_SCRATCH = ("tt.histogram", "tt.gather", "tt.atomic_rmw", "tt.atomic_cas", "ttg.warp_specialize", "tt.call")
+#: what the audit does not size in a CTA cluster (``ttg.num-ctas`` > 1), as named in :attr:`AuditReport.uncounted`
+_CROSS_CTA = "ttg.convert_layout across CTAs (distributed shared memory; Triton 3.9's rounds for it: counted as an estimate)"
+_CTA_SPLIT_DIFFERS = ("ttg.convert_layout inside CTAs that split the tensor differently (source and destination CGA "
+                      "layouts differ; Triton 3.9's scratch for it: counted as an estimate)")
+_CROSS_CTA_REDUCE = ("tt.reduce across CTAs (CTAs split the reduced axis; Triton 3.9's rounds for its distributed shared "
+                     "memory: counted as an estimate)")
+_UNSIZED = "ttg.local_alloc in a CTA cluster whose layout gives no shape per CTA (counted whole)"
 #: ops with a fixed scratch size in Triton 3.9's allocation analysis (``kTMASize``: a TMA descriptor is built in shared memory)
 _FIXED_SCRATCH = {"ttng.tensormap_create": 128}
 
@@ -404,6 +417,18 @@ def _plan(a: Any, b: Any, bits: int, arch: Optional[int], strategy: str) -> Plan
     from sm_90, neither on AMD (the planner's ``ldmatrix=`` / ``stmatrix=`` switches)."""
     return plan_conversion(a, b, bitwidth=bits, strategy=strategy, ldmatrix=arch is not None and arch >= 75,
                            stmatrix=arch is not None and arch >= 90)
+
+
+def _cluster_estimate(p: Plan) -> Optional[str]:
+    """Why Triton's scratch for a conversion in a CTA cluster is only estimated (a key of
+    :attr:`AuditReport.uncounted`), or None where the per-CTA plan is Triton's (no cluster, or a
+    round trip inside CTAs that split the tensor alike: the cvt_ptx corpus' cluster rows, and
+    test_audit.py::test_cluster_scratch_against_live_triton)."""
+    if p.kind == "cross_cta":
+        return _CROSS_CTA
+    if p.kind in ("shared_memory", "warp_shuffle") and p.src.flat_bases("block") != p.dst.flat_bases("block"):
+        return _CTA_SPLIT_DIFFERS
+    return None
 
 
 def _convert(m: Module, op: Op, src: TensorType, dst: TensorType, arch: Optional[int]) -> Conversion:
@@ -421,18 +446,19 @@ def _convert(m: Module, op: Op, src: TensorType, dst: TensorType, arch: Optional
                    f"{best.describe()}")
     return Conversion(
         op.line, op.location, op.name, _OPS[op.name], src.layout_text, dst.layout_text, list(src.shape), src.dtype, bits,
-        op.num_warps, op.partition, best.kind, best.is_zero_cost, best.shared_bytes, tri.describe() if cheaper else best.describe(),
+        op.num_warps, op.partition, best.kind, best.is_zero_cost, plan_scratch_bytes(best), tri.describe() if cheaper else best.describe(),
         {**_plan_counts(best), "cost": best.cost, "triton_cost": tri.cost,
-         "triton": {**_plan_counts(tri), "shared_bytes": tri.shared_bytes}}, tri.kind, cheaper, [s.to_dict() for s in sugg],
+         "triton": {**_plan_counts(tri), "shared_bytes": plan_scratch_bytes(tri), "estimate": _cluster_estimate(tri)}},
+        tri.kind, cheaper, [s.to_dict() for s in sugg],
         str(src), str(dst),
     )
 
 
-def _shared_transfer(op: Op, reg: TensorType, mem: MemDescType, store: bool) -> Conversion:
+def _shared_transfer(op: Op, reg: TensorType, mem: MemDescType, store: bool, alloc_bytes: int) -> Conversion:
     bits = reg.bitwidth
     kind = "shared_store" if store else "shared_load"
     src, dst = (reg, mem) if store else (mem, reg)
-    nbytes = mem.nbytes if op.name == "ttg.local_alloc" else 0
+    nbytes = alloc_bytes if op.name == "ttg.local_alloc" else 0
     counts: dict[str, Any] = {}
     try:
         rep = bank_report(reg.to_linear(), mem.to_linear(), bits)
@@ -495,12 +521,20 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
     arch = _cuda_arch(tgt)
     conversions: list[Conversion] = []
     skipped: list[dict[str, Any]] = []
-    buffers = 0
+    sizes: dict[int, int] = {}  # line of a local_alloc -> one CTA's bytes of its buffer
+    unsized = 0
     for op in m.ops:
         if op.name == "ttg.local_alloc":
             mems = [t for t in op.types if isinstance(t, MemDescType)]
             if mems:
-                buffers += mems[-1].nbytes
+                try:
+                    sizes[op.line] = buffer_bytes(mems[-1], m.num_ctas)
+                except ParseError:
+                    raise
+                except LayoutError as e:  # no per-CTA shape: the whole allocation, and the total is incomplete
+                    sizes[op.line] = mems[-1].nbytes
+                    unsized += 1
+                    skipped.append({"line": op.line, "op": op.name, "why": f"buffer not sized per CTA: {str(e).splitlines()[0]}"})
         if op.name not in _OPS:
             continue
         regs = [t for t in op.types if isinstance(t, TensorType)]
@@ -514,7 +548,7 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
                 if op.name != "ttg.local_alloc":  # an allocation without a value moves no data
                     raise LayoutError("expected a tensor type and a memdesc type")
             elif op.name.startswith("ttg."):
-                conversions.append(_shared_transfer(op, regs[0], mems[0], op.name != "ttg.local_load"))
+                conversions.append(_shared_transfer(op, regs[0], mems[0], op.name != "ttg.local_load", sizes.get(op.line, 0)))
             else:
                 conversions.append(_tmem_transfer(op, regs[0], mems[0], op.name == "ttng.tmem_store"))
         except ParseError:
@@ -537,19 +571,24 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
         raise
     except LayoutError as e:
         skipped.append({"line": 0, "op": "tt.reduce/tt.scan", "why": str(e).splitlines()[0]})
-    scratch = max([c.counts["triton"]["shared_bytes"] for c in conversions if c.op == "ttg.convert_layout"]
-                  + [r.shared_bytes for r in regions], default=0)
+    buffers = sum(sizes.values())
+    cvts = [c for c in conversions if c.op == "ttg.convert_layout"]  # scratch per CTA, a cluster's too
+    scratch = max([c.counts["triton"]["shared_bytes"] for c in cvts] + [r.shared_bytes for r in regions], default=0)
     fixed = [(o.line, o.name, _FIXED_SCRATCH[o.name]) for o in m.ops if o.name in _FIXED_SCRATCH]
     scratch = max([scratch] + [n for *_, n in fixed])
     limit, source = shared_memory_limit(tgt)
     uncounted = dict(Counter(o.name for o in m.ops if o.name in _UNCOUNTED_SCRATCH))
-    if m.num_ctas > 1:
-        uncounted["cross-CTA scratch (num-ctas > 1)"] = 1
+    uncounted.update(Counter(c.counts["triton"]["estimate"] for c in cvts if c.counts["triton"]["estimate"]))
+    across = sum(r.op == "tt.reduce" and any(b[r.axis] for b in r.inputs[0].to_linear().bases.get("block", ())) for r in regions)
+    if across:
+        uncounted[_CROSS_CTA_REDUCE] = across
+    if unsized:
+        uncounted[_UNSIZED] = unsized
     by_line: dict[int, int] = {}
-    for ln, n in ([(c.line, c.counts["triton"]["shared_bytes"]) for c in conversions if c.op == "ttg.convert_layout"]
+    for ln, n in ([(c.line, c.counts["triton"]["shared_bytes"]) for c in cvts]
                   + [(r.line, r.shared_bytes) for r in regions] + [(ln, n) for ln, _, n in fixed]):
         by_line[ln] = by_line.get(ln, 0) + n
-    peak, where = live_peak(m, by_line)
+    peak, where = live_peak(m, by_line, sizes)
     return AuditReport(tgt, m.num_warps, m.threads_per_warp, m.num_ctas, conversions, buffers, scratch, limit, source, skipped,
                        uncounted, regions, fixed, peak, where)
 

@@ -38,10 +38,11 @@ from converters.mlir.reader import Reader
 from converters.mlir.types import MemDescType, TensorType, read_type
 
 from ..errors import LayoutError, ParseError
+from ..gf2 import rank as gf2_rank
 from ..linear import LinearLayout
-from ..plan import plan_conversion
+from ..plan import Plan, plan_conversion
 
-__all__ = ["ScratchOp", "reduce_scratch_bytes", "scan_scratch_bytes", "region_ops", "live_peak"]
+__all__ = ["ScratchOp", "reduce_scratch_bytes", "scan_scratch_bytes", "region_ops", "buffer_bytes", "plan_scratch_bytes", "live_peak"]
 
 _AXIS = re.compile(r"\baxis\s*=\s*(\d+)")
 _TYPE_START = re.compile(r"tensor<")
@@ -150,6 +151,24 @@ def _inter_layout(L: LinearLayout, axis: int) -> LinearLayout:
     return _make(b, list(L.out_dims.items()))
 
 
+def plan_scratch_bytes(p: Plan) -> int:
+    """The scratch one CTA allocates for a conversion plan (``strategy="triton"``).  A cross-CTA
+    round trip's buffer (distributed shared memory) spans the cluster: each of the source's
+    distinct parts (2^rank of its ``block`` bases) holds its share -- Triton 3.9's figure for the
+    steps of a reduction across CTAs, and for most conversions across CTAs (where it is not,
+    :mod:`.audit` says so); other plans' buffers are already one CTA's.
+
+        >>> from converters.mlir import parse_type
+        >>> lay = ("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0], "
+        ...        "CGALayout = %s}>")
+        >>> a, b = (parse_type(f"tensor<64x128xf16, {lay % c}>").to_linear() for c in ("[[0, 1]]", "[[1, 0]]"))
+        >>> p = plan_conversion(a, b, bitwidth=16, strategy="triton")
+        >>> p.kind, p.shared_bytes, plan_scratch_bytes(p)   # Triton 3.9's metadata.shared: 4096
+        ('cross_cta', 8192, 4096)
+    """
+    return p.shared_bytes >> gf2_rank(p.src.flat_bases("block")) if p.kind == "cross_cta" else p.shared_bytes
+
+
 def reduce_scratch_bytes(inputs: Sequence[TensorType], axis: int) -> int:
     """Scratch bytes of a ``tt.reduce`` over ``axis`` of tensors ``inputs`` (one per operand, same
     shape and layout), as Triton 3.9 sizes it (``ReduceOpHelper::getScratchSizeInBytes``): each
@@ -172,7 +191,7 @@ def reduce_scratch_bytes(inputs: Sequence[TensorType], axis: int) -> int:
         n = 0
         for t in inputs:
             p = plan_conversion(reg, tmp, bitwidth=max(8, t.bitwidth), strategy="triton", matrix_instructions=False)
-            n += p.shared_bytes
+            n += plan_scratch_bytes(p)
         best = max(best, n)
         reg = _zero_along(_bases(tmp), list(tmp.out_dims.items()), axis, "lane")
     return best
@@ -220,6 +239,7 @@ def scan_scratch_bytes(inputs: Sequence[TensorType], axis: int) -> int:
     L = t.to_linear().remove_zero_bases("register")
     rank = len(t.shape)
     contig, threads, warps = _contig(L, rank), _per_dim(L, "lane", rank), _per_dim(L, "warp", rank)
+    shape = [s // c for s, c in zip(t.shape, _per_dim(L, "block", rank))]  # one CTA's part (getShapePerCTA)
     if warps[axis] == 1:
         return 0
     num_warps = 1
@@ -231,8 +251,8 @@ def scan_scratch_bytes(inputs: Sequence[TensorType], axis: int) -> int:
             continue
         non_axis_threads *= threads[d]
         non_axis_elems *= contig[d]
-        non_axis_blocks *= -(-t.shape[d] // (contig[d] * threads[d] * warps[d]))
-    axis_blocks = -(-t.shape[axis] // (contig[axis] * threads[axis] * warps[axis]))
+        non_axis_blocks *= -(-shape[d] // (contig[d] * threads[d] * warps[d]))
+    axis_blocks = -(-shape[axis] // (contig[axis] * threads[axis] * warps[axis]))
     return _elem_bytes(inputs) * num_warps * non_axis_threads * non_axis_elems * axis_blocks * non_axis_blocks
 
 
@@ -289,11 +309,33 @@ def region_ops(m: Module) -> list[ScratchOp]:
     return out
 
 
-def live_peak(m: Module, scratch: dict[int, int]) -> tuple[int, int]:
+def buffer_bytes(mem: MemDescType, num_ctas: int = 1) -> int:
+    """The bytes one CTA allocates for a shared-memory buffer, as Triton 3.9 sizes it: the
+    allocation (its alloc shape, else its shape) divided by the number of CTAs of a cluster that
+    split it between them (``getAllocationShapePerCTA``: the shape per CTA of the layout's CGA
+    layout).  That number is 2^rank of the layout's ``block`` bases: a zero basis is a CTA holding
+    a copy (a broadcast), so it divides nothing.  With one CTA (``num_ctas = 1``) the layout is not
+    read.  A layout without a linear form raises :class:`~linlayout.errors.LayoutError`.
+
+        >>> from converters.mlir import parse_type
+        >>> def t(cga):
+        ...     return parse_type("!ttg.memdesc<64x256xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, "
+        ...                       f"transposed = false, elementBitWidth = 16, CGALayout = {cga}}}>, #ttg.shared_memory>")
+        >>> buffer_bytes(t("[[0, 1]]"), 2), buffer_bytes(t("[[0, 0]]"), 2), buffer_bytes(t("[[0, 0]]"))
+        (16384, 32768, 32768)
+    """
+    if num_ctas <= 1:
+        return mem.nbytes
+    return mem.nbytes >> gf2_rank(mem.to_linear().flat_bases("block"))
+
+
+def live_peak(m: Module, scratch: dict[int, int], sizes: Optional[dict[int, int]] = None) -> tuple[int, int]:
     """A lower bound of the shared memory Triton allocates: the most bytes live at any op (text
     line), counting each ``local_alloc`` buffer from its line to the last use of it or of a view of
     it (any op using it that yields a memdesc, e.g. ``memdesc_index``; ``local_dealloc`` is a use),
-    plus the scratch of the op on that line (``scratch``: line -> bytes).  Returns (bytes, line).
+    plus the scratch of the op on that line (``scratch``: line -> bytes).  A buffer's bytes are
+    ``sizes[line of its local_alloc]`` where given (one CTA's part in a cluster,
+    :func:`buffer_bytes`), else its whole allocation.  Returns (bytes, line).
 
     Triton's liveness (MLIR's, in the same op order) covers at least these ranges -- it also keeps
     a buffer live around a loop that uses it, and through loop-carried aliases this reading does not
@@ -313,7 +355,7 @@ def live_peak(m: Module, scratch: dict[int, int]) -> tuple[int, int]:
                 if u.result and u.name.startswith(("ttg.memdesc", "ttng.memdesc")) and u.result not in names:
                     names.append(u.result)
             k += 1
-        ranges.append((alloc.line, end, mems[-1].nbytes))
+        ranges.append((alloc.line, end, (sizes or {}).get(alloc.line, mems[-1].nbytes)))
     best, where = 0, 0
     for line in sorted({o.line for o in m.ops} | set(scratch)):
         live = sum(n for a, b, n in ranges if a <= line <= b) + scratch.get(line, 0)
