@@ -26,6 +26,9 @@ prices every feasible mechanism with the one cost model (:mod:`linlayout.cost`) 
 cheapest; ``Plan.rejected`` lists the others with their costs and why they lost.  Planning a
 tensor whose sizes are not powers of two: :mod:`linlayout.plan_pieces`; tensor-memory loads and
 stores: :mod:`linlayout.plan_tmem`.
+The swizzle of a shared-memory round trip: :mod:`linlayout.plan_smem`; the sides it sees (one
+CTA's part in a cluster): :mod:`linlayout.plan_sides`; the price of the trip through one swizzle:
+:mod:`linlayout.plan_price`.
 
     >>> from linlayout import LinearLayout
     >>> src = LinearLayout({"register": [[1], [2]], "lane": [[4], [8], [16], [32], [64]]}, {"dim0": 128})
@@ -48,9 +51,8 @@ from typing import Any, NamedTuple, NoReturn, cast
 
 from . import gf2
 from .banks import _unit_images as _bank_unit_images
-from .banks import _conflicts_through, bank_conflicts
 from .contract import as_linear
-from .cost import BARRIER_KEYS, WEIGHTS, _plan_price, _round_trip_price, _wavefronts, explain, price
+from .cost import BARRIER_KEYS, WEIGHTS, _plan_price, _round_trip_price, explain, price
 from .checks import as_bool, expect
 from .dtypes import element_bitwidth
 from .limits import MAX_ITEMS, as_list
@@ -62,7 +64,6 @@ from .plan_smem import (
     MemOpTile,
     SwizzleChoice,
     SwizzleSearch,
-    _choice_unit_images,
     _map_side,
     _or,
     _side_of,
@@ -72,6 +73,16 @@ from .plan_smem import (
     side_bank_conflicts,
 )
 from .linear import LinearLayout
+from .plan_price import (
+    _buffer_bases,
+    _coordinates,
+    _n_regs,
+    _Price,
+    _side_facts,
+    _TripKind,
+    clear_price_caches,
+)
+from .plan_sides import _out_list, _shared_sides, _warp_broadcast, _whole_tensor, clear_side_caches
 from .plan_shuffle import (
     WarpDecomposition,
     _schedule,
@@ -134,22 +145,6 @@ def _with_hardware_dims(L: LinearLayout) -> LinearLayout:
     """``L`` with every hardware dim, in Triton's order (absent ones of size 1); remembered, so
     that facts of the result (its rank) are computed once per layout."""
     return LinearLayout.from_flat({n: L.flat_bases(n) if L.has_in_dim(n) else () for n in HARDWARE_DIMS}, _out_list(L))
-
-
-def _out_list(L: LinearLayout) -> list[tuple[str, int]]:
-    """``L``'s out-dims as (name, size) pairs (the form :meth:`LinearLayout.from_flat` reads fastest)."""
-    return list(L.out_dims.items())
-
-
-@functools.lru_cache(maxsize=4096)
-def _cta_local(L: LinearLayout) -> LinearLayout:
-    """``L`` without its ``block`` dim (what one CTA's shared memory sees); remembered per layout."""
-    return _without(L, "block") if L.has_in_dim("block") else L
-
-
-def _without(L: LinearLayout, dim: str) -> LinearLayout:
-    """``L`` without the in-dim ``dim`` (the same flat bases for the others)."""
-    return LinearLayout.from_flat({n: L.flat_bases(n) for n in L.in_dim_names if n != dim}, _out_list(L))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -734,194 +729,6 @@ _PLAN_DEFAULTS: dict[str, Any] = {
 }
 
 
-def _independent_registers(L: LinearLayout) -> LinearLayout:
-    """``L`` without the registers that only repeat others: zero bases (broadcast) and bases in the
-    span of earlier registers (Triton removes both before a round trip: free register bits)."""
-    basis = gf2.SpanBasis()
-    keep = tuple(v for v in L.flat_bases("register") if basis.insert(v))
-    if len(keep) == L.in_dim_size_log2("register"):
-        return L
-    return LinearLayout.from_flat({n: keep if n == "register" else L.flat_bases(n) for n in L.in_dim_names}, _out_list(L))
-
-
-def _n_regs(L: LinearLayout) -> int:
-    return 1 << L.in_dim_size_log2("register")
-
-
-class _SideFacts(NamedTuple):
-    """What pricing a round trip reads of one side ``L`` (remembered per layout: a cost matrix
-    prices each layout against many others)."""
-
-    #: registers per thread
-    n_regs: int
-    #: the nonzero register bases (flat)
-    reg_set: frozenset[int]
-    #: the out-dims (name, size), in order (the flat bases pack them so)
-    outs: tuple[tuple[str, int], ...]
-    #: the flat nonzero register, lane and other (warp) bases within one CTA, in that order, as
-    #: :func:`linlayout.banks._conflicts_through` reads them, and how many registers and lanes
-    bank: tuple[int, ...]
-    bank_regs: int
-    bank_lanes: int
-
-
-@functools.lru_cache(maxsize=4096)
-def _side_facts(L: LinearLayout) -> _SideFacts:
-    """:class:`_SideFacts` of ``L``."""
-    C = _cta_local(L)
-    regs = tuple(v for v in C.flat_bases("register") if v)
-    lanes = C.flat_bases("lane")
-    others = tuple(v for d in C.in_dim_names if d not in ("register", "lane") for v in C.flat_bases(d))
-    return _SideFacts(_n_regs(L), frozenset(v for v in L.flat_bases("register") if v), tuple(L.out_dims.items()),
-                      regs + lanes + others, len(regs), len(lanes))
-
-
-def _side_vector(choice: SwizzleChoice, side: _SideFacts, instr: str, bitwidth: int, reps: int,
-                 offsets: Sequence[int] | None = None) -> int:
-    """The vector width (elements) of one side's accesses with ``instr`` in a round trip through
-    ``choice`` (``reps``: its rounds; ``offsets``: ``choice.offset_bases()``, when the caller
-    has read them)."""
-    max_elems = max(128 // bitwidth, 1)
-    if "matrix" in instr:
-        # one .x4 (or .x2/.x1) covers registers of one round only: the repetitions are registers
-        return min(max_elems, max(side.n_regs // reps, 1))
-    regs = side.reg_set
-    k = 0
-    for v in choice.offset_bases() if offsets is None else offsets:
-        if v in regs and (2 << k) <= max_elems:
-            k += 1
-        else:
-            break
-    return 1 << k
-
-
-def _aligned_vector(choice: SwizzleChoice, L: LinearLayout, bitwidth: int) -> int:
-    """The elements of one ``ld/st.shared`` of the side ``L`` through ``choice`` as Triton 3.9
-    lowers it (``largestVectorisation``: the register-to-offset map divided on the left by an
-    identity tile): the most, up to 128 bits, such that registers sit at the offsets 1, 2, 4, ...
-    of the vector and no other basis of ``L`` (register, lane, warp) moves those offset bits.
-    Stricter than :func:`_side_vector`, which also counts a vector whose elements a lane's XOR
-    swizzle permutes within it (a thread renames its registers).
-
-        >>> lay = LinearLayout({"vector": [], "bank": [[1], [2]], "segment": [[12], [4]], "reps": []}, {"dim0": 16})
-        >>> c = SwizzleChoice(lay, "st.shared", "ld.shared", 0, 0, (), (), 32)
-        >>> L = LinearLayout({"register": [[1], [2]], "lane": [[4], [8]]}, {"dim0": 16})
-        >>> _aligned_vector(c, L, 32), _side_vector(c, _side_facts(L), "st.shared", 32, 1)
-        (4, 4)
-        >>> M = LinearLayout({"register": [[1], [2]], "lane": [[5], [8]]}, {"dim0": 16})   # lane 1 moves offset bit 0
-        >>> _aligned_vector(c, M, 32), _side_vector(c, _side_facts(M), "st.shared", 32, 1)
-        (1, 4)
-    """
-    solve = _coordinates(choice.layout)
-    regs = [solve(v) for v in L.flat_bases("register") if v]
-    others = [solve(v) for d in L.in_dim_names if d != "register" for v in L.flat_bases(d) if v]
-    max_k = max(128 // bitwidth, 1).bit_length() - 1
-    k = 0
-    while k < max_k and (1 << k) in regs:
-        low = (1 << (k + 1)) - 1
-        if any(c is None or c & low for c in others) or any(c is None or (c & low and (c & (c - 1) or c > low)) for c in regs):
-            break
-        k += 1
-    return 1 << k
-
-
-@functools.lru_cache(maxsize=4096)
-def _shared_side(kind: str, L: LinearLayout, blocks: tuple[int, ...] = ()) -> LinearLayout:
-    """One side of a round trip: ``L`` without the registers that repeat others and, in a
-    ``shared_memory`` round trip of a CTA cluster, what one CTA holds (:func:`_one_cta` along the
-    source's block bases ``blocks``: each CTA's buffer holds its own part, as Triton's
-    ``getNumScratchElemsSwizzledCvt`` sizes it).  A fact of one layout, remembered (cost
-    matrices plan each layout against many others).  An empty ``block`` dim stays: the side is
-    then the layout itself, and the swizzle search reuses the plan's conversion map.  Where the
-    part cannot be cut (the two layouts' CTAs split the tensor differently: each CTA still reads
-    back only what it holds, through a buffer over the whole tensor), the ``block`` bases stay
-    too: they move the elements a thread holds like a lane or a warp does, so the checks of the
-    rounds and of the matrix rows (:func:`_rounds_fit`, :func:`_matrix_rows_fit`) see them."""
-    if kind == "shared_memory" and L.flat_bases("block"):
-        one, cut, _ = _one_cta(L, blocks)
-        if cut:
-            L = one
-    return _independent_registers(L)
-
-
-def _shared_sides(kind: str, a: LinearLayout, b: LinearLayout) -> tuple[LinearLayout, LinearLayout]:
-    """Both sides of a ``kind`` round trip from ``a`` to ``b`` (:func:`_shared_side`), cut to one
-    CTA's part along ``a``'s block bases when both can be and ``b``'s block bases span the same
-    vectors (else neither is: a ``b`` block vector outside that span would move a bit of the cut
-    tensor, which the search would not see as a thread's)."""
-    blocks = a.flat_bases("block")
-    if kind == "shared_memory" and blocks and not (
-            _one_cta(a, blocks)[1] and _one_cta(b, blocks)[1] and gf2.reduced_basis(blocks) == gf2.reduced_basis(b.flat_bases("block"))):
-        blocks = ()
-    return _shared_side(kind, a, blocks), _shared_side(kind, b, blocks)
-
-
-@functools.lru_cache(maxsize=4096)
-def _one_cta(L: LinearLayout, blocks: tuple[int, ...]) -> tuple[LinearLayout, tuple[int, ...], tuple[int, ...]]:
-    """``L`` within one CTA, on that CTA's part of the tensor: without ``block``, and with the
-    tensor bits the ``blocks`` (flat vectors: the source's block bases, for both sides of a
-    round trip) move taken out of the out-dims (each vector reduced modulo their span and the
-    leading bit of each reduced basis vector deleted: for the usual block bases, the top bits of
-    some dims, those dims shrink to the shape per CTA).  Also the deleted bits (ascending) and the
-    independent nonzero ``blocks``, from which :func:`_whole_tensor` maps a buffer layout back.
-    Where ``blocks`` has no nonzero vector (the CTAs hold copies) or a CTA's own vectors meet
-    their span (so that the cut would merge two of its elements), nothing is deleted (``()``):
-    one CTA then sees the whole tensor.
-
-        >>> L = LinearLayout.from_flat({"register": [1], "lane": [2], "block": [4]}, [("dim0", 8)])
-        >>> one, cut, kept = _one_cta(L, (4,))
-        >>> one.out_dims, one.flat_bases("lane"), cut, kept
-        ({'dim0': 4}, (2,), (2,), (4,))
-    """
-    local = _without(L, "block")
-    basis = gf2.SpanBasis()
-    kept = tuple(v for v in blocks if basis.insert(v))
-    own = [v for d in local.in_dim_names for v in local.flat_bases(d)]
-    if not kept or gf2.rank(own + list(kept)) != gf2.rank(own) + len(kept):
-        return local, (), kept
-    reduced = gf2.reduced_basis(kept)
-    cut = tuple(sorted(v.bit_length() - 1 for v in reduced))
-
-    def squeeze(v: int) -> int:
-        v = gf2.reduce_mod(v, reduced)
-        for k in reversed(cut):  # the deleted bits are 0 now: close the gaps, highest first
-            v = (v & ((1 << k) - 1)) | ((v >> (k + 1)) << k)
-        return v
-
-    outs, at = [], 0
-    for name, size in L.out_dims.items():
-        k = size.bit_length() - 1
-        outs.append((name, size >> sum(at <= c < at + k for c in cut)))
-        at += k
-    return LinearLayout.from_flat({d: tuple(squeeze(v) for v in local.flat_bases(d)) for d in local.in_dim_names}, outs), cut, kept
-
-
-def _whole_tensor(lay: LinearLayout, L: LinearLayout) -> LinearLayout:
-    """A buffer layout ``lay`` built on :func:`_one_cta` of ``L`` (in-dims ``vector``, ``bank``,
-    ``segment``, ``reps``), mapped back to the whole tensor: each vector with zeros put back at the
-    deleted bits, and an in-dim ``block`` (before ``reps``) of ``L``'s independent block bases, so
-    that it is a bijection onto the tensor (Triton's swizzled buffer of a cluster has the same
-    ``block`` in-dim).  An element's offset is that of its part outside the block span; each CTA
-    stores and loads its own buffer of ``lay``'s size."""
-    _, cut, blocks = _one_cta(L, L.flat_bases("block"))
-    if not cut:
-        return lay
-
-    def spread(v: int) -> int:
-        for k in cut:  # lowest first: each deleted bit pushes the higher ones up
-            v = (v & ((1 << k) - 1)) | ((v >> k) << (k + 1))
-        return v
-
-    dims = {d: tuple(spread(v) for v in lay.flat_bases(d)) for d in ("vector", "bank", "segment")}
-    return LinearLayout.from_flat({**dims, "block": blocks, "reps": tuple(spread(v) for v in lay.flat_bases("reps"))}, _out_list(L))
-
-
-@functools.lru_cache(maxsize=4096)
-def _warp_broadcast(L: LinearLayout) -> bool:
-    """Whether some warp holds a copy of another's data (a free ``warp`` bit); remembered per layout."""
-    return L.free_variable_masks().get("warp", 0) != 0
-
-
 class _Trip:
     """What the plans of one pair share, each computed at most once: the conversion map
     ``comp`` (``b.invert_and_compose(a)``), the warp permutation of an in-warp exchange, and per
@@ -933,7 +740,7 @@ class _Trip:
     def __init__(self, a: LinearLayout, b: LinearLayout, conv: LinearLayout, comp: LinearLayout, bits: int, triton: bool = False):
         self.a, self.b, self.conv, self.comp, self.bits = a, b, conv, comp, bits
         #: planned with ``strategy="triton"``: a shared-memory round trip is Triton 3.9's
-        #: (:func:`_triton_ldst`, :func:`_aligned_vector`)
+        #: (:func:`_triton_ldst`, :func:`linlayout.plan_price._aligned_vector`)
         self.triton = triton
         self._perm: tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]] | None = None
         self._sync: bool | None = None
@@ -998,88 +805,6 @@ class _Trip:
         return pr.plan
 
 
-class _TripKind(NamedTuple):
-    """What every :class:`_Price` of one trip and kind reads: the two sides and their facts, the
-    element bits (at least 8), the barrier instruction and its cost-model key."""
-
-    sa: LinearLayout
-    sb: LinearLayout
-    fa: _SideFacts
-    fb: _SideFacts
-    bw: int
-    bar: str
-    key: str
-    #: Triton 3.9's ``ld/st.shared`` vectors (:func:`_aligned_vector`: ``strategy="triton"``)
-    aligned: bool = False
-
-
-class _Price:
-    """What pricing a round trip through one swizzle found (one per trip, kind and swizzle: the
-    race, :attr:`Plan.rejected` and the plan read it): the vector widths (elements) and
-    instruction counts per thread of its two sides, its barriers, the bank conflicts of its sides
-    counted so far (``w`` / ``r``; None while not counted, a matrix side keeps the search's
-    estimate) and ``bound``: the cost those give with the uncounted sides conflict-free, a lower
-    bound of the plan's cost (counting conflicts only adds wavefronts), its cost once both are
-    counted (:attr:`exact`)."""
-
-    __slots__ = ("choice", "sides", "facts", "sv", "lv", "stores", "loads", "reps", "bars", "bar", "_waves", "_key", "_inv",
-                 "w", "r", "bound", "plan")
-
-    def __init__(self, tk: _TripKind, choice: SwizzleChoice):
-        self.choice, self.sides, self.facts = choice, (tk.sa, tk.sb), (tk.fa, tk.fb)
-        bw = tk.bw
-        self.reps = reps = choice.reps
-        self.sv, self.lv, self.stores, self.loads = sv, lv, stores, loads = _trip_counts(choice, tk.fa, tk.fb, bw, reps,
-                                                                                           (tk.sa, tk.sb) if tk.aligned else None)
-        self.bars = 2 * reps - 1
-        self.bar, self._key = tk.bar, tk.key
-        # the conflict-free wavefronts of each side (conflicts multiply them)
-        self._waves = (stores * _wavefronts(choice.store_instr, sv * bw, 0), loads * _wavefronts(choice.load_instr, lv * bw, 0))
-        self.w = choice.store_conflicts if "matrix" in choice.store_instr else None
-        self.r = choice.load_conflicts if "matrix" in choice.load_instr else None
-        #: the buffer's :func:`_buffer_inverse`, once read (False: not yet)
-        self._inv: tuple[dict[int, int], tuple[tuple[str, int], ...], int] | None | bool = False
-        self.bound = self._floor()
-        #: the plan built from it (:meth:`_Trip.round_trip`)
-        self.plan: Plan | None = None
-
-    @property
-    def exact(self) -> bool:
-        """Whether both sides are counted: ``bound`` is the cost of the plan."""
-        return self.w is not None and self.r is not None
-
-    def _floor(self) -> float:
-        st, ld = self._waves
-        return _round_trip_price(st * (1 + (self.w or 0)) + ld * (1 + (self.r or 0)), self.bars, self._key)
-
-    def refine(self) -> None:
-        """Count one more side's bank conflicts (the stores first) and raise ``bound`` to what
-        they give."""
-        if self.w is None:
-            self.w = self._count(0)
-        else:
-            self.r = self._count(1)
-        self.bound = self._floor()
-
-    def _count(self, i: int) -> int:
-        """:func:`_side_conflicts` of side ``i`` (0: the stores), the buffer's inverse read once
-        for both sides."""
-        if self._inv is False:
-            self._inv = _buffer_inverse(self.choice.layout, _choice_unit_images(self.choice))
-        return _side_conflicts(self.choice, i == 0, self.sides[i], self._inv, self.facts[i])
-
-    def conflicts(self) -> tuple[int, int]:
-        """The bank conflicts of the store and the load side, both counted."""
-        while self.w is None or self.r is None:
-            self.refine()
-        return self.w, self.r
-
-    def cost(self) -> float:
-        """The cost of the plan (both sides counted)."""
-        self.conflicts()
-        return self.bound
-
-
 def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> Plan:
     a, b, conv, bitwidth = trip.a, trip.b, trip.conv, trip.bits
     bw = max(bitwidth, 8)
@@ -1103,68 +828,6 @@ def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearL
 
 def _barrier_instr(kind: str, trip: _Trip) -> str:
     return "barrier.cluster" if kind == "cross_cta" else ("bar.warp.sync" if trip.warp_sync() else "bar.sync")
-
-
-def _trip_counts(choice: SwizzleChoice, fa: _SideFacts, fb: _SideFacts, bw: int, reps: int,
-                 aligned: tuple[LinearLayout, LinearLayout] | None = None) -> tuple[int, int, int, int]:
-    """Store and load vector widths (elements) and instruction counts per thread of a round trip
-    through ``choice`` (``reps``: its rounds) between the sides ``fa`` and ``fb``; ``aligned``:
-    the two sides' layouts, whose ``ld/st.shared`` vectors are then Triton 3.9's
-    (:func:`_aligned_vector`, ``strategy="triton"``)."""
-    st, ld = choice.store_instr, choice.load_instr
-    # the offset bits, read once for both sides (only a plain ld/st.shared side reads them)
-    offs = None if "matrix" in st and "matrix" in ld else choice._offset_tuple()
-    if aligned is not None:
-        sv = _aligned_vector(choice, aligned[0], bw) if "matrix" not in st else _side_vector(choice, fa, st, bw, reps, offs)
-        lv = _aligned_vector(choice, aligned[1], bw) if "matrix" not in ld else _side_vector(choice, fb, ld, bw, reps, offs)
-        return sv, lv, max(1, fa.n_regs // sv), max(1, fb.n_regs // lv)
-    sv = _side_vector(choice, fa, st, bw, reps, offs)
-    lv = _side_vector(choice, fb, ld, bw, reps, offs)
-    return sv, lv, max(1, fa.n_regs // sv), max(1, fb.n_regs // lv)
-
-
-def _buffer_inverse(lay: LinearLayout, known: dict[int, int] | None = None) -> tuple[dict[int, int], tuple[tuple[str, int], ...], int] | None:
-    """What :func:`linlayout.banks._conflicts_through` reads of the buffer ``lay``: the offset of
-    each unit vector (:func:`linlayout.banks._unit_images` of its offset bases, or ``known``
-    when the search read it off the buffer's shape: :func:`~linlayout.plan_smem._choice_unit_images`),
-    its out-dims and its log2 size; None unless it is a bijection (the fast count takes no other)."""
-    if known is not None:  # the search's shape: a bijection (its unit images are keyed by every unit and 0)
-        return known, lay._outs, len(known) - 1
-    offsets = _buffer_bases(lay)
-    if len(offsets) != lay.total_out_size_log2:
-        return None
-    inv = _bank_unit_images(offsets)
-    return None if inv is None else (inv, tuple(lay.out_dims.items()), len(offsets))
-
-
-def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout, fast: Any = False, side: _SideFacts | None = None) -> int:
-    """The bank conflicts of one side of a round trip through ``choice`` (``store``: the store
-    side ``L``, else the load side): a matrix side keeps the search's estimate, an
-    ``ld/st.shared`` side is counted by :func:`linlayout.banks.bank_conflicts` (Triton's
-    ``gl.bank_conflicts``) on the chosen buffer, through its :func:`_buffer_inverse` (``fast``,
-    when the caller has read it) where that is a bijection; ``side``: ``L``'s :func:`_side_facts`,
-    when the caller has them.
-
-    The swizzle search estimates them from access tiles, which misses conflicts between the
-    phases' lanes on 13 of the 244 plain ld/st sides of the cvt_ptx corpus (``simulate`` counts
-    the wavefronts and agrees with ``bank_conflicts`` on all of them)."""
-    instr, estimate = (choice.store_instr, choice.store_conflicts) if store else (choice.load_instr, choice.load_conflicts)
-    if "matrix" in instr:
-        return estimate
-    lay = choice.layout
-    if fast is False:
-        fast = _buffer_inverse(lay)
-    if side is None:
-        side = _side_facts(L)
-    if fast is not None and side.outs == fast[1]:
-        got = _conflicts_through(fast[0], side.bank, side.bank_regs, side.bank_lanes, choice.bitwidth, fast[2])
-        if got is not None:
-            return got
-    offset = LinearLayout.from_flat({"offset": _buffer_bases(lay)}, _out_list(lay))
-    try:
-        return bank_conflicts(_cta_local(L), offset, choice.bitwidth)
-    except LayoutError:  # a side the bank model does not take: keep the estimate
-        return estimate
 
 
 def _fewer_bytes(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> SwizzleChoice | None:
@@ -1229,46 +892,6 @@ def _repaired(choice: SwizzleChoice) -> SwizzleChoice:
     seg = groups["segment"]
     return SwizzleChoice(new, choice.store_instr, choice.load_instr, side_bank_conflicts(seg, choice.store_tile),
                          side_bank_conflicts(seg, choice.load_tile), choice.store_tile, choice.load_tile, choice.bitwidth)
-
-
-@functools.lru_cache(maxsize=1024)
-def _buffer_bases(lay: LinearLayout) -> tuple[int, ...]:
-    """The flat vector, bank, segment and reps bases of the shared layout ``lay``, in that order."""
-    return lay.flat_bases("vector") + lay.flat_bases("bank") + lay.flat_bases("segment") + lay.flat_bases("reps")
-
-
-@functools.lru_cache(maxsize=1024)
-def _coordinates(lay: LinearLayout) -> Callable[[int], int | None]:
-    """The coordinates of a flat tensor vector in the basis of the shared layout ``lay`` (its
-    vector, bank, segment, reps bits, in that order: bit ``i`` of the answer is basis ``i``), or
-    None outside its span.  A bijective buffer (every repaired choice) reads them from the
-    remembered images of the unit vectors (the bank count of a buffer without rounds reads the
-    same ones): one look-up per unit vector.
-
-        >>> lay = LinearLayout({"vector": [[1]], "bank": [[6]], "segment": [], "reps": [[4]]}, {"dim0": 8})
-        >>> solve = _coordinates(lay)
-        >>> solve(1), solve(4), solve(2), solve(7)     # 2 = 6 ^ 4: bank and reps; 7 = 1 ^ 6 ^ 4... = 1 ^ 2 ^ 4
-        (1, 4, 6, 3)
-    """
-    every = _buffer_bases(lay)
-    inv = _bank_unit_images(every)
-    if inv is None:  # not a basis: solve in the span
-        basis = gf2.SpanBasis()
-        for u in every:
-            basis.insert(u)
-        return basis.express
-    units = inv
-
-    def solve(v: int) -> int | None:
-        got = units.get(v)
-        if got is not None:
-            return got
-        try:
-            return gf2.images_over_units(units, (v,))[0]
-        except KeyError:  # outside the tensor
-            return None
-
-    return solve
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1903,9 +1526,10 @@ def conversion_costs(srcs: Sequence[Any], dsts: Sequence[Any], *, bitwidth: int 
 def clear_caches() -> None:
     """Forget the per-layout facts the planner remembers (for benchmarks that time a plan from
     scratch; the answers never depend on them).  Nothing of a pair is remembered across calls."""
-    for f in (_with_hardware_dims, _shared_side, _one_cta, _warp_broadcast, _cta_local, _side_facts, _thread_vectors,
-              _buffer_bases, _coordinates):
+    for f in (_with_hardware_dims, _thread_vectors):
         f.cache_clear()
+    clear_side_caches()
+    clear_price_caches()
     clear_shuffle_caches()
     clear_swizzle_caches()
     _bank_unit_images.cache_clear()

@@ -179,7 +179,7 @@ def test_conversions_match_triton_ptx(reports):
         assert t["store_instr"].startswith("stmatrix") == (ptx["stmatrix"] > 0)
         assert t["load_instr"].startswith("ldmatrix") == (ptx["ldmatrix"] > 0)
         assert t["loads"] == ptx["ld_shared"] + ptx["ldmatrix"], row
-        # Triton 3.9's plain ld/st swizzle and vectors (linlayout.plan._triton_ldst, _aligned_vector)
+        # Triton 3.9's plain ld/st swizzle and vectors (linlayout.plan._triton_ldst, plan_price._aligned_vector)
         assert t["stores"] == ptx["st_shared"] + ptx["stmatrix"], row
         shared += 1
     assert cluster_bytes == 2 and shared == 70

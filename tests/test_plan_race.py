@@ -7,6 +7,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import linlayout.plan as P
+import linlayout.plan_price as PP
+import linlayout.plan_sides as PS
 from linlayout import LinearLayout
 from linlayout.banks import bank_conflicts
 from linlayout.cost import BARRIER_KEYS, _round_trip_price, _weighted
@@ -164,14 +166,14 @@ def test_round_trip_bank_counts_are_bank_conflicts(pair):
         _, sa, sb = t.search(kind)
         w, r = t.price(kind, choice).conflicts()
         lay = choice.layout
-        offset = LinearLayout.from_flat({"offset": P._buffer_bases(lay)}, list(lay.out_dims.items()))
+        offset = LinearLayout.from_flat({"offset": PP._buffer_bases(lay)}, list(lay.out_dims.items()))
         for count, instr, estimate, side in ((w, choice.store_instr, choice.store_conflicts, sa),
                                              (r, choice.load_instr, choice.load_conflicts, sb)):
             if "matrix" in instr:
                 assert count == estimate
                 continue
             try:
-                want = bank_conflicts(P._cta_local(side), offset, choice.bitwidth)
+                want = bank_conflicts(PS._cta_local(side), offset, choice.bitwidth)
             except LayoutError:
                 want = estimate
             assert count == want, (m, instr)
@@ -195,7 +197,7 @@ def test_clear_caches_forgets_the_pricing_facts():
     cols = LinearLayout({"register": [[1, 0], [2, 0]], "lane": [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]],
                          "warp": [[0, 8], [0, 16]]}, {"dim0": 16, "dim1": 32})
     assert P.plan_conversion(rows, cols, bitwidth=16).kind == "shared_memory"
-    caches = (P._side_facts, _unit_images)
+    caches = (PP._side_facts, _unit_images)
     assert all(f.cache_info().currsize for f in caches)
     P.clear_caches()
     assert not any(f.cache_info().currsize for f in caches)

@@ -3,7 +3,8 @@ that permute the tensor bits -- Triton 3.9's ``#ttg.linear`` takes no XOR-mixed 
 i8/f16/f32, sm_80/sm_90) isolated in a one-op module and lowered to PTX as
 tests/oracles/triton-3.9-ir/make_cvt_ptx.py does; every shared-memory round trip of ours has
 Triton's stores, loads, barriers and scratch bytes exactly (its plain ld/st fallback swizzle and
-``largestVectorisation`` vectors: ``linlayout.plan._triton_ldst`` / ``_aligned_vector``)."""
+``largestVectorisation`` vectors: ``linlayout.plan._triton_ldst`` /
+``linlayout.plan_price._aligned_vector``)."""
 
 from __future__ import annotations
 

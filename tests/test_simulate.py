@@ -78,7 +78,7 @@ def test_every_cvt_ptx_plan_simulates(oracle, strategy, matrix):
     if matrix and strategy == "triton":  # "best" may pick fewer rounds than Triton (cheaper under the cost model)
         print(f"\n[{strategy}] executed counts equal to Triton's PTX on {same_st}/{both_shared} rows (stores), "
               f"{same_ld}/{both_shared} (loads)")
-        # every one (Triton 3.9's plain ld/st swizzle and vectors: linlayout.plan._triton_ldst, _aligned_vector)
+        # every one (Triton 3.9's plain ld/st swizzle and vectors: linlayout.plan._triton_ldst, plan_price._aligned_vector)
         assert same_st == same_ld == both_shared == 222
 
 

@@ -1,0 +1,329 @@
+"""The price of a shared-memory round trip through one swizzle.
+
+A round trip (:mod:`linlayout.plan`: ``shared_memory`` and ``cross_cta``) stores one side's
+registers to a swizzled buffer (a :class:`~linlayout.plan_smem.SwizzleChoice`, found by the search
+of :mod:`linlayout.plan_smem`), waits at a barrier and loads the other side's back.  This module
+prices one such trip: the vector width and instruction count of each side (:func:`_trip_counts`;
+:func:`_side_vector`, or Triton 3.9's stricter :func:`_aligned_vector` with
+``strategy="triton"``), the bank conflicts of each side on the chosen buffer
+(:func:`_side_conflicts`, through the buffer's inverse :func:`_buffer_inverse` and
+:func:`linlayout.banks._conflicts_through`, else :func:`linlayout.banks.bank_conflicts`), and
+the cost (:class:`_Price`, under :func:`linlayout.cost._round_trip_price`).  A :class:`_Price`
+counts conflicts lazily: ``bound`` is a lower bound of the cost until both sides are counted,
+which lets the planner's race (:mod:`linlayout.plan`) drop a swizzle without counting it.  The
+per-layout facts a price reads (:func:`_side_facts`, :func:`_buffer_bases`,
+:func:`_coordinates`) are remembered; :func:`clear_price_caches` forgets them (part of
+:func:`linlayout.plan.clear_caches`).
+
+Layers: below :mod:`linlayout.plan` (which races the prices and builds the plan of the winner),
+above :mod:`linlayout.plan_sides` (what a side is), :mod:`linlayout.plan_smem` (the swizzle),
+:mod:`linlayout.banks` (the conflict counts) and :mod:`linlayout.cost` (the weights).
+
+A round trip of 4 warps, 32-bit elements: each thread stores its 2 registers as one 64-bit vector
+(2 wavefronts) and loads them back as two 32-bit ones (1 each); the swizzle leaves neither side
+with a bank conflict, so the price is 4 wavefronts and one ``bar.sync`` (weight 2).  The bound
+before any conflict is counted is already the cost: no conflict is found.
+
+    >>> from linlayout import LinearLayout
+    >>> from linlayout.plan_smem import optimal_swizzle
+    >>> src = LinearLayout({"register": [[0, 1]], "lane": [[0, 2], [0, 4], [0, 8], [0, 16], [0, 32]],
+    ...                     "warp": [[1, 0], [2, 0]]}, {"dim0": 4, "dim1": 64})
+    >>> dst = LinearLayout({"register": [[1, 0]], "lane": [[2, 0], [0, 1], [0, 2], [0, 4], [0, 8]],
+    ...                     "warp": [[0, 16], [0, 32]]}, {"dim0": 4, "dim1": 64})
+    >>> choice = optimal_swizzle(src, dst, 32)
+    >>> price = _Price(_TripKind(src, dst, _side_facts(src), _side_facts(dst), 32, "bar.sync", "barrier"), choice)
+    >>> price.exact, price.bound
+    (False, 6.0)
+    >>> price.conflicts(), price.exact
+    ((0, 0), True)
+    >>> (price.sv, price.lv, price.stores, price.loads, price.bars), price.cost()
+    ((2, 1, 1, 2, 1), 6.0)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from . import gf2
+from .banks import _unit_images as _bank_unit_images
+from .banks import _conflicts_through, bank_conflicts
+from .cost import _round_trip_price, _wavefronts
+from .errors import LayoutError
+from .linear import LinearLayout
+from .plan_sides import _cta_local, _out_list
+from .plan_smem import SwizzleChoice, _choice_unit_images
+
+
+def _n_regs(L: LinearLayout) -> int:
+    return 1 << L.in_dim_size_log2("register")
+
+
+class _SideFacts(NamedTuple):
+    """What pricing a round trip reads of one side ``L`` (remembered per layout: a cost matrix
+    prices each layout against many others)."""
+
+    #: registers per thread
+    n_regs: int
+    #: the nonzero register bases (flat)
+    reg_set: frozenset[int]
+    #: the out-dims (name, size), in order (the flat bases pack them so)
+    outs: tuple[tuple[str, int], ...]
+    #: the flat nonzero register, lane and other (warp) bases within one CTA, in that order, as
+    #: :func:`linlayout.banks._conflicts_through` reads them, and how many registers and lanes
+    bank: tuple[int, ...]
+    bank_regs: int
+    bank_lanes: int
+
+
+@functools.lru_cache(maxsize=4096)
+def _side_facts(L: LinearLayout) -> _SideFacts:
+    """:class:`_SideFacts` of ``L``."""
+    C = _cta_local(L)
+    regs = tuple(v for v in C.flat_bases("register") if v)
+    lanes = C.flat_bases("lane")
+    others = tuple(v for d in C.in_dim_names if d not in ("register", "lane") for v in C.flat_bases(d))
+    return _SideFacts(_n_regs(L), frozenset(v for v in L.flat_bases("register") if v), tuple(L.out_dims.items()),
+                      regs + lanes + others, len(regs), len(lanes))
+
+
+def _side_vector(choice: SwizzleChoice, side: _SideFacts, instr: str, bitwidth: int, reps: int,
+                 offsets: Sequence[int] | None = None) -> int:
+    """The vector width (elements) of one side's accesses with ``instr`` in a round trip through
+    ``choice`` (``reps``: its rounds; ``offsets``: ``choice.offset_bases()``, when the caller
+    has read them)."""
+    max_elems = max(128 // bitwidth, 1)
+    if "matrix" in instr:
+        # one .x4 (or .x2/.x1) covers registers of one round only: the repetitions are registers
+        return min(max_elems, max(side.n_regs // reps, 1))
+    regs = side.reg_set
+    k = 0
+    for v in choice.offset_bases() if offsets is None else offsets:
+        if v in regs and (2 << k) <= max_elems:
+            k += 1
+        else:
+            break
+    return 1 << k
+
+
+def _aligned_vector(choice: SwizzleChoice, L: LinearLayout, bitwidth: int) -> int:
+    """The elements of one ``ld/st.shared`` of the side ``L`` through ``choice`` as Triton 3.9
+    lowers it (``largestVectorisation``: the register-to-offset map divided on the left by an
+    identity tile): the most, up to 128 bits, such that registers sit at the offsets 1, 2, 4, ...
+    of the vector and no other basis of ``L`` (register, lane, warp) moves those offset bits.
+    Stricter than :func:`_side_vector`, which also counts a vector whose elements a lane's XOR
+    swizzle permutes within it (a thread renames its registers).
+
+        >>> lay = LinearLayout({"vector": [], "bank": [[1], [2]], "segment": [[12], [4]], "reps": []}, {"dim0": 16})
+        >>> c = SwizzleChoice(lay, "st.shared", "ld.shared", 0, 0, (), (), 32)
+        >>> L = LinearLayout({"register": [[1], [2]], "lane": [[4], [8]]}, {"dim0": 16})
+        >>> _aligned_vector(c, L, 32), _side_vector(c, _side_facts(L), "st.shared", 32, 1)
+        (4, 4)
+        >>> M = LinearLayout({"register": [[1], [2]], "lane": [[5], [8]]}, {"dim0": 16})   # lane 1 moves offset bit 0
+        >>> _aligned_vector(c, M, 32), _side_vector(c, _side_facts(M), "st.shared", 32, 1)
+        (1, 4)
+    """
+    solve = _coordinates(choice.layout)
+    regs = [solve(v) for v in L.flat_bases("register") if v]
+    others = [solve(v) for d in L.in_dim_names if d != "register" for v in L.flat_bases(d) if v]
+    max_k = max(128 // bitwidth, 1).bit_length() - 1
+    k = 0
+    while k < max_k and (1 << k) in regs:
+        low = (1 << (k + 1)) - 1
+        if any(c is None or c & low for c in others) or any(c is None or (c & low and (c & (c - 1) or c > low)) for c in regs):
+            break
+        k += 1
+    return 1 << k
+
+
+class _TripKind(NamedTuple):
+    """What every :class:`_Price` of one trip and kind reads: the two sides and their facts, the
+    element bits (at least 8), the barrier instruction and its cost-model key."""
+
+    sa: LinearLayout
+    sb: LinearLayout
+    fa: _SideFacts
+    fb: _SideFacts
+    bw: int
+    bar: str
+    key: str
+    #: Triton 3.9's ``ld/st.shared`` vectors (:func:`_aligned_vector`: ``strategy="triton"``)
+    aligned: bool = False
+
+
+class _Price:
+    """What pricing a round trip through one swizzle found (one per trip, kind and swizzle: the
+    race, :attr:`~linlayout.plan.Plan.rejected` and the plan read it): the vector widths (elements) and
+    instruction counts per thread of its two sides, its barriers, the bank conflicts of its sides
+    counted so far (``w`` / ``r``; None while not counted, a matrix side keeps the search's
+    estimate) and ``bound``: the cost those give with the uncounted sides conflict-free, a lower
+    bound of the plan's cost (counting conflicts only adds wavefronts), its cost once both are
+    counted (:attr:`exact`)."""
+
+    __slots__ = ("choice", "sides", "facts", "sv", "lv", "stores", "loads", "reps", "bars", "bar", "_waves", "_key", "_inv",
+                 "w", "r", "bound", "plan")
+
+    def __init__(self, tk: _TripKind, choice: SwizzleChoice):
+        self.choice, self.sides, self.facts = choice, (tk.sa, tk.sb), (tk.fa, tk.fb)
+        bw = tk.bw
+        self.reps = reps = choice.reps
+        self.sv, self.lv, self.stores, self.loads = sv, lv, stores, loads = _trip_counts(choice, tk.fa, tk.fb, bw, reps,
+                                                                                           (tk.sa, tk.sb) if tk.aligned else None)
+        self.bars = 2 * reps - 1
+        self.bar, self._key = tk.bar, tk.key
+        # the conflict-free wavefronts of each side (conflicts multiply them)
+        self._waves = (stores * _wavefronts(choice.store_instr, sv * bw, 0), loads * _wavefronts(choice.load_instr, lv * bw, 0))
+        self.w = choice.store_conflicts if "matrix" in choice.store_instr else None
+        self.r = choice.load_conflicts if "matrix" in choice.load_instr else None
+        #: the buffer's :func:`_buffer_inverse`, once read (False: not yet)
+        self._inv: tuple[dict[int, int], tuple[tuple[str, int], ...], int] | None | bool = False
+        self.bound = self._floor()
+        #: the :class:`~linlayout.plan.Plan` built from it (:meth:`linlayout.plan._Trip.round_trip`;
+        #: typed loosely, as this module sits below :mod:`linlayout.plan`)
+        self.plan: Any = None
+
+    @property
+    def exact(self) -> bool:
+        """Whether both sides are counted: ``bound`` is the cost of the plan."""
+        return self.w is not None and self.r is not None
+
+    def _floor(self) -> float:
+        st, ld = self._waves
+        return _round_trip_price(st * (1 + (self.w or 0)) + ld * (1 + (self.r or 0)), self.bars, self._key)
+
+    def refine(self) -> None:
+        """Count one more side's bank conflicts (the stores first) and raise ``bound`` to what
+        they give."""
+        if self.w is None:
+            self.w = self._count(0)
+        else:
+            self.r = self._count(1)
+        self.bound = self._floor()
+
+    def _count(self, i: int) -> int:
+        """:func:`_side_conflicts` of side ``i`` (0: the stores), the buffer's inverse read once
+        for both sides."""
+        if self._inv is False:
+            self._inv = _buffer_inverse(self.choice.layout, _choice_unit_images(self.choice))
+        return _side_conflicts(self.choice, i == 0, self.sides[i], self._inv, self.facts[i])
+
+    def conflicts(self) -> tuple[int, int]:
+        """The bank conflicts of the store and the load side, both counted."""
+        while self.w is None or self.r is None:
+            self.refine()
+        return self.w, self.r
+
+    def cost(self) -> float:
+        """The cost of the plan (both sides counted)."""
+        self.conflicts()
+        return self.bound
+
+
+def _trip_counts(choice: SwizzleChoice, fa: _SideFacts, fb: _SideFacts, bw: int, reps: int,
+                 aligned: tuple[LinearLayout, LinearLayout] | None = None) -> tuple[int, int, int, int]:
+    """Store and load vector widths (elements) and instruction counts per thread of a round trip
+    through ``choice`` (``reps``: its rounds) between the sides ``fa`` and ``fb``; ``aligned``:
+    the two sides' layouts, whose ``ld/st.shared`` vectors are then Triton 3.9's
+    (:func:`_aligned_vector`, ``strategy="triton"``)."""
+    st, ld = choice.store_instr, choice.load_instr
+    # the offset bits, read once for both sides (only a plain ld/st.shared side reads them)
+    offs = None if "matrix" in st and "matrix" in ld else choice._offset_tuple()
+    if aligned is not None:
+        sv = _aligned_vector(choice, aligned[0], bw) if "matrix" not in st else _side_vector(choice, fa, st, bw, reps, offs)
+        lv = _aligned_vector(choice, aligned[1], bw) if "matrix" not in ld else _side_vector(choice, fb, ld, bw, reps, offs)
+        return sv, lv, max(1, fa.n_regs // sv), max(1, fb.n_regs // lv)
+    sv = _side_vector(choice, fa, st, bw, reps, offs)
+    lv = _side_vector(choice, fb, ld, bw, reps, offs)
+    return sv, lv, max(1, fa.n_regs // sv), max(1, fb.n_regs // lv)
+
+
+def _buffer_inverse(lay: LinearLayout, known: dict[int, int] | None = None) -> tuple[dict[int, int], tuple[tuple[str, int], ...], int] | None:
+    """What :func:`linlayout.banks._conflicts_through` reads of the buffer ``lay``: the offset of
+    each unit vector (:func:`linlayout.banks._unit_images` of its offset bases, or ``known``
+    when the search read it off the buffer's shape: :func:`~linlayout.plan_smem._choice_unit_images`),
+    its out-dims and its log2 size; None unless it is a bijection (the fast count takes no other)."""
+    if known is not None:  # the search's shape: a bijection (its unit images are keyed by every unit and 0)
+        return known, lay._outs, len(known) - 1
+    offsets = _buffer_bases(lay)
+    if len(offsets) != lay.total_out_size_log2:
+        return None
+    inv = _bank_unit_images(offsets)
+    return None if inv is None else (inv, tuple(lay.out_dims.items()), len(offsets))
+
+
+def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout, fast: Any = False, side: _SideFacts | None = None) -> int:
+    """The bank conflicts of one side of a round trip through ``choice`` (``store``: the store
+    side ``L``, else the load side): a matrix side keeps the search's estimate, an
+    ``ld/st.shared`` side is counted by :func:`linlayout.banks.bank_conflicts` (Triton's
+    ``gl.bank_conflicts``) on the chosen buffer, through its :func:`_buffer_inverse` (``fast``,
+    when the caller has read it) where that is a bijection; ``side``: ``L``'s :func:`_side_facts`,
+    when the caller has them.
+
+    The swizzle search estimates them from access tiles, which misses conflicts between the
+    phases' lanes on 13 of the 244 plain ld/st sides of the cvt_ptx corpus (``simulate`` counts
+    the wavefronts and agrees with ``bank_conflicts`` on all of them)."""
+    instr, estimate = (choice.store_instr, choice.store_conflicts) if store else (choice.load_instr, choice.load_conflicts)
+    if "matrix" in instr:
+        return estimate
+    lay = choice.layout
+    if fast is False:
+        fast = _buffer_inverse(lay)
+    if side is None:
+        side = _side_facts(L)
+    if fast is not None and side.outs == fast[1]:
+        got = _conflicts_through(fast[0], side.bank, side.bank_regs, side.bank_lanes, choice.bitwidth, fast[2])
+        if got is not None:
+            return got
+    offset = LinearLayout.from_flat({"offset": _buffer_bases(lay)}, _out_list(lay))
+    try:
+        return bank_conflicts(_cta_local(L), offset, choice.bitwidth)
+    except LayoutError:  # a side the bank model does not take: keep the estimate
+        return estimate
+
+
+@functools.lru_cache(maxsize=1024)
+def _buffer_bases(lay: LinearLayout) -> tuple[int, ...]:
+    """The flat vector, bank, segment and reps bases of the shared layout ``lay``, in that order."""
+    return lay.flat_bases("vector") + lay.flat_bases("bank") + lay.flat_bases("segment") + lay.flat_bases("reps")
+
+
+@functools.lru_cache(maxsize=1024)
+def _coordinates(lay: LinearLayout) -> Callable[[int], int | None]:
+    """The coordinates of a flat tensor vector in the basis of the shared layout ``lay`` (its
+    vector, bank, segment, reps bits, in that order: bit ``i`` of the answer is basis ``i``), or
+    None outside its span.  A bijective buffer (every repaired choice) reads them from the
+    remembered images of the unit vectors (the bank count of a buffer without rounds reads the
+    same ones): one look-up per unit vector.
+
+        >>> lay = LinearLayout({"vector": [[1]], "bank": [[6]], "segment": [], "reps": [[4]]}, {"dim0": 8})
+        >>> solve = _coordinates(lay)
+        >>> solve(1), solve(4), solve(2), solve(7)     # 2 = 6 ^ 4: bank and reps; 7 = 1 ^ 6 ^ 4... = 1 ^ 2 ^ 4
+        (1, 4, 6, 3)
+    """
+    every = _buffer_bases(lay)
+    inv = _bank_unit_images(every)
+    if inv is None:  # not a basis: solve in the span
+        basis = gf2.SpanBasis()
+        for u in every:
+            basis.insert(u)
+        return basis.express
+    units = inv
+
+    def solve(v: int) -> int | None:
+        got = units.get(v)
+        if got is not None:
+            return got
+        try:
+            return gf2.images_over_units(units, (v,))[0]
+        except KeyError:  # outside the tensor
+            return None
+
+    return solve
+
+
+def clear_price_caches() -> None:
+    """Forget the per-layout facts pricing remembers (for benchmarks; part of
+    :func:`linlayout.plan.clear_caches`)."""
+    for f in (_side_facts, _buffer_bases, _coordinates):
+        f.cache_clear()
