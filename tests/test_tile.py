@@ -370,6 +370,19 @@ def test_text_round_trip(L):
     assert parse_tile(str(L)) == L
 
 
+def test_general_round_trip_keeps_a_register_replica_beside_tensor_memory():
+    """A tensor-memory layout with an extent-1 thread iter and a replica on the unnamed axis
+    (hypothesis found it in CI): its hardware-first form has a ``register`` in-dim, and the
+    TileLayout read back from it must name that axis ``register`` again, not ``offset`` (an
+    extent-1 ``laneid`` iter, which adds nothing to any place, keeps it)."""
+    L = TileLayout.parse("S[(1,2):(0@laneid,1@TLane)] + R[2:1]")
+    h = L.to_general()
+    back = TileLayout.from_general(h)
+    assert h.in_dims == {"register": 2, "row": 2} and back.to_general().in_dims == h.in_dims
+    assert back.to_general().is_equivalent(h)
+    assert TileLayout.from_linear(L.to_linear()).to_linear() == L.to_linear()
+
+
 @settings(max_examples=40, deadline=None)
 @given(tile_layouts())
 def test_general_round_trip(L):

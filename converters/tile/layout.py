@@ -381,7 +381,7 @@ class TileLayout:
         """
         g = expect(g, MixedRadixLayout, "TileLayout.from_general: g")
         fwd, reps = places_first(g)
-        return cls._with_kind(from_hardware(fwd, reps), kind_of_linear(g), "warp" in g.in_dims)
+        return cls._with_kind(from_hardware(fwd, reps), kind_of_linear(g), "warp" in g.in_dims, "register" in g.in_dims)
 
     def place_general(self, shape: Sequence[int] | None = None) -> MixedRadixLayout:
         """TIRx's own direction, tensor coordinates -> places, as a
@@ -443,13 +443,16 @@ class TileLayout:
         return cls(shard, list(reversed(g.replicas)), {a: v for a, v in g.offset.items()}), tuple(g.in_dims.values())
 
     @classmethod
-    def _with_kind(cls, g: MixedRadixLayout, kind: Kind, has_warp: bool) -> TileLayout:
+    def _with_kind(cls, g: MixedRadixLayout, kind: Kind, has_warp: bool, has_register: bool = False) -> TileLayout:
         """The TileLayout, with its shape, of a coordinates -> TIRx places layout read back from a
         hardware-first form of ``kind``: a distributed form whose thread bits all had size 1 keeps
-        its kind with an extent-1 iter on the thread axis (it adds nothing to any place)."""
+        its kind with an extent-1 iter on the thread axis (it adds nothing to any place); so does
+        a form with a ``register`` in-dim (``has_register``: the unnamed axis is ``register``, not
+        ``offset``, only beside a thread axis; a tensor-memory layout with a replica on it, say)."""
         t, shape = cls.from_place_general(g)
         out = cls(t.shard, t.replica, t.offset, shape=shape)
-        if kind is Kind.DISTRIBUTED and out.kind is not Kind.DISTRIBUTED:
+        threads = (set(out.axes) | set(out.offset)) & set(THREAD_AXES)
+        if (kind is Kind.DISTRIBUTED and out.kind is not Kind.DISTRIBUTED) or (has_register and not threads):
             out = cls(out.shard + (Iter(1, 1, "warpid" if has_warp else "laneid"),), out.replica, out.offset, shape=shape)
         return out
 
@@ -506,7 +509,8 @@ class TileLayout:
         """
         expect(L, LinearLayout, "TileLayout.from_linear: L")
         fwd, reps = logical_first(L)
-        return cls._with_kind(from_hardware(MixedRadixLayout.from_linear(fwd), reps), kind_of_linear(L), L.has_in_dim("warp"))
+        return cls._with_kind(from_hardware(MixedRadixLayout.from_linear(fwd), reps), kind_of_linear(L), L.has_in_dim("warp"),
+                              L.has_in_dim("register"))
 
     def table(self, shape: Sequence[int] | None = None) -> np.ndarray:
         """Base places of every element, by row-major flat index (the same for any ``shape`` of
