@@ -439,4 +439,4 @@ def triton_swizzle_layout(
         b[col_dim] = (vec * ((r // per_phase) % max_phase)) % ncols
         bases.append(b)
         r *= 2
-    return LinearLayout({"offset": bases}, [(names[0], shape[0]), (names[1], shape[1])])
+    return LinearLayout({"offset": bases}, [(names[0], shp[0]), (names[1], shp[1])])

@@ -1188,3 +1188,17 @@ def test_mma_spellings_versions_of_the_wrong_type_found_on_seed_51():
     with pytest.raises(LayoutError, match="a version"):
         mma_spellings([64, 64], 16, versions=np.zeros((2, 2), np.uint8))
     assert len(mma_spellings([64, 64], 4, versions=np.array([3]))) == len(mma_spellings([64, 64], 4, versions=[3]))
+
+
+def test_invert_names_and_swizzle_shape_iterator_found_on_seeds_60_62():
+    """API fuzzer seeds 60 and 62: ``MixedRadixLayout.invert(in_dim_names=<nested list>)`` built a
+    set of unhashable names (a TypeError; now a DimensionError naming the bad entry), and
+    ``triton_swizzle_layout(..., shape=<iterator>)`` read the consumed iterator again for the
+    out-dim sizes (a TypeError; now the list it read is used)."""
+    from linlayout.swizzle import triton_swizzle_layout
+
+    g = MixedRadixLayout({"x": [(3, 1, "m"), (2, 3, "m")]})
+    with pytest.raises(DimensionError, match="in_dim_names must be non-empty strings"):
+        g.invert(in_dim_names=[[["a"]]])
+    assert g.invert(in_dim_names=["y"]).out_dims == {"y": 6}
+    assert triton_swizzle_layout(2, 1, 4, iter([4, 8])) == triton_swizzle_layout(2, 1, 4, (4, 8))
