@@ -229,12 +229,14 @@ def _trip_counts(choice: SwizzleChoice, fa: _SideFacts, fb: _SideFacts, bw: int,
     st, ld = choice.store_instr, choice.load_instr
     # the offset bits, read once for both sides (only a plain ld/st.shared side reads them)
     offs = None if "matrix" in st and "matrix" in ld else choice._offset_tuple()
-    if aligned is not None:
-        sv = _aligned_vector(choice, aligned[0], bw) if "matrix" not in st else _side_vector(choice, fa, st, bw, reps, offs)
-        lv = _aligned_vector(choice, aligned[1], bw) if "matrix" not in ld else _side_vector(choice, fb, ld, bw, reps, offs)
-        return sv, lv, max(1, fa.n_regs // sv), max(1, fb.n_regs // lv)
-    sv = _side_vector(choice, fa, st, bw, reps, offs)
-    lv = _side_vector(choice, fb, ld, bw, reps, offs)
+    if aligned is not None and "matrix" not in st:
+        sv = _aligned_vector(choice, aligned[0], bw)
+    else:
+        sv = _side_vector(choice, fa, st, bw, reps, offs)
+    if aligned is not None and "matrix" not in ld:
+        lv = _aligned_vector(choice, aligned[1], bw)
+    else:
+        lv = _side_vector(choice, fb, ld, bw, reps, offs)
     return sv, lv, max(1, fa.n_regs // sv), max(1, fb.n_regs // lv)
 
 
