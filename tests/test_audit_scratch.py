@@ -11,7 +11,7 @@ from conftest import ORACLES
 from converters.mlir import parse_type
 from converters.mlir.module import parse_module
 from linlayout.app.audit import audit
-from linlayout.app.audit_scratch import reduce_scratch_bytes, region_ops, scan_scratch_bytes
+from linlayout.app.audit_scratch import capture_bytes, other_scratch, reduce_scratch_bytes, region_ops, scan_scratch_bytes, warp_index_bytes
 from linlayout.errors import LayoutError
 
 ROWS = [json.loads(l) for l in open(ORACLES / "triton-3.9-ir" / "scratch.jsonl")]
@@ -62,3 +62,58 @@ def test_unclosed_region_is_a_layout_error():
     m = parse_module("\n".join(lines[: i + 1]))
     with pytest.raises(LayoutError, match="region is not closed"):
         region_ops(m)
+
+
+# ------------------------------------------------------------- gather, histogram, atomics, warp specialization
+OPS = [json.loads(l) for l in open(ORACLES / "triton-3.9-ir" / "scratch_ops.jsonl")]
+
+
+def _ops_id(r: dict) -> str:
+    keys = ("op", "target", "warps", "shape", "dt", "used", "axis", "n", "bins", "cfg", "parts")
+    return "-".join(str(r[k]) for k in keys if k in r)
+
+
+def test_other_ops_oracle_covers_what_matters():
+    """The corpus holds each op with and without scratch, both targets' warp widths, used and
+    unused atomic results, scalars, and warp specialization with 1-12 partition warps."""
+    ok = [r for r in OPS if "error" not in r]
+    assert len(ok) >= 250 and {r["op"] for r in ok} == {"tt.histogram", "tt.gather", "tt.atomic_rmw", "tt.atomic_cas",
+                                                         "scalar tt.atomic_rmw", "scalar tt.atomic_cas", "ttg.warp_specialize"}
+    for op in ("tt.gather", "tt.atomic_rmw", "scalar tt.atomic_rmw"):
+        assert {r["shared_bytes"] > 0 for r in ok if r["op"] == op} == {True, False}, op
+    # the refusals: 8-bit scalar atomics on sm_90 (Triton's lowering fails)
+    assert all(r["dt"] == "i8" and r["target"] == "cuda:90" for r in OPS if "error" in r)
+
+
+@pytest.mark.parametrize("row", [r for r in OPS if "error" not in r and r["op"] != "ttg.warp_specialize"], ids=_ops_id)
+def test_other_ops_scratch_against_triton(row):
+    """The op's scratch (:func:`other_scratch`) is Triton's metadata.shared of the module, and the
+    audit's total is exact."""
+    m = parse_module(row["module"])
+    got = other_scratch(m)
+    assert len(got) == 1 and got[0].op == row["op"].replace("scalar ", "")
+    assert got[0].shared_bytes == row["shared_bytes"]
+    r = audit(row["module"])
+    assert r.shared_total_status == "exact" and r.shared_total_bytes == row["shared_bytes"] and not r.uncounted
+
+
+@pytest.mark.parametrize("row", [r for r in OPS if r["op"] == "ttg.warp_specialize"], ids=_ops_id)
+def test_warp_specialize_scratch_against_triton(row):
+    """A warp-specialized module: the captures' bytes (``getCaptureSize``), the function's per-warp
+    bytes and the captured buffers; Triton's total lies in the audit's range (its offsets align
+    the capture buffer to 8, which the upper end allows for)."""
+    m = parse_module(row["module"])
+    ws = [o for o in other_scratch(m) if o.op == "ttg.warp_specialize"]
+    nptr, nint, nf16, *nmem = row["cfg"]
+    caps = 8 * nptr + 4 * nint + 2 * nf16 + (8 if nf16 or nmem else 0) + 12 * sum(nmem)
+    assert [o.shared_bytes for o in ws] == [caps]
+    assert warp_index_bytes(m) == -(-sum(row["parts"]) // 4) * 4
+    r = audit(row["module"])
+    assert not r.uncounted and not r.skipped
+    assert r.live_peak_bytes <= row["shared_bytes"] <= r.shared_total_bytes
+
+
+def test_capture_types_without_a_size_are_refused():
+    with pytest.raises(LayoutError, match="no shared-memory size"):
+        capture_bytes(["tensor<4xf32>"])
+    assert capture_bytes(["!tt.ptr<f16>", "i1", "bf16", "!tt.tensordesc<tensor<64x64xf16>>"]) == 8 + 1 + 2 + 8

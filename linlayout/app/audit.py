@@ -66,7 +66,7 @@ from converters.mlir.types import MemDescType, TensorType
 from ..banks import bank_report
 from ..errors import LayoutError, ParseError
 from ..plan import Plan, plan_conversion
-from .audit_scratch import ScratchOp, buffer_bytes, live_peak, plan_scratch_bytes, region_ops
+from .audit_scratch import OpScratch, ScratchOp, buffer_bytes, live_peak, other_scratch, plan_scratch_bytes, region_ops, warp_index_bytes
 from .audit_suggest import buffer_suggestions, conversion_suggestions
 
 __all__ = ["SHARED_MEMORY_LIMITS", "Conversion", "AuditReport", "audit", "shared_memory_limit", "add_arguments", "run"]
@@ -169,8 +169,9 @@ class AuditReport:
     uncounted: dict[str, int] = field(default_factory=dict)
     #: the reductions and scans, with the scratch Triton 3.9 gives them (:mod:`.audit_scratch`)
     regions: list[ScratchOp] = field(default_factory=list)
-    #: other ops with a fixed scratch size: (line, op, bytes)
-    fixed_scratch: list[tuple[int, str, int]] = field(default_factory=list)
+    #: the other ops Triton 3.9 gives scratch (gather, histogram, atomics, warp specialization
+    #: captures, TMA descriptors: :func:`.audit_scratch.other_scratch`), 0-byte ones included
+    other_scratch: list[OpScratch] = field(default_factory=list)
     #: the most bytes live at one op (buffers by liveness + that op's scratch) and that op's line:
     #: a lower bound of what Triton allocates (:func:`.audit_scratch.live_peak`)
     live_peak_bytes: int = 0
@@ -229,7 +230,7 @@ class AuditReport:
         out = [{"line": c.line, "op": c.op, "bytes": c.counts["triton"]["shared_bytes"]}
                for c in self.conversions if c.op == "ttg.convert_layout" and c.counts["triton"]["shared_bytes"]]
         out += [{"line": r.line, "op": r.op, "bytes": r.shared_bytes} for r in self.regions if r.shared_bytes]
-        out += [{"line": ln, "op": op, "bytes": n} for ln, op, n in self.fixed_scratch]
+        out += [{"line": o.line, "op": o.op, "bytes": o.shared_bytes} for o in self.other_scratch if o.shared_bytes]
         return sorted(out, key=lambda d: d["line"])
 
     def to_dict(self) -> dict[str, Any]:
@@ -395,7 +396,8 @@ class AuditReport:
 
 
 #: ops that may take scratch shared memory the audit does not model (Triton's allocation analysis gives them some)
-_UNCOUNTED_SCRATCH = ("tt.histogram", "tt.gather", "tt.atomic_rmw", "tt.atomic_cas", "ttg.warp_specialize", "tt.call")
+#: ops whose scratch the audit does not size: a call holds its callee's shared memory (not read)
+_UNCOUNTED_SCRATCH = ("tt.call",)
 #: what the audit does not size in a CTA cluster (``ttg.num-ctas`` > 1), as named in :attr:`AuditReport.uncounted`
 _CROSS_CTA = "ttg.convert_layout across CTAs (distributed shared memory; Triton 3.9's rounds for it: counted as an estimate)"
 _CTA_SPLIT_DIFFERS = ("ttg.convert_layout inside CTAs that split the tensor differently (source and destination CGA "
@@ -403,8 +405,6 @@ _CTA_SPLIT_DIFFERS = ("ttg.convert_layout inside CTAs that split the tensor diff
 _CROSS_CTA_REDUCE = ("tt.reduce across CTAs (CTAs split the reduced axis; Triton 3.9's rounds for its distributed shared "
                      "memory: counted as an estimate)")
 _UNSIZED = "ttg.local_alloc in a CTA cluster whose layout gives no shape per CTA (counted whole)"
-#: ops with a fixed scratch size in Triton 3.9's allocation analysis (``kTMASize``: a TMA descriptor is built in shared memory)
-_FIXED_SCRATCH = {"ttng.tensormap_create": 128}
 
 
 def _plan_counts(p: Plan) -> dict[str, Any]:
@@ -574,8 +574,18 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
     buffers = sum(sizes.values())
     cvts = [c for c in conversions if c.op == "ttg.convert_layout"]  # scratch per CTA, a cluster's too
     scratch = max([c.counts["triton"]["shared_bytes"] for c in cvts] + [r.shared_bytes for r in regions], default=0)
-    fixed = [(o.line, o.name, _FIXED_SCRATCH[o.name]) for o in m.ops if o.name in _FIXED_SCRATCH]
-    scratch = max([scratch] + [n for *_, n in fixed])
+    others: list[OpScratch] = []
+    resident = 0
+    try:
+        others, resident = other_scratch(m), warp_index_bytes(m)
+    except ParseError:
+        raise
+    except LayoutError as e:
+        skipped.append({"line": 0, "op": "scratch of other ops", "why": str(e).splitlines()[0]})
+    # the upper end counts what the buffers can take with their alignment (a capture buffer sits
+    # at a multiple of 8, and so may the warp indices after it)
+    scratch = max([scratch] + [o.footprint for o in others])
+    buffers += -(-resident // 8) * 8  # the warp-specialized function's warp indices, live throughout
     limit, source = shared_memory_limit(tgt)
     uncounted = dict(Counter(o.name for o in m.ops if o.name in _UNCOUNTED_SCRATCH))
     uncounted.update(Counter(c.counts["triton"]["estimate"] for c in cvts if c.counts["triton"]["estimate"]))
@@ -586,11 +596,11 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
         uncounted[_UNSIZED] = unsized
     by_line: dict[int, int] = {}
     for ln, n in ([(c.line, c.counts["triton"]["shared_bytes"]) for c in cvts]
-                  + [(r.line, r.shared_bytes) for r in regions] + [(ln, n) for ln, _, n in fixed]):
+                  + [(r.line, r.shared_bytes) for r in regions] + [(o.line, o.shared_bytes) for o in others]):
         by_line[ln] = by_line.get(ln, 0) + n
-    peak, where = live_peak(m, by_line, sizes)
+    peak, where = live_peak(m, by_line, sizes, resident)
     return AuditReport(tgt, m.num_warps, m.threads_per_warp, m.num_ctas, conversions, buffers, scratch, limit, source, skipped,
-                       uncounted, regions, fixed, peak, where)
+                       uncounted, regions, others, peak, where)
 
 
 # ---------------------------------------------------------------------------- the command

@@ -16,7 +16,24 @@ reductions and scans:
   the layout with its broadcast registers removed.
 
 Both are checked against Triton 3.9 compiling each op of the IR corpus alone
-(``tests/oracles/triton-3.9-ir/scratch.jsonl``, ``tests/test_audit_scratch.py``).
+(``tests/oracles/triton-3.9-ir/scratch.jsonl``, ``tests/test_audit_scratch.py``).  The other ops
+Triton gives scratch (:func:`other_scratch`):
+
+* ``tt.gather``: none when the gather is warp-local (no warp or CTA basis of the source or the
+  indices moves along the gather axis, the warps and CTAs hold the same part of the other dims in
+  both, and so do the lanes: ``GatherLoweringHelper::isWarpLocal``); else the whole source tensor.
+* ``tt.histogram``: ``max(bins, threads per warp)`` elements of the result.
+* ``tt.atomic_rmw`` / ``tt.atomic_cas`` whose result is used: one element for a scalar, the
+  tensor (one CTA's part) when its layout broadcasts (a free variable: some thread holds a copy),
+  else none; elements of at least one byte.
+* ``ttg.warp_specialize``: its captures packed (``getCaptureSize``: ``ceil(bits / 8)`` bytes per
+  integer or float, 8 per pointer or tensor descriptor, ``8 + 4 * rank`` per shared-memory
+  descriptor, 8 per tensor-memory one), and the function holds one byte per partition warp for
+  its whole run (:func:`warp_index_bytes`; Triton's total grows by 4 bytes per 4 such warps).
+* ``ttng.tensormap_create``: 128 bytes (a TMA descriptor is built in shared memory).
+
+Those are checked against Triton 3.9 compiling one-op modules
+(``tests/oracles/triton-3.9-ir/scratch_ops.jsonl``).
 
     >>> from converters.mlir import parse_type
     >>> t = parse_type("tensor<4096xf32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], "
@@ -33,16 +50,19 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from converters.gluon import BlockedLayout
-from converters.mlir.module import Module, Op
+from converters.mlir.module import Module
 from converters.mlir.reader import Reader
 from converters.mlir.types import MemDescType, TensorType, read_type
 
+from ..contract import Kind
 from ..errors import LayoutError, ParseError
 from ..gf2 import rank as gf2_rank
 from ..linear import LinearLayout
 from ..plan import Plan, plan_conversion
 
-__all__ = ["ScratchOp", "reduce_scratch_bytes", "scan_scratch_bytes", "region_ops", "buffer_bytes", "plan_scratch_bytes", "live_peak"]
+__all__ = ["ScratchOp", "OpScratch", "reduce_scratch_bytes", "scan_scratch_bytes", "region_ops", "other_scratch", "warp_index_bytes",
+           "gather_scratch_bytes", "histogram_scratch_bytes", "atomic_scratch_bytes", "capture_bytes", "buffer_bytes",
+           "plan_scratch_bytes", "live_peak"]
 
 _AXIS = re.compile(r"\baxis\s*=\s*(\d+)")
 _TYPE_START = re.compile(r"tensor<")
@@ -309,6 +329,258 @@ def region_ops(m: Module) -> list[ScratchOp]:
     return out
 
 
+# ------------------------------------------------------------------- the other ops' scratch
+@dataclass
+class OpScratch:
+    """An op other than a reduction or scan that Triton 3.9 gives scratch shared memory
+    (:func:`other_scratch`): its line, name, location, warps and partition, the bytes and why."""
+
+    line: int
+    op: str
+    location: str
+    num_warps: int
+    partition: Optional[int]
+    shared_bytes: int
+    why: str
+    #: the bytes its buffer can take with its alignment (8 for a capture buffer: Triton places it
+    #: at a multiple of 8, so the total can grow by more than ``shared_bytes``)
+    footprint: int = 0
+
+    def __post_init__(self) -> None:
+        self.footprint = max(self.footprint, self.shared_bytes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "op": self.op, "location": self.location, "num_warps": self.num_warps,
+                "partition": self.partition, "shared_bytes": self.shared_bytes, "why": self.why}
+
+
+#: ``ttng.tensormap_create``: Triton's ``kTMASize`` (a TMA descriptor is built in shared memory)
+TMA_DESCRIPTOR_BYTES = 128
+
+
+def _shape_per_cta(t: TensorType) -> int:
+    """Elements of one CTA's part of ``t`` (its layout's ``block`` bases split it)."""
+    n = 1
+    for s in t.shape:
+        n *= s
+    return n >> gf2_rank(t.to_linear().flat_bases("block"))
+
+
+def gather_scratch_bytes(src: TensorType, idx: TensorType, axis: int) -> int:
+    """Scratch bytes of a ``tt.gather`` of ``src`` along ``axis`` at the indices ``idx``
+    (``GatherLoweringHelper``): none when the gather is warp-local -- no warp or CTA basis of
+    either layout moves along the axis, both put the warps and CTAs on the same part of the other
+    dims, and the lanes too -- else the whole source tensor, ``ceil(bits / 8)`` bytes an element.
+
+        >>> from converters.mlir import parse_type
+        >>> lay = "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>"
+        >>> t, i = parse_type(f"tensor<16x32xf32, {lay}>"), parse_type(f"tensor<16x32xi32, {lay}>")
+        >>> gather_scratch_bytes(t, i, 1), gather_scratch_bytes(t, i, 0)   # warps split dim 0
+        (0, 2048)
+    """
+    S, I = src.to_linear(), idx.to_linear()
+    names = list(S.out_dim_names)
+    if not 0 <= axis < len(names):
+        raise LayoutError(f"tt.gather: axis {axis} of a rank-{len(names)} tensor")
+    ax, others = names[axis], [n for i, n in enumerate(names) if i != axis]
+    hw = [d for d in ("block", "warp") if d in S.in_dim_names and d in I.in_dim_names]
+
+    def part(L: LinearLayout, ins: Sequence[str], outs: Sequence[str]) -> LinearLayout:
+        return L.sublayout([d for d in ins if d in L.in_dim_names], outs)
+
+    local = (not any(v for L in (S, I) for d in hw for v in L.sublayout([d], [ax]).flat_bases(d))
+             and part(S, hw, others) == part(I, hw, others)
+             and part(S, ["lane"], others) == part(I, ["lane"], others))
+    return 0 if local else _shape(src) * ((src.bitwidth + 7) // 8)
+
+
+def _shape(t: Any) -> int:
+    n = 1
+    for s in t.shape:
+        n *= s
+    return n
+
+
+def histogram_scratch_bytes(result: TensorType, threads_per_warp: int) -> int:
+    """Scratch bytes of a ``tt.histogram`` into ``result``: ``max(bins, threads per warp)``
+    elements of it.
+
+        >>> from converters.mlir import parse_type
+        >>> h = parse_type("tensor<16xi32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>")
+        >>> histogram_scratch_bytes(h, 32), histogram_scratch_bytes(h, 64)
+        (128, 256)
+    """
+    return max(_shape(result), threads_per_warp) * result.bitwidth // 8
+
+
+def atomic_scratch_bytes(result: Optional[TensorType], bits: int, used: bool) -> int:
+    """Scratch bytes of a ``tt.atomic_rmw`` / ``tt.atomic_cas`` (``result``: its tensor type, None
+    for a scalar; ``bits``: the element's; ``used``: whether anything reads the result).  Every
+    thread that shares a part of the tensor must see the same values, so a used scalar result is
+    broadcast through one element, and a tensor whose layout broadcasts (a free variable: some
+    threads hold copies) through one CTA's part of it; elements of at least one byte.
+
+        >>> from converters.mlir import parse_type
+        >>> t = parse_type("tensor<64xi32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>")
+        >>> atomic_scratch_bytes(t, 32, True), atomic_scratch_bytes(t, 32, False), atomic_scratch_bytes(None, 16, True)
+        (256, 0, 2)
+    """
+    if not used:
+        return 0
+    if result is None:
+        elems = 1
+    elif any(result.to_linear().free_variable_masks().values()):
+        elems = _shape_per_cta(result)
+    else:
+        return 0
+    return elems * max(8, bits) // 8
+
+
+_SCALAR = re.compile(r"^(?:i(\d+)|f(\d+)|bf16|tf32|f8\w*|f4\w*|f6\w*|index)$")
+
+
+def _capture_size(text: str, aliases: Any) -> int:
+    """Triton's ``getSharedMemorySize`` of one captured value's type."""
+    t = text.strip()
+    m = _SCALAR.match(t)
+    if m:
+        if t == "index":
+            return 8
+        if t == "bf16":
+            return 2
+        if t == "tf32":
+            return 4
+        if m.group(1) or m.group(2):
+            return (int(m.group(1) or m.group(2)) + 7) // 8
+        return 1  # 8-, 6- and 4-bit floats
+    if t.startswith(("!tt.ptr<", "!tt.tensordesc<")):
+        return 8
+    if t.startswith("!ttg.memdesc<"):
+        mem = read_type(Reader(t, 0), aliases)
+        return 8 + 4 * len(mem.shape) if mem.kind is not Kind.TENSOR_MEMORY else 8
+    raise LayoutError(f"a warp_specialize capture of type {t!r}: Triton 3.9 gives no shared-memory size for it")
+
+
+def _split_types(text: str) -> list[str]:
+    """The comma-separated types of ``text`` (commas inside ``<>`` kept)."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+            continue
+        depth += ch == "<"
+        depth -= ch == ">"
+        cur += ch
+    if cur.strip():
+        out.append(cur)
+    return [t.strip() for t in out]
+
+
+def capture_bytes(types: Sequence[str], aliases: Any = None) -> int:
+    """Scratch bytes of a ``ttg.warp_specialize`` capturing values of ``types`` (type texts),
+    packed tightly (``WarpSpecializeOp::getCaptureSize``).
+
+        >>> capture_bytes(["!tt.ptr<f32>", "i32", "f16"])
+        14
+    """
+    return sum(_capture_size(t, aliases) for t in types)
+
+
+_PARTITION = re.compile(r"^\s*partition\d+\s*\(.*\)\s*num_warps\((\d+)\)")
+_WS_CLOSE = re.compile(r"^\s*\}\s*:\s*\((.*)\)\s*->\s*\(\s*\)")
+
+
+def _warp_specialize(lines: Sequence[str], start: int) -> tuple[list[str], int, int]:
+    """The capture types, partition warps and closing line index of the ``ttg.warp_specialize``
+    on line ``start`` (0-based)."""
+    depth, warps = 0, 0
+    for i in range(start, len(lines)):
+        before = depth
+        depth += lines[i].count("{") - lines[i].count("}")
+        if i > start and before == 0:
+            p = _PARTITION.match(lines[i])
+            if p:
+                warps += int(p.group(1))
+        c = _WS_CLOSE.match(lines[i]) if i > start and depth == 0 else None
+        if c:
+            return _split_types(c.group(1)), warps, i
+    raise LayoutError(f"line {start + 1}: ttg.warp_specialize without the closing '}} : (captures) -> ()' line")
+
+
+def warp_index_bytes(m: Module) -> int:
+    """Shared memory a function with warp specialization holds for its whole run: one byte per
+    warp of its partitions (the most over its ``ttg.warp_specialize`` ops), as Triton 3.9's
+    total grows -- 4 bytes per started 4 warps (measured: ``scratch_ops.jsonl``).
+
+        >>> from converters.mlir.module import parse_module
+        >>> text = '''module attributes {"ttg.num-warps" = 4 : i32} {
+        ...   tt.func public @k(%p: !tt.ptr<f32>) {
+        ...     ttg.warp_specialize(%p)
+        ...     default {
+        ...       ttg.warp_yield
+        ...     }
+        ...     partition0(%a: !tt.ptr<f32>) num_warps(2) {
+        ...       ttg.warp_return
+        ...     } : (!tt.ptr<f32>) -> ()
+        ...     tt.return
+        ...   }
+        ... }'''
+        >>> warp_index_bytes(parse_module(text)), [o.shared_bytes for o in other_scratch(parse_module(text))]
+        (4, [8])
+    """
+    lines = m.text.splitlines()
+    most = 0
+    for op in m.ops_named("ttg.warp_specialize"):
+        most = max(most, _warp_specialize(lines, op.line - 1)[1])
+    return -(-most // 4) * 4
+
+
+def other_scratch(m: Module) -> list[OpScratch]:
+    """Every op of ``m`` other than ``tt.reduce`` / ``tt.scan`` / ``ttg.convert_layout`` that
+    Triton 3.9 gives scratch (the module docstring's list), with its bytes (0 included, with why)."""
+    from .audit_suggest import users  # one definition of "uses"
+
+    lines = m.text.splitlines()
+    out = []
+    for op in m.ops_named("tt.gather", "tt.histogram", "tt.atomic_rmw", "tt.atomic_cas", "ttg.warp_specialize",
+                          "ttng.tensormap_create"):
+        tensors = [t for t in op.types if isinstance(t, TensorType)]
+        if op.name == "tt.gather":
+            a = _AXIS.search(op.text)
+            if not a or len(tensors) < 2:
+                raise LayoutError(f"line {op.line}: tt.gather needs an axis and its source and index tensor types")
+            n = gather_scratch_bytes(tensors[0], tensors[1], int(a.group(1)))
+            why = ("warp-local: each warp holds what its indices reach" if n == 0 else
+                   "the whole source tensor goes through shared memory (not warp-local)")
+        elif op.name == "tt.histogram":
+            if not tensors:
+                raise LayoutError(f"line {op.line}: tt.histogram without its result tensor type")
+            n = histogram_scratch_bytes(tensors[-1], m.threads_per_warp)
+            why = "the bins, at least one per lane"
+        elif op.name.startswith("tt.atomic"):
+            used = bool(users(m, op.result, op.line))
+            if tensors:
+                n = atomic_scratch_bytes(tensors[-1], tensors[-1].bitwidth, used)
+            else:
+                res = op.text.rsplit("->", 1)
+                bits = _capture_size(res[1].split(" loc(", 1)[0], m.aliases) * 8 if len(res) == 2 else 0
+                if not bits:
+                    raise LayoutError(f"line {op.line}: {op.name} without its result type")
+                n = atomic_scratch_bytes(None, bits, used)
+            why = ("the result is not used" if not used else "the result is broadcast to the threads sharing it" if n
+                   else "no thread holds a copy of the result")
+        elif op.name == "ttg.warp_specialize":
+            types, _, _ = _warp_specialize(lines, op.line - 1)
+            n = capture_bytes(types, m.aliases)
+            why = f"its {len(types)} capture(s), packed"
+        else:
+            n, why = TMA_DESCRIPTOR_BYTES, "a TMA descriptor is built in shared memory"
+        pad = -(-n // 8) * 8 if op.name == "ttg.warp_specialize" else n
+        out.append(OpScratch(op.line, op.name, op.location, op.num_warps, op.partition, n, why, pad))
+    return out
+
+
 def buffer_bytes(mem: MemDescType, num_ctas: int = 1) -> int:
     """The bytes one CTA allocates for a shared-memory buffer, as Triton 3.9 sizes it: the
     allocation (its alloc shape, else its shape) divided by the number of CTAs of a cluster that
@@ -329,11 +601,12 @@ def buffer_bytes(mem: MemDescType, num_ctas: int = 1) -> int:
     return mem.nbytes >> gf2_rank(mem.to_linear().flat_bases("block"))
 
 
-def live_peak(m: Module, scratch: dict[int, int], sizes: Optional[dict[int, int]] = None) -> tuple[int, int]:
+def live_peak(m: Module, scratch: dict[int, int], sizes: Optional[dict[int, int]] = None, resident: int = 0) -> tuple[int, int]:
     """A lower bound of the shared memory Triton allocates: the most bytes live at any op (text
     line), counting each ``local_alloc`` buffer from its line to the last use of it or of a view of
     it (any op using it that yields a memdesc, e.g. ``memdesc_index``; ``local_dealloc`` is a use),
-    plus the scratch of the op on that line (``scratch``: line -> bytes).  A buffer's bytes are
+    plus the scratch of the op on that line (``scratch``: line -> bytes) and ``resident`` bytes held
+    throughout (:func:`warp_index_bytes`).  A buffer's bytes are
     ``sizes[line of its local_alloc]`` where given (one CTA's part in a cluster,
     :func:`buffer_bytes`), else its whole allocation.  Returns (bytes, line).
 
@@ -356,9 +629,9 @@ def live_peak(m: Module, scratch: dict[int, int], sizes: Optional[dict[int, int]
                     names.append(u.result)
             k += 1
         ranges.append((alloc.line, end, (sizes or {}).get(alloc.line, mems[-1].nbytes)))
-    best, where = 0, 0
+    best, where = resident, 0
     for line in sorted({o.line for o in m.ops} | set(scratch)):
-        live = sum(n for a, b, n in ranges if a <= line <= b) + scratch.get(line, 0)
+        live = sum(n for a, b, n in ranges if a <= line <= b) + scratch.get(line, 0) + resident
         if live > best:
             best, where = live, line
     return best, where
