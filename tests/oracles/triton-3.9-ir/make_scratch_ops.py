@@ -31,54 +31,59 @@ def head(warps, target, tpw):
     """The module line."""
     return (f'module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = {warps} : i32, ttg.target = "{target}", '
             f'"ttg.threads-per-warp" = {tpw} : i32}} {{')
+
+
+def module(warps, target, args, body):
+    """A module of one function ``@k(args)`` running ``body`` (lines)."""
+    tpw = 64 if target.startswith("hip") else 32
+    return "\n".join([head(warps, target, tpw), f"  tt.func public @k({args}) {{", *body, "    tt.return", "  }", "}", ""])
+
+
 def hist(n, bins, lay_in, lay_out, warps, target):
     """A ``tt.histogram`` of ``n`` loaded values into ``bins`` bins, stored."""
-    tpw = 64 if target.startswith("hip") else 32
-    return "\n".join([head(warps, target, tpw), "  tt.func public @k(%in: !tt.ptr<i32>, %out: !tt.ptr<i32>) {",
+    return module(warps, target, "%in: !tt.ptr<i32>, %out: !tt.ptr<i32>", [
         f"    %p = tt.splat %in : !tt.ptr<i32> -> tensor<{n}x!tt.ptr<i32>, {lay_in}>",
         f"    %v = tt.load %p {{isVolatile = true}} : tensor<{n}x!tt.ptr<i32>, {lay_in}>",
         f"    %h = tt.histogram %v : tensor<{n}xi32, {lay_in}> -> tensor<{bins}xi32, {lay_out}>",
         f"    %q = tt.splat %out : !tt.ptr<i32> -> tensor<{bins}x!tt.ptr<i32>, {lay_out}>",
-        f"    tt.store %q, %h : tensor<{bins}x!tt.ptr<i32>, {lay_out}>", "    tt.return", "  }", "}", ""])
+        f"    tt.store %q, %h : tensor<{bins}x!tt.ptr<i32>, {lay_out}>"])
+
+
 def atomic(shape, dt, lay, warps, target, used, cas=False):
-    """A tensor ``tt.atomic_rmw`` (or ``tt.atomic_cas``), its result stored when ``used``."""
-    tpw = 64 if target.startswith("hip") else 32
-    s = "x".join(map(str, shape))
-    T = f"tensor<{s}x{dt}, {lay}>"; P = f"tensor<{s}x!tt.ptr<{dt}>, {lay}>"; M = f"tensor<{s}xi1, {lay}>"
-    body = [f"    %p = tt.splat %in : !tt.ptr<{dt}> -> {P}", f"    %v = tt.load %p {{isVolatile = true}} : {P}",
-            f"    %m = arith.constant dense<true> : {M}"]
+    """A ``tt.atomic_rmw`` (or ``tt.atomic_cas``) on a tensor of ``shape`` (None: a scalar), its
+    result stored when ``used``."""
+    if shape is None:
+        T, P, M, ptr = dt, f"!tt.ptr<{dt}>", "i1", "%in"
+        body = [f"    %v = tt.load %in : {P}", "    %m = arith.constant true"]
+    else:
+        s = "x".join(map(str, shape))
+        T, P, M, ptr = f"tensor<{s}x{dt}, {lay}>", f"tensor<{s}x!tt.ptr<{dt}>, {lay}>", f"tensor<{s}xi1, {lay}>", "%p"
+        body = [f"    %p = tt.splat %in : !tt.ptr<{dt}> -> {P}", f"    %v = tt.load %p {{isVolatile = true}} : {P}",
+                f"    %m = arith.constant dense<true> : {M}"]
     if cas:
-        body.append(f"    %r = tt.atomic_cas acq_rel, gpu, %p, %v, %v : ({P}, {T}, {T}) -> {T}")
+        body.append(f"    %r = tt.atomic_cas acq_rel, gpu, {ptr}, %v, %v : ({P}, {T}, {T}) -> {T}")
     else:
         op = "fadd" if dt.startswith("f") else "add"
-        body.append(f"    %r = tt.atomic_rmw {op}, acq_rel, gpu, %p, %v, %m : ({P}, {T}, {M}) -> {T}")
-    if used:
+        body.append(f"    %r = tt.atomic_rmw {op}, acq_rel, gpu, {ptr}, %v, %m : ({P}, {T}, {M}) -> {T}")
+    if used and shape is None:
+        body.append(f"    tt.store %out, %r : {P}")
+    elif used:
         body += [f"    %q = tt.splat %out : !tt.ptr<{dt}> -> {P}", f"    tt.store %q, %r : {P}"]
-    return "\n".join([head(warps, target, tpw), f"  tt.func public @k(%in: !tt.ptr<{dt}>, %out: !tt.ptr<{dt}>) {{", *body, "    tt.return", "  }", "}", ""])
-def atomic_scalar(dt, warps, target, used, cas=False):
-    """A scalar ``tt.atomic_rmw`` (or ``tt.atomic_cas``), its result stored when ``used``."""
-    tpw = 64 if target.startswith("hip") else 32
-    body = [f"    %v = tt.load %in : !tt.ptr<{dt}>", "    %m = arith.constant true"]
-    if cas:
-        body.append(f"    %r = tt.atomic_cas acq_rel, gpu, %in, %v, %v : (!tt.ptr<{dt}>, {dt}, {dt}) -> {dt}")
-    else:
-        op = "fadd" if dt.startswith("f") else "add"
-        body.append(f"    %r = tt.atomic_rmw {op}, acq_rel, gpu, %in, %v, %m : (!tt.ptr<{dt}>, {dt}, i1) -> {dt}")
-    if used:
-        body.append(f"    tt.store %out, %r : !tt.ptr<{dt}>")
-    return "\n".join([head(warps, target, tpw), f"  tt.func public @k(%in: !tt.ptr<{dt}>, %out: !tt.ptr<{dt}>) {{", *body, "    tt.return", "  }", "}", ""])
+    return module(warps, target, f"%in: !tt.ptr<{dt}>, %out: !tt.ptr<{dt}>", body)
+
+
 def gather(shape, ishape, dt, lay_s, lay_i, axis, warps, target):
     """A ``tt.gather`` along ``axis``, its result stored."""
-    tpw = 64 if target.startswith("hip") else 32
     s = "x".join(map(str, shape)); si = "x".join(map(str, ishape))
-    body = [f"    %p = tt.splat %in : !tt.ptr<{dt}> -> tensor<{s}x!tt.ptr<{dt}>, {lay_s}>",
-            f"    %v = tt.load %p {{isVolatile = true}} : tensor<{s}x!tt.ptr<{dt}>, {lay_s}>",
-            f"    %pi = tt.splat %idx : !tt.ptr<i32> -> tensor<{si}x!tt.ptr<i32>, {lay_i}>",
-            f"    %i = tt.load %pi {{isVolatile = true}} : tensor<{si}x!tt.ptr<i32>, {lay_i}>",
-            f"    %g = tt.gather %v[%i] {{axis = {axis} : i32}} : (tensor<{s}x{dt}, {lay_s}>, tensor<{si}xi32, {lay_i}>) -> tensor<{si}x{dt}, {lay_i}>",
-            f"    %q = tt.splat %out : !tt.ptr<{dt}> -> tensor<{si}x!tt.ptr<{dt}>, {lay_i}>",
-            f"    tt.store %q, %g : tensor<{si}x!tt.ptr<{dt}>, {lay_i}>"]
-    return "\n".join([head(warps, target, tpw), f"  tt.func public @k(%in: !tt.ptr<{dt}>, %idx: !tt.ptr<i32>, %out: !tt.ptr<{dt}>) {{", *body, "    tt.return", "  }", "}", ""])
+    return module(warps, target, f"%in: !tt.ptr<{dt}>, %idx: !tt.ptr<i32>, %out: !tt.ptr<{dt}>", [
+        f"    %p = tt.splat %in : !tt.ptr<{dt}> -> tensor<{s}x!tt.ptr<{dt}>, {lay_s}>",
+        f"    %v = tt.load %p {{isVolatile = true}} : tensor<{s}x!tt.ptr<{dt}>, {lay_s}>",
+        f"    %pi = tt.splat %idx : !tt.ptr<i32> -> tensor<{si}x!tt.ptr<i32>, {lay_i}>",
+        f"    %i = tt.load %pi {{isVolatile = true}} : tensor<{si}x!tt.ptr<i32>, {lay_i}>",
+        f"    %g = tt.gather %v[%i] {{axis = {axis} : i32}} : (tensor<{s}x{dt}, {lay_s}>, tensor<{si}xi32, {lay_i}>) -> tensor<{si}x{dt}, {lay_i}>",
+        f"    %q = tt.splat %out : !tt.ptr<{dt}> -> tensor<{si}x!tt.ptr<{dt}>, {lay_i}>",
+        f"    tt.store %q, %g : tensor<{si}x!tt.ptr<{dt}>, {lay_i}>"])
+
 
 def ws(nptr, nint, nf16, parts, nmem=0, target="cuda:90", warps=4):
     """A ``ttg.warp_specialize`` capturing ``nptr`` i32 pointers, ``nint`` i32, ``nf16`` f16 (and an
@@ -143,7 +148,7 @@ def cases() -> list:
                 for used in (True, False):
                     for cas in (False, True):
                         if cas and dt.startswith("f"): continue
-                        cases.append(({"op": "scalar " + ("tt.atomic_cas" if cas else "tt.atomic_rmw"), "target": target, "dt": dt, "used": used}, atomic_scalar(dt, 4, target, used, cas), target))
+                        cases.append(({"op": "scalar " + ("tt.atomic_cas" if cas else "tt.atomic_rmw"), "target": target, "dt": dt, "used": used}, atomic(None, dt, None, 4, target, used, cas), target))
     for target in ("cuda:90", "hip:gfx942"):
         tpw = 64 if target.startswith("hip") else 32
         for warps in (4, 8):
