@@ -130,3 +130,23 @@ def test_bad_input_raises_specific_errors():
     with pytest.raises(DimensionError):
         L.is_identity_on_out_dim(3)  # type: ignore[arg-type]
     assert not L.is_identity_on_out_dim("lane")
+
+
+@given(linear_layouts(outs={"dim0": 4, "dim1": 8}, in_names=("register", "lane", "warp"), max_bits=3))
+def test_triton_layout_str_lists_every_thread_register_once(L):
+    import re
+
+    from linlayout.linear_text import triton_layout_str
+
+    text = triton_layout_str(L)
+    cells = re.findall(r"T(\d+):(\d+)", text)
+    lanes, regs = L.in_dim_size("lane"), L.in_dim_size("register")
+    assert sorted((int(t), int(r)) for t, r in cells) == [(t, r) for t in range(lanes * L.in_dim_size("warp")) for r in range(regs)]
+    # each thread:register sits in the cell of its element (row-major over the cells)
+    flat = text.replace("[", "").replace("]", "").replace("\n", ", ").split(", ")[: 32]
+    for i, cell in enumerate(flat):
+        for t, r in re.findall(r"T(\d+):(\d+)", cell):
+            out = L(register=int(r), lane=int(t) % lanes, warp=int(t) // lanes)
+            assert out["dim0"] * 8 + out["dim1"] == i
+    hw = triton_layout_str(L, hw_view=True).splitlines()
+    assert len(hw) == L.in_dim_size("warp") * (1 + regs)
