@@ -919,3 +919,12 @@ def test_triton39_nvmma_shapes_of_the_tma_test(builder):
             lay = NVMMASharedLayout(swizzle, 16)
             shape = [rows, 64 if swizzle == 0 else 128]
             assert _triton39(builder, lay, shape) == lay.to_linear(shape)
+
+
+@pytest.mark.reference
+def test_triton39_tensor_memory_scales_block_rep_order(builder):
+    # Gluon 3.9's Rubin TensorMemoryScalesLayout(block_rep_order=...) through Triton's builder
+    for order in ("mnThenK", "kThenMn"):
+        for shape in ([32, 8], [64, 4], [128, 16], [256, 4], [256, 8], [512, 32], [1024, 64]):
+            lay = TensorMemoryScalesLayout(block_rep_order=order)
+            assert _triton39(builder, lay, shape) == lay.to_linear(shape), (order, shape)
