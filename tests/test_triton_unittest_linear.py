@@ -10,6 +10,11 @@ non-power-of-two tests (its PRs #1629, #1900, #1901, #2986: ``Modular*``, ``Mixe
 ``triton._C.libtriton.linear_layout``) answers the same questions in the ``reference`` tests at the
 end: every expected value below that the binding can compute is what Triton 3.9 computes.
 
+``InvertAndComposeBlockLocal`` tests ``invertAndComposeBlockLocal`` (LayoutUtils, upstream #10647),
+our :meth:`LinearLayout.invert_and_compose_block_local`; the installed 3.9 library exports no
+symbol of that name but one named ``invertAndComposeLocal`` (not reachable from Python), so that
+test is checked against its own expected values only.
+
 One test function per Triton test, named after it (``test_<TritonName>``); each quotes the
 expected answer of every assertion of the Triton test.  72 tests, none skipped.
 """
