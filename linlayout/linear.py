@@ -51,7 +51,7 @@ from .limits import MAX_ITEMS, MAX_NAME, MAX_RANK, MAX_TABLE_LOG2, MAX_TOTAL_LOG
 if TYPE_CHECKING:  # pragma: no cover
     import galois
 
-__all__ = ["LinearLayout"]
+__all__ = ["LinearLayout", "supremum", "column_action_values"]
 
 BasesLike = Union[Mapping[str, Sequence[Sequence[int]]], Sequence[tuple[str, Sequence[Sequence[int]]]]]
 OutDimsLike = Union[Mapping[str, int], Sequence[str], Sequence[tuple[str, int]]]
@@ -156,6 +156,70 @@ def _merged_order(xs: Sequence[str], ys: Sequence[str]) -> list[str]:
         j += 1
     out.extend(xs[i:])
     out.extend(ys[j:])
+    return out
+
+
+def supremum(xs: Sequence[str], ys: Sequence[str]) -> list[str]:
+    """The shortest list holding ``xs`` and ``ys`` as subsequences (Triton's ``supremum`` of two
+    ordered lists of dim names, the dim order of a direct product); where several exist, ``xs``'s
+    names come first.  Raises :class:`DimensionError` when the lists order two names both ways.
+
+        >>> supremum(["a", "b"], ["a", "c"]), supremum(["a", "b"], ["b", "c"])
+        (['a', 'b', 'c'], ['a', 'b', 'c'])
+        >>> supremum(["a", "b"], ["b", "a"])
+        Traceback (most recent call last):
+        ...
+        linlayout.errors.DimensionError: supremum: ['a', 'b'] and ['b', 'a'] order the names they share differently (['a', 'b'] vs ['b', 'a']); no list holds both
+    """
+    xs, ys = _dim_names(xs), _dim_names(ys)
+    for what, names in (("first", xs), ("second", ys)):
+        if len(set(names)) != len(names):
+            raise DimensionError(f"supremum: the {what} list {names} repeats a name")
+    in_y, in_x = set(ys), set(xs)
+    common_x = [x for x in xs if x in in_y]
+    common_y = [y for y in ys if y in in_x]
+    if common_x != common_y:
+        raise DimensionError(
+            f"supremum: {xs} and {ys} order the names they share differently ({common_x} vs {common_y}); no list holds both")
+    return _merged_order(xs, ys)
+
+
+def _check_action(action: Sequence[int], size_log2: int, who: str) -> list[int]:
+    act = as_list(action, f"{who}: action")
+    out = []
+    for a in act:
+        a = _as_int(a, f"{who}: action entry")
+        if not 0 <= a < size_log2:
+            raise BasisError(f"{who}: action entry {a} is not the index of one of the {size_log2} bases")
+        out.append(a)
+    if len(set(out)) != len(out):
+        raise BasisError(f"{who}: action {out} names a basis twice")
+    return out
+
+
+def column_action_values(values: Sequence[Any], action: Sequence[int]) -> list[Any]:
+    """Values stored in the order of an in-dim (value ``i`` belongs to input ``i``) moved as
+    :meth:`LinearLayout.apply_column_action` moves that in-dim's bases (Triton's
+    ``ColumnAction::apply`` on values): output ``i`` is the value at the input whose bit
+    ``action[k]`` is bit ``k`` of ``i``; inputs with a dropped bit set are dropped.  ``values``
+    holds a power of two of entries.
+
+        >>> column_action_values([1, 2, 3, 4, 5, 6, 7, 8], [2, 0, 1])
+        [1, 5, 2, 6, 3, 7, 4, 8]
+        >>> column_action_values([1, 2, 3, 4, 5, 6, 7, 8], [2, 1])
+        [1, 5, 3, 7]
+    """
+    vals = as_list(values, "column_action_values: values")
+    if not is_pow2(len(vals)):
+        raise SizeError(f"column_action_values: {len(vals)} values; need a power of two (one per input)")
+    act = _check_action(action, log2(len(vals)), "column_action_values")
+    out = []
+    for i in range(1 << len(act)):
+        j = 0
+        for k, a in enumerate(act):
+            if i >> k & 1:
+                j |= 1 << a
+        out.append(vals[j])
     return out
 
 
@@ -1431,6 +1495,192 @@ class LinearLayout:
         if not self.is_trivial_over(names):
             return None
         return self.sublayout([n for n in self.in_dim_names if n not in names], [n for n in self.out_dim_names if n not in names])
+
+    # ------------------------------------------------------------------ Triton's sublayout tests
+
+    def sublayout_is_zero(self, in_names: Iterable[str], out_names: Iterable[str]) -> bool:
+        """Whether every basis of the sublayout from ``in_names`` to ``out_names`` is zero
+        (Triton's ``sublayoutIsZero``; an empty list of names gives an empty, zero, sublayout).
+
+            >>> L = LinearLayout({"in1": [[0, 1], [0, 2]], "in2": [[1, 1]]}, ["out1", "out2"])
+            >>> L.sublayout_is_zero(["in1"], ["out1"]), L.sublayout_is_zero(["in2"], ["out1"])
+            (True, False)
+        """
+        return not any(b for _, f in self.sublayout(in_names, out_names)._ins for b in f)
+
+    def square_sublayout_is_identity(self, names: Iterable[str]) -> bool:
+        """Whether the sublayout from the dims ``names`` to the same dims is the identity (Triton's
+        ``squareSublayoutIsIdentity``): each named in-dim as large as the out-dim of the same name,
+        and the flattened sublayout mapping input ``2**i`` to output ``2**i``.  Other in-dims may
+        still write to these out-dims (see :meth:`is_identity_on_out_dim`).  No names: True.
+
+            >>> L = LinearLayout({"in1": [[1, 1], [2, 2], [4, 4]], "in2": [[2, 1], [1, 2]]},
+            ...                  {"in1": 8, "in2": 8}, require_surjective=False)
+            >>> L.square_sublayout_is_identity(["in1"]), L.square_sublayout_is_identity(["in2"])
+            (True, False)
+        """
+        names = _dim_names(names)
+        if not names:
+            return True
+        for n in names:
+            if self.in_dim_size(n) != self.out_dim_size(n):
+                return False
+        sub = self.sublayout(names, names)
+        i = 0
+        for _, f in sub._ins:
+            for b in f:
+                if b != 1 << i:
+                    return False
+                i += 1
+        return True
+
+    def is_identity_on_out_dim(self, name: str) -> bool:
+        """Whether out-dim ``name`` is an exact copy of the in-dim of the same name: that in-dim
+        maps onto it as the identity and no other in-dim writes to it (Triton's
+        ``isIdentityOnOutDim``; False when ``name`` is not both an in- and an out-dim).  Unlike
+        :meth:`is_trivial_over`, the in-dim ``name`` may also write to other out-dims.
+
+            >>> L = LinearLayout({"lane": [[1, 0]], "block": [[1, 1]]}, ["offset", "block"])
+            >>> L.is_identity_on_out_dim("block"), L.is_trivial_over(["block"])
+            (True, False)
+        """
+        name = _check_name(name, "dim")
+        if not self.has_in_dim(name) or not self.has_out_dim(name):
+            return False
+        others = [n for n in self.in_dim_names if n != name]
+        return self.square_sublayout_is_identity([name]) and self.sublayout_is_zero(others, [name])
+
+    def equal_ignoring_out_dim_sizes(self, other: LinearLayout) -> bool:
+        """Equal out-dim names (in order) and equal bases, whatever the out-dim sizes (Triton's
+        ``equalIgnoringOutDimSizes``).
+
+            >>> a = LinearLayout.identity_1d(4, "in", "out")
+            >>> b = LinearLayout({"in": [[1], [2]]}, {"out": 8}, require_surjective=False)
+            >>> a == b, a.equal_ignoring_out_dim_sizes(b)
+            (False, True)
+        """
+        expect(other, LinearLayout, "LinearLayout.equal_ignoring_out_dim_sizes: other")
+        return self.out_dim_names == other.out_dim_names and list(self.bases.items()) == list(other.bases.items())
+
+    # ---------------------------------------------------------------- fitting a layout to a shape
+
+    def _shape_arg(self, shape: Mapping[str, int], who: str) -> dict[str, int]:
+        if not isinstance(shape, Mapping):
+            raise DimensionError(f"{who}: shape must map every out-dim to a size, got {type(shape).__name__}")
+        if set(shape) != set(self.out_dim_names):
+            raise DimensionError(f"{who}: shape names {sorted(map(str, shape))} must be the out-dims {list(self.out_dim_names)}")
+        out = {}
+        for n, s in shape.items():
+            s = _as_int(s, f"{who}: size of {n!r}")
+            if not is_pow2(s):
+                raise SizeError(f"{who}: size {s} of {n!r} must be a positive power of two")
+            out[n] = s
+        return out
+
+    def ensure_not_smaller(self, shape: Mapping[str, int]) -> LinearLayout:
+        """Grow the first in-dim until each out-dim is at least ``shape[d]`` (Triton's
+        ``ensureLayoutNotSmallerThan``): out-dims in their order, each multiplied by an identity
+        from the first in-dim (``register`` or ``offset`` in Triton's uses), so the new bases
+        repeat the layout over the larger shape.
+
+            >>> L = LinearLayout({"offset": [[1, 0]]}, ["dim0", "dim1"])
+            >>> L.ensure_not_smaller({"dim0": 4, "dim1": 2}).bases
+            {'offset': ((1, 0), (2, 0), (0, 1))}
+        """
+        want = self._shape_arg(shape, "ensure_not_smaller")
+        if not self._ins:
+            raise DimensionError("ensure_not_smaller: the layout has no in-dim to grow")
+        first = self._ins[0][0]
+        out = self
+        for n, s in self._outs:
+            if s < want[n]:
+                out = out * LinearLayout.identity_1d(want[n] // s, first, n)
+        return out
+
+    def ensure_not_larger(self, shape: Mapping[str, int], *, broadcast_registers: bool = True) -> LinearLayout:
+        """Shrink each out-dim to at most ``shape[d]`` without changing the in-dims (Triton's
+        ``ensureLayoutNotLargerThan``): a basis component that falls outside the new size becomes
+        0 (that input now repeats data).  With ``broadcast_registers=False`` the ``register``
+        bases that become zero this way are dropped instead (those already zero stay).
+
+            >>> L = LinearLayout({"register": [[8], [4], [1]], "lane": [[2], [16]]}, ["dim0"])
+            >>> L.ensure_not_larger({"dim0": 8}).bases
+            {'register': ((0,), (4,), (1,)), 'lane': ((2,), (0,))}
+            >>> L.ensure_not_larger({"dim0": 8}, broadcast_registers=False).bases["register"]
+            ((4,), (1,))
+        """
+        want = self._shape_arg(shape, "ensure_not_larger")
+        outs = [(n, min(s, want[n])) for n, s in self._outs]
+        limits = [s for _, s in outs]
+        new_ins = []
+        for n, vecs in self.bases.items():
+            drop = not broadcast_registers and n == "register"
+            kept = []
+            for v in vecs:
+                w = [x if x < lim else 0 for x, lim in zip(v, limits)]
+                if drop and any(v) and not any(w):
+                    continue
+                kept.append(w)
+            new_ins.append((n, kept))
+        return LinearLayout(new_ins, outs, require_surjective=False)
+
+    # ------------------------------------------------------------- Triton's ColumnAction on bases
+
+    def _column_action_check(self, in_dim: str, action: Sequence[int], who: str) -> list[int]:
+        size_log2 = len(self._in_flat(in_dim))
+        return _check_action(action, size_log2, who)
+
+    def apply_column_action(self, in_dim: str, action: Sequence[int]) -> LinearLayout:
+        """The bases of ``in_dim`` picked (and reordered) by ``action`` (Triton's
+        ``ColumnAction::apply(LinearLayout)``): new basis ``k`` is old basis ``action[k]``; bases
+        not named are dropped; the out-dims keep their sizes.  ``action`` lists distinct indices of
+        the in-dim's bases.  :func:`column_action_values` moves values stored in register order the
+        same way.
+
+            >>> L = LinearLayout({"register": [[1], [2], [4]]}, ["dim0"])
+            >>> L.apply_column_action("register", [2, 0, 1]).bases
+            {'register': ((4,), (1,), (2,))}
+            >>> L.apply_column_action("register", [1, 0]).out_dims
+            {'dim0': 8}
+        """
+        act = self._column_action_check(in_dim, action, "apply_column_action")
+        f = self._in_flat(in_dim)
+        return LinearLayout._make([(n, [f[a] for a in act] if n == in_dim else g) for n, g in self._ins], self._outs)
+
+    # --------------------------------------------------------- conversions that keep CTAs local
+
+    def invert_and_compose_block_local(self, outer: LinearLayout) -> LinearLayout:
+        """:meth:`invert_and_compose` that never sends a CTA to another CTA's copy (Triton's
+        ``invertAndComposeBlockLocal(outer, self)``): ``outer`` (memory) may broadcast over some
+        ``block`` bits that ``self`` (registers) spreads; the plain solve maps those bits to block
+        0, this one maps each such block bit to itself.  ``outer``'s ``block`` in-dim is first
+        padded with zero bases to ``self``'s size.  The result still satisfies
+        ``C.compose(outer) == self`` (a zero ``block`` basis of ``outer`` changes no output).
+
+            >>> mem = LinearLayout({"offset": [[1]], "block": [[0]]}, ["dim"])
+            >>> reg = LinearLayout({"lane": [[0]], "block": [[1]]}, ["dim"])
+            >>> reg.invert_and_compose(mem).bases["block"], reg.invert_and_compose_block_local(mem).bases["block"]
+            (((1, 0),), ((1, 1),))
+        """
+        expect(outer, LinearLayout, "LinearLayout.invert_and_compose_block_local: outer")
+        for who, lay in (("outer", outer), ("self", self)):
+            if not lay.has_in_dim("block"):
+                raise DimensionError(f"invert_and_compose_block_local: {who} has no 'block' in-dim; in-dims {list(lay.in_dim_names)}")
+        n_mem, n_reg = len(outer._in_flat("block")), len(self._in_flat("block"))
+        if n_mem > n_reg:
+            raise SizeError(f"invert_and_compose_block_local: outer's block dim (size {1 << n_mem}) is larger than self's ({1 << n_reg})")
+        local = outer.resize_in_dim("block", 1 << n_reg) if n_mem < n_reg else outer
+        cvt = self.invert_and_compose(local)
+        bases = {n: [list(v) for v in vs] for n, vs in cvt.bases.items()}
+        j = cvt.out_dim_names.index("block")
+        for i, v in enumerate(local.bases["block"]):
+            if any(v):
+                continue
+            for vs in bases.values():
+                for w in vs:
+                    w[j] &= ~(1 << i)
+            bases["block"][i][j] |= 1 << i
+        return LinearLayout(bases, cvt.out_dims, require_surjective=False)
 
     def num_consecutive_in_out(self) -> int:
         """How many consecutive inputs of the first in-dim map to consecutive outputs of the first

@@ -57,6 +57,9 @@ _TRITON_MODULES = (
     "triton.experimental.gluon.language",
     "triton.experimental.gluon.language.nvidia.blackwell",
     "triton.experimental.gluon.language.amd",
+    # Rubin's TensorMemoryScalesLayout adds block_rep_order to Blackwell's (to_triton picks it
+    # only for a field Blackwell's class lacks)
+    "triton.experimental.gluon.language.nvidia.rubin",
 )
 
 #: Older Gluon (Triton <= 3.5) CTA-layout fields, replaced by ``cga_layout`` in 3.6+.
@@ -90,8 +93,12 @@ def triton_available() -> bool:
     return True
 
 
-def _triton_class(kind: str, who: str) -> type:
+def _triton_class(kind: str, who: str, needs: Sequence[str] = ()) -> type:
+    """The first Triton class named ``kind`` in :data:`_TRITON_MODULES` that has the dataclass
+    fields ``needs`` (the first of that name at all when none has them: the caller then says which
+    field is missing)."""
     _triton(who)
+    first = None
     for name in _TRITON_MODULES:
         try:
             mod = importlib.import_module(name)
@@ -99,7 +106,12 @@ def _triton_class(kind: str, who: str) -> type:
             continue
         cls = getattr(mod, kind, None)
         if isinstance(cls, type):
-            return cls
+            have = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else None
+            if have is None or all(n in have for n in needs):
+                return cls
+            first = first or cls
+    if first is not None:
+        return first
     raise UnsupportedError(f"{who}: the installed Triton has no Gluon layout class {kind!r} (searched {', '.join(_TRITON_MODULES)})")
 
 
@@ -361,9 +373,10 @@ def to_triton(layout: GluonLayout | LinearLayout) -> Any:
     if not isinstance(layout, GluonLayout):
         raise LayoutError(f"to_triton: expected a converters.gluon layout or a LinearLayout, got {_type_name(layout)}")
     kind = layout.family
-    cls = _triton_class(kind, "to_triton")
-    theirs = {f.name: f for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else None
     sig = type(layout)._signature()
+    needs = [n for n, v in layout.fields().items() if not _same(v, sig.get(n, _REQUIRED))]
+    cls = _triton_class(kind, "to_triton", needs)
+    theirs = {f.name: f for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else None
     kw: dict[str, Any] = {}
     for name, value in layout.fields().items():
         if theirs is not None and name not in theirs:

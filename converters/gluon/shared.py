@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from linlayout.mixed_radix import MixedRadixLayout
 
 from ._build import SharedBuilder, check_shape, colex_shifts, dim_names, finish_shared, pack_bases, pack_shared_flat, powers, shape_per_cta
-from .fields import as_bool, check_cga, set_field
+from .fields import as_bool, check_cga, check_order, int_tuple, set_field
 from .base import GluonLayout as _GluonBase, cached_to_linear, lookup
 
 
@@ -485,6 +485,24 @@ class PaddedSharedLayout(_SharedLayout):
         set_field(self, "offset_bases", ob)
         set_field(self, "cga_layout", check_cga(self.cga_layout, len(shp), "PaddedSharedLayout"))
         set_field(self, "shape", tuple(shp))
+
+    @classmethod
+    def with_identity_for(cls, interval_padding_pairs: Sequence[Sequence[int]], shape: Sequence[int], order: Sequence[int],
+                          cga_layout: Sequence[Sequence[int]] = ()) -> PaddedSharedLayout:
+        """Gluon's ``PaddedSharedLayout.with_identity_for``: the padded layout whose linear part is
+        the identity over each CTA's part of ``shape``, dims taken fastest first in ``order``.
+
+            >>> lay = PaddedSharedLayout.with_identity_for([[64, 8]], [16, 128], [1, 0], [[0, 1]])
+            >>> lay.offset_bases[:2], len(lay.offset_bases), lay.offset_layout().is_injective()
+            (((0, 1), (0, 2)), 10, True)
+        """
+        shp = check_shape(shape, None, "PaddedSharedLayout.with_identity_for")
+        ordr = int_tuple(order, "PaddedSharedLayout.with_identity_for", "order")
+        check_order(ordr, len(shp), "PaddedSharedLayout.with_identity_for")
+        cga = check_cga(cga_layout, len(shp), "PaddedSharedLayout.with_identity_for")
+        per_cta = shape_per_cta(shp, cga, "PaddedSharedLayout.with_identity_for")
+        bases = [[1 << k if i == d else 0 for i in range(len(shp))] for d in ordr for k in range(log2(per_cta[d]))]
+        return cls(interval_padding_pairs, bases, cga, shp)
 
     def physical_offset(self, offset: int) -> int:
         """The padded address (in elements) of logical offset ``offset``."""

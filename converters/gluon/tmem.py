@@ -283,18 +283,27 @@ class TensorMemoryScalesLayout(_RegisterAccess, GluonLayout):
     """Gluon's ``TensorMemoryScalesLayout(cga_layout)``: the scale factors of a block-scaled MMA.
 
     Lanes 0-31 hold 32 rows (each 32-lane quarter a copy); a 32-bit column holds 4 scales of a row;
-    further columns step through rows 32, 64, ... and then through groups of 4 scales.
+    further columns step through rows 32 and 64 (one repeated block of 128 rows), then through the
+    further blocks: ``block_rep_order`` (Gluon's Rubin field, Triton's ``blockRepOrder``) says
+    whether they step along rows first (``"mnThenK"``, the default and Blackwell's only order) or
+    along the groups of 4 scales first (``"kThenMn"``).
 
-        >>> L = TensorMemoryScalesLayout().to_linear([128, 8])
+        >>> L = TensorMemoryScalesLayout().to_linear([256, 8])
         >>> L.bases["col"]
-        ((0, 1), (0, 2), (32, 0), (64, 0), (0, 4))
+        ((0, 1), (0, 2), (32, 0), (64, 0), (128, 0), (0, 4))
+        >>> TensorMemoryScalesLayout(block_rep_order="kThenMn").to_linear([256, 8]).bases["col"]
+        ((0, 1), (0, 2), (32, 0), (64, 0), (0, 4), (128, 0))
     """
 
     family = "TensorMemoryScalesLayout"
     cga_layout: Sequence[Sequence[int]] = field(default_factory=tuple)
+    block_rep_order: str = "mnThenK"
 
     def __post_init__(self) -> None:
         set_field(self, "cga_layout", check_cga(self.cga_layout, 2, "TensorMemoryScalesLayout"))
+        if self.block_rep_order not in ("mnThenK", "kThenMn"):
+            raise UnsupportedError(
+                f"TensorMemoryScalesLayout: block_rep_order must be 'mnThenK' or 'kThenMn', got {self.block_rep_order!r:.40}")
 
     @property
     def rank(self) -> int:
@@ -304,9 +313,12 @@ class TensorMemoryScalesLayout(_RegisterAccess, GluonLayout):
         """The ``row``/``col`` bases of one CTA's tile of scales."""
         row = [r if r < m else 0 for r in (1, 2, 4, 8, 16)] + [0, 0]
         col = [1 << sh if n > 1 else 0, 2 << sh if n > 2 else 0]
-        col += [r if r < m else 0 for r in (32 << i for i in range(max(1, log2(m) - 5)))]
-        col += [4 << i << sh for i in range(max(0, log2(n) - 2))]
-        return row, col
+        mn = [r if r < m else 0 for r in (32 << i for i in range(max(1, log2(m) - 5)))]
+        k = [4 << i << sh for i in range(max(0, log2(n) - 2))]
+        # rows 32 and 64 make one 128-row block; the order only moves the further blocks
+        if self.block_rep_order == "kThenMn":
+            return row, col + mn[:2] + k + mn[2:]
+        return row, col + mn + k
 
 
 # ============================================================================ tcgen05 register layouts
