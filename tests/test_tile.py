@@ -169,8 +169,8 @@ def test_swizzle_refusals_match_tirx():
         if "swizzle" in r
         for _, exp in r["points"]
     )
-    with pytest.raises(UnsupportedError):
-        ComposeLayout(1, 1, 3, parse_tile("S[(4,):(112,)] + 1@TLane"))
+    with pytest.raises(UnsupportedError):  # built as TIRx builds it, refused where TIRx refuses: at apply
+        ComposeLayout(1, 1, 3, parse_tile("S[(4,):(112,)] + 1@TLane")).apply(0)
     with pytest.raises(UnsupportedError):  # a unit iter on TCol is kept for shape [1]: refused at apply
         ComposeLayout(2, 3, 4, parse_tile("S[(1,):(1@TCol,)] + R[2:1@TCol]")).apply(0, shape=[1])
     with pytest.raises(SizeError):
