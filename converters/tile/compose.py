@@ -119,7 +119,7 @@ class ComposeLayout:
             >>> print(ComposeLayout(1, 2, 3, TileLayout.parse("S[(8,8):(8,1)]")).to_tirx_source())
             T.ComposeLayout(1, 2, 3, T.TileLayout.from_iters(shard=[T.Iter(8, 8, "m"), T.Iter(8, 1, "m")], replica=[]))
         """
-        inner = "" if self.swizzle_inner else ", False"
+        inner = "" if self.swizzle_inner else ", swizzle_inner=False"
         return f"T.ComposeLayout({self.per_element}, {self.swizzle_len}, {self.atom_len}, {self.tile.to_tirx_source()}{inner})"
 
     def __eq__(self, other: object) -> bool:

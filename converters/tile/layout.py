@@ -120,15 +120,16 @@ class TileLayout:
         return f"TileLayout({str(self)!r})"
 
     def to_tirx_source(self) -> str:
-        """The ``T.TileLayout.from_iters(...)`` form that TIRx prints.
+        """The ``T.TileLayout.from_iters(...)`` form that TIRx prints (offsets by axis name, as
+        TIRx sorts them).
 
-            >>> print(TileLayout([(16, 112, "m")], offset={"TCol": 64}).to_tirx_source())
-            T.TileLayout.from_iters(shard=[T.Iter(16, 112, "m")], replica=[], offset={"TCol": 64})
+            >>> print(TileLayout([(16, 112, "m")], offset={"m": 3, "TCol": 64}).to_tirx_source())
+            T.TileLayout.from_iters(shard=[T.Iter(16, 112, "m")], replica=[], offset={"TCol": 64, "m": 3})
         """
         f = lambda its: ", ".join(f'T.Iter({i.extent}, {i.stride}, "{i.axis}")' for i in its)  # noqa: E731
         s = f"T.TileLayout.from_iters(shard=[{f(self.shard)}], replica=[{f(self.replica)}]"
         if self.offset:
-            s += ", offset={" + ", ".join(f'"{a}": {v}' for a, v in self.offset.items()) + "}"
+            s += ", offset={" + ", ".join(f'"{a}": {v}' for a, v in sorted(self.offset.items())) + "}"
         return s + ")"
 
     def __eq__(self, other: object) -> bool:
