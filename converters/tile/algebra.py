@@ -250,7 +250,7 @@ def tile(inner: TileLayout, outer: TileLayout, outer_shape: Sequence[int], inner
         raise DimensionError(f"tile: outer_shape {osh} has {len(osh)} dims but inner_shape {ish} has {len(ish)}; expected the same number")
     o, oseps = group(o, osh)
     i, iseps = group(i, ish)
-    span = {}
+    span: dict[str, int] = {}
     for it in i.shard:
         span.setdefault(it.axis, i.span(it.axis))
     scaled = [Iter(it.extent, it.stride * span[it.axis], it.axis) if it.axis in span else it for it in o.shard]
