@@ -89,7 +89,7 @@ class ComposeLayout:
         """TIRx's name for :attr:`tile`, the swizzled TileLayout."""
         return self.tile
 
-    _TEXT = re.compile(r"\s*ComposeLayout\(\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*,(.*?)(,\s*swizzle_inner\s*=\s*(True|False)\s*)?\)\s*", re.S)
+    _TEXT = re.compile(r"\s*ComposeLayout\(\s*(-?\d{1,19})\s*,\s*(-?\d{1,19})\s*,\s*(-?\d{1,19})\s*,(.*?)(,\s*swizzle_inner\s*=\s*(True|False)\s*)?\)\s*", re.S)
 
     @classmethod
     def parse(cls, text: str) -> ComposeLayout:
