@@ -53,6 +53,8 @@ def _ours(row: dict) -> Any:
         return L.tile(outer, a["outer_shape"], a["inner_shape"])
     if op == "tile_to":
         return L.tile_to(a["to_shape"], a["current_shape"])
+    if op in ("span", "size"):
+        return getattr(L, op)(a["axis"])
     if op == "group":
         assert isinstance(L, TileLayout)
         return L.group(a["shape"])
@@ -123,12 +125,12 @@ def test_ops_corpus_every_row_agrees():
         if verdict != "agree" and len(bad) < 5:
             bad.append((row["op"], row["spec"], row.get("swizzle"), row["args"], verdict))
     assert not bad, bad
-    assert len(ROWS) == 5440
+    assert len(ROWS) == 6400
     # every operation is exercised both ways where TIRx refuses some calls
     for op in ("tile", "tile_to", "group", "pack", "permute_dims", "permute_by_groups", "canonicalize", "get_scope",
                "check_well_formed", "is_trivial", "pack (compose)", "unpack (compose)"):
         assert counts[op, False] > 0 and counts[op, True] > 0, op
-    for op in ("unpack", "is_contiguous", "apply", "apply (compose)", "tile (compose)", "tile_to (compose)",
+    for op in ("unpack", "is_contiguous", "size", "span", "apply", "apply (compose)", "tile (compose)", "tile_to (compose)",
                "pack_unpacked"):
         assert counts[op, False] > 0, op
 

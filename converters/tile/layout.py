@@ -18,7 +18,7 @@ from linlayout.mixed_radix import MixedRadixLayout
 from linlayout.limits import MAX_RANK, as_list
 
 from . import algebra as _algebra
-from .axes import MEMORY_AXES, THREAD_AXES, Iter, as_iter
+from .axes import THREAD_AXES, Iter, as_iter, is_memory_axis
 from .hardware import from_hardware, invert_to_hardware, logical_first, places_first, to_hardware
 from .text import format_iters, format_stride, read_tile_text
 
@@ -162,14 +162,16 @@ class TileLayout:
 
     def span(self, axis: str | None = None) -> int:
         """Extent covered on ``axis`` (``offset + sum((e-1)*s) + 1`` over shard and replica iters);
-        without ``axis``, ``1 + sum(span(a) - 1)`` over the memory axes (as TIRx).
+        without ``axis``, ``1 + sum(span(a) - 1)`` over the memory axes (as TIRx, which then
+        refuses a user-defined axis: :class:`~converters.tile.axes.ScopeError`).
 
             >>> L = TileLayout.parse("S[(4,8):(1@TLane,1@TCol)]")
             >>> L.span("TLane"), L.span("TCol"), L.span()
             (4, 8, 11)
         """
-        if axis is None:
-            return 1 + sum(self.span(a) - 1 for a in self.axes if a in MEMORY_AXES)
+        if axis is None:  # TIRx asks every axis whether it is a memory axis, and refuses user axes
+            mem = [a for a in self.axes if is_memory_axis(a, "span")]
+            return 1 + sum(self.span(a) - 1 for a in mem)
         expect(axis, str, "span: axis")
         axis = "tx" if axis == "tid" else axis
         return 1 + self.offset.get(axis, 0) + sum((i.extent - 1) * i.stride for i in self.shard + self.replica if i.axis == axis)

@@ -195,6 +195,8 @@ def tile_ops(rng: random.Random, shard, replica, offset) -> list[tuple[str, dict
     if rng.random() < 0.1:
         gp = gp + [len(gp)]
     out.append(("permute_by_groups", {"seps": cuts, "perm": gp}))
+    pick = rng.choice(sorted({a for _, _, a in shard + replica} | set(offset) | {"m", "TCol", "laneid"}))
+    out += [("span", {"axis": None}), ("span", {"axis": pick}), ("size", {"axis": rng.choice([None, pick])})]
     shp = factorize(size, rng.randint(1, 3), rng)
     pts = sorted({rng.randrange(size) for _ in range(min(size, 6))})
     out.append(("apply", {"shape": shp, "points": pts}))
@@ -226,6 +228,8 @@ def run_tile_op(t, L, op, args):
         return call(t, getattr(L, op))
     if op == "group":
         return call(t, lambda: L.group(args["shape"]))
+    if op in ("span", "size"):
+        return call(t, lambda: getattr(L, op)(args["axis"]))
     if op == "tile":
         o = args["outer"]
         return call(t, lambda: L.tile(tirx_layout(t, o["shard"], o["replica"], o["offset"]), args["outer_shape"], args["inner_shape"]))
