@@ -217,10 +217,32 @@ class ComposeLayout:
         return self is other
 
     def size(self, axis: str | None = None) -> int:
-        return self.tile.size(axis)
+        """The number of elements (the tile's); as TIRx, a ComposeLayout takes no ``axis``.
+
+            >>> ComposeLayout(0, 1, 3, TileLayout.parse("S[8:16]")).size()
+            8
+
+        Raises:
+            UnsupportedError: an ``axis`` is given (TIRx refuses it for a swizzled layout).
+        """
+        self._no_axis(axis, "size")
+        return self.tile.size()
 
     def span(self, axis: str | None = None) -> int:
-        return self.tile.span(axis)
+        """The memory span (the tile's, unswizzled, as TIRx); a ComposeLayout takes no ``axis``.
+
+            >>> ComposeLayout(0, 1, 3, TileLayout.parse("S[8:16]")).span()
+            113
+
+        Raises:
+            UnsupportedError: an ``axis`` is given (TIRx refuses it for a swizzled layout).
+        """
+        self._no_axis(axis, "span")
+        return self.tile.span()
+
+    def _no_axis(self, axis: object, what: str) -> None:
+        if axis is not None:
+            raise UnsupportedError(f"ComposeLayout.{what}: got axis {axis!r}; a swizzled layout has one size and span, over its memory axis (TIRx refuses an axis too)")
 
     def _swz(self, x):
         return swizzle_address(x, self.per_element, self.swizzle_len, self.atom_len, self.swizzle_inner)

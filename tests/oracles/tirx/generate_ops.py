@@ -295,6 +295,8 @@ def main() -> None:
             ("tile", {"outer": outer, "outer_shape": osh, "inner_shape": factorize(size, k, rng)}, None),
             ("tile_to", {"to_shape": [c * rng.choice([1, 2, 3]) for c in cur], "current_shape": cur}, None),
             ("apply", {"shape": factorize(size, rng.randint(1, 2), rng), "points": sorted({rng.randrange(size) for _ in range(6)})}, None),
+            ("span", {"axis": rng.choice([None, None, "m"])}, None),
+            ("size", {"axis": rng.choice([None, "m"])}, None),
         ]
         for op, args, f in calls:
             if op in ("pack", "unpack"):
@@ -303,6 +305,8 @@ def main() -> None:
                 res = call(t, lambda args=args: C.tile(tirx_layout(t, outer["shard"], [], {}), args["outer_shape"], args["inner_shape"]))
             elif op == "tile_to":
                 res = call(t, lambda args=args: C.tile_to(args["to_shape"], args["current_shape"]))
+            elif op in ("span", "size"):
+                res = call(t, lambda op=op, args=args: getattr(C, op)(args["axis"]))
             elif op == "apply":
                 res = call(t, lambda args=args: apply_points(t, C, args["shape"], args["points"]), raw=True)
             else:
