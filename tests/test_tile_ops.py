@@ -69,6 +69,8 @@ def _ours(row: dict) -> Any:
     if op == "permute_by_groups":
         assert isinstance(L, TileLayout)
         return L.permute_by_groups(a["seps"], a["perm"])
+    if op in ("apply_flat", "apply_iters"):
+        return [[c, L.apply(*c)] for c, _ in row["result"]] if "result" in row else [L.apply(0)]
     if op == "apply":
         shape = a["shape"]
         coords = [[(f // math.prod(shape[k + 1:])) % shape[k] for k in range(len(shape))] for f in a["points"]]
@@ -125,12 +127,12 @@ def test_ops_corpus_every_row_agrees():
         if verdict != "agree" and len(bad) < 5:
             bad.append((row["op"], row["spec"], row.get("swizzle"), row["args"], verdict))
     assert not bad, bad
-    assert len(ROWS) == 6560
+    assert len(ROWS) == 7280
     # every operation is exercised both ways where TIRx refuses some calls
     for op in ("tile", "tile_to", "group", "pack", "permute_dims", "permute_by_groups", "canonicalize", "get_scope",
                "check_well_formed", "is_trivial", "pack (compose)", "unpack (compose)", "span (compose)", "size (compose)"):
         assert counts[op, False] > 0 and counts[op, True] > 0, op
-    for op in ("unpack", "is_contiguous", "size", "span", "apply", "apply (compose)", "tile (compose)", "tile_to (compose)",
+    for op in ("unpack", "is_contiguous", "size", "span", "apply", "apply_flat", "apply_iters", "apply_flat (compose)", "apply (compose)", "tile (compose)", "tile_to (compose)",
                "pack_unpacked"):
         assert counts[op, False] > 0, op
 

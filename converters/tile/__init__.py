@@ -32,9 +32,10 @@ and ``P``, ``F``, ``Bank`` (Trainium); any other identifier is a user-defined ax
     >>> print(L)
     S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid
 
-``apply`` follows TIRx 0.1.0a4 exactly, including which axes appear in its result (every axis of a
-non-unit shard iter and of the offset; a leading extent-1 iter's axis only when ``shape[0] == 1``;
-when the layout cannot be grouped by ``shape``, every iter's axis).
+``apply`` follows TIRx 0.1.0a4 exactly, including which axes appear in its result (without a
+shape, every shard iter's axis and the offset's; with one, every axis of a non-unit shard iter and
+of the offset, an extent-1 iter's axis only where TIRx's grouping by ``shape`` keeps it, and
+every iter's axis when the layout cannot be grouped by ``shape``).
 
 TIRx's algebra, checked row by row against TIRx 0.1.0a4 (``tests/oracles/tirx/ops.jsonl``):
 

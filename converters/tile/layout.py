@@ -361,7 +361,12 @@ class TileLayout:
     def apply(self, *coord: int, shape: Sequence[int] | None = None) -> dict[str, int]:
         """TIRx's ``apply``: the coordinate is flattened row-major over ``shape`` (default: a flat
         index if one coordinate is given, else the shard extents), split row-major over the shard
-        extents; strides and offset are added; replicas are left out.
+        extents; strides and offset are added; replicas are left out.  The result names the axes
+        TIRx's does: without a shape (given or the layout's own), every shard iter's axis and the
+        offset's; with one, those of the iters grouped by it (:meth:`result_axes`).
+
+            >>> TileLayout.parse("S[(4,1):(1,1@laneid)]").apply(2), TileLayout.parse("S[(4,1):(1,1@laneid)]").apply(2, shape=[4])
+            ({'m': 2, 'laneid': 0}, {'m': 2})
 
             >>> L = TileLayout.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
             >>> [L.apply(f) for f in (0, 1, 2, 16, 127)]
@@ -371,15 +376,18 @@ class TileLayout:
             SizeError: ``shape`` does not have the layout's size (both numbers are named).
             DimensionError: a coordinate is out of range.
         """
+        ungrouped = shape is None and self.shape is None
         f, shape = self._flat(coord, shape)
-        res = {a: 0 for a in self.result_axes(shape)}
+        # without a shape TIRx splits the coordinate over the shard iters themselves and reports
+        # every iter's axis; with one, it reports the axes of the iters grouped by that shape
+        keep = self._axes_of(self.shard) if ungrouped else self.result_axes(shape)
+        res = dict.fromkeys(keep, 0)
         for it in reversed(self.shard):
             d = f % it.extent
             f //= it.extent
             res[it.axis] = res.get(it.axis, 0) + d * it.stride
         for a, v in self.offset.items():
             res[a] = res.get(a, 0) + v
-        keep = self.result_axes(shape)
         return {a: res[a] for a in keep}
 
     def places(self, *coord: int, shape: Sequence[int] | None = None) -> list[dict[str, int]]:

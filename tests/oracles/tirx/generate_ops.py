@@ -200,6 +200,8 @@ def tile_ops(rng: random.Random, shard, replica, offset) -> list[tuple[str, dict
     shp = factorize(size, rng.randint(1, 3), rng)
     pts = sorted({rng.randrange(size) for _ in range(min(size, 6))})
     out.append(("apply", {"shape": shp, "points": pts}))
+    out.append(("apply_flat", {"points": pts}))  # apply(f): no shape
+    out.append(("apply_iters", {"points": pts}))  # apply(*digits): one coordinate per shard iter, no shape
     return out
 
 
@@ -207,6 +209,20 @@ def ANALYZER(t: Any) -> Any:
     import tvm_tirx
 
     return tvm_tirx.sym.Analyzer()
+
+
+def apply_unshaped(t, L, extents, pts):
+    """``apply`` without a shape: the flat index (``extents`` None) or its digits over ``extents``."""
+    res = []
+    for f in pts:
+        coord, r = [], f
+        for d in reversed(extents or []):
+            coord.append(r % d)
+            r //= d
+        coord = coord[::-1] if extents is not None else [f]
+        got = L.apply(*coord)
+        res.append([coord, {str(k): int(v if type(v).__name__ == "IntImm" else ANALYZER(t).simplify(v)) for k, v in got.items()}])
+    return res
 
 
 def apply_points(t, L, shape, pts):
@@ -245,6 +261,9 @@ def run_tile_op(t, L, op, args):
         return call(t, lambda: L.permute_by_groups(args["seps"], args["perm"]))
     if op == "apply":
         return call(t, lambda: apply_points(t, L, args["shape"], args["points"]), raw=True)
+    if op in ("apply_flat", "apply_iters"):
+        extents = [int(i.extent) for i in L.shard] if op == "apply_iters" else None
+        return call(t, lambda: apply_unshaped(t, L, extents, args["points"]), raw=True)
     raise ValueError(op)
 
 
@@ -295,6 +314,7 @@ def main() -> None:
             ("tile", {"outer": outer, "outer_shape": osh, "inner_shape": factorize(size, k, rng)}, None),
             ("tile_to", {"to_shape": [c * rng.choice([1, 2, 3]) for c in cur], "current_shape": cur}, None),
             ("apply", {"shape": factorize(size, rng.randint(1, 2), rng), "points": sorted({rng.randrange(size) for _ in range(6)})}, None),
+            ("apply_flat", {"points": sorted({rng.randrange(size) for _ in range(6)})}, None),
             ("span", {"axis": rng.choice([None, None, "m"])}, None),
             ("size", {"axis": rng.choice([None, "m"])}, None),
         ]
@@ -307,6 +327,8 @@ def main() -> None:
                 res = call(t, lambda args=args: C.tile_to(args["to_shape"], args["current_shape"]))
             elif op in ("span", "size"):
                 res = call(t, lambda op=op, args=args: getattr(C, op)(args["axis"]))
+            elif op == "apply_flat":
+                res = call(t, lambda args=args: apply_unshaped(t, C, None, args["points"]), raw=True)
             elif op == "apply":
                 res = call(t, lambda args=args: apply_points(t, C, args["shape"], args["points"]), raw=True)
             else:
