@@ -15,8 +15,8 @@ The :class:`~converters.tile.TileLayout` methods of the same names call them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 from linlayout.checks import as_int
 from linlayout.errors import DimensionError, LayoutError, SizeError
@@ -24,8 +24,24 @@ from linlayout.limits import MAX_RANK, as_list
 
 from .axes import AXIS_SCOPES, SCOPE_RANK, Iter, ScopeError, is_memory_axis, is_thread_axis
 
-if TYPE_CHECKING:
-    from .layout import TileLayout
+
+
+class _Tile(Protocol):
+    """What these functions need of a :class:`~converters.tile.TileLayout` (which calls them; a
+    protocol, so that this module does not import the one that imports it)."""
+
+    shard: tuple[Iter, ...]
+    replica: tuple[Iter, ...]
+    offset: dict[str, int]
+
+    def __init__(self, shard: Sequence[Any], replica: Sequence[Any] = (), offset: Mapping[str, int] | None = None) -> None: ...
+
+    def size(self, axis: str | None = None) -> int: ...
+
+    def span(self, axis: str | None = None) -> int: ...
+
+
+TileT = TypeVar("TileT", bound=_Tile)  #: a TileLayout
 
 __all__ = [
     "canonicalize", "group", "tile", "tile_to", "pack", "unpack", "permute_dims", "permute_by_groups",
@@ -35,10 +51,6 @@ __all__ = [
 
 def _ints(xs: Any, what: str) -> list[int]:
     """A list of ints (at most MAX_RANK of them), each read by :func:`~linlayout.checks.as_int`."""
-    if isinstance(xs, (str, bytes)) or not isinstance(xs, Sequence) and not hasattr(xs, "tolist"):
-        raise LayoutError(f"{what} must be a sequence of ints, got {xs!r}"[:200])
-    if hasattr(xs, "tolist"):
-        xs = xs.tolist()
     return [as_int(x, f"{what}: entry {k}", LayoutError) for k, x in enumerate(as_list(xs, what, MAX_RANK))]
 
 
@@ -53,7 +65,7 @@ def _positive(xs: Any, what: str) -> list[int]:
 # ------------------------------------------------------------------ scopes
 
 
-def get_scope(L: TileLayout) -> tuple[str, str] | None:
+def get_scope(L: TileT) -> tuple[str, str] | None:
     """TIRx's ``get_scope``: the (finest, coarsest) execution scope the layout's thread axes span,
     as TIRx names them (``"cuda.thread"``, ``"cuda.warp"``, ``"cuda.warpgroup"``, ``"cuda.cta"``,
     ``"cuda.cluster"``, ``"cuda.kernel"``); ``None`` when no shard iter is on a thread axis.
@@ -116,7 +128,7 @@ def _on_chain(s: str, start: str, within: dict[str, str]) -> bool:
     return False
 
 
-def check_well_formed(L: TileLayout) -> None:
+def check_well_formed(L: TileT) -> None:
     """TIRx's ``check_well_formed``: the thread axes chain into one scope (:func:`get_scope`).
 
         >>> from converters.tile import TileLayout
@@ -148,7 +160,7 @@ def fuse_shard(iters: Sequence[Iter]) -> list[Iter]:
     return out
 
 
-def canonicalize(L: TileLayout) -> TileLayout:
+def canonicalize(L: TileT) -> TileT:
     """TIRx's ``canonicalize``: drop extent-1 shard iters (an all-unit shard keeps ``1:1`` on its
     first iter's axis), drop zero offsets, check the scopes, fuse shard neighbours
     (:func:`fuse_shard`).  Replica iters are kept as they are (TIRx also sorts them by a structural
@@ -169,7 +181,7 @@ def canonicalize(L: TileLayout) -> TileLayout:
     return type(L)(fuse_shard(out.shard), out.replica, out.offset)
 
 
-def group(L: TileLayout, shape: Sequence[int]) -> tuple[TileLayout, list[int]]:
+def group(L: TileT, shape: Sequence[int]) -> tuple[TileT, list[int]]:
     """TIRx's ``group``: split the shard iters so that consecutive runs multiply to each entry of
     ``shape``; returns the regrouped layout and the separators (``seps[0] == 0``, dim ``k`` is
     shard iters ``seps[k]:seps[k+1]``).  Extent-1 iters that fall between dims are dropped.
@@ -218,7 +230,7 @@ def group(L: TileLayout, shape: Sequence[int]) -> tuple[TileLayout, list[int]]:
 # ------------------------------------------------------------------ tiling
 
 
-def tile(inner: TileLayout, outer: TileLayout, outer_shape: Sequence[int], inner_shape: Sequence[int]) -> TileLayout:
+def tile(inner: TileT, outer: TileT, outer_shape: Sequence[int], inner_shape: Sequence[int]) -> TileT:
     """TIRx's ``tile``: ``inner`` (read over ``inner_shape``) repeated as ``outer`` says (read over
     ``outer_shape``); the result is read over the shape ``outer_shape[k] * inner_shape[k]``.
 
@@ -240,9 +252,7 @@ def tile(inner: TileLayout, outer: TileLayout, outer_shape: Sequence[int], inner
         SizeError: a layout cannot be grouped by its shape (:func:`group`).
         ScopeError: as :func:`canonicalize`.
     """
-    from .layout import TileLayout
-
-    if not isinstance(outer, TileLayout):
+    if not isinstance(outer, type(inner)):
         raise LayoutError(f"tile: outer must be a TileLayout, got {type(outer).__name__}")
     osh, ish = _positive(outer_shape, "tile: outer_shape"), _positive(inner_shape, "tile: inner_shape")
     o, i = canonicalize(outer), canonicalize(inner)
@@ -260,10 +270,10 @@ def tile(inner: TileLayout, outer: TileLayout, outer_shape: Sequence[int], inner
     off = dict(i.offset)
     for a, v in o.offset.items():
         off[a] = off.get(a, 0) + v
-    return canonicalize(TileLayout(shard, i.replica + o.replica, off))
+    return canonicalize(type(inner)(shard, i.replica + o.replica, off))
 
 
-def tile_to(L: TileLayout, to_shape: Sequence[int], current_shape: Sequence[int]) -> TileLayout:
+def tile_to(L: TileT, to_shape: Sequence[int], current_shape: Sequence[int]) -> TileT:
     """TIRx's ``tile_to``: :func:`tile` by a row-major memory layout of ``to_shape[k] //
     current_shape[k]`` tiles per dim (TIRx divides with the floor, so a ``to_shape`` that is not a
     multiple gets the whole tiles that fit).
@@ -276,8 +286,6 @@ def tile_to(L: TileLayout, to_shape: Sequence[int], current_shape: Sequence[int]
         DimensionError: the shapes have different lengths.
         SizeError: ``to_shape`` is smaller than ``current_shape`` in some dim (no whole tile), or as :func:`tile`.
     """
-    from .layout import TileLayout
-
     to, cur = _positive(to_shape, "tile_to: to_shape"), _positive(current_shape, "tile_to: current_shape")
     if len(to) != len(cur):
         raise DimensionError(f"tile_to: to_shape {to} has {len(to)} dims but current_shape {cur} has {len(cur)}; expected the same number")
@@ -289,7 +297,7 @@ def tile_to(L: TileLayout, to_shape: Sequence[int], current_shape: Sequence[int]
     for n in reversed(tiles):
         strides.append(acc)
         acc *= n
-    outer = TileLayout([Iter(n, s, "m") for n, s in zip(tiles, reversed(strides))])
+    outer = type(L)([Iter(n, s, "m") for n, s in zip(tiles, reversed(strides))])
     return tile(L, outer, tiles, cur)
 
 
@@ -309,7 +317,7 @@ def _axis(axis: Any, what: str) -> str:
     return "tx" if axis == "tid" else axis
 
 
-def unpack(L: TileLayout, num: int, axis: str = "m") -> TileLayout:
+def unpack(L: TileT, num: int, axis: str = "m") -> TileT:
     """TIRx's ``unpack``: each element becomes ``num`` contiguous elements on ``axis`` (a dtype
     ``num`` times narrower): strides and the offset on ``axis`` scale by ``num`` and an innermost
     iter ``num:1@axis`` is added.  Other axes (thread ownership) are kept.
@@ -330,7 +338,7 @@ def unpack(L: TileLayout, num: int, axis: str = "m") -> TileLayout:
     return type(L)([scale(i) for i in L.shard] + [Iter(n, 1, a)], [scale(i) for i in L.replica], off)
 
 
-def pack(L: TileLayout, num: int, axis: str = "m") -> TileLayout:
+def pack(L: TileT, num: int, axis: str = "m") -> TileT:
     """TIRx's ``pack``, the inverse of :func:`unpack`: ``num`` contiguous elements on ``axis``
     become one.  The innermost shard iter must be ``e:1@axis`` with ``num`` dividing ``e``; every
     other stride and the offset on ``axis`` must be multiples of ``num`` (they are divided by it).
@@ -379,7 +387,7 @@ def _fmt(it: Iter) -> str:
 # ------------------------------------------------------------------ permutations
 
 
-def permute_dims(L: TileLayout, perm: Sequence[int]) -> TileLayout:
+def permute_dims(L: TileT, perm: Sequence[int]) -> TileT:
     """TIRx's ``permute_dims``: shard iter ``k`` of the result is shard iter ``perm[k]`` (one entry
     per shard iter; as TIRx, a negative entry counts from the end and entries may repeat).
 
@@ -400,7 +408,7 @@ def permute_dims(L: TileLayout, perm: Sequence[int]) -> TileLayout:
     return type(L)([L.shard[i] for i in p], L.replica, L.offset)
 
 
-def permute_by_groups(L: TileLayout, seps: Sequence[int], perm: Sequence[int]) -> TileLayout:
+def permute_by_groups(L: TileT, seps: Sequence[int], perm: Sequence[int]) -> TileT:
     """TIRx's ``permute_by_groups``: permute runs of shard iters; run ``g`` is iters
     ``seps[g]:seps[g+1]`` (the separators :func:`group` returns) and the result has runs
     ``perm[0], perm[1], ...``.
@@ -424,7 +432,7 @@ def permute_by_groups(L: TileLayout, seps: Sequence[int], perm: Sequence[int]) -
 # ------------------------------------------------------------------ queries
 
 
-def is_contiguous(L: TileLayout) -> bool:
+def is_contiguous(L: TileT) -> bool:
     """TIRx's ``is_contiguous``: the layout is memory-only on ``m`` (every shard iter, no replica,
     an offset only on ``m``) and its strides are row-major compact (each non-unit iter's stride is
     the product of the extents inside it); the offset does not matter.
@@ -445,7 +453,7 @@ def is_contiguous(L: TileLayout) -> bool:
     return True
 
 
-def is_trivial(L: TileLayout) -> bool:
+def is_trivial(L: TileT) -> bool:
     """TIRx's ``is_trivial``: the canonical form is one stride-1 iter on a memory axis (or no
     iter), with no replica and no offset.
 
