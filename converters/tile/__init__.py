@@ -6,7 +6,11 @@
 * :mod:`.layout` — :class:`TileLayout` (evaluation as TIRx, ``to_linear``/``to_general`` in the
   contract's direction, ``place_general`` in TIRx's);
 * :mod:`.hardware` — TIRx axes as linear-layout in-dims and back;
-* :mod:`.compose` — :class:`ComposeLayout` (a swizzle over a TileLayout).
+* :mod:`.compose` — :class:`ComposeLayout` (a swizzle over a TileLayout);
+* :mod:`.algebra` — TIRx's layout algebra: ``canonicalize``, ``group``, ``tile``, ``tile_to``,
+  ``pack``/``unpack``, ``permute_dims``/``permute_by_groups``, ``is_contiguous``, ``is_trivial``,
+  ``get_scope``, ``check_well_formed`` (methods of :class:`TileLayout`; ComposeLayout has those
+  TIRx gives it, ``tile`` named ``tile_by`` there).
 
 A TileLayout is ``S[(e0,e1,...):(s0,s1,...)] + R[(r0,...):(t0,...)] + o@axis``:
 
@@ -28,9 +32,27 @@ and ``P``, ``F``, ``Bank`` (Trainium); any other identifier is a user-defined ax
     >>> print(L)
     S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid
 
-``apply`` follows TIRx 0.1.0a4 exactly, including which axes appear in its result (every axis of a
-non-unit shard iter and of the offset; a leading extent-1 iter's axis only when ``shape[0] == 1``;
-when the layout cannot be grouped by ``shape``, every iter's axis).
+``apply`` follows TIRx 0.1.0a4 exactly, including which axes appear in its result (without a
+shape, every shard iter's axis and the offset's; with one, every axis of a non-unit shard iter and
+of the offset, an extent-1 iter's axis only where TIRx's grouping by ``shape`` keeps it, and
+every iter's axis when the layout cannot be grouped by ``shape``).
+
+TIRx's algebra, checked row by row against TIRx 0.1.0a4 (``tests/oracles/tirx/ops.jsonl``):
+
+    >>> warp = TileLayout.parse("S[(8,4):(4@laneid,1@laneid)]")        # 8x4 threads of a warp
+    >>> print(warp.tile(TileLayout.parse("S[(2,2):(2@warpid,1@warpid)]"), [2, 2], [8, 4]))
+    S[(2,8,2,4):(2@warpid,4@laneid,1@warpid,1@laneid)]
+    >>> print(TileLayout.parse("S[(4,8):(8,1)]").tile_to([8, 16], [4, 8]))   # 2x2 tiles, row-major
+    S[(2,4,2,8):(64,8,32,1)]
+    >>> print(TileLayout.parse("S[(8,4):(4@laneid,1)]").unpack(2)), TileLayout.parse("S[(8,4):(4@laneid,1)]").get_scope()
+    S[(8,4,2):(4@laneid,2,1)]
+    (None, ('cuda.thread', 'cuda.warp'))
+
+Where TIRx refuses (an iter that cannot be split by a shape, an unpackable innermost iter, thread
+axes whose scopes do not chain, an axis TIRx cannot classify), these raise a
+:class:`~linlayout.errors.LayoutError` subclass (:class:`ScopeError` for scopes).  Two liberties:
+``canonicalize`` keeps the replica iters in their order (TIRx sorts them by a hash of TVM objects;
+the order does not change the layout), and ``tid`` is read as ``tx`` (TIRx has no ``tid`` axis).
 
 Mapping to :class:`~linlayout.LinearLayout` (:meth:`TileLayout.to_linear`): thread axes become
 ``lane``/``warp`` (``laneid`` -> lane, ``warpid`` and ``wid_in_wg`` -> warp, ``wgid`` -> warp bits
@@ -57,7 +79,7 @@ is TIRx's own direction and exists for every layout.
     {'m': 17}
 """
 
-from .axes import LINEAR_AXIS_NAMES, MEMORY_AXES, THREAD_AXES, Iter
+from .axes import LINEAR_AXIS_NAMES, MEMORY_AXES, THREAD_AXES, Iter, ScopeError
 from .compose import ComposeLayout, swizzle_address
 from .layout import TileLayout, parse_tile
 
@@ -74,6 +96,7 @@ __all__ = [
     "THREAD_AXES",
     "MEMORY_AXES",
     "LINEAR_AXIS_NAMES",
+    "ScopeError",
 ]
 
 # Jupyter shows every TIRx layout as a picture (linlayout.draw.layout_html).

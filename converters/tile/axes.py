@@ -12,10 +12,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from linlayout.errors import DimensionError
+from linlayout.errors import DimensionError, LayoutError
 from linlayout.mixed_radix import Digit, to_digit
 
-__all__ = ["Iter", "THREAD_AXES", "MEMORY_AXES", "LINEAR_AXIS_NAMES", "BACK_NAMES", "WARP", "WARPS_PER_GROUP", "as_iter"]
+__all__ = [
+    "Iter", "THREAD_AXES", "MEMORY_AXES", "LINEAR_AXIS_NAMES", "BACK_NAMES", "WARP", "WARPS_PER_GROUP", "as_iter",
+    "AXIS_SCOPES", "SCOPE_RANK", "ScopeError", "is_thread_axis", "is_memory_axis",
+]
 
 #: A TIRx iter: ``extent`` positions, each adding ``stride`` on ``axis``.
 Iter = Digit
@@ -38,3 +41,48 @@ def as_iter(x: Any, where: str) -> Iter:
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", axis):
         raise DimensionError(f"{where} has axis {axis!r}; an axis is an identifier")
     return Iter(d.extent, d.stride, axis)
+
+
+#: Thread axis -> (the scope one index names, the scope it counts within), as TIRx's CUDA axes
+#: (``laneid`` numbers threads within a warp, ``wgid`` warpgroups within a CTA, ...).
+AXIS_SCOPES: dict[str, tuple[str, str]] = {
+    "laneid": ("thread", "warp"), "warpid": ("warp", "cta"), "tx": ("thread", "cta"),
+    "tid_in_wg": ("thread", "warpgroup"), "wid_in_wg": ("warp", "warpgroup"), "wgid": ("warpgroup", "cta"),
+    "bx": ("cta", "kernel"), "by": ("cta", "kernel"), "bz": ("cta", "kernel"),
+    "cbx": ("cta", "cluster"), "cby": ("cta", "cluster"), "cbz": ("cta", "cluster"),
+}
+#: TIRx's scope ranks: a larger rank is a finer scope (``thread`` the finest).
+SCOPE_RANK = {"kernel": -1, "cluster": 0, "cta": 1, "warpgroup": 2, "warp": 3, "thread": 4}
+
+
+class ScopeError(LayoutError):
+    """A layout whose thread axes do not form one chain of scopes (TIRx's ill-formed layout), or an
+    axis TIRx cannot classify as thread or memory where it must."""
+
+
+def is_thread_axis(axis: str, where: str) -> bool:
+    """Whether TIRx classes ``axis`` as a thread axis (False: a memory axis).
+
+        >>> is_thread_axis("warpid", "here"), is_thread_axis("TCol", "here")
+        (True, False)
+
+    Raises:
+        ScopeError: a user-defined axis, which TIRx cannot classify (it refuses the same call).
+    """
+    if axis in AXIS_SCOPES:
+        return True
+    if axis in MEMORY_AXES:
+        return False
+    raise ScopeError(
+        f"{where}: axis {axis!r} is neither a thread axis ({', '.join(AXIS_SCOPES)}) nor a memory axis "
+        f"({', '.join(MEMORY_AXES)}); TIRx refuses to classify it"
+    )
+
+
+def is_memory_axis(axis: str, where: str) -> bool:
+    """Whether TIRx classes ``axis`` as a memory axis (``m``, ``TLane``, ``TCol``, ``P``, ``F``, ``Bank``).
+
+    Raises:
+        ScopeError: as :func:`is_thread_axis`.
+    """
+    return not is_thread_axis(axis, where)

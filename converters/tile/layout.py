@@ -17,8 +17,9 @@ from linlayout.linear import LinearLayout
 from linlayout.mixed_radix import MixedRadixLayout
 from linlayout.limits import MAX_RANK, as_list
 
-from .axes import MEMORY_AXES, THREAD_AXES, Iter, as_iter
-from .hardware import coalesce_digits, from_hardware, invert_to_hardware, logical_first, places_first, to_hardware
+from . import algebra as _algebra
+from .axes import THREAD_AXES, Iter, as_iter, is_memory_axis
+from .hardware import from_hardware, invert_to_hardware, logical_first, places_first, to_hardware
 from .text import format_iters, format_stride, read_tile_text
 
 __all__ = ["TileLayout", "parse_tile"]
@@ -119,15 +120,16 @@ class TileLayout:
         return f"TileLayout({str(self)!r})"
 
     def to_tirx_source(self) -> str:
-        """The ``T.TileLayout.from_iters(...)`` form that TIRx prints.
+        """The ``T.TileLayout.from_iters(...)`` form that TIRx prints (offsets by axis name, as
+        TIRx sorts them).
 
-            >>> print(TileLayout([(16, 112, "m")], offset={"TCol": 64}).to_tirx_source())
-            T.TileLayout.from_iters(shard=[T.Iter(16, 112, "m")], replica=[], offset={"TCol": 64})
+            >>> print(TileLayout([(16, 112, "m")], offset={"m": 3, "TCol": 64}).to_tirx_source())
+            T.TileLayout.from_iters(shard=[T.Iter(16, 112, "m")], replica=[], offset={"TCol": 64, "m": 3})
         """
         f = lambda its: ", ".join(f'T.Iter({i.extent}, {i.stride}, "{i.axis}")' for i in its)  # noqa: E731
         s = f"T.TileLayout.from_iters(shard=[{f(self.shard)}], replica=[{f(self.replica)}]"
         if self.offset:
-            s += ", offset={" + ", ".join(f'"{a}": {v}' for a, v in self.offset.items()) + "}"
+            s += ", offset={" + ", ".join(f'"{a}": {v}' for a, v in sorted(self.offset.items())) + "}"
         return s + ")"
 
     def __eq__(self, other: object) -> bool:
@@ -160,14 +162,16 @@ class TileLayout:
 
     def span(self, axis: str | None = None) -> int:
         """Extent covered on ``axis`` (``offset + sum((e-1)*s) + 1`` over shard and replica iters);
-        without ``axis``, ``1 + sum(span(a) - 1)`` over the memory axes (as TIRx).
+        without ``axis``, ``1 + sum(span(a) - 1)`` over the memory axes (as TIRx, which then
+        refuses a user-defined axis: :class:`~converters.tile.axes.ScopeError`).
 
             >>> L = TileLayout.parse("S[(4,8):(1@TLane,1@TCol)]")
             >>> L.span("TLane"), L.span("TCol"), L.span()
             (4, 8, 11)
         """
-        if axis is None:
-            return 1 + sum(self.span(a) - 1 for a in self.axes if a in MEMORY_AXES)
+        if axis is None:  # TIRx asks every axis whether it is a memory axis, and refuses user axes
+            mem = [a for a in self.axes if is_memory_axis(a, "span")]
+            return 1 + sum(self.span(a) - 1 for a in mem)
         expect(axis, str, "span: axis")
         axis = "tx" if axis == "tid" else axis
         return 1 + self.offset.get(axis, 0) + sum((i.extent - 1) * i.stride for i in self.shard + self.replica if i.axis == axis)
@@ -175,24 +179,24 @@ class TileLayout:
     # ------------------------------------------------------------------ TIRx algebra
 
     def canonicalize(self) -> TileLayout:
-        """TIRx's canonical form: drop extent-1 iters, fuse neighbours (outer, inner) on one axis
-        with ``outer.stride == inner.extent * inner.stride``; an all-unit shard becomes ``1:1`` on
-        the first iter's axis.
+        """TIRx's canonical form (:func:`~converters.tile.algebra.canonicalize`): extent-1 shard
+        iters and zero offsets dropped, shard neighbours (outer, inner) on one axis with
+        ``outer.stride == inner.extent * inner.stride`` fused; an all-unit shard becomes ``1:1`` on
+        the first iter's axis; replicas are kept.
 
             >>> print(TileLayout.parse("S[(1,16,2):(8@warpid,2,1)]").canonicalize())
             S[(32,):(1,)]
+
+        Raises:
+            ScopeError: the thread axes do not chain into one scope, or an axis is neither a thread
+                nor a memory axis (TIRx checks the scopes while canonicalizing).
         """
-
-        def fuse(iters: Sequence[Iter]) -> list[Iter]:  # iters are outermost first, digits fastest first
-            return coalesce_digits(iters[::-1])[::-1]
-
-        shard = fuse(self.shard) or [Iter(1, 1, self.shard[0].axis if self.shard else "m")]
-        return TileLayout(shard, fuse(self.replica), {a: v for a, v in self.offset.items() if v != 0})
+        return _algebra.canonicalize(self)
 
     def group(self, shape: Sequence[int]) -> tuple[TileLayout, list[int]]:
         """Split the shard iters so that consecutive runs multiply to each entry of ``shape``
-        (TIRx's ``group``): returns the regrouped layout and the separators (``seps[0] == 0``;
-        dim ``k`` is iters ``seps[k]:seps[k+1]``).
+        (TIRx's ``group``, :func:`~converters.tile.algebra.group`): returns the regrouped layout
+        and the separators (``seps[0] == 0``; dim ``k`` is iters ``seps[k]:seps[k+1]``).
 
             >>> L, seps = TileLayout.parse("S[(4,4):(3@laneid,12@laneid)]").group([2, 8])
             >>> print(L), seps
@@ -202,50 +206,109 @@ class TileLayout:
         Raises:
             SizeError: the shape's size differs from the layout's, or an iter cannot be split.
         """
-        shape = self._check_shape(shape)
-        its = list(self.shard)
-        lead = None
-        while its and its[0].extent == 1:
-            lead = lead or its[0]
-            its.pop(0)
-        its = [i for i in its if i.extent != 1]
-        out: list[Iter] = []
-        seps = [0]
-        k = 0
-        cur: Iter | None = None  # the remaining (inner) part of a split iter
-        for di, d in enumerate(shape):
-            if d == 1:
-                if not out and lead is not None:
-                    out.append(lead)
-                elif not out:
-                    nxt = cur or (its[k] if k < len(its) else Iter(1, 1, "m"))
-                    out.append(Iter(1, nxt.extent * nxt.stride, nxt.axis))
-                else:
-                    prev = out[-1]
-                    out.append(Iter(1, prev.stride, prev.axis))
-                seps.append(len(out))
-                continue
-            r = d
-            while r > 1:
-                it = cur if cur is not None else (its[k] if k < len(its) else None)
-                if it is None:
-                    raise SizeError(f"group: the layout {self} cannot be grouped by shape {list(shape)}")
-                if it.extent <= r:
-                    if r % it.extent:
-                        raise SizeError(f"group: iter {it} of {self} does not divide dim {di} (size {d}) of shape {list(shape)}")
-                    out.append(it)
-                    r //= it.extent
-                    cur = None
-                    k += 1
-                else:
-                    if it.extent % r:
-                        raise SizeError(f"group: dim {di} (size {d}) of shape {list(shape)} does not divide iter {it} of {self}")
-                    inner = it.extent // r
-                    out.append(Iter(r, it.stride * inner, it.axis))
-                    cur = Iter(inner, it.stride, it.axis)
-                    r = 1
-            seps.append(len(out))
-        return TileLayout(out, self.replica, self.offset), seps
+        self._check_shape(shape)
+        return _algebra.group(self, shape)
+
+    def tile(self, outer: TileLayout, outer_shape: Sequence[int], inner_shape: Sequence[int]) -> TileLayout:
+        """TIRx's ``tile``: this layout (read over ``inner_shape``) repeated as ``outer`` (read over
+        ``outer_shape``) says; see :func:`~converters.tile.algebra.tile`.
+
+            >>> print(TileLayout.parse("S[(4,8):(8,1)]").tile(TileLayout.parse("S[(2,3):(3,1)]"), [2, 3], [4, 8]))
+            S[(2,4,3,8):(96,8,32,1)]
+        """
+        return _algebra.tile(self, outer, outer_shape, inner_shape)
+
+    def tile_to(self, to_shape: Sequence[int], current_shape: Sequence[int]) -> TileLayout:
+        """TIRx's ``tile_to``: repeat this layout (read over ``current_shape``) row-major in memory
+        up to ``to_shape`` (:func:`~converters.tile.algebra.tile_to`).
+
+            >>> print(TileLayout.parse("S[(4,8):(8,1)]").tile_to([8, 24], [4, 8]))
+            S[(2,4,3,8):(96,8,32,1)]
+        """
+        return _algebra.tile_to(self, to_shape, current_shape)
+
+    def pack(self, num: int, axis: str = "m") -> TileLayout:
+        """TIRx's ``pack``: ``num`` contiguous elements on ``axis`` become one
+        (:func:`~converters.tile.algebra.pack`).
+
+            >>> print(TileLayout.parse("S[(8,4):(4@laneid,1)]").pack(2))
+            S[(8,2):(4@laneid,1)]
+        """
+        return _algebra.pack(self, num, axis)
+
+    def unpack(self, num: int, axis: str = "m") -> TileLayout:
+        """TIRx's ``unpack``: each element becomes ``num`` contiguous elements on ``axis``
+        (:func:`~converters.tile.algebra.unpack`).
+
+            >>> print(TileLayout.parse("S[(8,2):(4@laneid,1)]").unpack(2))
+            S[(8,2,2):(4@laneid,2,1)]
+        """
+        return _algebra.unpack(self, num, axis)
+
+    def permute_dims(self, perm: Sequence[int]) -> TileLayout:
+        """TIRx's ``permute_dims``: shard iter ``k`` of the result is iter ``perm[k]``
+        (:func:`~converters.tile.algebra.permute_dims`).
+
+            >>> print(TileLayout.parse("S[(4,8):(8,1)]").permute_dims([1, 0]))
+            S[(8,4):(1,8)]
+        """
+        return _algebra.permute_dims(self, perm)
+
+    def permute_by_groups(self, seps: Sequence[int], perm: Sequence[int]) -> TileLayout:
+        """TIRx's ``permute_by_groups``: permute the runs of shard iters that ``seps`` cuts
+        (:func:`~converters.tile.algebra.permute_by_groups`).
+
+            >>> print(TileLayout.parse("S[(2,4,8):(32,8,1)]").permute_by_groups([0, 1, 3], [1, 0]))
+            S[(4,8,2):(8,1,32)]
+        """
+        return _algebra.permute_by_groups(self, seps, perm)
+
+    def is_contiguous(self) -> bool:
+        """TIRx's ``is_contiguous``: memory-only on ``m`` with row-major compact strides, whatever
+        the offset (:func:`~converters.tile.algebra.is_contiguous`).
+
+            >>> TileLayout.parse("S[(4,8):(8,1)] + 3").is_contiguous()
+            True
+        """
+        return _algebra.is_contiguous(self)
+
+    def is_trivial(self) -> bool:
+        """TIRx's ``is_trivial``: canonically one stride-1 memory iter, no replica, no offset
+        (:func:`~converters.tile.algebra.is_trivial`).
+
+            >>> TileLayout.parse("S[(4,8):(8,1)]").is_trivial()
+            True
+        """
+        return _algebra.is_trivial(self)
+
+    def get_scope(self) -> tuple[str, str] | None:
+        """TIRx's ``get_scope``: the (finest, coarsest) scope of the thread axes, or None
+        (:func:`~converters.tile.algebra.get_scope`).
+
+            >>> TileLayout.parse("S[(4,32):(1@warpid,1@laneid)]").get_scope()
+            ('cuda.thread', 'cuda.cta')
+        """
+        return _algebra.get_scope(self)
+
+    def check_well_formed(self) -> None:
+        """TIRx's ``check_well_formed``: raises :class:`~converters.tile.axes.ScopeError` unless
+        the thread axes chain into one scope.
+
+            >>> TileLayout.parse("S[(2,4):(1@bx,1@laneid)]").check_well_formed()
+            Traceback (most recent call last):
+            ...
+            converters.tile.axes.ScopeError: get_scope: the thread axes' scopes do not chain: from thread they reach warp, but the layout also counts cta within kernel; expected one chain of scopes from the finest (thread) up (TIRx: disconnected scope chain)
+        """
+        _algebra.check_well_formed(self)
+
+    def same_as(self, other: object) -> bool:
+        """TIRx's ``same_as``: the very same object (TVM compares handles); ``==`` compares values.
+
+            >>> L = TileLayout.parse("S[8:1]")
+            >>> L.same_as(L), L.same_as(TileLayout.parse("S[8:1]")), L == TileLayout.parse("S[8:1]")
+            (True, False, True)
+        """
+        return self is other
 
     # ------------------------------------------------------------------ evaluation
 
@@ -298,7 +361,12 @@ class TileLayout:
     def apply(self, *coord: int, shape: Sequence[int] | None = None) -> dict[str, int]:
         """TIRx's ``apply``: the coordinate is flattened row-major over ``shape`` (default: a flat
         index if one coordinate is given, else the shard extents), split row-major over the shard
-        extents; strides and offset are added; replicas are left out.
+        extents; strides and offset are added; replicas are left out.  The result names the axes
+        TIRx's does: without a shape (given or the layout's own), every shard iter's axis and the
+        offset's; with one, those of the iters grouped by it (:meth:`result_axes`).
+
+            >>> TileLayout.parse("S[(4,1):(1,1@laneid)]").apply(2), TileLayout.parse("S[(4,1):(1,1@laneid)]").apply(2, shape=[4])
+            ({'m': 2, 'laneid': 0}, {'m': 2})
 
             >>> L = TileLayout.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid")
             >>> [L.apply(f) for f in (0, 1, 2, 16, 127)]
@@ -308,15 +376,18 @@ class TileLayout:
             SizeError: ``shape`` does not have the layout's size (both numbers are named).
             DimensionError: a coordinate is out of range.
         """
+        ungrouped = shape is None and self.shape is None
         f, shape = self._flat(coord, shape)
-        res = {a: 0 for a in self.result_axes(shape)}
+        # without a shape TIRx splits the coordinate over the shard iters themselves and reports
+        # every iter's axis; with one, it reports the axes of the iters grouped by that shape
+        keep = self._axes_of(self.shard) if ungrouped else self.result_axes(shape)
+        res = dict.fromkeys(keep, 0)
         for it in reversed(self.shard):
             d = f % it.extent
             f //= it.extent
             res[it.axis] = res.get(it.axis, 0) + d * it.stride
         for a, v in self.offset.items():
             res[a] = res.get(a, 0) + v
-        keep = self.result_axes(shape)
         return {a: res[a] for a in keep}
 
     def places(self, *coord: int, shape: Sequence[int] | None = None) -> list[dict[str, int]]:
