@@ -17,7 +17,9 @@ attribute                                Gluon layout
 ``#ttg.padded_shared<[i:+p] {...}>``     :class:`~converters.gluon.PaddedSharedLayout`
 ``#ttng.tensor_memory_encoding<...>``    :class:`~converters.gluon.TensorMemoryLayout`
 ``#ttng.tensor_memory_scales_encoding``  :class:`~converters.gluon.TensorMemoryScalesLayout`
+``#ttg.generic_linear<{register, ...}>`` :class:`~converters.mlir.generic.GenericLinearLayout`
 ``#ttg.amd_rotating_shared<{...}>``      :class:`~converters.mlir.rotating.AMDRotatingSharedLayout`
+``#ttg.partitioned_shared<{...}>``       :class:`~converters.mlir.partitioned.PartitionedSharedLayout`
 =======================================  ===============================================
 
 The CTA placement of a cluster is the ``CGALayout = [[...]]`` field (Gluon's ``cga_layout``: one
@@ -49,6 +51,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, TypeGuard, TypeVar, Union
 
 from linlayout.checks import span_sizes
+from linlayout.contract import Kind
 from linlayout.errors import LayoutError, ParseError, UnsupportedError
 
 from converters.gluon import (
@@ -70,6 +73,8 @@ from converters.gluon import (
 from converters.gluon.base import GluonLayout
 
 from .reader import Located, Reader
+from .generic import GenericLinearLayout
+from .partitioned import PartitionedSharedLayout
 from .rotating import AMDRotatingSharedLayout
 
 __all__ = ["parse_attr", "read_attr", "to_mlir", "is_layout", "LayoutAttr", "MemorySpace", "ATTRIBUTE_NAMES", "MEMORY_SPACES"]
@@ -91,7 +96,14 @@ _REQUIRED: Final = _Required()
 _D = TypeVar("_D")
 
 #: a layout attribute's value: a Gluon layout, or AMD's rotating shared layout (no Gluon class)
-LayoutAttr = Union[GluonLayout, AMDRotatingSharedLayout]
+LayoutAttr = Union[GluonLayout, AMDRotatingSharedLayout, PartitionedSharedLayout]
+
+
+#: attributes whose Triton 3.9 reader skips keys it does not know (NvidiaMmaEncodingAttr::parse,
+#: AMDMfmaEncodingAttr::parse and AMDWmmaEncodingAttr::parse test each key with a plain `if`;
+#: parseLinearLayout looks up the in-dims it wants): `CTAsPerCGA = [1, 1]` in an old lit test,
+#: `isTranspose = false` in an MFMA one, `order` in a linear one are read and dropped
+_SKIPS_UNKNOWN = frozenset({"ttg.nvidia_mma", "ttg.amd_mfma", "ttg.amd_wmma", "ttg.linear", "ttg.generic_linear"})
 
 
 class _Fields:
@@ -100,7 +112,10 @@ class _Fields:
     def __init__(self, name: str, fields: dict[str, Located], r: Reader, start: int, known: Sequence[str]) -> None:
         self.name, self.f, self.r, self.start, self.known = name, fields, r, start, tuple(known)
         unknown = [k for k in fields if k not in self.known]
-        if unknown:
+        if name in _SKIPS_UNKNOWN:  # Triton's reader passes over keys it does not know
+            for k in unknown:
+                del fields[k]
+        elif unknown:
             k = unknown[0]
             raise r.error(f"#{name}: unknown field {k!r} (fields: {', '.join(self.known)})", fields[k].key_pos)
 
@@ -162,7 +177,7 @@ def _slice(F: _Fields) -> GluonLayout:
 
 
 def _nvidia_mma(F: _Fields) -> GluonLayout:
-    return NVMMADistributedLayout([_int(F, "versionMajor"), _int(F, "versionMinor")], _ints(F, "warpsPerCTA"),
+    return NVMMADistributedLayout([_int(F, "versionMajor"), _int(F, "versionMinor", 0)], _ints(F, "warpsPerCTA"),
                                   _ints(F, "instrShape"), _bases(F, "CGALayout", []))
 
 
@@ -171,11 +186,17 @@ def _dot_op(F: _Fields) -> GluonLayout:
 
 
 def _linear(F: _Fields) -> GluonLayout:
-    return DistributedLinearLayout(_bases(F, "register"), _bases(F, "lane"), _bases(F, "warp"), _bases(F, "block", []))
+    # parseLinearLayout wants all four in-dims ("Expected basis of 'block' not found")
+    return DistributedLinearLayout(_bases(F, "register"), _bases(F, "lane"), _bases(F, "warp"), _bases(F, "block"))
+
+
+def _generic_linear(F: _Fields) -> GluonLayout:
+    return GenericLinearLayout(_bases(F, "register"), _bases(F, "lane"), _bases(F, "warp"), _bases(F, "block"))
 
 
 def _amd_mfma(F: _Fields) -> GluonLayout:
-    return AMDMFMALayout(_int(F, "version"), _ints(F, "instrShape"), _bool(F, "isTransposed"), _ints(F, "warpsPerCTA"),
+    # Triton's reader: version 0 and isTransposed false when absent (Gluon refuses version 0)
+    return AMDMFMALayout(_int(F, "version", 0), _ints(F, "instrShape"), _bool(F, "isTransposed", False), _ints(F, "warpsPerCTA"),
                          _int(F, "elementBitWidth", None), _ints(F, "tilesPerWarp", None), _bases(F, "CGALayout", []))
 
 
@@ -185,8 +206,8 @@ def _amd_wmma(F: _Fields) -> GluonLayout:
     reg = _bases(sub, "register", [])
     warp = _bases(sub, "warp", [])
     cga = _bases(F, "CGALayout", [])
-    rank = next((len(b) for b in reg + warp + cga), 2)
-    return AMDWMMALayout(_int(F, "version"), _bool(F, "isTranspose"), warp, reg,
+    rank = next((len(b) for b in reg + warp + cga), _int(F, "rank", 2))
+    return AMDWMMALayout(_int(F, "version"), _bool(F, "isTranspose", False), warp, reg,
                          _ints(F, "instrShape", list(AMDWMMALayout.instr_shape)), cga, rank)
 
 
@@ -251,6 +272,12 @@ def _padded_shared(F: _Fields) -> GluonLayout:
     return PaddedSharedLayout(pairs, identity_bases(shape, order), _bases(F, "CGALayout", []), shape)
 
 
+def _partitioned_shared(F: _Fields) -> PartitionedSharedLayout:
+    inner = F.take("partitionLayout", _REQUIRED, "a shared layout attribute",
+                   lambda v: getattr(v, "kind", None) is Kind.SHARED)
+    return PartitionedSharedLayout(_int(F, "numPartitions"), _int(F, "numGroups"), _int(F, "partitionDim"), inner)
+
+
 def _tmem(F: _Fields) -> GluonLayout:
     return TensorMemoryLayout([_int(F, "blockM"), _int(F, "blockN")], _int(F, "colStride", 1), _bases(F, "CGALayout", []),
                               _bool(F, "twoCTAs", False), _bool(F, "fp4Padded", False))
@@ -267,12 +294,14 @@ _READERS: dict[str, tuple[tuple[str, ...], Callable[[_Fields], LayoutAttr]]] = {
     "ttg.nvidia_mma": (("versionMajor", "versionMinor", "warpsPerCTA", "CGALayout", "instrShape"), _nvidia_mma),
     "ttg.dot_op": (("opIdx", "parent", "kWidth"), _dot_op),
     "ttg.linear": (("register", "lane", "warp", "block"), _linear),
+    "ttg.generic_linear": (("register", "lane", "warp", "block"), _generic_linear),
     "ttg.amd_mfma": (("version", "warpsPerCTA", "instrShape", "isTransposed", "CGALayout", "tilesPerWarp", "elementBitWidth"), _amd_mfma),
-    "ttg.amd_wmma": (("version", "isTranspose", "ctaLayout", "CGALayout", "instrShape"), _amd_wmma),
+    "ttg.amd_wmma": (("version", "isTranspose", "ctaLayout", "CGALayout", "instrShape", "rank"), _amd_wmma),
     "ttg.nvmma_shared": (("swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "rank", "CGALayout"), _nvmma_shared),
     "ttg.swizzled_shared": (("vec", "perPhase", "maxPhase", "order", "CGALayout"), _swizzled_shared),
     "ttg.shared_linear": (("offset", "block", "alignment"), _shared_linear),
     "ttg.amd_rotating_shared": (("vec", "perPhase", "maxPhase", "order", "CGALayout"), _amd_rotating_shared),
+    "ttg.partitioned_shared": (("numPartitions", "numGroups", "partitionDim", "partitionLayout"), _partitioned_shared),
     "ttg.padded_shared": (("__intervals__", "offset", "block", "order", "shape", "CGALayout"), _padded_shared),
     "ttng.tensor_memory_encoding": (("blockM", "blockN", "colStride", "CGALayout", "twoCTAs", "fp4Padded"), _tmem),
     "ttng.tensor_memory_scales_encoding": (("CGALayout",), _tmem_scales),
@@ -352,7 +381,7 @@ def read_attr(r: Reader, aliases: Mapping[str, Any] | None = None) -> LayoutAttr
 
 def is_layout(x: object) -> TypeGuard[LayoutAttr]:
     """Whether ``x`` is a layout value this module reads and prints."""
-    return isinstance(x, (GluonLayout, AMDRotatingSharedLayout))
+    return isinstance(x, (GluonLayout, AMDRotatingSharedLayout, PartitionedSharedLayout))
 
 
 def parse_attr(text: str, aliases: Mapping[str, Any] | None = None) -> LayoutAttr:
@@ -409,7 +438,9 @@ def _is_identity_for(x: PaddedSharedLayout) -> list[int] | None:
             return None
         if not dims or dims[-1] != nz[0]:
             dims.append(nz[0])
-    order = [*dims, *(d for d in range(rank) if d not in dims)]
+    # Triton's PaddedSharedEncodingAttr::getOrder: the dims in the order the bases move them, then
+    # the others from [rank - 1, ..., 0]
+    order = [*dims, *(d for d in reversed(range(rank)) if d not in dims)]
     return order if sorted(order) == list(range(rank)) and identity_bases(shape, order) == ob else None
 
 
@@ -438,7 +469,7 @@ def to_mlir(layout: GluonLayout) -> str:
         return f"#ttg.dot_op<{{{_fields(f)}}}>"
     if isinstance(x, DistributedLinearLayout):
         f = [("register", x.reg_bases), ("lane", x.lane_bases), ("warp", x.warp_bases), ("block", x.block_bases)]
-        return f"#ttg.linear<{{{_fields(f)}}}>"
+        return f"#ttg.{'generic_linear' if isinstance(x, GenericLinearLayout) else 'linear'}<{{{_fields(f)}}}>"
     if isinstance(x, AMDMFMALayout):
         f = [("version", x.version), ("warpsPerCTA", x.warps_per_cta), ("instrShape", x.instr_shape), ("isTransposed", x.transposed),
              *_cga(x)]
@@ -468,6 +499,10 @@ def to_mlir(layout: GluonLayout) -> str:
         f = [("vec", x.vec), ("perPhase", x.per_phase), ("maxPhase", x.max_phase), ("order", x.order), *_cga(x)]
         name = "swizzled_shared" if isinstance(x, SwizzledSharedLayout) else "amd_rotating_shared"
         return f"#ttg.{name}<{{{_fields(f)}}}>"
+    if isinstance(x, PartitionedSharedLayout):
+        f = [("numPartitions", x.num_partitions), ("numGroups", x.num_groups), ("partitionDim", x.partition_dim),
+             ("partitionLayout", to_mlir(x.partition_layout))]
+        return f"#ttg.partitioned_shared<{{{_fields(f)}}}>"
     if isinstance(x, SharedLinearLayout):
         f = [("offset", x.offset_bases)] + ([("block", x.block_bases)] if x.block_bases else [])
         return f"#ttg.shared_linear<{{{_fields(f)}}}, alignment = {x.alignment}>"
@@ -494,4 +529,4 @@ def to_mlir(layout: GluonLayout) -> str:
 
 _PRINTABLE = (BlockedLayout, SliceLayout, NVMMADistributedLayout, DotOperandLayout, DistributedLinearLayout, AMDMFMALayout,
               AMDWMMALayout, NVMMASharedLayout, SwizzledSharedLayout, SharedLinearLayout, PaddedSharedLayout,
-              TensorMemoryLayout, TensorMemoryScalesLayout, AMDRotatingSharedLayout)
+              TensorMemoryLayout, TensorMemoryScalesLayout, AMDRotatingSharedLayout, PartitionedSharedLayout)

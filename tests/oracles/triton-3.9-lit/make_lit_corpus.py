@@ -70,6 +70,8 @@ def linear(ll):
     return {"row": ll.rows, "col": ll.cols}
 
 def lrank(lay):
+    if hasattr(lay, "partition_layout"):  # PartitionedSharedLayout: its inner layout's rank
+        return lrank(lay.partition_layout)
     r = getattr(lay, "rank", None)
     if isinstance(r, int):
         return r
