@@ -182,12 +182,28 @@ def _nvidia_mma(F: _Fields) -> GluonLayout:
 
 
 def _dot_op(F: _Fields) -> GluonLayout:
-    return DotOperandLayout(_int(F, "opIdx"), _parent(F, "parent"), _int(F, "kWidth", 0))
+    parent, k_width = _parent(F, "parent"), _int(F, "kWidth", 0)
+    if isinstance(parent, BlockedLayout) and k_width != 0:  # DotOperandEncodingAttr::verify
+        raise F.bad("kWidth", "absent (0): Triton does not support kWidth when the parent is a blocked layout", F.f["kWidth"])
+    return DotOperandLayout(_int(F, "opIdx"), parent, k_width)
 
 
 def _linear(F: _Fields) -> GluonLayout:
     # parseLinearLayout wants all four in-dims ("Expected basis of 'block' not found")
-    return DistributedLinearLayout(_bases(F, "register"), _bases(F, "lane"), _bases(F, "warp"), _bases(F, "block"))
+    bases = {k: _bases(F, k) for k in ("register", "lane", "warp", "block")}
+    # LinearEncodingAttr::verify: "requires a permutation matrix layout after removing broadcast
+    # bases": every non-zero basis one power of two in one dim, no two alike (else #ttg.generic_linear)
+    seen: set[tuple[int, ...]] = set()
+    for k, vecs in bases.items():
+        for b in vecs:
+            nz = [v for v in b if v]
+            if not nz:
+                continue
+            if len(nz) != 1 or nz[0] & (nz[0] - 1) or tuple(b) in seen:
+                raise F.bad(k, "bases that, broadcast (zero) ones left out, form a permutation matrix: each a power "
+                               "of two in one dim, none repeated (#ttg.generic_linear takes any bases)", F.f[k])
+            seen.add(tuple(b))
+    return DistributedLinearLayout(bases["register"], bases["lane"], bases["warp"], bases["block"])
 
 
 def _generic_linear(F: _Fields) -> GluonLayout:
@@ -228,7 +244,8 @@ def _swizzled_shared(F: _Fields) -> GluonLayout:
 
 
 def _shared_linear(F: _Fields) -> GluonLayout:
-    return SharedLinearLayout(_bases(F, "offset"), _bases(F, "block", []), _int(F, "alignment", 16))
+    # SharedLinearEncodingAttr::parse: `{offset, block}, alignment = N`, the alignment required
+    return SharedLinearLayout(_bases(F, "offset"), _bases(F, "block", []), _int(F, "alignment"))
 
 
 def identity_bases(shape: Sequence[int], order: Sequence[int]) -> list[list[int]]:
@@ -256,9 +273,10 @@ def _amd_rotating_shared(F: _Fields) -> AMDRotatingSharedLayout:
 def _padded_shared(F: _Fields) -> GluonLayout:
     pairs = F.f.pop("__intervals__").value
     F.known = tuple(k for k in F.known if k != "__intervals__")
-    if "offset" in F.f:
+    if "offset" in F.f or "block" in F.f:
         off = _bases(F, "offset")
-        block = _bases(F, "block", [])
+        block = _bases(F, "block")  # parseLinearLayout wants both in-dims
+        _check_padded_bases(F, off, block)
         if "order" in F.f or "shape" in F.f:
             k = "order" if "order" in F.f else "shape"
             raise F.r.error(f"#{F.name}: give either offset/block or order/shape, not both", F.f[k].pos)
@@ -276,6 +294,20 @@ def _partitioned_shared(F: _Fields) -> PartitionedSharedLayout:
     inner = F.take("partitionLayout", _REQUIRED, "a shared layout attribute",
                    lambda v: getattr(v, "kind", None) is Kind.SHARED)
     return PartitionedSharedLayout(_int(F, "numPartitions"), _int(F, "numGroups"), _int(F, "partitionDim"), inner)
+
+
+def _check_padded_bases(F: _Fields, off: list[list[int]], block: list[list[int]]) -> None:
+    """PaddedSharedEncodingAttr::verify: offsets reach distinct elements, every basis moves in at
+    most one dim, by 0 or a power of two."""
+    for k, vecs in (("offset", off), ("block", block)):
+        for b in vecs:
+            nz = [v for v in b if v]
+            if len(nz) > 1:
+                raise F.bad(k, "bases that each move in at most one dimension", F.f[k])
+            if any(v & (v - 1) or v < 0 for v in nz):
+                raise F.bad(k, "bases whose entries are 0 or a power of two", F.f[k])
+    if len({tuple(b) for b in off}) != len(off) or any(not any(b) for b in off):
+        raise F.bad("offset", "distinct non-zero bases (broadcasting in the offset dimension is not supported)", F.f["offset"])
 
 
 def _tmem(F: _Fields) -> GluonLayout:
@@ -356,6 +388,9 @@ def read_attr(r: Reader, aliases: Mapping[str, Any] | None = None) -> LayoutAttr
                 for k, v in r.dict_().items():
                     if k in fields:
                         raise r.error(f"#{name}: field {k!r} given twice", v.pos)
+                    if name == "ttg.shared_linear" and k == "alignment":
+                        raise r.error("#ttg.shared_linear: alignment must be specified outside of the linear layout braces",
+                                      v.key_pos)
                     fields[k] = v
             elif r.peek("[") and name == "ttg.padded_shared" and "__intervals__" not in fields:
                 p = r.pos

@@ -16,10 +16,11 @@ the element type) takes its Gluon layout (``GluonOpBuilder.get_gluon_layout_from
 (``../triton-3.9-generated/triton_worker.py``) survives Triton's aborts: the type it was working on
 is recorded with Triton's message.
 
-Every layout alias of a parsed chunk (``#name = #ttg....`` / ``#ttng....``, memory spaces left
-out) is also read by Triton on its own: the chunk is parsed again with one more module whose
-attributes name the aliases (``"lit.a0" = #name``), and Triton's printing of each (with printed
-aliases expanded) is recorded next to the text as written and the aliases it refers to.
+Every layout alias of a chunk (``#name = #ttg....`` / ``#ttng....``, memory spaces left out;
+parsed chunk or not: lit's invalid-attribute tests are chunks Triton refuses) is also read by
+Triton on its own: a module of the alias, the aliases it refers to, and ``module attributes
+{lit.a0 = #name} {}``; Triton's printing of it (printed aliases expanded), or its first
+diagnostic, is recorded next to the text as written and the aliases it refers to.
 
 Writes, next to this script (JSON Lines, keys sorted):
 
@@ -32,7 +33,7 @@ Writes, next to this script (JSON Lines, keys sorted):
 * ``aliases.jsonl`` -- one row per distinct alias (text and the aliases it refers to)::
 
       {"file", "chunk", "name", "text": <as written>, "env": {<alias>: <text as written>},
-       "printed": <Triton's printing, aliases expanded>}   (or "error")
+       "printed": <Triton's printing, aliases expanded>}   (or "error": Triton's diagnostic)
 
 * ``summary.json`` -- the source commit, the counts, and the refused chunks by reason.
 """
@@ -221,6 +222,12 @@ def probe_value(printed: str, key: str) -> str | None:
     return None if at < 0 else balanced(printed, at + len(key))
 
 
+def first_error(diag: str, err: str) -> str:
+    """The first diagnostic of a refused parse, its location taken out."""
+    first = next((l for l in diag.splitlines() if "error:" in l), "") or err
+    return first.split("error:", 1)[-1].strip()[:300]
+
+
 def reason(diag: str, err: str) -> str:
     """A refused chunk's reason: the first diagnostic, locations, names and numbers taken out."""
     first = next((l for l in diag.splitlines() if "error:" in l), "") or err
@@ -265,6 +272,29 @@ def main() -> int:
                 counts["chunks without layouts"] += 1
                 continue
             counts["chunks"] += 1
+            # the chunk's layout aliases, each read by Triton on its own (whether or not the whole
+            # chunk parses: lit's invalid-attribute tests are chunks Triton refuses)
+            every = all_aliases(chunk)
+            for name, text in layout_aliases(chunk).items():
+                env = env_of(text, every)
+                key = json.dumps([text, env], sort_keys=True)
+                if key in alias_seen:
+                    continue
+                alias_seen.add(key)
+                defs = "".join(f"#{n} = {every[n]}\n" for n in every if n in env)
+                Path(chunk_path).write_text(f"{defs}#{name} = {text}\nmodule attributes {{lit.a0 = #{name}}} {{\n}}\n")
+                res = ask("print", chunk_path, diag)
+                row = {"file": rel, "chunk": ci, "name": name, "text": text, "env": env}
+                if "text" not in res:
+                    d = Path(diag).read_text() if Path(diag).exists() else ""
+                    row["error"] = first_error(d, res.get("error", ""))
+                else:
+                    value = probe_value(res["text"], "lit.a0 = ")
+                    if value is None:
+                        row["error"] = "probe attribute not found in Triton's printing"
+                    else:
+                        row["printed"] = expand(value, all_aliases(res["text"]))
+                alias_rows.append(row)
             Path(chunk_path).write_text(chunk)
             aborted: list[dict] = []
             while True:
@@ -290,37 +320,6 @@ def main() -> int:
                     continue
                 file_rows += 1
                 rows.append({"file": rel, "chunk": ci, **r})
-            # the aliases, read by Triton on their own
-            lay = layout_aliases(chunk)
-            every = all_aliases(chunk)
-            todo = {}
-            for name, text in lay.items():
-                env = env_of(text, every)
-                key = json.dumps([text, env], sort_keys=True)
-                if key not in alias_seen:
-                    alias_seen.add(key)
-                    todo[name] = (text, env)
-            if not todo:
-                continue
-            names = list(todo)
-            probe = chunk + "\nmodule attributes {" + ", ".join(f'"lit.a{i}" = #{n}' for i, n in enumerate(names)) + "} {\n}\n"
-            Path(chunk_path).write_text(probe)
-            res = ask("print", chunk_path, diag)
-            for i, n in enumerate(names):
-                text, env = todo[n]
-                row = {"file": rel, "chunk": ci, "name": n, "text": text, "env": env}
-                if "text" not in res:
-                    d = Path(diag).read_text() if Path(diag).exists() else ""
-                    row["error"] = "probe not parsed: " + reason(d, res.get("error", ""))
-                else:
-                    printed = res["text"]
-                    defs = all_aliases(printed)
-                    value = probe_value(printed, f'lit.a{i} = ')
-                    if value is None:
-                        row["error"] = "probe attribute not found in Triton's printing"
-                    else:
-                        row["printed"] = expand(value, defs)
-                alias_rows.append(row)
     worker.close()
     tmp.cleanup()
     with open(a.out / "layouts.jsonl", "w") as f:
@@ -338,6 +337,7 @@ def main() -> int:
         "rows with a linear layout": sum("linear" in r for r in rows), "rows refused": sum("error" in r for r in rows),
         "rows by family (outermost attribute)": dict(fam.most_common()), "rows left out by the per-file cap": capped,
         "aliases": len(alias_rows), "aliases printed": sum("printed" in r for r in alias_rows),
+        "aliases refused": sum("error" in r for r in alias_rows),
     }
     (a.out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
     print(json.dumps({k: v for k, v in summary.items() if not isinstance(v, dict)}, indent=1), file=sys.stderr)
