@@ -191,19 +191,31 @@ def _dot_op(F: _Fields) -> GluonLayout:
 def _linear(F: _Fields) -> GluonLayout:
     # parseLinearLayout wants all four in-dims ("Expected basis of 'block' not found")
     bases = {k: _bases(F, k) for k in ("register", "lane", "warp", "block")}
-    # LinearEncodingAttr::verify: "requires a permutation matrix layout after removing broadcast
-    # bases": every non-zero basis one power of two in one dim, no two alike (else #ttg.generic_linear)
+    if not _permutation_matrix(bases.values()):  # LinearEncodingAttr::verify
+        raise F.bad("register", "bases that, broadcast (zero) ones left out, form a permutation matrix (each a power "
+                                "of two in one dim, none repeated); #ttg.generic_linear takes any bases", F.f["register"])
+    return DistributedLinearLayout(bases["register"], bases["lane"], bases["warp"], bases["block"])
+
+
+def _permutation_matrix(groups: Any) -> bool:
+    """Whether the bases (lists of bases), broadcast (zero) ones left out, form a permutation
+    matrix: each a power of two in one dim, none repeated -- what Triton 3.9's ``#ttg.linear``
+    requires ("LinearEncodingAttr requires a permutation matrix layout after removing broadcast
+    bases").
+
+        >>> _permutation_matrix([[[0, 1], [0, 0], [1, 0]]]), _permutation_matrix([[[1, 1]]]), _permutation_matrix([[[1], [1]]])
+        (True, False, False)
+    """
     seen: set[tuple[int, ...]] = set()
-    for k, vecs in bases.items():
+    for vecs in groups:
         for b in vecs:
             nz = [v for v in b if v]
             if not nz:
                 continue
-            if len(nz) != 1 or nz[0] & (nz[0] - 1) or tuple(b) in seen:
-                raise F.bad(k, "bases that, broadcast (zero) ones left out, form a permutation matrix: each a power "
-                               "of two in one dim, none repeated (#ttg.generic_linear takes any bases)", F.f[k])
+            if len(nz) != 1 or nz[0] < 0 or nz[0] & (nz[0] - 1) or tuple(b) in seen:
+                return False
             seen.add(tuple(b))
-    return DistributedLinearLayout(bases["register"], bases["lane"], bases["warp"], bases["block"])
+    return True
 
 
 def _generic_linear(F: _Fields) -> GluonLayout:
@@ -504,7 +516,9 @@ def to_mlir(layout: GluonLayout) -> str:
         return f"#ttg.dot_op<{{{_fields(f)}}}>"
     if isinstance(x, DistributedLinearLayout):
         f = [("register", x.reg_bases), ("lane", x.lane_bases), ("warp", x.warp_bases), ("block", x.block_bases)]
-        return f"#ttg.{'generic_linear' if isinstance(x, GenericLinearLayout) else 'linear'}<{{{_fields(f)}}}>"
+        # Triton reads #ttg.linear only for a permutation matrix: other bases print as #ttg.generic_linear
+        generic = isinstance(x, GenericLinearLayout) or not _permutation_matrix(v for _, v in f)
+        return f"#ttg.{'generic_linear' if generic else 'linear'}<{{{_fields(f)}}}>"
     if isinstance(x, AMDMFMALayout):
         f = [("version", x.version), ("warpsPerCTA", x.warps_per_cta), ("instrShape", x.instr_shape), ("isTransposed", x.transposed),
              *_cga(x)]
