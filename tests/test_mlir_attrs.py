@@ -346,3 +346,19 @@ def test_general_linear_bases_print_as_generic_linear():
     assert to_mlir(y) == text and y.to_linear([32, 16]) == x.to_linear([32, 16])
     perm = DistributedLinearLayout([[1, 0], [0, 1]], [[2, 0], [4, 0], [8, 0], [0, 2], [0, 4]], [[16, 0], [0, 8]])
     assert to_mlir(perm).startswith("#ttg.linear<{") and parse_attr(to_mlir(perm)) == perm
+
+
+def test_padded_block_bases_are_element_coordinates():
+    """A padded layout's ``block`` bases are element coordinates; Gluon's ``cga_layout`` counts CTA
+    tiles.  Triton 3.9's ``get_gluon_layout_from_memdesc`` of this type (the alias of
+    test/TritonGPU/amd/amd-convert-tensor-ops.mlir) answers ``PaddedSharedLayout(interval_padding_pairs=
+    [(128, 8)], offset_bases=[...], cga_layout=[[0, 0], [1, 0]], shape=[128, 16])``."""
+    off = "[[0, 1], [0, 2], [0, 4], [0, 8], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0]]"
+    text = f"!ttg.memdesc<128x16xf16, #ttg.padded_shared<[128:+8] {{offset = {off}, block = [[0, 0], [64, 0]]}}>, #ttg.shared_memory, mutable>"
+    t = parse_type(text)
+    assert t.layout == PaddedSharedLayout([[128, 8]], json.loads(off), [[0, 0], [1, 0]], [128, 16])
+    assert str(t) == text
+    with pytest.raises(ParseError, match="whole CTA tiles"):  # Triton aborts: no CTA x CGA factoring
+        parse_attr("#ttg.padded_shared<[2:+1] {offset = [[1, 0], [0, 1]], block = [[1, 0], [2, 0]]}>")
+    with pytest.raises(ParseError, match="takes no CGALayout"):
+        parse_attr("#ttg.padded_shared<[32:+4] {order = [1, 0], shape = [4, 32], CGALayout = [[1, 0]]}>")

@@ -293,13 +293,22 @@ def _padded_shared(F: _Fields) -> GluonLayout:
             k = "order" if "order" in F.f else "shape"
             raise F.r.error(f"#{F.name}: give either offset/block or order/shape, not both", F.f[k].pos)
         rank = len(off[0]) if off else (len(block[0]) if block else 1)
-        shape = span_sizes(off, rank)
-        return PaddedSharedLayout(pairs, off, block, shape)
+        # `block` bases are element coordinates; Gluon's cga_layout counts CTA tiles (the builder
+        # multiplies the offset layout by the block one, get_gluon_layout divides it out again)
+        tile = span_sizes(off, rank)
+        cga = []
+        for b in block:
+            if any(v % t for v, t in zip(b, tile)):
+                raise F.bad("block", f"bases that are whole CTA tiles ({tile}, the span of the offsets)", F.f["block"])
+            cga.append([v // t for v, t in zip(b, tile)])
+        return PaddedSharedLayout(pairs, off, cga, span_sizes(off + block, rank))
+    if "CGALayout" in F.f:  # Triton: Unexpected attribute "CGALayout" found
+        raise F.r.error(f"#{F.name}: the order/shape form takes no CGALayout; give offset/block", F.f["CGALayout"].key_pos)
     shape = _ints(F, "shape")
     order = _ints(F, "order")
     if sorted(order) != list(range(len(shape))):
         raise F.bad("order", f"a permutation of 0..{len(shape) - 1}", F.f["order"])
-    return PaddedSharedLayout(pairs, identity_bases(shape, order), _bases(F, "CGALayout", []), shape)
+    return PaddedSharedLayout(pairs, identity_bases(shape, order), [], shape)
 
 
 def _partitioned_shared(F: _Fields) -> PartitionedSharedLayout:
@@ -561,7 +570,8 @@ def to_mlir(layout: GluonLayout) -> str:
         if order is not None:
             body = _fields([("order", order), ("shape", x.shape)])
         else:
-            body = _fields([("offset", x.offset_bases), ("block", x.cga_layout)])
+            tile = span_sizes(x.offset_bases, len(x.shape))  # cga_layout in CTA tiles -> element coordinates
+            body = _fields([("offset", x.offset_bases), ("block", [[c * t for c, t in zip(b, tile)] for b in x.cga_layout])])
         return f"#ttg.padded_shared<[{pairs}] {{{body}}}>"
     if isinstance(x, TensorMemoryLayout):
         f = [("blockM", x.block[0]), ("blockN", x.block[1]), ("colStride", x.col_stride), *_cga(x)]
