@@ -184,3 +184,18 @@ def test_sample_round_trips_through_our_printing(r):
     t = parse_type(r["type"])
     assert to_mlir(t.layout) in r["type"]
     assert parse_attr(to_mlir(t.layout)) == t.layout
+
+
+@pytest.mark.parametrize("family", ["ttg.amd_rotating_shared", "ttg.partitioned_shared", "ttg.generic_linear"])
+def test_attributes_without_a_gluon_class_are_values_of_the_mlir_form(family):
+    """The lit corpus's attributes that converters.gluon has no class for read as values of the
+    registry's ``mlir`` form (an Attribute printing back to Triton's text), with a linear layout."""
+    from converters import registry
+
+    r = next(r for r in ALIASES if r["text"].startswith("#" + family) and "printed" in r)
+    v = registry.parse(r["printed"], "mlir")
+    assert registry.form_of(v).name == "mlir" and str(v) == r["printed"]
+    t = next((row for row in ROWS if f"#{family}<" in row["type"]), None)
+    if t is not None:
+        L = parse_type(t["type"]).to_linear()
+        assert L.is_surjective() and list(L.out_dims.values()) == t.get("shape", list(L.out_dims.values()))
