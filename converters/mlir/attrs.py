@@ -16,7 +16,8 @@ attribute                                Gluon layout
 ``#ttg.shared_linear<{...}, alignment>`` :class:`~converters.gluon.SharedLinearLayout`
 ``#ttg.padded_shared<[i:+p] {...}>``     :class:`~converters.gluon.PaddedSharedLayout`
 ``#ttng.tensor_memory_encoding<...>``    :class:`~converters.gluon.TensorMemoryLayout`
-``#ttng.tensor_memory_scales_encoding``  :class:`~converters.gluon.TensorMemoryScalesLayout`
+``#ttng.tensor_memory_scales_encoding``  :class:`~converters.gluon.TensorMemoryScalesLayout` (``blockRepOrder = kThenMn``:
+                                         :class:`~converters.mlir.scales.TensorMemoryScalesKThenMnLayout`)
 ``#ttg.generic_linear<{register, ...}>`` :class:`~converters.mlir.generic.GenericLinearLayout`
 ``#ttg.amd_rotating_shared<{...}>``      :class:`~converters.mlir.rotating.AMDRotatingSharedLayout`
 ``#ttg.partitioned_shared<{...}>``       :class:`~converters.mlir.partitioned.PartitionedSharedLayout`
@@ -72,10 +73,11 @@ from converters.gluon import (
 )
 from converters.gluon.base import GluonLayout
 
-from .reader import Located, Reader
+from .reader import Keyword, Located, Reader
 from .generic import GenericLinearLayout
 from .partitioned import PartitionedSharedLayout
 from .rotating import AMDRotatingSharedLayout
+from .scales import TensorMemoryScalesKThenMnLayout
 
 __all__ = ["parse_attr", "read_attr", "to_mlir", "is_layout", "LayoutAttr", "MemorySpace", "ATTRIBUTE_NAMES", "MEMORY_SPACES"]
 
@@ -337,7 +339,9 @@ def _tmem(F: _Fields) -> GluonLayout:
 
 
 def _tmem_scales(F: _Fields) -> GluonLayout:
-    return TensorMemoryScalesLayout(_bases(F, "CGALayout", []))
+    order = F.take("blockRepOrder", Keyword("mnThenK"), "mnThenK or kThenMn", lambda v: v in ("mnThenK", "kThenMn"))
+    cls = TensorMemoryScalesKThenMnLayout if order == "kThenMn" else TensorMemoryScalesLayout
+    return cls(_bases(F, "CGALayout", []))
 
 
 #: attribute name -> (its fields in Triton's printing order, the builder)
@@ -357,7 +361,7 @@ _READERS: dict[str, tuple[tuple[str, ...], Callable[[_Fields], LayoutAttr]]] = {
     "ttg.partitioned_shared": (("numPartitions", "numGroups", "partitionDim", "partitionLayout"), _partitioned_shared),
     "ttg.padded_shared": (("__intervals__", "offset", "block", "order", "shape", "CGALayout"), _padded_shared),
     "ttng.tensor_memory_encoding": (("blockM", "blockN", "colStride", "CGALayout", "twoCTAs", "fp4Padded"), _tmem),
-    "ttng.tensor_memory_scales_encoding": (("CGALayout",), _tmem_scales),
+    "ttng.tensor_memory_scales_encoding": (("CGALayout", "blockRepOrder"), _tmem_scales),
 }
 
 #: every layout attribute name this module reads and prints
@@ -417,7 +421,7 @@ def read_attr(r: Reader, aliases: Mapping[str, Any] | None = None) -> LayoutAttr
                 p = r.pos
                 fields["__intervals__"] = Located(_intervals(r), p)
             else:
-                r.fields_into(fields)
+                r.fields_into(fields, keywords=True)
             if not r.accept(","):
                 if not r.peek(">") and not (name == "ttg.padded_shared" and r.peek("{")):
                     raise r.error(f"#{name}: expected ',' or '>' after a field")
@@ -581,7 +585,8 @@ def to_mlir(layout: GluonLayout) -> str:
             f.append(("fp4Padded", True))
         return f"#ttng.tensor_memory_encoding<{_fields(f)}>"
     if isinstance(x, TensorMemoryScalesLayout):
-        return f"#ttng.tensor_memory_scales_encoding<{_fields(_cga(x))}>"
+        f = _cga(x) + ([("blockRepOrder", "kThenMn")] if isinstance(x, TensorMemoryScalesKThenMnLayout) else [])
+        return f"#ttng.tensor_memory_scales_encoding<{_fields(f)}>"
     raise UnsupportedError(f"to_mlir: no MLIR attribute for a {type(x).__name__}; expected a Gluon layout "
                            f"({', '.join(sorted(c.__name__ for c in _PRINTABLE))})")
 

@@ -16,11 +16,12 @@ the element type) takes its Gluon layout (``GluonOpBuilder.get_gluon_layout_from
 (``../triton-3.9-generated/triton_worker.py``) survives Triton's aborts: the type it was working on
 is recorded with Triton's message.
 
-Every layout alias of a chunk (``#name = #ttg....`` / ``#ttng....``, memory spaces left out;
-parsed chunk or not: lit's invalid-attribute tests are chunks Triton refuses) is also read by
-Triton on its own: a module of the alias, the aliases it refers to, and ``module attributes
-{lit.a0 = #name} {}``; Triton's printing of it (printed aliases expanded), or its first
-diagnostic, is recorded next to the text as written and the aliases it refers to.
+Every layout attribute of a chunk as written (an alias definition's ``#name = #ttg....`` or one
+written inside a type; outside ``//`` comments, not nested in another; parsed chunk or not: lit's
+invalid-attribute tests are chunks Triton refuses) is also read by Triton on its own: a module of
+the aliases it refers to and ``module attributes {lit.a0 = <the text>} {}``; Triton's printing of it
+(printed aliases expanded), or its first diagnostic, is recorded next to the text as written and
+the aliases it refers to.
 
 Writes, next to this script (JSON Lines, keys sorted):
 
@@ -30,9 +31,10 @@ Writes, next to this script (JSON Lines, keys sorted):
        "type": <Triton's str() of the type>, "gluon": <repr of Triton's Gluon layout>,
        "shape": <the linear layout's shape>, "linear": {<in-dim>: bases}}   (or "error")
 
-* ``aliases.jsonl`` -- one row per distinct alias (text and the aliases it refers to)::
+* ``attributes.jsonl`` -- one row per distinct attribute as written (text and the aliases it refers to)::
 
-      {"file", "chunk", "name", "text": <as written>, "env": {<alias>: <text as written>},
+      {"file", "chunk", "name": <the alias it defines, or null>, "text": <as written>,
+       "env": {<alias>: <text as written>},
        "printed": <Triton's printing, aliases expanded>}   (or "error": Triton's diagnostic)
 
 * ``summary.json`` -- the source commit, the counts, and the refused chunks by reason.
@@ -144,7 +146,6 @@ for line in sys.stdin:
 """
 
 ALIAS_REF = re.compile(r"#([A-Za-z_][\w$.-]*)")
-MEMORY = ("#ttg.shared_memory", "#ttng.tensor_memory")
 
 
 def chunks(text: str) -> list[str]:
@@ -191,9 +192,33 @@ def all_aliases(chunk: str) -> dict[str, str]:
     return out
 
 
-def layout_aliases(chunk: str) -> dict[str, str]:
-    """The chunk's alias definitions of layout attributes (memory spaces left out)."""
-    return {n: t for n, t in all_aliases(chunk).items() if t.startswith(("#ttg.", "#ttng.")) and not t.startswith(MEMORY)}
+#: the layout attributes of TritonGPU and TritonNvidiaGPU (the names after the dialect)
+LAYOUTS = ("blocked", "slice", "dot_op", "nvidia_mma", "amd_mfma", "amd_wmma", "linear", "generic_linear",
+           "swizzled_shared", "nvmma_shared", "padded_shared", "shared_linear", "partitioned_shared",
+           "amd_rotating_shared", "tensor_memory_encoding", "tensor_memory_scales_encoding")
+
+
+def written_attributes(chunk: str) -> list[tuple[str | None, str]]:
+    """The chunk's layout attributes as written, outside ``//`` comments and not nested in another:
+    (alias name, text) for an alias definition, (None, text) for one written in a type."""
+    names = {}
+    for m in ALIAS_DEF.finditer(chunk):
+        names[m.end()] = m.group(1)
+    out: list[tuple[str | None, str]] = []
+    end = 0
+    for m in re.finditer(r"#tt(?:g|ng)\.(\w+)<", chunk):
+        if m.group(1) not in LAYOUTS:  # e.g. #ttng.redOp<min>
+            continue
+        i = m.start()
+        line = chunk[chunk.rfind("\n", 0, i) + 1:i]
+        if i < end or "//" in line:
+            continue
+        text = balanced(chunk, i)
+        if text is None or not text.endswith(">"):
+            continue
+        end = i + len(text)
+        out.append((names.get(i), text))
+    return out
 
 
 def env_of(text: str, aliases: dict[str, str]) -> dict[str, str]:
@@ -258,7 +283,7 @@ def main() -> int:
         return worker.run(*req)
 
     rows: list[dict] = []
-    alias_rows: list[dict] = []
+    alias_rows: list[dict] = []  # every layout attribute as written
     alias_seen: set[str] = set()
     refused: Counter = Counter()
     counts: Counter = Counter()
@@ -272,17 +297,17 @@ def main() -> int:
                 counts["chunks without layouts"] += 1
                 continue
             counts["chunks"] += 1
-            # the chunk's layout aliases, each read by Triton on its own (whether or not the whole
-            # chunk parses: lit's invalid-attribute tests are chunks Triton refuses)
+            # the chunk's layout attributes as written, each read by Triton on its own (whether or not
+            # the whole chunk parses: lit's invalid-attribute tests are chunks Triton refuses)
             every = all_aliases(chunk)
-            for name, text in layout_aliases(chunk).items():
+            for name, text in written_attributes(chunk):
                 env = env_of(text, every)
                 key = json.dumps([text, env], sort_keys=True)
                 if key in alias_seen:
                     continue
                 alias_seen.add(key)
                 defs = "".join(f"#{n} = {every[n]}\n" for n in every if n in env)
-                Path(chunk_path).write_text(f"{defs}#{name} = {text}\nmodule attributes {{lit.a0 = #{name}}} {{\n}}\n")
+                Path(chunk_path).write_text(f"{defs}module attributes {{lit.a0 = {text}}} {{\n}}\n")
                 res = ask("print", chunk_path, diag)
                 row = {"file": rel, "chunk": ci, "name": name, "text": text, "env": env}
                 if "text" not in res:
@@ -325,7 +350,7 @@ def main() -> int:
     with open(a.out / "layouts.jsonl", "w") as f:
         for r in rows:
             f.write(json.dumps(r, sort_keys=True) + "\n")
-    with open(a.out / "aliases.jsonl", "w") as f:
+    with open(a.out / "attributes.jsonl", "w") as f:
         for r in alias_rows:
             f.write(json.dumps(r, sort_keys=True) + "\n")
     fam = Counter(re.search(r"#(tt\w*\.\w+)", r["type"]).group(1) if "#tt" in r["type"] else "?" for r in rows)
@@ -336,8 +361,9 @@ def main() -> int:
         "refused by reason": dict(refused.most_common()), "rows": len(rows),
         "rows with a linear layout": sum("linear" in r for r in rows), "rows refused": sum("error" in r for r in rows),
         "rows by family (outermost attribute)": dict(fam.most_common()), "rows left out by the per-file cap": capped,
-        "aliases": len(alias_rows), "aliases printed": sum("printed" in r for r in alias_rows),
-        "aliases refused": sum("error" in r for r in alias_rows),
+        "attributes": len(alias_rows), "attributes of aliases": sum(r["name"] is not None for r in alias_rows),
+        "attributes read": sum("printed" in r for r in alias_rows),
+        "attributes refused": sum("error" in r for r in alias_rows),
     }
     (a.out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
     print(json.dumps({k: v for k, v in summary.items() if not isinstance(v, dict)}, indent=1), file=sys.stderr)
