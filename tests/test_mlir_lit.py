@@ -5,9 +5,9 @@ of Triton's own lit tests (``test/**/*.mlir``), read by converters.mlir, agree w
 * every result type Triton read (``layouts.jsonl``): our reading of Triton's printed type prints
   back to the same text and gives Triton's linear layout bit for bit; where Triton gave none we
   refuse with a LayoutError, or accept for a reason named in ``ACCEPTED`` (with the evidence);
-* every layout alias of a chunk (``aliases.jsonl``), read by Triton on its own: our reading of the
-  text as written (with the aliases it refers to) prints as Triton prints it, and reads back the
-  same; where Triton's reader refuses the text (lit's invalid-attribute tests) we refuse it with a
+* every layout attribute as written in a chunk (``attributes.jsonl``: alias definitions and
+  attributes in types), read by Triton on its own: our reading of the text as written (with the
+  aliases it refers to) prints as Triton prints it, and reads back the same; where Triton's reader refuses the text (lit's invalid-attribute tests) we refuse it with a
   LayoutError; where we refuse a text Triton's reader takes, ``REFUSED`` names why;
 * nothing raises a foreign exception.
 """
@@ -27,7 +27,7 @@ from linlayout.errors import LayoutError
 
 CORPUS = ORACLES / "triton-3.9-lit"
 ROWS = [json.loads(l) for l in open(CORPUS / "layouts.jsonl")]
-ALIASES = [json.loads(l) for l in open(CORPUS / "attributes.jsonl")]
+ATTRS = [json.loads(l) for l in open(CORPUS / "attributes.jsonl")]
 SUMMARY = json.loads((CORPUS / "summary.json").read_text())
 
 
@@ -53,13 +53,14 @@ ACCEPTED = {
 
 
 def _triton_view(r: dict, L: Any) -> dict:
-    """Our bases as Triton's row records them.  Triton hands a tensor-memory layout out as ``_TensorMemoryLinearLayout(rows, cols)``, one
-    CTA's bases without ``block`` (see tests/test_mlir_corpus.py::_triton_view)."""
+    """Our bases as Triton's row records them.  Triton hands a tensor-memory layout out as
+    ``_TensorMemoryLinearLayout(rows, cols)``, one CTA's bases without ``block`` (see
+    tests/test_mlir_corpus.py::_triton_view)."""
     bases = _bases(L.bases)
     if set(r["linear"]) == {"row", "col"}:
         bases.pop("block", None)
     # and a partitioned shared layout as a SharedLinearLayout: offset and block bases, without the
-    # partition bases (converters/mlir/partitioned.py; test_partition_bases_are_trittons_pieces)
+    # partition bases (converters/mlir/partitioned.py; test_partition_bases_complete_trittons_offsets)
     bases.pop("partition", None)
     return bases
 
@@ -67,7 +68,7 @@ def _triton_view(r: dict, L: Any) -> dict:
 def test_corpus_size_and_provenance():
     assert SUMMARY["source"] == "triton-lang/triton" and len(SUMMARY["commit"]) == 40
     assert SUMMARY["files"] >= 250 and SUMMARY["chunks parsed"] >= 1500
-    assert len(ROWS) == SUMMARY["rows"] >= 3000 and len(ALIASES) == SUMMARY["attributes"] >= 1800
+    assert len(ROWS) == SUMMARY["rows"] >= 3000 and len(ATTRS) == SUMMARY["attributes"] >= 1800
     assert not SUMMARY["rows left out by the per-file cap"]
     fams = Counter(_family(r["type"]) for r in ROWS)
     for fam in ("ttg.blocked", "ttg.slice", "ttg.dot_op", "ttg.nvidia_mma", "ttg.amd_mfma", "ttg.amd_wmma", "ttg.linear",
@@ -158,7 +159,7 @@ REFUSED: dict[str, str] = {
 
 def test_every_alias_reads_as_triton_prints_it():
     seen: Counter = Counter()
-    for r in ALIASES:
+    for r in ATTRS:
         if "error" in r:  # Triton's reader refuses the text (lit's invalid-attribute tests): so do we
             with pytest.raises(LayoutError):
                 parse_attr(r["text"], aliases=_env(r["env"]))
@@ -194,10 +195,35 @@ def test_attributes_without_a_gluon_class_are_values_of_the_mlir_form(family):
     registry's ``mlir`` form (an Attribute printing back to Triton's text), with a linear layout."""
     from converters import registry
 
-    r = next(r for r in ALIASES if r["text"].startswith("#" + family) and "printed" in r)
+    r = next(r for r in ATTRS if r["text"].startswith("#" + family) and "printed" in r)
     v = registry.parse(r["printed"], "mlir")
     assert registry.form_of(v).name == "mlir" and str(v) == r["printed"]
     t = next((row for row in ROWS if f"#{family}<" in row["type"]), None)
     if t is not None:
         L = parse_type(t["type"]).to_linear()
         assert L.is_surjective() and list(L.out_dims.values()) == t.get("shape", list(L.out_dims.values()))
+
+
+def test_partition_bases_complete_trittons_offsets():
+    """Triton's Gluon binding drops a partitioned layout's ``partition`` bases; its full layout
+    (offset, block, partition) places every element once.  Ours, with Triton's offset and block
+    bases, does: the partition bases step along ``partitionDim`` and complete Triton's offsets to a
+    bijection onto the tensor."""
+    from converters.mlir import PartitionedSharedLayout
+    from linlayout.linear import LinearLayout
+
+    checked = 0
+    for r in ROWS:
+        if "#ttg.partitioned_shared<" not in r["type"] or "linear" not in r:
+            continue
+        t = parse_type(r["type"])
+        assert isinstance(t.layout, PartitionedSharedLayout)
+        ours = t.to_linear()
+        d = t.layout.partition_dim
+        part = [list(b) for b in ours.bases["partition"]]
+        assert len(part) == t.layout.num_partitions.bit_length() - 1
+        assert all(v == 0 for b in part for i, v in enumerate(b) if i != d)
+        full = LinearLayout({**_bases(r["linear"]), "partition": part}, list(ours.out_dims.items()))
+        assert full.is_invertible(), r["type"]
+        checked += 1
+    assert checked >= 5
