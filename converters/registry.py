@@ -155,9 +155,12 @@ def _parse_mlir(text: str) -> Any:
 
 
 def _mlir_value(x: Any) -> Any:
+    from converters.mlir import is_layout
     from converters.mlir.value import Attribute
 
-    return Attribute(x) if _is_gluon(x) else x
+    # a Gluon layout, or one converters.mlir has for a Gluon-less attribute (amd_rotating_shared,
+    # partitioned_shared, generic_linear)
+    return Attribute(x) if _is_gluon(x) or is_layout(x) else x
 
 
 def _mlir_from_linear(L: LinearLayout) -> Any:

@@ -42,8 +42,9 @@ def test_triton_printed_types_round_trip(text):
 def test_every_family_is_in_the_printed_text():
     names = {t.split("#", 1)[1].split("<", 1)[0] for t in PRINTED}
     from converters.mlir import ATTRIBUTE_NAMES
-    # Gluon has no class for AMD's rotating shared layout: it is checked in the IR corpus (test_mlir_corpus.py)
-    assert set(ATTRIBUTE_NAMES) - {"ttg.amd_rotating_shared"} <= names
+    # Gluon has no class for AMD's rotating shared layout: it is checked in the IR corpus (test_mlir_corpus.py);
+    # generic_linear and partitioned_shared come from Triton's lit tests (test_mlir_lit.py)
+    assert set(ATTRIBUTE_NAMES) - {"ttg.amd_rotating_shared", "ttg.generic_linear", "ttg.partitioned_shared"} <= names
 
 
 def _oracle_layouts():
@@ -296,3 +297,68 @@ def test_looks_like():
     assert all(looks_like(t) for t in PRINTED)
     assert looks_like((ORACLES / "triton-3.9-ir" / "ir" / "vector_add.sm_90.ttgir").read_text())
     assert not looks_like("(4,8):(8,1)") and not looks_like("gl.BlockedLayout([1], [32], [4], [0])")
+
+
+# ---------------------------------------------------------------------------- Triton's reader rules
+# (found by the lit corpus, tests/test_mlir_lit.py; each text is from Triton's lit tests)
+@pytest.mark.parametrize("text, message", [
+    ("#ttg.linear<{register = [[1], [3]], lane = [], warp = [], block = []}>", "permutation matrix"),
+    ("#ttg.linear<{register = [[1, 1], [1, 0]], lane = [], warp = [], block = []}>", "permutation matrix"),
+    ("#ttg.linear<{register = [[1]], lane = [[2]], warp = []}>", "missing field 'block'"),
+    ("#ttg.shared_linear<{offset = [[0, 1], [1, 0]], block = [], alignment = 16}>", "outside of the linear layout braces"),
+    ("#ttg.shared_linear<{offset = [[0, 1], [1, 0]], block = []}>", "missing field 'alignment'"),
+    ("#ttg.padded_shared<[2:+1, 4:+2] {offset = [[1, 0], [3, 0]], block = []}>", "0 or a power of two"),
+    ("#ttg.padded_shared<[2:+1, 4:+2] {offset = [[1, 0], [1, 1]], block = []}>", "at most one dimension"),
+    ("#ttg.padded_shared<[2:+1] {offset = [[0]], block = []}>", "broadcasting in the offset dimension"),
+    ("#ttg.padded_shared<[2:+1, 4:+2] {offset = [[0, 1]]}>", "missing field 'block'"),
+    ("#ttg.dot_op<{opIdx = 1, parent = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
+     "order = [1, 0]}>, kWidth = 8}>", "blocked layout"),
+])
+def test_refuses_what_tritons_reader_refuses(text, message):
+    with pytest.raises(ParseError, match=message):
+        parse_attr(text)
+
+
+def test_takes_what_tritons_reader_takes():
+    """Triton's MMA / MFMA / WMMA / linear readers skip keys they do not know and have defaults."""
+    old = parse_attr("#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], CTAsPerCGA = [1, 1], "
+                     "CTASplitNum = [1, 1], CTAOrder = [1, 0], instrShape = [16, 256, 32]}>")
+    assert to_mlir(old) == "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 256, 32]}>"
+    assert to_mlir(parse_attr("#ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>")).startswith(
+        "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0,")
+    w = parse_attr("#ttg.amd_wmma<{version = 1, rank = 3, ctaLayout = {warp = [[0, 0, 1], [0, 0, 2], [1, 0, 0]]}}>")
+    assert to_mlir(w) == "#ttg.amd_wmma<{version = 1, isTranspose = false, ctaLayout = {warp = [[0, 0, 1], [0, 0, 2], [1, 0, 0]]}}>"
+    lin = parse_attr("#ttg.linear<{register = [[0, 1]], lane = [[1, 0]], warp = [], block = [], order = [1, 0]}>")
+    assert to_mlir(lin) == "#ttg.linear<{register = [[0, 1]], lane = [[1, 0]], warp = [], block = []}>"
+    # Triton's getOrder for a padded layout whose offsets move no dim: [rank - 1, ..., 0]
+    assert to_mlir(parse_attr("#ttg.padded_shared<[32:+4] {order = [0, 1, 2], shape = [1, 1, 1]}>")) == \
+        "#ttg.padded_shared<[32:+4] {order = [2, 1, 0], shape = [1, 1, 1]}>"
+
+
+def test_general_linear_bases_print_as_generic_linear():
+    """Triton reads #ttg.linear only for a permutation matrix: a Gluon linear layout with XOR-combined
+    bases prints as #ttg.generic_linear (as the cvt_general corpus spells them), which reads back to
+    the same linear layout."""
+    x = DistributedLinearLayout([[1, 0], [0, 1]], [[2, 0], [4, 0], [8, 0], [0, 2], [0, 4]], [[16, 8], [0, 8]])
+    text = to_mlir(x)
+    assert text.startswith("#ttg.generic_linear<{")
+    y = parse_attr(text)
+    assert to_mlir(y) == text and y.to_linear([32, 16]) == x.to_linear([32, 16])
+    perm = DistributedLinearLayout([[1, 0], [0, 1]], [[2, 0], [4, 0], [8, 0], [0, 2], [0, 4]], [[16, 0], [0, 8]])
+    assert to_mlir(perm).startswith("#ttg.linear<{") and parse_attr(to_mlir(perm)) == perm
+
+
+def test_padded_block_bases_are_element_coordinates():
+    """A padded layout's ``block`` bases are element coordinates; Gluon's ``cga_layout`` counts CTA
+    tiles.  Triton 3.9's ``get_gluon_layout_from_memdesc`` of this type (the alias of
+    test/TritonGPU/amd/amd-convert-tensor-ops.mlir) answers ``PaddedSharedLayout(interval_padding_pairs=
+    [(128, 8)], offset_bases=[...], cga_layout=[[0, 0], [1, 0]], shape=[128, 16])``."""
+    off = "[[0, 1], [0, 2], [0, 4], [0, 8], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0]]"
+    text = f"!ttg.memdesc<128x16xf16, #ttg.padded_shared<[128:+8] {{offset = {off}, block = [[0, 0], [64, 0]]}}>, #ttg.shared_memory, mutable>"
+    t = parse_type(text)
+    assert t.layout == PaddedSharedLayout([[128, 8]], json.loads(off), [[0, 0], [1, 0]], [128, 16])
+    assert str(t) == text
+    with pytest.raises(ParseError, match="whole CTA tiles"):  # Triton aborts: no CTA x CGA factoring
+        parse_attr("#ttg.padded_shared<[2:+1] {offset = [[1, 0], [0, 1]], block = [[1, 0], [2, 0]]}>")
+    with pytest.raises(ParseError, match="takes no CGALayout"):
+        parse_attr("#ttg.padded_shared<[32:+4] {order = [1, 0], shape = [4, 32], CGALayout = [[1, 0]]}>")

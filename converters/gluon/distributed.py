@@ -616,10 +616,12 @@ class NVMMADistributedLayout(DistributedLayout):
         k_dim = rank - 1 if operand_index == 0 else rank - 2
         b = Builder(rank)
         tile = [1] * rank
+        instr_m = self._operand_a_rows() if self.is_hopper else int(self.instr_shape[rank - 2])
+        k_tile = k_width * (4 if instr_m == 8 else 8)  # fp64's m8n8k4: a K of 4 per k_width
         if operand_index == 0:
-            tile[rank - 2], tile[rank - 1] = self._operand_a_rows() if self.is_hopper else 16, k_width * 8
+            tile[rank - 2], tile[rank - 1] = instr_m, k_tile
         else:
-            tile[rank - 2], tile[rank - 1] = k_width * 8, 8
+            tile[rank - 2], tile[rank - 1] = k_tile, 8
         order = dot_operand_order(operand_index, rank)
         _mma_tile(b, tile, k_width, order, order)
         b.touch("warp")

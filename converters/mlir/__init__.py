@@ -27,12 +27,15 @@ from converters.gluon import DistributedLinearLayout, SharedLinearLayout
 
 from .attrs import ATTRIBUTE_NAMES, MemorySpace, is_layout, parse_attr, to_mlir
 from .module import Module, Op, parse_module
+from .generic import GenericLinearLayout
+from .partitioned import PartitionedSharedLayout
 from .rotating import AMDRotatingSharedLayout
 from .types import MemDescType, TensorType, parse_type
 
 __all__ = [
     "ATTRIBUTE_NAMES", "MemorySpace", "parse", "parse_attr", "to_mlir", "is_layout", "parse_type", "TensorType", "MemDescType",
-    "parse_module", "Module", "Op", "AMDRotatingSharedLayout", "from_linear", "looks_like",
+    "parse_module", "Module", "Op", "AMDRotatingSharedLayout", "PartitionedSharedLayout", "GenericLinearLayout",
+    "from_linear", "looks_like",
 ]
 
 
@@ -84,4 +87,4 @@ def from_linear(L: LinearLayout) -> Any:
 from linlayout.draw import attach_displays as _attach_displays  # noqa: E402
 from .value import Attribute as _Attribute  # noqa: E402
 
-_attach_displays(TensorType, MemDescType, AMDRotatingSharedLayout, _Attribute)
+_attach_displays(TensorType, MemDescType, AMDRotatingSharedLayout, PartitionedSharedLayout, _Attribute)

@@ -16,8 +16,11 @@ attribute                                Gluon layout
 ``#ttg.shared_linear<{...}, alignment>`` :class:`~converters.gluon.SharedLinearLayout`
 ``#ttg.padded_shared<[i:+p] {...}>``     :class:`~converters.gluon.PaddedSharedLayout`
 ``#ttng.tensor_memory_encoding<...>``    :class:`~converters.gluon.TensorMemoryLayout`
-``#ttng.tensor_memory_scales_encoding``  :class:`~converters.gluon.TensorMemoryScalesLayout`
+``#ttng.tensor_memory_scales_encoding``  :class:`~converters.gluon.TensorMemoryScalesLayout` (``blockRepOrder = kThenMn``:
+                                         :class:`~converters.mlir.scales.TensorMemoryScalesKThenMnLayout`)
+``#ttg.generic_linear<{register, ...}>`` :class:`~converters.mlir.generic.GenericLinearLayout`
 ``#ttg.amd_rotating_shared<{...}>``      :class:`~converters.mlir.rotating.AMDRotatingSharedLayout`
+``#ttg.partitioned_shared<{...}>``       :class:`~converters.mlir.partitioned.PartitionedSharedLayout`
 =======================================  ===============================================
 
 The CTA placement of a cluster is the ``CGALayout = [[...]]`` field (Gluon's ``cga_layout``: one
@@ -49,6 +52,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, TypeGuard, TypeVar, Union
 
 from linlayout.checks import span_sizes
+from linlayout.contract import Kind
 from linlayout.errors import LayoutError, ParseError, UnsupportedError
 
 from converters.gluon import (
@@ -69,8 +73,11 @@ from converters.gluon import (
 )
 from converters.gluon.base import GluonLayout
 
-from .reader import Located, Reader
+from .reader import Keyword, Located, Reader
+from .generic import GenericLinearLayout
+from .partitioned import PartitionedSharedLayout
 from .rotating import AMDRotatingSharedLayout
+from .scales import TensorMemoryScalesKThenMnLayout
 
 __all__ = ["parse_attr", "read_attr", "to_mlir", "is_layout", "LayoutAttr", "MemorySpace", "ATTRIBUTE_NAMES", "MEMORY_SPACES"]
 
@@ -91,7 +98,14 @@ _REQUIRED: Final = _Required()
 _D = TypeVar("_D")
 
 #: a layout attribute's value: a Gluon layout, or AMD's rotating shared layout (no Gluon class)
-LayoutAttr = Union[GluonLayout, AMDRotatingSharedLayout]
+LayoutAttr = Union[GluonLayout, AMDRotatingSharedLayout, PartitionedSharedLayout]
+
+
+#: attributes whose Triton 3.9 reader skips keys it does not know (NvidiaMmaEncodingAttr::parse,
+#: AMDMfmaEncodingAttr::parse and AMDWmmaEncodingAttr::parse test each key with a plain `if`;
+#: parseLinearLayout looks up the in-dims it wants): `CTAsPerCGA = [1, 1]` in an old lit test,
+#: `isTranspose = false` in an MFMA one, `order` in a linear one are read and dropped
+_SKIPS_UNKNOWN = frozenset({"ttg.nvidia_mma", "ttg.amd_mfma", "ttg.amd_wmma", "ttg.linear", "ttg.generic_linear"})
 
 
 class _Fields:
@@ -100,7 +114,10 @@ class _Fields:
     def __init__(self, name: str, fields: dict[str, Located], r: Reader, start: int, known: Sequence[str]) -> None:
         self.name, self.f, self.r, self.start, self.known = name, fields, r, start, tuple(known)
         unknown = [k for k in fields if k not in self.known]
-        if unknown:
+        if name in _SKIPS_UNKNOWN:  # Triton's reader passes over keys it does not know
+            for k in unknown:
+                del fields[k]
+        elif unknown:
             k = unknown[0]
             raise r.error(f"#{name}: unknown field {k!r} (fields: {', '.join(self.known)})", fields[k].key_pos)
 
@@ -162,20 +179,54 @@ def _slice(F: _Fields) -> GluonLayout:
 
 
 def _nvidia_mma(F: _Fields) -> GluonLayout:
-    return NVMMADistributedLayout([_int(F, "versionMajor"), _int(F, "versionMinor")], _ints(F, "warpsPerCTA"),
+    return NVMMADistributedLayout([_int(F, "versionMajor"), _int(F, "versionMinor", 0)], _ints(F, "warpsPerCTA"),
                                   _ints(F, "instrShape"), _bases(F, "CGALayout", []))
 
 
 def _dot_op(F: _Fields) -> GluonLayout:
-    return DotOperandLayout(_int(F, "opIdx"), _parent(F, "parent"), _int(F, "kWidth", 0))
+    parent, k_width = _parent(F, "parent"), _int(F, "kWidth", 0)
+    if isinstance(parent, BlockedLayout) and k_width != 0:  # DotOperandEncodingAttr::verify
+        raise F.bad("kWidth", "absent (0): Triton does not support kWidth when the parent is a blocked layout", F.f["kWidth"])
+    return DotOperandLayout(_int(F, "opIdx"), parent, k_width)
 
 
 def _linear(F: _Fields) -> GluonLayout:
-    return DistributedLinearLayout(_bases(F, "register"), _bases(F, "lane"), _bases(F, "warp"), _bases(F, "block", []))
+    # parseLinearLayout wants all four in-dims ("Expected basis of 'block' not found")
+    bases = {k: _bases(F, k) for k in ("register", "lane", "warp", "block")}
+    if not _permutation_matrix(bases.values()):  # LinearEncodingAttr::verify
+        raise F.bad("register", "bases that, broadcast (zero) ones left out, form a permutation matrix (each a power "
+                                "of two in one dim, none repeated); #ttg.generic_linear takes any bases", F.f["register"])
+    return DistributedLinearLayout(bases["register"], bases["lane"], bases["warp"], bases["block"])
+
+
+def _permutation_matrix(groups: Any) -> bool:
+    """Whether the bases (lists of bases), broadcast (zero) ones left out, form a permutation
+    matrix: each a power of two in one dim, none repeated -- what Triton 3.9's ``#ttg.linear``
+    requires ("LinearEncodingAttr requires a permutation matrix layout after removing broadcast
+    bases").
+
+        >>> _permutation_matrix([[[0, 1], [0, 0], [1, 0]]]), _permutation_matrix([[[1, 1]]]), _permutation_matrix([[[1], [1]]])
+        (True, False, False)
+    """
+    seen: set[tuple[int, ...]] = set()
+    for vecs in groups:
+        for b in vecs:
+            nz = [v for v in b if v]
+            if not nz:
+                continue
+            if len(nz) != 1 or nz[0] < 0 or nz[0] & (nz[0] - 1) or tuple(b) in seen:
+                return False
+            seen.add(tuple(b))
+    return True
+
+
+def _generic_linear(F: _Fields) -> GluonLayout:
+    return GenericLinearLayout(_bases(F, "register"), _bases(F, "lane"), _bases(F, "warp"), _bases(F, "block"))
 
 
 def _amd_mfma(F: _Fields) -> GluonLayout:
-    return AMDMFMALayout(_int(F, "version"), _ints(F, "instrShape"), _bool(F, "isTransposed"), _ints(F, "warpsPerCTA"),
+    # Triton's reader: version 0 and isTransposed false when absent (Gluon refuses version 0)
+    return AMDMFMALayout(_int(F, "version", 0), _ints(F, "instrShape"), _bool(F, "isTransposed", False), _ints(F, "warpsPerCTA"),
                          _int(F, "elementBitWidth", None), _ints(F, "tilesPerWarp", None), _bases(F, "CGALayout", []))
 
 
@@ -185,8 +236,8 @@ def _amd_wmma(F: _Fields) -> GluonLayout:
     reg = _bases(sub, "register", [])
     warp = _bases(sub, "warp", [])
     cga = _bases(F, "CGALayout", [])
-    rank = next((len(b) for b in reg + warp + cga), 2)
-    return AMDWMMALayout(_int(F, "version"), _bool(F, "isTranspose"), warp, reg,
+    rank = next((len(b) for b in reg + warp + cga), _int(F, "rank", 2))
+    return AMDWMMALayout(_int(F, "version"), _bool(F, "isTranspose", False), warp, reg,
                          _ints(F, "instrShape", list(AMDWMMALayout.instr_shape)), cga, rank)
 
 
@@ -207,7 +258,8 @@ def _swizzled_shared(F: _Fields) -> GluonLayout:
 
 
 def _shared_linear(F: _Fields) -> GluonLayout:
-    return SharedLinearLayout(_bases(F, "offset"), _bases(F, "block", []), _int(F, "alignment", 16))
+    # SharedLinearEncodingAttr::parse: `{offset, block}, alignment = N`, the alignment required
+    return SharedLinearLayout(_bases(F, "offset"), _bases(F, "block", []), _int(F, "alignment"))
 
 
 def identity_bases(shape: Sequence[int], order: Sequence[int]) -> list[list[int]]:
@@ -235,20 +287,50 @@ def _amd_rotating_shared(F: _Fields) -> AMDRotatingSharedLayout:
 def _padded_shared(F: _Fields) -> GluonLayout:
     pairs = F.f.pop("__intervals__").value
     F.known = tuple(k for k in F.known if k != "__intervals__")
-    if "offset" in F.f:
+    if "offset" in F.f or "block" in F.f:
         off = _bases(F, "offset")
-        block = _bases(F, "block", [])
+        block = _bases(F, "block")  # parseLinearLayout wants both in-dims
+        _check_padded_bases(F, off, block)
         if "order" in F.f or "shape" in F.f:
             k = "order" if "order" in F.f else "shape"
             raise F.r.error(f"#{F.name}: give either offset/block or order/shape, not both", F.f[k].pos)
         rank = len(off[0]) if off else (len(block[0]) if block else 1)
-        shape = span_sizes(off, rank)
-        return PaddedSharedLayout(pairs, off, block, shape)
+        # `block` bases are element coordinates; Gluon's cga_layout counts CTA tiles (the builder
+        # multiplies the offset layout by the block one, get_gluon_layout divides it out again)
+        tile = span_sizes(off, rank)
+        cga = []
+        for b in block:
+            if any(v % t for v, t in zip(b, tile)):
+                raise F.bad("block", f"bases that are whole CTA tiles ({tile}, the span of the offsets)", F.f["block"])
+            cga.append([v // t for v, t in zip(b, tile)])
+        return PaddedSharedLayout(pairs, off, cga, span_sizes(off + block, rank))
+    if "CGALayout" in F.f:  # Triton: Unexpected attribute "CGALayout" found
+        raise F.r.error(f"#{F.name}: the order/shape form takes no CGALayout; give offset/block", F.f["CGALayout"].key_pos)
     shape = _ints(F, "shape")
     order = _ints(F, "order")
     if sorted(order) != list(range(len(shape))):
         raise F.bad("order", f"a permutation of 0..{len(shape) - 1}", F.f["order"])
-    return PaddedSharedLayout(pairs, identity_bases(shape, order), _bases(F, "CGALayout", []), shape)
+    return PaddedSharedLayout(pairs, identity_bases(shape, order), [], shape)
+
+
+def _partitioned_shared(F: _Fields) -> PartitionedSharedLayout:
+    inner = F.take("partitionLayout", _REQUIRED, "a shared layout attribute",
+                   lambda v: getattr(v, "kind", None) is Kind.SHARED)
+    return PartitionedSharedLayout(_int(F, "numPartitions"), _int(F, "numGroups"), _int(F, "partitionDim"), inner)
+
+
+def _check_padded_bases(F: _Fields, off: list[list[int]], block: list[list[int]]) -> None:
+    """PaddedSharedEncodingAttr::verify: offsets reach distinct elements, every basis moves in at
+    most one dim, by 0 or a power of two."""
+    for k, vecs in (("offset", off), ("block", block)):
+        for b in vecs:
+            nz = [v for v in b if v]
+            if len(nz) > 1:
+                raise F.bad(k, "bases that each move in at most one dimension", F.f[k])
+            if any(v & (v - 1) or v < 0 for v in nz):
+                raise F.bad(k, "bases whose entries are 0 or a power of two", F.f[k])
+    if len({tuple(b) for b in off}) != len(off) or any(not any(b) for b in off):
+        raise F.bad("offset", "distinct non-zero bases (broadcasting in the offset dimension is not supported)", F.f["offset"])
 
 
 def _tmem(F: _Fields) -> GluonLayout:
@@ -257,7 +339,9 @@ def _tmem(F: _Fields) -> GluonLayout:
 
 
 def _tmem_scales(F: _Fields) -> GluonLayout:
-    return TensorMemoryScalesLayout(_bases(F, "CGALayout", []))
+    order = F.take("blockRepOrder", Keyword("mnThenK"), "mnThenK or kThenMn", lambda v: v in ("mnThenK", "kThenMn"))
+    cls = TensorMemoryScalesKThenMnLayout if order == "kThenMn" else TensorMemoryScalesLayout
+    return cls(_bases(F, "CGALayout", []))
 
 
 #: attribute name -> (its fields in Triton's printing order, the builder)
@@ -267,15 +351,17 @@ _READERS: dict[str, tuple[tuple[str, ...], Callable[[_Fields], LayoutAttr]]] = {
     "ttg.nvidia_mma": (("versionMajor", "versionMinor", "warpsPerCTA", "CGALayout", "instrShape"), _nvidia_mma),
     "ttg.dot_op": (("opIdx", "parent", "kWidth"), _dot_op),
     "ttg.linear": (("register", "lane", "warp", "block"), _linear),
+    "ttg.generic_linear": (("register", "lane", "warp", "block"), _generic_linear),
     "ttg.amd_mfma": (("version", "warpsPerCTA", "instrShape", "isTransposed", "CGALayout", "tilesPerWarp", "elementBitWidth"), _amd_mfma),
-    "ttg.amd_wmma": (("version", "isTranspose", "ctaLayout", "CGALayout", "instrShape"), _amd_wmma),
+    "ttg.amd_wmma": (("version", "isTranspose", "ctaLayout", "CGALayout", "instrShape", "rank"), _amd_wmma),
     "ttg.nvmma_shared": (("swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "rank", "CGALayout"), _nvmma_shared),
     "ttg.swizzled_shared": (("vec", "perPhase", "maxPhase", "order", "CGALayout"), _swizzled_shared),
     "ttg.shared_linear": (("offset", "block", "alignment"), _shared_linear),
     "ttg.amd_rotating_shared": (("vec", "perPhase", "maxPhase", "order", "CGALayout"), _amd_rotating_shared),
+    "ttg.partitioned_shared": (("numPartitions", "numGroups", "partitionDim", "partitionLayout"), _partitioned_shared),
     "ttg.padded_shared": (("__intervals__", "offset", "block", "order", "shape", "CGALayout"), _padded_shared),
     "ttng.tensor_memory_encoding": (("blockM", "blockN", "colStride", "CGALayout", "twoCTAs", "fp4Padded"), _tmem),
-    "ttng.tensor_memory_scales_encoding": (("CGALayout",), _tmem_scales),
+    "ttng.tensor_memory_scales_encoding": (("CGALayout", "blockRepOrder"), _tmem_scales),
 }
 
 #: every layout attribute name this module reads and prints
@@ -327,12 +413,15 @@ def read_attr(r: Reader, aliases: Mapping[str, Any] | None = None) -> LayoutAttr
                 for k, v in r.dict_().items():
                     if k in fields:
                         raise r.error(f"#{name}: field {k!r} given twice", v.pos)
+                    if name == "ttg.shared_linear" and k == "alignment":
+                        raise r.error("#ttg.shared_linear: alignment must be specified outside of the linear layout braces",
+                                      v.key_pos)
                     fields[k] = v
             elif r.peek("[") and name == "ttg.padded_shared" and "__intervals__" not in fields:
                 p = r.pos
                 fields["__intervals__"] = Located(_intervals(r), p)
             else:
-                r.fields_into(fields)
+                r.fields_into(fields, keywords=True)
             if not r.accept(","):
                 if not r.peek(">") and not (name == "ttg.padded_shared" and r.peek("{")):
                     raise r.error(f"#{name}: expected ',' or '>' after a field")
@@ -352,7 +441,7 @@ def read_attr(r: Reader, aliases: Mapping[str, Any] | None = None) -> LayoutAttr
 
 def is_layout(x: object) -> TypeGuard[LayoutAttr]:
     """Whether ``x`` is a layout value this module reads and prints."""
-    return isinstance(x, (GluonLayout, AMDRotatingSharedLayout))
+    return isinstance(x, (GluonLayout, AMDRotatingSharedLayout, PartitionedSharedLayout))
 
 
 def parse_attr(text: str, aliases: Mapping[str, Any] | None = None) -> LayoutAttr:
@@ -409,7 +498,9 @@ def _is_identity_for(x: PaddedSharedLayout) -> list[int] | None:
             return None
         if not dims or dims[-1] != nz[0]:
             dims.append(nz[0])
-    order = [*dims, *(d for d in range(rank) if d not in dims)]
+    # Triton's PaddedSharedEncodingAttr::getOrder: the dims in the order the bases move them, then
+    # the others from [rank - 1, ..., 0]
+    order = [*dims, *(d for d in reversed(range(rank)) if d not in dims)]
     return order if sorted(order) == list(range(rank)) and identity_bases(shape, order) == ob else None
 
 
@@ -438,7 +529,9 @@ def to_mlir(layout: GluonLayout) -> str:
         return f"#ttg.dot_op<{{{_fields(f)}}}>"
     if isinstance(x, DistributedLinearLayout):
         f = [("register", x.reg_bases), ("lane", x.lane_bases), ("warp", x.warp_bases), ("block", x.block_bases)]
-        return f"#ttg.linear<{{{_fields(f)}}}>"
+        # Triton reads #ttg.linear only for a permutation matrix: other bases print as #ttg.generic_linear
+        generic = isinstance(x, GenericLinearLayout) or not _permutation_matrix(v for _, v in f)
+        return f"#ttg.{'generic_linear' if generic else 'linear'}<{{{_fields(f)}}}>"
     if isinstance(x, AMDMFMALayout):
         f = [("version", x.version), ("warpsPerCTA", x.warps_per_cta), ("instrShape", x.instr_shape), ("isTransposed", x.transposed),
              *_cga(x)]
@@ -468,6 +561,10 @@ def to_mlir(layout: GluonLayout) -> str:
         f = [("vec", x.vec), ("perPhase", x.per_phase), ("maxPhase", x.max_phase), ("order", x.order), *_cga(x)]
         name = "swizzled_shared" if isinstance(x, SwizzledSharedLayout) else "amd_rotating_shared"
         return f"#ttg.{name}<{{{_fields(f)}}}>"
+    if isinstance(x, PartitionedSharedLayout):
+        f = [("numPartitions", x.num_partitions), ("numGroups", x.num_groups), ("partitionDim", x.partition_dim),
+             ("partitionLayout", to_mlir(x.partition_layout))]
+        return f"#ttg.partitioned_shared<{{{_fields(f)}}}>"
     if isinstance(x, SharedLinearLayout):
         f = [("offset", x.offset_bases)] + ([("block", x.block_bases)] if x.block_bases else [])
         return f"#ttg.shared_linear<{{{_fields(f)}}}, alignment = {x.alignment}>"
@@ -477,7 +574,8 @@ def to_mlir(layout: GluonLayout) -> str:
         if order is not None:
             body = _fields([("order", order), ("shape", x.shape)])
         else:
-            body = _fields([("offset", x.offset_bases), ("block", x.cga_layout)])
+            tile = span_sizes(x.offset_bases, len(x.shape))  # cga_layout in CTA tiles -> element coordinates
+            body = _fields([("offset", x.offset_bases), ("block", [[c * t for c, t in zip(b, tile)] for b in x.cga_layout])])
         return f"#ttg.padded_shared<[{pairs}] {{{body}}}>"
     if isinstance(x, TensorMemoryLayout):
         f = [("blockM", x.block[0]), ("blockN", x.block[1]), ("colStride", x.col_stride), *_cga(x)]
@@ -487,11 +585,12 @@ def to_mlir(layout: GluonLayout) -> str:
             f.append(("fp4Padded", True))
         return f"#ttng.tensor_memory_encoding<{_fields(f)}>"
     if isinstance(x, TensorMemoryScalesLayout):
-        return f"#ttng.tensor_memory_scales_encoding<{_fields(_cga(x))}>"
+        f = _cga(x) + ([("blockRepOrder", "kThenMn")] if isinstance(x, TensorMemoryScalesKThenMnLayout) else [])
+        return f"#ttng.tensor_memory_scales_encoding<{_fields(f)}>"
     raise UnsupportedError(f"to_mlir: no MLIR attribute for a {type(x).__name__}; expected a Gluon layout "
                            f"({', '.join(sorted(c.__name__ for c in _PRINTABLE))})")
 
 
 _PRINTABLE = (BlockedLayout, SliceLayout, NVMMADistributedLayout, DotOperandLayout, DistributedLinearLayout, AMDMFMALayout,
               AMDWMMALayout, NVMMASharedLayout, SwizzledSharedLayout, SharedLinearLayout, PaddedSharedLayout,
-              TensorMemoryLayout, TensorMemoryScalesLayout, AMDRotatingSharedLayout)
+              TensorMemoryLayout, TensorMemoryScalesLayout, AMDRotatingSharedLayout, PartitionedSharedLayout)

@@ -31,6 +31,10 @@ _INT = re.compile(r"[-+]?(?:0x[0-9a-fA-F]+|[0-9]+)")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
+
+class Keyword(str):
+    """A bare name as a field's value: an enum case such as ``kThenMn``."""
+
 class Located:
     """A value with the position where it starts in the text (for error messages)."""
 
@@ -191,14 +195,20 @@ class Reader:
             if not self.accept(","):
                 raise self.error("expected ',' or '}' in a dictionary")
 
-    def fields_into(self, out: dict[str, Located]) -> None:
-        """One ``key = value`` (or a bare ``key``) into ``out``; a repeated key is an error."""
+    def fields_into(self, out: dict[str, Located], keywords: bool = False) -> None:
+        """One ``key = value`` (or a bare ``key``) into ``out``; a repeated key is an error.  With
+        ``keywords``, a bare name as the value is a :class:`Keyword` (an enum case)."""
         k = self.key()
         if k.value in out:
             raise self.error(f"field {k.value!r} given twice", k.pos)
         if self.accept("="):
             self.ws()
             p = self.pos
+            m = _IDENT.match(self.text, p)
+            if keywords and m and m.group() not in ("true", "false") and self.text[m.end():m.end() + 1] in (",", ">"):
+                self.pos = m.end()  # an enum case (`blockRepOrder = kThenMn`)
+                out[k.value] = Located(Keyword(m.group()), p, k.pos)
+                return
             out[k.value] = Located(self.value(), p, k.pos)
         else:
             out[k.value] = Located(True, k.pos, k.pos)
