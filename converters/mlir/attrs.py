@@ -16,8 +16,8 @@ attribute                                Gluon layout
 ``#ttg.shared_linear<{...}, alignment>`` :class:`~converters.gluon.SharedLinearLayout`
 ``#ttg.padded_shared<[i:+p] {...}>``     :class:`~converters.gluon.PaddedSharedLayout`
 ``#ttng.tensor_memory_encoding<...>``    :class:`~converters.gluon.TensorMemoryLayout`
-``#ttng.tensor_memory_scales_encoding``  :class:`~converters.gluon.TensorMemoryScalesLayout` (``blockRepOrder = kThenMn``:
-                                         :class:`~converters.mlir.scales.TensorMemoryScalesKThenMnLayout`)
+``#ttng.tensor_memory_scales_encoding``  :class:`~converters.gluon.TensorMemoryScalesLayout` (``blockRepOrder``: its
+                                         ``block_rep_order``)
 ``#ttg.generic_linear<{register, ...}>`` :class:`~converters.mlir.generic.GenericLinearLayout`
 ``#ttg.amd_rotating_shared<{...}>``      :class:`~converters.mlir.rotating.AMDRotatingSharedLayout`
 ``#ttg.partitioned_shared<{...}>``       :class:`~converters.mlir.partitioned.PartitionedSharedLayout`
@@ -77,7 +77,6 @@ from .reader import Keyword, Located, Reader
 from .generic import GenericLinearLayout
 from .partitioned import PartitionedSharedLayout
 from .rotating import AMDRotatingSharedLayout
-from .scales import TensorMemoryScalesKThenMnLayout
 
 __all__ = ["parse_attr", "read_attr", "to_mlir", "is_layout", "LayoutAttr", "MemorySpace", "ATTRIBUTE_NAMES", "MEMORY_SPACES"]
 
@@ -340,8 +339,7 @@ def _tmem(F: _Fields) -> GluonLayout:
 
 def _tmem_scales(F: _Fields) -> GluonLayout:
     order = F.take("blockRepOrder", Keyword("mnThenK"), "mnThenK or kThenMn", lambda v: v in ("mnThenK", "kThenMn"))
-    cls = TensorMemoryScalesKThenMnLayout if order == "kThenMn" else TensorMemoryScalesLayout
-    return cls(_bases(F, "CGALayout", []))
+    return TensorMemoryScalesLayout(_bases(F, "CGALayout", []), block_rep_order=str(order))
 
 
 #: attribute name -> (its fields in Triton's printing order, the builder)
@@ -585,7 +583,7 @@ def to_mlir(layout: GluonLayout) -> str:
             f.append(("fp4Padded", True))
         return f"#ttng.tensor_memory_encoding<{_fields(f)}>"
     if isinstance(x, TensorMemoryScalesLayout):
-        f = _cga(x) + ([("blockRepOrder", "kThenMn")] if isinstance(x, TensorMemoryScalesKThenMnLayout) else [])
+        f = _cga(x) + ([("blockRepOrder", "kThenMn")] if x.block_rep_order == "kThenMn" else [])
         return f"#ttng.tensor_memory_scales_encoding<{_fields(f)}>"
     raise UnsupportedError(f"to_mlir: no MLIR attribute for a {type(x).__name__}; expected a Gluon layout "
                            f"({', '.join(sorted(c.__name__ for c in _PRINTABLE))})")
