@@ -60,6 +60,95 @@ MAX_DEPTH = 64
 MAX_TABLE_SIZE = 1 << 26
 
 
+class Underscore:
+    """CuTe's ``_`` (C++ ``Underscore``): in a coordinate, "every value of this mode".  A layout
+    evaluated at a coordinate holding ``_`` is *sliced* (:func:`converters.cute.slice`): the modes
+    at ``_`` are kept, the others fixed.  Elsewhere (an offset) it counts as 0, as C++'s
+    ``Underscore`` is an ``Int<0>``.  There is one instance, :data:`_`; it prints as ``_``.
+
+    >>> from converters.cute import Layout, _
+    >>> Layout((4, 8), (8, 1))(2, _)
+    Layout((8):(1))
+    """
+
+    __slots__ = ()
+    _instance: "Underscore | None" = None
+
+    def __new__(cls) -> "Underscore":
+        if cls._instance is None:
+            cls._instance = object.__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "_"
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> str:
+        return "_"
+
+
+#: The underscore of a slicing coordinate (C++ ``cute::_``).
+_ = Underscore()
+
+
+def has_underscore(c: Any) -> bool:
+    """True when the coordinate ``c`` holds :data:`_` anywhere (C++ ``has_underscore``).
+
+    >>> has_underscore((1, (_, 2))), has_underscore((1, 2))
+    (True, False)
+    """
+    if c is _:
+        return True
+    if isinstance(c, tuple):
+        return any(has_underscore(x) for x in c)
+    return False
+
+
+def slice_modes(c: Any, t: Any, keep_under: bool, top: bool = True) -> Any:
+    """The modes of ``t`` that the coordinate ``c`` pairs with ``_`` (``keep_under``: C++
+    ``slice``) or with an integer (C++ ``dice``), each mode's kept modes concatenated (C++'s
+    ``filter_tuple``); at the top ``slice(_, t)`` and ``dice(i, t)`` are ``t`` itself.
+
+    >>> slice_modes((1, _), (4, 8), True), slice_modes(((_, 1), _), ((2, 3), 4), True)
+    ((8,), (2, 4))
+    """
+    if isinstance(c, tuple):
+        who = "slice" if keep_under else "dice"
+        if not isinstance(t, tuple):
+            raise RankError(f"{who}: the coordinate {format_coord(c)} is a tuple but {format_int_tuple(t)} is not")
+        if len(c) != len(t):
+            raise RankError(f"{who}: mismatched ranks: the coordinate {format_coord(c)} has {len(c)} modes, {format_int_tuple(t)} has {len(t)}")
+        out: list = []
+        for x, y in zip(c, t):
+            out.extend(slice_modes(x, y, keep_under, False))
+        return tuple(out)
+    if not is_int(c) and c is not _:
+        raise LayoutError(f"a slicing coordinate holds ints and _, got {type(c).__name__} {c!r}")
+    keep = (c is _) == keep_under
+    if top:
+        return t if keep else ()
+    return (t,) if keep else ()
+
+
+def format_coord(c: Any, cpp: bool = False) -> str:
+    """The text of a coordinate, ``_`` included (C++'s print form with ``cpp``: ``(_1,_)``).
+
+    >>> format_coord((1, _)), format_coord((1, _), cpp=True)
+    ('(1,_)', '(_1,_)')
+    """
+    if isinstance(c, tuple):
+        return "(" + ",".join(format_coord(x, cpp) for x in c) + ")"
+    if c is _:
+        return "_"
+    return format_int_tuple(c, cpp)
+
+
+class RankError(LayoutError):
+    """Two int-tuples (or a coordinate and a shape) are paired mode by mode but their ranks or
+    nesting differ (C++'s ``static_assert`` "Mismatched Ranks")."""
+
+
 class E:
     """CuTe's scaled basis stride ``v@i`` (C++ ``ScaledBasis<int, i>``, ``E<i>{} * v``): moving
     one step along a mode with this stride adds ``v`` to coordinate ``i`` of a multi-dimensional
@@ -410,18 +499,24 @@ class Layout(memory_map.MemoryMap):
             raise LayoutError(f"{what}: {self} has basis strides (it maps to coordinates, not offsets)")
 
     # ----------------------------------------------------------------- evaluation
-    def __call__(self, *args: Any) -> int:
-        """Evaluate at a flat index (an int) or a natural coordinate (a tuple).
+    def __call__(self, *args: Any) -> Any:
+        """Evaluate at a flat index (an int) or a natural coordinate (a tuple); a coordinate
+        holding the underscore ``_`` (:data:`converters.cute._`) *slices* instead, as C++'s
+        ``layout(i, _)``: the layout of the free modes (:func:`converters.cute.slice`).
 
         ``L(i, j)`` is the same as ``L((i, j))``.
 
         >>> L = Layout((4, 8), (8, 1))
         >>> L(5), L(1, 1), L(40)
         (9, 9, 10)
+        >>> from converters.cute import _
+        >>> L(1, _)
+        Layout((8):(1))
         """
-        if len(args) == 1:
-            return self.crd2idx(args[0])
-        return self.crd2idx(tuple(args))
+        c = args[0] if len(args) == 1 else tuple(args)
+        if type(c) is not int and has_underscore(c):
+            return Layout(slice_modes(c, self.shape, True), slice_modes(c, self.stride, True))
+        return self.crd2idx(c)
 
     def crd2idx(self, coord: IntTuple) -> int:
         """Offset of a coordinate: a flat index (int) or a (weakly) congruent coordinate.

@@ -35,7 +35,7 @@ from linlayout.checks import as_bool
 from linlayout.errors import LayoutError, ParseError
 from linlayout.limits import MAX_RANK
 
-from .layout import MAX_DEPTH, MAX_INT, E, IntTuple, Layout
+from .layout import MAX_DEPTH, MAX_INT, E, IntTuple, Layout, _, format_coord
 from .swizzle import ComposedLayout, Swizzle
 
 __all__ = [
@@ -43,6 +43,8 @@ __all__ = [
     "parse_layout",
     "parse_swizzle",
     "parse_int_tuple",
+    "parse_coord",
+    "format_coord",
     "format_layout",
     "MAX_TEXT",
 ]
@@ -121,9 +123,15 @@ class TextParser:
         return -v if neg else v
 
     # ------------------------------------------------------------------ grammar
-    def int_tuple(self, depth: int = 0, basis: bool = False) -> Any:
+    def int_tuple(self, depth: int = 0, basis: bool = False, coord: bool = False) -> Any:
         """int_tuple := leaf | '(' [int_tuple (',' int_tuple)*] ')';  leaf := integer, or with
-        ``basis`` (a stride) also ``integer '@' index`` (CuTe's scaled basis ``E<index> * v``)."""
+        ``basis`` (a stride) also ``integer '@' index`` (CuTe's scaled basis ``E<index> * v``),
+        or with ``coord`` (a slicing coordinate) also the underscore ``_``."""
+        if coord and self.peek() == "_":
+            nxt = self.text[self.pos + 1] if self.pos + 1 < self.n else ""
+            if not ("0" <= nxt <= "9" or nxt in "+-"):
+                self.pos += 1
+                return _
         if self.peek() != "(":
             v = self.integer(what="an integer or '('")
             if basis and self.peek() == "@":
@@ -147,7 +155,7 @@ class TextParser:
         while True:
             if len(items) >= MAX_RANK:
                 raise ParseError(f"a tuple of more than {MAX_RANK} modes (linlayout.limits.MAX_RANK)", self.text, self.pos)
-            items.append(self.int_tuple(depth + 1, basis))
+            items.append(self.int_tuple(depth + 1, basis, coord))
             c = self.peek()
             if c == ",":
                 self.pos += 1
@@ -297,6 +305,19 @@ def parse_int_tuple(text: str) -> IntTuple:
     """
     p = TextParser(text)
     return _finish(p, p.int_tuple())
+
+
+def parse_coord(text: str) -> Any:
+    """Parse a coordinate: an int-tuple whose leaves may be negative or the slicing underscore
+    ``_`` (:data:`converters.cute._`), as C++ prints it; :func:`format_coord` writes it back.
+
+    >>> parse_coord("(1,(_,_2))")
+    (1, (_, 2))
+    >>> format_coord(parse_coord("(1,(_,_2))"))
+    '(1,(_,2))'
+    """  # (format_coord lives in .layout, beside the underscore)
+    p = TextParser(text)
+    return _finish(p, p.int_tuple(coord=True))
 
 
 def parse_layout(text: str) -> Layout:
