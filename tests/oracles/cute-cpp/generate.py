@@ -434,7 +434,8 @@ def extras_cases() -> list[dict]:
     # shape_div: the pycute / C++ examples, then seeded shapes by divisors, multiples, tuples
     for a, b in [((4, 5, 6), 40), ((6, 2, 3), 12), ((6, 2, 3), 36), ((6, 2, 3), (3, 4, 6)), (12, (2, 3)), (6, 12),
                  (((2, 4), 6), (4, 3)), ((6, 2, 3), 3), ((6, 2, 3), 6), ((6, 2, 3), 2), (16, 4), (4, 16), (0, 4),
-                 (6, 4), ((6, 2, 3), (3, 4)), ((4, 6), 16)]:  # (the last three: C++ refuses them)
+                 (6, 4), ((6, 2, 3), (3, 4)), ((4, 6), 16),  # (these three: C++ refuses them)
+                 ((3, 4), 6), ((3, 4), 12), ((3, 4), 36), (((3, 4), 6), 36), ((6, (3, 4)), 36)]:  # pycute's test_shape_div
         add("shape_div", a, b, cpp=f"shape_div({cpp_tuple(a)},{cpp_tuple(b)})")
     for _k in range(40):
         a = _shape_like(rng)
