@@ -60,6 +60,8 @@ def read_args(op: str, args: list) -> list:
         return [parse_coord(args[0]), parse(args[1])]
     if op in ("nullspace", "max_alignment"):
         return [parse(args[0])]
+    if op == "composition":
+        return [parse(a) for a in args]
     if op == "evenly_divides":
         return [_tuple(args[0]), _tiler(args[1])]
     return [_tuple(a) for a in args]
@@ -111,7 +113,7 @@ def test_every_op_has_rows_and_refusals():
     ops = {r["op"] for r in ROWS}
     assert ops == {"shape_div", "weakly_congruent", "congruent", "evenly_divides", "lex_less", "colex_less", "elem_less",
                    "idx2crd", "slice", "dice", "slice_and_offset", "nullspace", "domain_distribute", "max_alignment",
-                   "mixed_bits"}
+                   "mixed_bits", "composition"}
     assert {r["op"] for r in ROWS if "error" in r} >= {"shape_div", "colex_less", "slice_and_offset"}
     assert any(isinstance(parse(r["result"]), ComposedLayout) for r in ROWS if r["op"] == "slice_and_offset" and "result" in r)
     assert any(isinstance(parse(r["result"]), Layout) and "S<" in r["args"][1] for r in ROWS if r["op"] == "slice_and_offset" and "result" in r)

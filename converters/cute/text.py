@@ -137,11 +137,14 @@ class TextParser:
             if basis and self.peek() == "@":
                 self.pos += 1
                 p = self.pos
-                i = self.integer(allow_underscore=False, what="a codomain index after '@'")
-                if self.peek() == "@":
-                    raise ParseError("multi-level basis strides (v@i@j) are not supported in a layout", self.text, self.pos)
+                idx = [self.integer(allow_underscore=False, what="a codomain index after '@'")]
+                while self.peek() == "@":  # C++'s nested basis E<i,j> prints v@j@i (innermost first)
+                    if len(idx) >= MAX_DEPTH:
+                        raise ParseError(f"a basis path deeper than {MAX_DEPTH} levels", self.text, self.pos)
+                    self.pos += 1
+                    idx.append(self.integer(allow_underscore=False, what="a codomain index after '@'"))
                 try:
-                    return E(v, i)
+                    return E(v, tuple(reversed(idx)))
                 except LayoutError as e:
                     raise ParseError(str(e), self.text, p) from None
             return v

@@ -51,7 +51,7 @@ def cpp_tuple(t) -> str:
     if isinstance(t, tuple):
         return "cute::make_tuple(" + ",".join(cpp_tuple(x) for x in t) + ")"
     if isinstance(t, E):
-        return f"(E<{t.index}>{{}} * Int<{t.value}>{{}})"
+        return f"(E<{','.join(map(str, t.path))}>{{}} * Int<{t.value}>{{}})"
     if type(t).__name__ == "Underscore":
         return "_"
     return f"Int<{t}>{{}}"
@@ -546,6 +546,13 @@ def extras_cases() -> list[dict]:
         for off in (0, 32, 48):
             C = ComposedLayout(sw, off, L)
             add("max_alignment", C, cpp=f"int(max_alignment({cpp_arg(C)}))")
+    # composition with nested basis strides (C++ E<i,j>: composition.cpp's 'BETA: Tuple strides')
+    for a, b in [("(4,(2,3)):(6,(3,1))", "(2,4):(1@1@1,1@0)"), ("(4,(2,3)):(6,(3,1))", "(2,3):(1@0@1,1@1@1)"),
+                 ("(4,(2,3)):(6,(3,1))", "(3,2,2):(1@1@1,1@0@1,2@0)"), ("((2,4),(2,8)):((1,16),(2,64))", "(4,2,8):(1@1@0,1@0@0,1@1@1)"),
+                 ("((2,4),(2,8)):((1,16),(2,64))", "(2,4):(1@0@1,2@1@1)"), ("(8,(4,4)):(1,(8,32))", "((2,2),4):((1@0@1,1@1@1),2@0)"),
+                 ("(8,(4,4)):(1,(8,32))", "(4,2):(2@1@1,4@0)"), ("((4,2),(4,2)):((2,1),(16,8))", "(2,2,4):(1@1@0,1@0@1,1@0@0)")]:
+        A_, B_ = parse_layout(a), parse_layout(b)
+        add("composition", A_, B_, cpp=f"composition({cpp_arg(A_)},{cpp_arg(B_)})")
     # MixedBits: seeded operands and operations (the run-time part stays a uint32_t in C++)
     for _k in range(80):
         s0, f0, s1, f1 = (rng.randrange(16) for _ in range(4))
