@@ -24,9 +24,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from linlayout.errors import LayoutError, SizeError
+from linlayout.errors import SizeError
 
 from .layout import (
+    IntTupleError,
     MAX_DEPTH,
     IntTuple,
     Layout,
@@ -46,6 +47,7 @@ __all__ = [
     "Underscore",
     "_",
     "RankError",
+    "IntTupleError",
     "DivisibilityError",
     "has_underscore",
     "shape_div",
@@ -68,7 +70,7 @@ class DivisibilityError(SizeError):
 def _check(t: Any, what: str, depth: int = 0, *, under: bool = False, negative: bool = False) -> Any:
     """``t`` checked to be an int-tuple (with ``_`` where ``under``); a LayoutError otherwise."""
     if depth > MAX_DEPTH:
-        raise LayoutError(f"{what}: nesting deeper than {MAX_DEPTH} levels")
+        raise IntTupleError(f"{what}: nesting deeper than {MAX_DEPTH} levels")
     if isinstance(t, tuple):
         for x in t:
             _check(x, what, depth + 1, under=under, negative=negative)
@@ -76,7 +78,7 @@ def _check(t: Any, what: str, depth: int = 0, *, under: bool = False, negative: 
     if under and t is _:
         return t
     if not is_int(t):
-        raise LayoutError(f"{what}: expected an int or a tuple of int-tuples, got {type(t).__name__} {t!r}")
+        raise IntTupleError(f"{what}: expected an int or a tuple of int-tuples, got {type(t).__name__} {t!r}")
     if not negative and t < 0:
         raise SizeError(f"{what}: a shape's extents are >= 0, got {t}")
     return t
@@ -177,7 +179,7 @@ def evenly_divides(a: IntTuple, b: Any) -> bool:
 
 def _evenly(a: IntTuple, b: Any, depth: int) -> bool:
     if depth > MAX_DEPTH:
-        raise LayoutError(f"evenly_divides: tiler nested deeper than {MAX_DEPTH} levels")
+        raise IntTupleError(f"evenly_divides: tiler nested deeper than {MAX_DEPTH} levels")
     if isinstance(b, tuple):
         ra = len(a) if isinstance(a, tuple) else 1
         if len(b) > ra:
@@ -190,7 +192,7 @@ def _evenly(a: IntTuple, b: Any, depth: int) -> bool:
         b._need_offsets("evenly_divides")
         return product(a) == b.size() * product(complement(b, a).shape)
     if not is_int(b) or b < 1:
-        raise LayoutError(f"evenly_divides: a tiler is an int >= 1, a Layout or a tuple of tilers, got {b!r}")
+        raise IntTupleError(f"evenly_divides: a tiler is an int >= 1, a Layout or a tuple of tilers, got {b!r}")
     return product(a) == b * product(_ceil_div(a, b))
 
 

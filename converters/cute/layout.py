@@ -124,7 +124,7 @@ def slice_modes(c: Any, t: Any, keep_under: bool, top: bool = True) -> Any:
             out.extend(slice_modes(x, y, keep_under, False))
         return tuple(out)
     if not is_int(c) and c is not _:
-        raise LayoutError(f"a slicing coordinate holds ints and _, got {type(c).__name__} {c!r}")
+        raise IntTupleError(f"a slicing coordinate holds ints and _, got {type(c).__name__} {c!r}")
     keep = (c is _) == keep_under
     if top:
         return t if keep else ()
@@ -142,6 +142,11 @@ def format_coord(c: Any, cpp: bool = False) -> str:
     if c is _:
         return "_"
     return format_int_tuple(c, cpp)
+
+
+class IntTupleError(LayoutError):
+    """An argument of a CuTe function is not what it takes: not an int-tuple, not a coordinate
+    (ints and ``_``), not a layout, or nested too deep."""
 
 
 class RankError(LayoutError):

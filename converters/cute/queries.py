@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from linlayout.errors import LayoutError, UnsupportedError
+from linlayout.errors import SizeError, UnsupportedError
 
 from .inttuple import _check
-from .layout import IntTuple, Layout, compact_col_major, flatten, is_int, product
+from .layout import IntTupleError, IntTuple, Layout, compact_col_major, flatten, is_int, product
 from .mixedbits import MixedBits
 from .swizzle import ComposedLayout, Swizzle
 
@@ -64,7 +64,7 @@ def nullspace(layout: Any) -> Layout:
     if isinstance(layout, ComposedLayout):
         return Layout(1, 0)
     if not isinstance(layout, Layout):
-        raise LayoutError(f"nullspace expects a Layout, got {type(layout).__name__} {layout!r}")
+        raise IntTupleError(f"nullspace expects a Layout, got {type(layout).__name__} {layout!r}")
     fs, fd = layout.flat_shape(), layout.flat_stride()
     zeros = [i for i, d in enumerate(fd) if is_int(d) and d == 0]
     if not zeros:
@@ -96,14 +96,14 @@ def domain_distribute(a: IntTuple, b: int) -> Layout:
     if isinstance(b, Layout):
         b = b.size()
     if not is_int(b):
-        raise LayoutError(f"domain_distribute: b is an integer (C++: is_integral<ShapeB>), got {b!r}")
+        raise IntTupleError(f"domain_distribute: b is an integer (C++: is_integral<ShapeB>), got {b!r}")
     fs = flatten(a)
     rest = b
     shape = []
     for s in fs:
         g = cpp_gcd(s, rest)
         if g == 0:
-            raise LayoutError(f"domain_distribute: gcd({s}, {rest}) is 0 (an extent 0 and nothing left of {b})")
+            raise SizeError(f"domain_distribute: gcd({s}, {rest}) is 0 (an extent 0 and nothing left of {b})")
         shape.append(g)
         rest = _trunc(rest, g)
     stride = flatten(compact_col_major(fs, static=True))
@@ -137,7 +137,7 @@ def max_alignment(x: Any) -> int:
         return 1
     if isinstance(x, Layout):
         return _layout_alignment(x)
-    raise LayoutError(f"max_alignment expects a Layout, a ComposedLayout, a Swizzle, a MixedBits or an int, got {type(x).__name__} {x!r}")
+    raise IntTupleError(f"max_alignment expects a Layout, a ComposedLayout, a Swizzle, a MixedBits or an int, got {type(x).__name__} {x!r}")
 
 
 def _layout_alignment(layout: Layout) -> int:

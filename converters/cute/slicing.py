@@ -32,11 +32,11 @@ from __future__ import annotations
 
 from typing import Any, Union
 
-from linlayout.errors import LayoutError, UnsupportedError
+from linlayout.errors import SwizzleError, UnsupportedError
 
 from . import swizzle as _swizzle_module
 from .inttuple import _, _check, _filter, _text, has_underscore
-from .layout import Layout, is_int
+from .layout import IntTupleError, Layout, is_int
 from .swizzle import ComposedLayout, Swizzle
 
 __all__ = ["slice", "dice", "slice_and_offset"]
@@ -88,7 +88,7 @@ def dice(coord: Any, layout: Layout) -> Layout:
     """
     c = _coord(coord, "dice")
     if not isinstance(layout, Layout):
-        raise LayoutError(f"dice expects a Layout, got {type(layout).__name__} {layout!r}")
+        raise IntTupleError(f"dice expects a Layout, got {type(layout).__name__} {layout!r}")
     return _layout_dice(c, layout)
 
 
@@ -102,7 +102,10 @@ def slice_and_offset(coord: Any, layout: Sliceable) -> tuple[Sliceable, Any]:
     C++'s ``swizzle_layout.hpp``: all-underscore coordinates reshape; if the free modes reach a
     ``Y`` bit and its paired ``Z`` bit the result stays swizzled (``Sw o off' o slice``, with the
     fixed modes' swizzle bits XORed into ``off'`` and their other bits the returned offset); else
-    it decays to a plain layout whose strides carry the swizzle, and an offset.
+    it decays to a plain layout whose strides carry the swizzle, and an offset.  As in C++, the
+    composed layout's own offset is combined with the fixed modes' bits by XOR, so the law above
+    holds when that offset does not carry into the modes' bits (an offset of 0, or bits apart:
+    what slicing produces); otherwise the answer is still C++'s (tests/test_cute_inttuple.py).
 
     >>> slice_and_offset((1, _), Layout((4, 8), (8, 1)))
     (Layout((8):(1)), 8)
@@ -117,12 +120,12 @@ def slice_and_offset(coord: Any, layout: Sliceable) -> tuple[Sliceable, Any]:
             return _swizzle_slice(c, layout)
         sl, off = slice_and_offset(c, layout.inner)
         return ComposedLayout(layout.outer, _offset(layout.offset + off), sl), 0
-    raise LayoutError(f"slice_and_offset expects a Layout or a ComposedLayout, got {type(layout).__name__} {layout!r}")
+    raise IntTupleError(f"slice_and_offset expects a Layout or a ComposedLayout, got {type(layout).__name__} {layout!r}")
 
 
 def _offset(o: Any) -> int:
     if not is_int(o):
-        raise LayoutError(f"slicing a composed layout: its inner layout's offset {o!r} is not an integer (basis strides?)")
+        raise UnsupportedError(f"slicing a composed layout: its inner layout's offset {o!r} is not an integer (basis strides?)")
     return o
 
 
@@ -142,7 +145,7 @@ def _mixed_bits(shape: Any, stride: Any, crd: Any) -> int:
         return r
     span = shape * stride
     if span != 0 and (span < 0 or span & (span - 1)):
-        raise LayoutError(f"slicing a swizzled layout: the fixed mode {shape}:{stride} does not span a power of two "
+        raise SwizzleError(f"slicing a swizzled layout: the fixed mode {shape}:{stride} does not span a power of two "
                           f"(C++: 'Requires pow2 shape*stride.')")
     return (crd * stride) & ((shape - 1) * stride)
 

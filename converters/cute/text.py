@@ -129,7 +129,7 @@ class TextParser:
         or with ``coord`` (a slicing coordinate) also the underscore ``_``."""
         if coord and self.peek() == "_":
             nxt = self.text[self.pos + 1] if self.pos + 1 < self.n else ""
-            if not ("0" <= nxt <= "9" or nxt in "+-"):
+            if not nxt or not ("0" <= nxt <= "9" or nxt in "+-"):
                 self.pos += 1
                 return _
         if self.peek() != "(":

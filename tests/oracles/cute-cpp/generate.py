@@ -497,6 +497,9 @@ def extras_cases() -> list[dict]:
            (Swizzle(3, 4, 3), Layout((8, 64), (64, 1))), (Swizzle(2, 4, 3), Layout((8, 32), (32, 1))),
            (Swizzle(3, 3, 3), Layout((64, 8), (1, 64))), (Swizzle(1, 2, 2), Layout((4, 8), (1, 4))),
            (Swizzle(2, 0, 2), Layout((4, 4), (1, 4))), (Swizzle(3, 4, 3), Layout(((8, 2), (8, 8)), ((64, 4096), (1, 512))))]
+    carry = ComposedLayout(Swizzle(3, 4, 3), 32, Layout((8, 64), (64, 1)))  # the offset's bit 5 meets column 32's:
+    for c in ((_, 32), (_, 33), (_, 16), (1, _)):                           # C++ XORs them (see test_cute_inttuple)
+        add("slice_and_offset", c, carry, cpp=_slice_cpp("slice_and_offset", c, carry))
     add("slice_and_offset", (1, 2), ComposedLayout(swz[0][0], 0, swz[0][1]),  # no underscore: C++ refuses
         cpp=_slice_cpp("slice_and_offset", (1, 2), ComposedLayout(swz[0][0], 0, swz[0][1])))
     for sw, L in swz:
