@@ -8,6 +8,9 @@ Accepted forms (whitespace is free between tokens):
   is a layout with CuTe's scaled-basis strides ``E<i> * v`` (:class:`~converters.cute.layout.E`),
   which maps to coordinates; a descriptor alone, e.g. ``(1@0, 8@1)``, has no shape and is refused
   with a message saying so (:func:`~converters.cute.descriptor.normalize_descriptor` takes one);
+* nested basis strides as C++ prints them, innermost index first: ``1@1@1`` is C++'s ``E<1,1>``
+  (the coordinate ``(0,(0,1))``);
+* coordinates with the slicing underscore, ``(1,_)`` (:func:`parse_coord`, :func:`format_coord`);
 * swizzles ``S<3,4,3>``, ``Sw<3,4,3>``, ``Swizzle<3,4,3>``, ``SW_3_4_3`` (negative shifts too:
   ``S<2,0,-2>``);
 * composed layouts ``S<3,4,3> o 0 o (8,64):(64,1)`` (also without the offset:
