@@ -540,9 +540,12 @@ class Layout(memory_map.MemoryMap):
         Layout((8):(1))
         """
         c = args[0] if len(args) == 1 else tuple(args)
-        if type(c) is not int and has_underscore(c):
-            return Layout(slice_modes(c, self.shape, True), slice_modes(c, self.stride, True))
-        return self.crd2idx(c)
+        try:
+            return self.crd2idx(c)
+        except LayoutError:  # (the evaluation refuses '_': only then look for one)
+            if has_underscore(c):
+                return Layout(slice_modes(c, self.shape, True), slice_modes(c, self.stride, True))
+            raise
 
     def crd2idx(self, coord: IntTuple) -> int:
         """Offset of a coordinate: a flat index (int) or a (weakly) congruent coordinate.

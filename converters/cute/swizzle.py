@@ -96,7 +96,7 @@ class ComposedLayout(memory_map.MemoryMap):
             if not SLICER:
                 raise LayoutError("slicing a composed layout needs converters.cute.slicing (import converters.cute)")
             return SLICER[0](c, self)
-        return self.outer(self.offset + self.inner(c))
+        return self.outer(self.offset + self.inner(*args))
 
     def table(self) -> np.ndarray:
         """Offsets of every flat index, vectorized (int64)."""

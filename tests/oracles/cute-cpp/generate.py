@@ -500,6 +500,15 @@ def extras_cases() -> list[dict]:
     carry = ComposedLayout(Swizzle(3, 4, 3), 32, Layout((8, 64), (64, 1)))  # the offset's bit 5 meets column 32's:
     for c in ((_, 32), (_, 33), (_, 16), (1, _)):                           # C++ XORs them (see test_cute_inttuple)
         add("slice_and_offset", c, carry, cpp=_slice_cpp("slice_and_offset", c, carry))
+    for outer, off, inner in ((Layout((4, 8), (8, 1)), 2, Layout((4, 4), (1, 4))), (Layout(64, 2), 0, Layout((2, (2, 4)), (8, (1, 2))))):
+        lay = ComposedLayout(outer, off, inner)  # a layout outer part: C++'s generic ComposedLayout slicing
+        for c in ((1, _), (_, 2), (_, (1, _)), (_, _)):
+            try:
+                slice_and_offset_ok = bool(T.slice_tuple(c, inner.shape) is not None)
+            except LayoutError:
+                slice_and_offset_ok = False
+            if slice_and_offset_ok:
+                add("slice_and_offset", c, lay, cpp=_slice_cpp("slice_and_offset", c, lay))
     add("slice_and_offset", (1, 2), ComposedLayout(swz[0][0], 0, swz[0][1]),  # no underscore: C++ refuses
         cpp=_slice_cpp("slice_and_offset", (1, 2), ComposedLayout(swz[0][0], 0, swz[0][1])))
     for sw, L in swz:
