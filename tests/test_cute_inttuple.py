@@ -43,7 +43,7 @@ from converters.cute import (
 from converters.cute.inttuple import DivisibilityError, IntTupleError, RankError
 from converters.cute.layout import flatten, product, unflatten
 from converters.cute.mixedbits import MixedBitsError
-from linlayout.errors import LayoutError, SizeError, UnsupportedError
+from linlayout.errors import LayoutError, ParseError, SizeError, UnsupportedError
 
 
 # ------------------------------------------------------------------ strategies
@@ -325,6 +325,7 @@ def test_mixed_bits_operations_are_the_bitwise_ones(s0, d0, f0, s1, d1, f1, k):
         assert int(r) == v
         if isinstance(r, MixedBits):
             assert r.static_int & r.flags == 0 and r.flags and r == v
+            assert MixedBits.parse(str(r)) == r
 
 
 def test_mixed_bits_refusals():
@@ -336,3 +337,32 @@ def test_mixed_bits_refusals():
         make_mixed_bits(1 << 32, 0, 1)
     with pytest.raises(MixedBitsError):
         make_mixed_bits(0, 1, 1) & 1.5
+    with pytest.raises(ParseError):
+        MixedBits.parse("M_4|(3&3)=6")  # the value disagrees
+    with pytest.raises(ParseError):
+        MixedBits.parse("M_4|(3&3)")
+    with pytest.raises(MixedBitsError):
+        MixedBits.parse("M_4|(4&4)=4")  # static and dynamic bits overlap
+
+
+# ------------------------------------------------------------------ nested basis strides
+def _leaf_paths(shape, prefix=()):
+    if isinstance(shape, tuple):
+        return [p for i, s in enumerate(shape) for p in _leaf_paths(s, prefix + (i,))]
+    return [(prefix, shape)]
+
+
+@given(layouts(strides=st.integers(1, 16)).filter(lambda L: isinstance(L.shape, tuple)), st.randoms(use_true_random=False))
+def test_nested_basis_composition_is_function_composition(A, rnd):
+    """``B`` with one mode per leaf of ``A``, each stepping that leaf through its nested basis
+    ``E(1, path)`` (C++ ``E<i, j, ...>``), in a shuffled order: ``B(c)`` is a coordinate of ``A``
+    and ``composition(A, B)(c) == A(B(c))`` for every ``c``; the text round-trips."""
+    leaves = _leaf_paths(A.shape)
+    rnd.shuffle(leaves)
+    B = Layout(tuple(s for _p, s in leaves), tuple(E(1, p) for p, _s in leaves))
+    R = composition(A, B)
+    for c in range(B.size()):
+        assert R(c) == A(B(c))
+    from converters.cute import parse
+
+    assert parse(str(B)) == B and parse(B.to_cpp()) == B

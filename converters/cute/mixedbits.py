@@ -24,11 +24,14 @@ from __future__ import annotations
 
 from typing import Any, Union
 
-from linlayout.errors import LayoutError, SizeError
+import re
+
+from linlayout.errors import LayoutError, ParseError, SizeError
 
 __all__ = ["MixedBits", "make_mixed_bits", "MixedBitsError"]
 
 _U32 = 0xFFFFFFFF
+_TEXT = re.compile(r"M_(\d{1,10})\|\((\d{1,10})&(\d{1,10})\)=(\d{1,10})")
 
 
 class MixedBitsError(LayoutError):
@@ -133,6 +136,22 @@ class MixedBits:
 
     def __str__(self) -> str:
         return f"M_{self.static_int}|({self.dynamic_int}&{self.flags})={int(self)}"
+
+    @classmethod
+    def parse(cls, text: str) -> "MixedBits":
+        """Read C++'s print form ``M_S|(d&F)=v`` back (the value ``v`` must agree).
+
+        >>> MixedBits.parse("M_4|(3&3)=7")
+        MixedBits(M_4|(3&3)=7)
+        """
+        m = _TEXT.fullmatch(text.strip()) if isinstance(text, str) and len(text) < 100 else None
+        if m is None:
+            raise ParseError(f"expected a MixedBits as C++ prints it, M_S|(d&F)=v, got {text!r}")
+        s, d, f, v = (int(g) for g in m.groups())
+        out = cls(s, f, d)
+        if int(out) != v:
+            raise ParseError(f"{text!r}: the value {v} is not {s} | ({d} & {f}) = {int(out)}")
+        return out
 
     def __repr__(self) -> str:
         return f"MixedBits({self})"
