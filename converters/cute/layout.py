@@ -98,10 +98,16 @@ def has_underscore(c: Any) -> bool:
     >>> has_underscore((1, (_, 2))), has_underscore((1, 2))
     (True, False)
     """
+    return _has_underscore(c, 0)
+
+
+def _has_underscore(c: Any, depth: int) -> bool:
     if c is _:
         return True
     if isinstance(c, tuple):
-        return any(has_underscore(x) for x in c)
+        if depth >= MAX_DEPTH:
+            raise IntTupleError(f"a coordinate nested deeper than {MAX_DEPTH} levels")
+        return any(_has_underscore(x, depth + 1) for x in c)
     return False
 
 
@@ -137,8 +143,14 @@ def format_coord(c: Any, cpp: bool = False) -> str:
     >>> format_coord((1, _)), format_coord((1, _), cpp=True)
     ('(1,_)', '(_1,_)')
     """
+    return _format_coord(c, cpp, 0)
+
+
+def _format_coord(c: Any, cpp: bool, depth: int) -> str:
     if isinstance(c, tuple):
-        return "(" + ",".join(format_coord(x, cpp) for x in c) + ")"
+        if depth >= MAX_DEPTH:  # (only a hostile argument, in an error message)
+            return "(...)"
+        return "(" + ",".join(_format_coord(x, cpp, depth + 1) for x in c) + ")"
     if c is _:
         return "_"
     return format_int_tuple(c, cpp)
