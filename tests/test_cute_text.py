@@ -237,8 +237,11 @@ def test_basis_descriptor_layouts():
         parse("(1@0, 8@1)")
     with pytest.raises(ParseError, match="mixes integer and basis"):
         parse("(4,8):(1@0,8)")
-    with pytest.raises(ParseError, match="multi-level"):
-        parse("(4,8):(1@0@1,8@1)")
+    # nested basis strides (C++ E<1,0> prints _1@0@1): the codomain coordinate (0, (1,))
+    N = parse("(4,8):(1@0@1,8@0)")
+    assert N == Layout((4, 8), (E(1, (1, 0)), E(8, 0))) and N((3, 2)) == (16, (3,)) and str(parse(str(N))) == str(N)
+    with pytest.raises(LayoutError, match="both as an integer and as a tuple"):
+        parse("(4,8):(1@0@1,8@1)")  # coordinate 1 both a tuple (1@0@1) and an integer (8@1)
     with pytest.raises(LayoutError, match="basis"):
         I.cosize()
     with pytest.raises(LayoutError, match="basis"):

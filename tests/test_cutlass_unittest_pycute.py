@@ -12,9 +12,12 @@ algebra (which follows CuTe C++ where it and pycute differ; the C++ unit tests a
 
 from __future__ import annotations
 
+import json
+import pathlib
+
 import pytest
 
-from converters.cute import Layout, coalesce, complement, composition, left_inverse, right_inverse
+from converters.cute import Layout, coalesce, complement, composition, format_coord, left_inverse, parse_int_tuple, right_inverse, shape_div
 from converters.cute.layout import compact_col_major, is_int, product
 
 SRC = "test/python/pycute"
@@ -205,9 +208,20 @@ def test_int_tuple_inner_product():
     assert inner_product(((2, 3), 4), ((2, 1), 2)) == 15
 
 
-@pytest.mark.skip(reason="converters.cute has no shape_div (pycute int_tuple.shape_div): no public int-tuple division")
-def test_int_tuple_shape_div():
-    """test_int_tuple.py TestIntTuple.test_shape_div."""
+EXTRAS = pathlib.Path(__file__).parent / "oracles" / "cute-cpp" / "extras.jsonl"
+SHAPE_DIV = [((3, 4), 6, (1, 2)), ((3, 4), 12, (1, 1)), ((3, 4), 36, (1, 1)), (((3, 4), 6), 36, ((1, 1), 2)),
+             ((6, (3, 4)), 36, (1, (1, 2)))]
+
+
+@pytest.mark.parametrize("a,b,expected", SHAPE_DIV, ids=str)
+def test_int_tuple_shape_div(a, b, expected):
+    """test_int_tuple.py TestIntTuple.test_shape_div: every case, with pycute's answer; C++'s
+    ``shape_div`` (static integers) prints the same (tests/oracles/cute-cpp/extras.jsonl, checked
+    here too)."""
+    assert shape_div(a, b) == expected
+    rows = [json.loads(line) for line in EXTRAS.read_text().splitlines()]
+    cpp = [r["result"] for r in rows if r["op"] == "shape_div" and r["args"] == [format_coord(a), b]]
+    assert cpp and parse_int_tuple(cpp[0]) == expected
 
 
 def test_int_tuple_prefix_product():

@@ -16,6 +16,13 @@
   and their distributed linear form
 * :mod:`.interop` — pycute objects in and out (``from_pycute``, ``to_pycute``; pycute optional)
 * :mod:`.atoms` — the MMA and copy atoms by CUTLASS name (``mma_atom``, ``copy_atom``, ``atoms``)
+* :mod:`.inttuple` — int-tuple functions (``shape_div``, ``weakly_congruent``, ``evenly_divides``,
+  ``lex_less`` / ``colex_less`` / ``elem_less``, ``idx2crd`` through strides) and the slicing
+  underscore :data:`_`
+* :mod:`.slicing` — ``slice``, ``dice``, ``slice_and_offset`` of plain and swizzled layouts
+  (``L(i, _)`` slices)
+* :mod:`.queries` — ``nullspace``, ``domain_distribute``, ``max_alignment``;
+  :mod:`.mixedbits` — ``MixedBits`` (C++'s partly static, partly run-time 32-bit values)
 * :mod:`.tmem` — UMMA tensor-memory fragments (CuTe's ``tmem_frg``: ``TMEM::DP`` / column
   addresses) as :class:`TmemLayout` values of kind ``tensor_memory`` (``row, col -> dim0, dim1``)
 
@@ -40,9 +47,15 @@ from .descriptor import Basis, Descriptor, basis_layout, format_descriptor, norm
 from .layout import E, Layout, make_layout
 from .swizzle import ComposedLayout, Swizzle
 from .read import parse
-from .text import format_layout, parse_int_tuple, parse_layout, parse_swizzle
+from .text import format_coord, format_layout, parse_coord, parse_int_tuple, parse_layout, parse_swizzle
 from .tv import TVLayout, make_layout_tv, parse_tv, to_tv
 from .tmem import TmemLayout, parse_tmem, tmem_frg
+from . import inttuple, mixedbits, queries, slicing
+from .mixedbits import MixedBits, MixedBitsError, make_mixed_bits
+from .queries import domain_distribute, max_alignment, nullspace
+from .inttuple import *  # noqa: F403 (listed in inttuple.__all__)
+from .inttuple import _
+from .slicing import dice, slice, slice_and_offset  # noqa: A004 (CuTe's names)
 
 __all__ = [
     "Layout",
@@ -54,6 +67,8 @@ __all__ = [
     "parse_layout",
     "parse_swizzle",
     "parse_int_tuple",
+    "parse_coord",
+    "format_coord",
     "format_layout",
     "Basis",
     "Descriptor",
@@ -85,6 +100,10 @@ __all__ = [
     "smem_atom",
     "atoms",
     *algebra.__all__,
+    *inttuple.__all__,
+    *slicing.__all__,
+    *mixedbits.__all__,
+    *queries.__all__,
 ]
 
 # Jupyter shows every CuTe layout value (and TV layout) as a picture (linlayout.draw.layout_html).

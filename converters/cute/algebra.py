@@ -332,7 +332,9 @@ def _compose_tree(
             i += 1
         return tuple(rs), tuple(rd)
     if type(d) is E:
-        mode = A[d.index]
+        mode = A
+        for i in d.path:  # C++ basis_get: the mode (of a mode ...) the basis points at
+            mode = mode[i]
         mls, mld = _coalesce_x(mode._fs, mode._fd)
         a, b = _compose_leaf(tuple(mls), tuple(mld), s, d.value, path, check, exact)
     else:

@@ -31,7 +31,7 @@ from typing import Any, Iterator, Optional, Union, cast
 import numpy as np
 
 from linlayout.checks import expect
-from linlayout.errors import LayoutError, SizeError
+from linlayout.errors import LayoutError, SizeError, UnsupportedError
 from linlayout.tabulate import tabulate
 
 from . import memory_map
@@ -60,33 +60,151 @@ MAX_DEPTH = 64
 MAX_TABLE_SIZE = 1 << 26
 
 
+class Underscore:
+    """CuTe's ``_`` (C++ ``Underscore``): in a coordinate, "every value of this mode".  A layout
+    evaluated at a coordinate holding ``_`` is *sliced* (:func:`converters.cute.slice`): the modes
+    at ``_`` are kept, the others fixed.  Elsewhere (an offset) it counts as 0, as C++'s
+    ``Underscore`` is an ``Int<0>``.  There is one instance, :data:`_`; it prints as ``_``.
+
+    >>> from converters.cute import Layout, _
+    >>> Layout((4, 8), (8, 1))(2, _)
+    Layout((8):(1))
+    """
+
+    __slots__ = ()
+    _instance: "Underscore | None" = None
+
+    def __new__(cls) -> "Underscore":
+        if cls._instance is None:
+            cls._instance = object.__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "_"
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> str:
+        return "_"
+
+
+#: The underscore of a slicing coordinate (C++ ``cute::_``).
+_ = Underscore()
+
+
+def has_underscore(c: Any) -> bool:
+    """True when the coordinate ``c`` holds :data:`_` anywhere (C++ ``has_underscore``).
+
+    >>> has_underscore((1, (_, 2))), has_underscore((1, 2))
+    (True, False)
+    """
+    return _has_underscore(c, 0)
+
+
+def _has_underscore(c: Any, depth: int) -> bool:
+    if c is _:
+        return True
+    if isinstance(c, tuple):
+        if depth >= MAX_DEPTH:
+            raise IntTupleError(f"a coordinate nested deeper than {MAX_DEPTH} levels")
+        return any(_has_underscore(x, depth + 1) for x in c)
+    return False
+
+
+def slice_modes(c: Any, t: Any, keep_under: bool, top: bool = True) -> Any:
+    """The modes of ``t`` that the coordinate ``c`` pairs with ``_`` (``keep_under``: C++
+    ``slice``) or with an integer (C++ ``dice``), each mode's kept modes concatenated (C++'s
+    ``filter_tuple``); at the top ``slice(_, t)`` and ``dice(i, t)`` are ``t`` itself.
+
+    >>> slice_modes((1, _), (4, 8), True), slice_modes(((_, 1), _), ((2, 3), 4), True)
+    ((8,), (2, 4))
+    """
+    if isinstance(c, tuple):
+        who = "slice" if keep_under else "dice"
+        if not isinstance(t, tuple):
+            raise RankError(f"{who}: the coordinate {format_coord(c)} is a tuple but {format_int_tuple(t)} is not")
+        if len(c) != len(t):
+            raise RankError(f"{who}: mismatched ranks: the coordinate {format_coord(c)} has {len(c)} modes, {format_int_tuple(t)} has {len(t)}")
+        out: list = []
+        for x, y in zip(c, t):
+            out.extend(slice_modes(x, y, keep_under, False))
+        return tuple(out)
+    if not is_int(c) and c is not _:
+        raise IntTupleError(f"a slicing coordinate holds ints and _, got {type(c).__name__} {c!r}")
+    keep = (c is _) == keep_under
+    if top:
+        return t if keep else ()
+    return (t,) if keep else ()
+
+
+def format_coord(c: Any, cpp: bool = False) -> str:
+    """The text of a coordinate, ``_`` included (C++'s print form with ``cpp``: ``(_1,_)``).
+
+    >>> format_coord((1, _)), format_coord((1, _), cpp=True)
+    ('(1,_)', '(_1,_)')
+    """
+    return _format_coord(c, cpp, 0)
+
+
+def _format_coord(c: Any, cpp: bool, depth: int) -> str:
+    if isinstance(c, tuple):
+        if depth >= MAX_DEPTH:  # (only a hostile argument, in an error message)
+            return "(...)"
+        return "(" + ",".join(_format_coord(x, cpp, depth + 1) for x in c) + ")"
+    if c is _:
+        return "_"
+    return format_int_tuple(c, cpp)
+
+
+class IntTupleError(LayoutError):
+    """An argument of a CuTe function is not what it takes: not an int-tuple, not a coordinate
+    (ints and ``_``), not a layout, or nested too deep."""
+
+
+class RankError(LayoutError):
+    """Two int-tuples (or a coordinate and a shape) are paired mode by mode but their ranks or
+    nesting differ (C++'s ``static_assert`` "Mismatched Ranks")."""
+
+
 class E:
     """CuTe's scaled basis stride ``v@i`` (C++ ``ScaledBasis<int, i>``, ``E<i>{} * v``): moving
     one step along a mode with this stride adds ``v`` to coordinate ``i`` of a multi-dimensional
     codomain (CuTe prints it ``_v@i``).  A layout with basis strides maps to coordinates, not
     offsets, e.g. the identity layout ``(4,8):(1@0,1@1)``.
 
+    ``index`` may be a path into a nested codomain (C++ ``E<i, j, ...>``): ``E(1, (1, 1))`` is
+    C++'s ``E<1,1>``, the coordinate ``(0, (0, 1))``; its text is C++'s, the indices innermost
+    first (``1@1@1``; ``E(1, (0, 2))`` is ``1@2@0``).  ``path`` is the index as a tuple (``(i,)``
+    for a flat one).  A layout with nested basis strides is evaluated and composed as in C++, but
+    has no table or linear form (those take one flat codomain).
+
     >>> E(1, 0) * 3, 2 * E(4, 1), E(1, 0) * 3 == E(3, 0)
     (E(3@0), E(8@1), True)
+    >>> E(2, (1, 0)), E(2, (1, 0)).path, E(1, (3,)) == E(1, 3)
+    (E(2@0@1), (1, 0), True)
     """
 
-    __slots__ = ("value", "index")
+    __slots__ = ("value", "index", "path")
 
-    def __init__(self, value: int, index: int):
-        if not is_int(value) or not is_int(index) or index < 0 or abs(value) > MAX_INT or index > MAX_DEPTH:
-            raise LayoutError(f"a basis stride is v@i with an int v (|v| <= {MAX_INT}) and 0 <= i <= {MAX_DEPTH}, got {value!r}@{index!r}")
+    def __init__(self, value: int, index: Any):
+        path = tuple(index) if isinstance(index, (tuple, list)) else (index,)
+        if (not is_int(value) or abs(value) > MAX_INT or not path or len(path) > MAX_DEPTH
+                or not all(is_int(i) and 0 <= i <= MAX_DEPTH for i in path)):
+            raise LayoutError(f"a basis stride is v@i with an int v (|v| <= {MAX_INT}) and 0 <= i <= {MAX_DEPTH} "
+                              f"(or a path of such i), got {value!r}@{index!r}")
         self.value = value
-        self.index = index
+        self.path = path
+        self.index = path[0] if len(path) == 1 else path
 
     def __mul__(self, k: Any) -> "E":
         if is_int(k):
-            return E(self.value * k, self.index)
+            return E(self.value * k, self.path)
         return NotImplemented
 
     __rmul__ = __mul__
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, E) and self.value == other.value and self.index == other.index
+        return isinstance(other, E) and self.value == other.value and self.path == other.path
 
     def _no_offset(self, *_: Any) -> Any:
         raise LayoutError(
@@ -98,10 +216,10 @@ class E:
     __floordiv__ = __mod__ = __lshift__ = _no_offset
 
     def __hash__(self) -> int:
-        return hash(("E", self.value, self.index))
+        return hash(("E", self.value, self.path))
 
     def __str__(self) -> str:
-        return f"{self.value}@{self.index}"
+        return f"{self.value}" + "".join(f"@{i}" for i in reversed(self.path))
 
     def __repr__(self) -> str:
         return f"E({self})"
@@ -405,23 +523,41 @@ class Layout(memory_map.MemoryMap):
         """
         return self._basis is not None
 
+    def _nested_basis(self) -> bool:
+        """True when a basis stride indexes a nested codomain (C++ ``E<i, j>``)."""
+        return self._basis is not None and any(type(d) is E and len(d.path) > 1 for d in self._fd)
+
+    def _need_flat_basis(self, what: str) -> None:
+        if self._nested_basis():
+            raise UnsupportedError(f"{what}: {self} has nested basis strides (a coordinate of a nested codomain, C++ E<i,j>); "
+                                   f"only flat ones (v@i) have this form")
+
     def _need_offsets(self, what: str) -> None:
         if self._basis is not None:
             raise LayoutError(f"{what}: {self} has basis strides (it maps to coordinates, not offsets)")
 
     # ----------------------------------------------------------------- evaluation
-    def __call__(self, *args: Any) -> int:
-        """Evaluate at a flat index (an int) or a natural coordinate (a tuple).
+    def __call__(self, *args: Any) -> Any:
+        """Evaluate at a flat index (an int) or a natural coordinate (a tuple); a coordinate
+        holding the underscore ``_`` (:data:`converters.cute._`) *slices* instead, as C++'s
+        ``layout(i, _)``: the layout of the free modes (:func:`converters.cute.slice`).
 
         ``L(i, j)`` is the same as ``L((i, j))``.
 
         >>> L = Layout((4, 8), (8, 1))
         >>> L(5), L(1, 1), L(40)
         (9, 9, 10)
+        >>> from converters.cute import _
+        >>> L(1, _)
+        Layout((8):(1))
         """
-        if len(args) == 1:
-            return self.crd2idx(args[0])
-        return self.crd2idx(tuple(args))
+        c = args[0] if len(args) == 1 else tuple(args)
+        try:
+            return self.crd2idx(c)
+        except LayoutError:  # (the evaluation refuses '_': only then look for one)
+            if has_underscore(c):
+                return Layout(slice_modes(c, self.shape, True), slice_modes(c, self.stride, True))
+            raise
 
     def crd2idx(self, coord: IntTuple) -> int:
         """Offset of a coordinate: a flat index (int) or a (weakly) congruent coordinate.
@@ -434,10 +570,17 @@ class Layout(memory_map.MemoryMap):
         """
         if self._basis is not None:
             leaves = flatten(_idx2crd_tree(coord, self.shape, "coordinate"))
+            if self._nested_basis():
+                values: dict = {}
+                for c, d in zip(leaves, self._fd):
+                    if type(d) is E:
+                        values[d.path] = values.get(d.path, 0) + c * d.value
+                root = _codomain_profile([d.path for d in self._fd if type(d) is E], self)
+                return cast(int, _nested_coordinate(root, values))
             out = [0] * self._basis
             for c, d in zip(leaves, self._fd):
                 if type(d) is E:
-                    out[d.index] += c * d.value
+                    out[d.path[0]] += c * d.value
             return cast(int, tuple(out))  # a coordinate, where a basis layout's codomain has several modes
         return _crd2idx(coord, self.shape, self.stride, "coordinate")
 
@@ -480,6 +623,7 @@ class Layout(memory_map.MemoryMap):
         >>> Layout((2, 2), (E(1, 1), E(1, 0))).coord_table().tolist()
         [[0, 0], [0, 1], [1, 0], [1, 1]]
         """
+        self._need_flat_basis("coord_table")
         n = self.size()
         if n > MAX_TABLE_SIZE:
             raise SizeError(f"layout of size {n} is too large to tabulate (limit {MAX_TABLE_SIZE})")
@@ -488,7 +632,7 @@ class Layout(memory_map.MemoryMap):
         for sh, d in zip(self._fs, self._fd):
             v = [0] * k
             if type(d) is E:
-                v[d.index] = d.value
+                v[d.path[0]] = d.value
             else:
                 v[0] = d
             steps.append((sh, v))
@@ -537,17 +681,52 @@ def _basis_of(fd: tuple, layout: Any) -> Optional[int]:
     Non-zero integer strides cannot mix with basis strides (C++ cannot add them either)."""
     k = -1
     mixed = False
+    nested = False
     for d in fd:
         if type(d) is E:
-            if d.index > k:
-                k = d.index
+            if d.path[0] > k:
+                k = d.path[0]
+            nested = nested or len(d.path) > 1
         elif d != 0:
             mixed = True
     if k < 0:
         return None
     if mixed:
         raise LayoutError(f"layout {format_int_tuple(layout.shape)}:{format_int_tuple(layout.stride)} mixes integer and basis (v@i) strides")
+    if nested:
+        _codomain_profile([d.path for d in fd if type(d) is E], layout)
     return k + 1
+
+
+def _codomain_profile(paths: list, layout: Any) -> Any:
+    """The nesting of the codomain the basis paths reach (C++'s ArithmeticTuple of their sum): a
+    node is an int (a leaf) or a dict of its children; a path that ends where another goes on (an
+    integer added to a tuple) is refused."""
+    root: dict = {}
+    for p in paths:
+        node = root
+        for depth, i in enumerate(p):
+            last = depth == len(p) - 1
+            child = node.get(i)
+            if (last and isinstance(child, dict)) or (not last and child == 0):
+                raise LayoutError(f"layout {layout}: the basis strides reach the codomain coordinate "
+                                  f"{'/'.join(map(str, p[:depth + 1]))} both as an integer and as a tuple")
+            if last:
+                node[i] = 0
+            else:
+                node = node.setdefault(i, {})
+    return root
+
+
+def _nested_coordinate(root: dict, values: dict) -> tuple:
+    """The coordinate tuple of the codomain ``root`` with ``values`` (path -> int) filled in."""
+
+    def build(node: dict, prefix: tuple) -> tuple:
+        n = max(node) + 1
+        return tuple(build(node[i], prefix + (i,)) if isinstance(node.get(i), dict) else values.get(prefix + (i,), 0)
+                     for i in range(n))
+
+    return build(root, ())
 
 
 def compact_like(shape: Any) -> Any:

@@ -423,6 +423,7 @@ def codomain_shape(L: Any) -> list[int]:
         >>> codomain_shape(parse("(4,(2,8)):(1@1,(4@1,1@0))"))
         [8, 8]
     """
+    L._need_flat_basis("codomain_shape")
     ext = [1] * L._basis
     for s, d in zip(L._fs, L._fd):
         if s == 0:

@@ -24,11 +24,15 @@ from linlayout.errors import LayoutError
 from linlayout.swizzle import Swizzle
 
 from . import memory_map
-from .layout import MAX_INT, Layout, is_int
+from .layout import MAX_INT, Layout, has_underscore, is_int
 
 __all__ = ["Swizzle", "ComposedLayout"]
 
 Outer = Union[Swizzle, Layout]
+
+#: C++'s ``slice(coord, composed)``, set by :mod:`converters.cute.slicing` when it is imported (it
+#: needs the algebra, a layer above this module, so this module cannot import it).
+SLICER: list = []
 
 
 class ComposedLayout(memory_map.MemoryMap):
@@ -84,8 +88,14 @@ class ComposedLayout(memory_map.MemoryMap):
         t = self.table()
         return int(t.max()) + 1 if t.size else 0
 
-    def __call__(self, *args: Any) -> int:
-        """Evaluate at a flat index or a natural coordinate."""
+    def __call__(self, *args: Any) -> Any:
+        """Evaluate at a flat index or a natural coordinate; a coordinate holding ``_`` slices
+        (:func:`converters.cute.slice`, C++'s ``layout(i, _)``)."""
+        c = args[0] if len(args) == 1 else tuple(args)
+        if type(c) is not int and has_underscore(c):
+            if not SLICER:
+                raise LayoutError("slicing a composed layout needs converters.cute.slicing (import converters.cute)")
+            return SLICER[0](c, self)
         return self.outer(self.offset + self.inner(*args))
 
     def table(self) -> np.ndarray:

@@ -8,6 +8,9 @@ Accepted forms (whitespace is free between tokens):
   is a layout with CuTe's scaled-basis strides ``E<i> * v`` (:class:`~converters.cute.layout.E`),
   which maps to coordinates; a descriptor alone, e.g. ``(1@0, 8@1)``, has no shape and is refused
   with a message saying so (:func:`~converters.cute.descriptor.normalize_descriptor` takes one);
+* nested basis strides as C++ prints them, innermost index first: ``1@1@1`` is C++'s ``E<1,1>``
+  (the coordinate ``(0,(0,1))``);
+* coordinates with the slicing underscore, ``(1,_)`` (:func:`parse_coord`, :func:`format_coord`);
 * swizzles ``S<3,4,3>``, ``Sw<3,4,3>``, ``Swizzle<3,4,3>``, ``SW_3_4_3`` (negative shifts too:
   ``S<2,0,-2>``);
 * composed layouts ``S<3,4,3> o 0 o (8,64):(64,1)`` (also without the offset:
@@ -35,7 +38,7 @@ from linlayout.checks import as_bool
 from linlayout.errors import LayoutError, ParseError
 from linlayout.limits import MAX_RANK
 
-from .layout import MAX_DEPTH, MAX_INT, E, IntTuple, Layout
+from .layout import MAX_DEPTH, MAX_INT, E, IntTuple, Layout, _, format_coord
 from .swizzle import ComposedLayout, Swizzle
 
 __all__ = [
@@ -43,6 +46,8 @@ __all__ = [
     "parse_layout",
     "parse_swizzle",
     "parse_int_tuple",
+    "parse_coord",
+    "format_coord",
     "format_layout",
     "MAX_TEXT",
 ]
@@ -121,19 +126,28 @@ class TextParser:
         return -v if neg else v
 
     # ------------------------------------------------------------------ grammar
-    def int_tuple(self, depth: int = 0, basis: bool = False) -> Any:
+    def int_tuple(self, depth: int = 0, basis: bool = False, coord: bool = False) -> Any:
         """int_tuple := leaf | '(' [int_tuple (',' int_tuple)*] ')';  leaf := integer, or with
-        ``basis`` (a stride) also ``integer '@' index`` (CuTe's scaled basis ``E<index> * v``)."""
+        ``basis`` (a stride) also ``integer '@' index`` (CuTe's scaled basis ``E<index> * v``),
+        or with ``coord`` (a slicing coordinate) also the underscore ``_``."""
+        if coord and self.peek() == "_":
+            nxt = self.text[self.pos + 1] if self.pos + 1 < self.n else ""
+            if not nxt or not ("0" <= nxt <= "9" or nxt in "+-"):
+                self.pos += 1
+                return _
         if self.peek() != "(":
             v = self.integer(what="an integer or '('")
             if basis and self.peek() == "@":
                 self.pos += 1
                 p = self.pos
-                i = self.integer(allow_underscore=False, what="a codomain index after '@'")
-                if self.peek() == "@":
-                    raise ParseError("multi-level basis strides (v@i@j) are not supported in a layout", self.text, self.pos)
+                idx = [self.integer(allow_underscore=False, what="a codomain index after '@'")]
+                while self.peek() == "@":  # C++'s nested basis E<i,j> prints v@j@i (innermost first)
+                    if len(idx) >= MAX_DEPTH:
+                        raise ParseError(f"a basis path deeper than {MAX_DEPTH} levels", self.text, self.pos)
+                    self.pos += 1
+                    idx.append(self.integer(allow_underscore=False, what="a codomain index after '@'"))
                 try:
-                    return E(v, i)
+                    return E(v, tuple(reversed(idx)))
                 except LayoutError as e:
                     raise ParseError(str(e), self.text, p) from None
             return v
@@ -147,7 +161,7 @@ class TextParser:
         while True:
             if len(items) >= MAX_RANK:
                 raise ParseError(f"a tuple of more than {MAX_RANK} modes (linlayout.limits.MAX_RANK)", self.text, self.pos)
-            items.append(self.int_tuple(depth + 1, basis))
+            items.append(self.int_tuple(depth + 1, basis, coord))
             c = self.peek()
             if c == ",":
                 self.pos += 1
@@ -297,6 +311,19 @@ def parse_int_tuple(text: str) -> IntTuple:
     """
     p = TextParser(text)
     return _finish(p, p.int_tuple())
+
+
+def parse_coord(text: str) -> Any:
+    """Parse a coordinate: an int-tuple whose leaves may be negative or the slicing underscore
+    ``_`` (:data:`converters.cute._`), as C++ prints it; :func:`format_coord` writes it back.
+
+    >>> parse_coord("(1,(_,_2))")
+    (1, (_, 2))
+    >>> format_coord(parse_coord("(1,(_,_2))"))
+    '(1,(_,2))'
+    """  # (format_coord lives in .layout, beside the underscore)
+    p = TextParser(text)
+    return _finish(p, p.int_tuple(coord=True))
 
 
 def parse_layout(text: str) -> Layout:

@@ -51,7 +51,9 @@ def cpp_tuple(t) -> str:
     if isinstance(t, tuple):
         return "cute::make_tuple(" + ",".join(cpp_tuple(x) for x in t) + ")"
     if isinstance(t, E):
-        return f"(E<{t.index}>{{}} * Int<{t.value}>{{}})"
+        return f"(E<{','.join(map(str, t.path))}>{{}} * Int<{t.value}>{{}})"
+    if type(t).__name__ == "Underscore":
+        return "_"
     return f"Int<{t}>{{}}"
 
 
@@ -373,6 +375,299 @@ using namespace cute;
 """
 
 
+# ----------------------------------------------------------------------------- int-tuple functions, slicing, queries
+def _shape_like(rng: random.Random, depth: int = 0, extents=(1, 2, 3, 4, 6, 8, 12, 16)):
+    """A random int-tuple (nested at most two levels)."""
+    if depth < 2 and rng.random() < 0.6:
+        return tuple(_shape_like(rng, depth + 1, extents) for _ in range(rng.randint(1, 3)))
+    return rng.choice(extents)
+
+
+def _profile_map(t, f):
+    return tuple(_profile_map(x, f) for x in t) if isinstance(t, tuple) else f(t)
+
+
+def _compact_ordered(rng: random.Random, shape):
+    """A compact layout of ``shape`` with its leaves in a random order (a mode-order permutation)."""
+    from converters.cute.layout import flatten, unflatten
+
+    fs = flatten(shape)
+    order = list(range(len(fs)))
+    rng.shuffle(order)
+    stride = [0] * len(fs)
+    cur = 1
+    for i in order:
+        stride[i] = cur if fs[i] != 1 else 0
+        cur *= fs[i]
+    return Layout(shape, unflatten(stride, shape) if isinstance(shape, tuple) else stride[0])
+
+
+def _slice_coord(rng: random.Random, shape, top: bool = True):
+    """A coordinate of ``shape`` with underscores (an integer may stand for a whole sub-tuple)."""
+    from converters.cute import _
+    from converters.cute.layout import product
+
+    r = rng.random()
+    if r < 0.3 and not top:
+        return _
+    if isinstance(shape, tuple) and (top or r < 0.75):
+        return tuple(_slice_coord(rng, s, False) for s in shape)
+    return rng.randrange(product(shape))
+
+
+def extras_cases() -> list[dict]:
+    """Seeded cases of the int-tuple functions, slicing, nullspace, domain_distribute,
+    max_alignment and MixedBits (every integer static but MixedBits' run-time part)."""
+    from converters.cute import _, inttuple as T, queries as Q
+    from converters.cute.layout import product
+
+    rng = random.Random(2026)
+    out: list[dict] = []
+    seen = set()
+
+    def add(op, *args, cpp):
+        key = (op, json.dumps([_text(a) for a in args]))
+        if key not in seen:
+            seen.add(key)
+            out.append({"op": op, "args": list(args), "cpp": cpp})
+
+    # shape_div: the pycute / C++ examples, then seeded shapes by divisors, multiples, tuples
+    for a, b in [((4, 5, 6), 40), ((6, 2, 3), 12), ((6, 2, 3), 36), ((6, 2, 3), (3, 4, 6)), (12, (2, 3)), (6, 12),
+                 (((2, 4), 6), (4, 3)), ((6, 2, 3), 3), ((6, 2, 3), 6), ((6, 2, 3), 2), (16, 4), (4, 16), (0, 4),
+                 (6, 4), ((6, 2, 3), (3, 4)), ((4, 6), 16),  # (these three: C++ refuses them)
+                 ((3, 4), 6), ((3, 4), 12), ((3, 4), 36), (((3, 4), 6), 36), ((6, (3, 4)), 36)]:  # pycute's test_shape_div
+        add("shape_div", a, b, cpp=f"shape_div({cpp_tuple(a)},{cpp_tuple(b)})")
+    for _k in range(40):
+        a = _shape_like(rng)
+        b = rng.choice([1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128])
+        if rng.random() < 0.3:
+            b = _profile_map(a, lambda x: rng.choice([d for d in (1, 2, 3, 4, 6, 8, 12, 16) if x % d == 0 or d % x == 0]))
+        try:
+            T.shape_div(a, b)
+        except LayoutError:
+            continue
+        add("shape_div", a, b, cpp=f"shape_div({cpp_tuple(a)},{cpp_tuple(b)})")
+    # weakly_congruent, congruent, evenly_divides over random profiles
+    for _k in range(60):
+        a = _shape_like(rng, extents=(1, 2, 4, 8, 16))
+        b = _shape_like(rng, extents=(1, 2, 4, 8, 16)) if rng.random() < 0.5 else _profile_map(a, lambda x: rng.choice((1, 2, 4)))
+        if rng.random() < 0.3:
+            a, b = b, a
+        for op in ("weakly_congruent", "congruent"):
+            add(op, a, b, cpp=f"int({op}({cpp_tuple(a)},{cpp_tuple(b)}))")
+        t = _profile_map(a, lambda x: rng.choice([d for d in (1, 2, 4, 8, 16, 3) if d <= 2 * x]))
+        t = t if rng.random() < 0.6 else rng.choice((1, 2, 4, 8, 16, 32, 3, 6))
+        add("evenly_divides", a, t, cpp=f"int(evenly_divides({cpp_tuple(a)},{cpp_tuple(t)}))")
+    for a, t in [((32, 64), (Layout(8, 2), 32)), ((32, 64), (Layout(8, 3), 32)), ((32, 64), (Layout((4, 2), (1, 8)), 8)),
+                 ((16, 16), Layout(4, 4)), ((16, 16), Layout(4, 64)), (((2, 8),), (16,)), ((2, 8), (2, (2, 4)))]:
+        add("evenly_divides", a, t, cpp=f"int(evenly_divides({cpp_tuple(a)},{cpp_tuple(t)}))")
+    # lex_less, colex_less, elem_less on coordinates of one profile (and a few of different ranks)
+    for _k in range(60):
+        shape = _shape_like(rng, extents=(2, 3, 4))
+        a = _profile_map(shape, lambda x: rng.randrange(x))
+        b = _profile_map(shape, lambda x: rng.randrange(x)) if rng.random() < 0.8 else a
+        if isinstance(a, tuple) and rng.random() < 0.2:
+            b = b + (1,) if rng.random() < 0.5 else b[:-1]
+        for op in ("lex_less", "colex_less", "elem_less"):
+            add(op, a, b, cpp=f"int({op}({cpp_tuple(a)},{cpp_tuple(b)}))")
+    # idx2crd through strides: compact layouts in random mode orders, every offset of small ones
+    for shape in [(3, 5), (2, 3, 5), ((3, 2), (5, 2, 2)), ((2, 1), 4), (4, (1, 3))]:
+        L = _compact_ordered(rng, shape)
+        for idx in rng.sample(range(L.size()), min(L.size(), 12)):
+            add("idx2crd", idx, L.shape, L.stride, cpp=f"idx2crd(Int<{idx}>{{}},{cpp_tuple(L.shape)},{cpp_tuple(L.stride)})")
+    for _k in range(30):
+        L = _compact_ordered(rng, _shape_like(rng, extents=(1, 2, 3, 4, 5)))
+        idx = rng.randrange(L.size())
+        add("idx2crd", idx, L.shape, L.stride, cpp=f"idx2crd(Int<{idx}>{{}},{cpp_tuple(L.shape)},{cpp_tuple(L.stride)})")
+    for idx, shape, stride in [(7, (3, 5), 1), (13, (3, 5), 2), ((5, 7), (3, (5, 2)), (5, (1, 15))), (9, 4, 2)]:
+        add("idx2crd", idx, shape, stride, cpp=f"idx2crd({cpp_tuple(idx)},{cpp_tuple(shape)},{cpp_tuple(stride)})")
+    # slice / dice / slice_and_offset of plain layouts
+    for _k in range(50):
+        shape = _shape_like(rng, extents=(1, 2, 3, 4, 8))
+        if not isinstance(shape, tuple):
+            shape = (shape, rng.choice((2, 4)))
+        stride = _profile_map(shape, lambda x: rng.choice((-4, -1, 0, 1, 2, 3, 8, 16)))
+        L = Layout(shape, stride)
+        c = _slice_coord(rng, shape)
+        for op in ("slice", "dice", "slice_and_offset"):
+            add(op, c, L, cpp=_slice_cpp(op, c, L))
+    # swizzled layouts (swizzle_layout.cpp's and seeded ones): every row, every column, nested coordinates
+    swz = [(Swizzle(3, 0, 3), Layout((8, 8), (8, 1))), (Swizzle(3, 0, -3), Layout((8, 8), (8, 1))),
+           (Swizzle(2, 1, 3), Layout(((2, 2, 2), (2, 2, 2)), ((32, 2, 8), (4, 1, 16)))),
+           (Swizzle(3, 4, 3), Layout((8, 64), (64, 1))), (Swizzle(2, 4, 3), Layout((8, 32), (32, 1))),
+           (Swizzle(3, 3, 3), Layout((64, 8), (1, 64))), (Swizzle(1, 2, 2), Layout((4, 8), (1, 4))),
+           (Swizzle(2, 0, 2), Layout((4, 4), (1, 4))), (Swizzle(3, 4, 3), Layout(((8, 2), (8, 8)), ((64, 4096), (1, 512))))]
+    carry = ComposedLayout(Swizzle(3, 4, 3), 32, Layout((8, 64), (64, 1)))  # the offset's bit 5 meets column 32's:
+    for c in ((_, 32), (_, 33), (_, 16), (1, _)):                           # C++ XORs them (see test_cute_inttuple)
+        add("slice_and_offset", c, carry, cpp=_slice_cpp("slice_and_offset", c, carry))
+    for outer, off, inner in ((Layout((4, 8), (8, 1)), 2, Layout((4, 4), (1, 4))), (Layout(64, 2), 0, Layout((2, (2, 4)), (8, (1, 2))))):
+        lay = ComposedLayout(outer, off, inner)  # a layout outer part: C++'s generic ComposedLayout slicing
+        for c in ((1, _), (_, 2), (_, (1, _)), (_, _)):
+            try:
+                slice_and_offset_ok = bool(T.slice_tuple(c, inner.shape) is not None)
+            except LayoutError:
+                slice_and_offset_ok = False
+            if slice_and_offset_ok:
+                add("slice_and_offset", c, lay, cpp=_slice_cpp("slice_and_offset", c, lay))
+    add("slice_and_offset", (1, 2), ComposedLayout(swz[0][0], 0, swz[0][1]),  # no underscore: C++ refuses
+        cpp=_slice_cpp("slice_and_offset", (1, 2), ComposedLayout(swz[0][0], 0, swz[0][1])))
+    for sw, L in swz:
+        for off in (0, 16):
+            C = ComposedLayout(sw, off, L) if off == 0 or sw.base >= 4 else None
+            if C is None:
+                continue
+            m0, m1 = (L.shape[0], L.shape[1])
+            coords = [(i, _) for i in range(product(m0))] + [(_, j) for j in range(product(m1))]
+            coords = coords if off == 0 else rng.sample(coords, 6)
+            target = len(coords) + 6
+            while len(coords) < target:  # seeded coordinates with an underscore (C++ cannot slice a
+                c = _slice_coord(rng, L.shape)  # swizzled layout at a point: see the tests)
+                if T.has_underscore(c):
+                    coords.append(c)
+            coords.append((_, _))
+            for c in coords:
+                add("slice_and_offset", c, C, cpp=_slice_cpp("slice_and_offset", c, C))
+    # nullspace
+    for _k in range(30):
+        shape = _shape_like(rng, extents=(1, 2, 3, 4, 5, 7, 8, 16))
+        stride = _profile_map(shape, lambda x: rng.choice((0, 0, 1, 3, 8)))
+        L = Layout(shape, stride)
+        add("nullspace", L, cpp=f"nullspace({cpp_arg(L)})")
+    for t in ("(2,2,2):(0,0,0)", "(7,5,16):(0,0,0)", "(2,2,2):(1,0,2)", "(7,5,16):(3,1,0)", "4:0", "4:1", "(4,(1,3)):(0,(0,2))"):
+        add("nullspace", parse_layout(t), cpp=f"nullspace({cpp_arg(parse_layout(t))})")
+    # domain_distribute
+    for a, b in [(((64, 3), (8, 8)), 128), ((192, (8, 8)), 128), (((64, 3), (8, 8)), 1024), ((192, (8, 8)), 1024), (((64, 3),), 128)]:
+        add("domain_distribute", a, b, cpp=f"domain_distribute({cpp_tuple(a)},{cpp_tuple(b)})")
+    for _k in range(30):
+        a = _shape_like(rng, extents=(1, 2, 3, 4, 6, 8, 16, 32, 64))
+        b = rng.choice((1, 2, 4, 8, 16, 32, 64, 128, 256, 6, 12))
+        add("domain_distribute", a, b, cpp=f"domain_distribute({cpp_tuple(a)},{cpp_tuple(b)})")
+    # max_alignment: swizzles, layouts (compact in any order, strided, with gaps), composed layouts
+    for B, M, S in [(3, 4, 3), (2, 4, 3), (3, 3, 3), (1, 0, 1), (0, 4, 3), (3, 0, -3)]:
+        add("max_alignment", Swizzle(B, M, S), cpp=f"int(max_alignment({cpp_arg(Swizzle(B, M, S))}))")
+    for _k in range(30):
+        L = _compact_ordered(rng, _shape_like(rng, extents=(1, 2, 4, 8, 3)))
+        if rng.random() < 0.5:
+            L = Layout(L.shape, _profile_map(L.stride, lambda d: d * rng.choice((1, 1, 2))))
+        try:
+            Q.max_alignment(L)
+        except LayoutError:
+            continue
+        add("max_alignment", L, cpp=f"int(max_alignment({cpp_arg(L)}))")
+    for sw, L in swz[:6]:
+        for off in (0, 32, 48):
+            C = ComposedLayout(sw, off, L)
+            add("max_alignment", C, cpp=f"int(max_alignment({cpp_arg(C)}))")
+    # composition with nested basis strides (C++ E<i,j>: composition.cpp's 'BETA: Tuple strides')
+    for a, b in [("(4,(2,3)):(6,(3,1))", "(2,4):(1@1@1,1@0)"), ("(4,(2,3)):(6,(3,1))", "(2,3):(1@0@1,1@1@1)"),
+                 ("(4,(2,3)):(6,(3,1))", "(3,2,2):(1@1@1,1@0@1,2@0)"), ("((2,4),(2,8)):((1,16),(2,64))", "(4,2,8):(1@1@0,1@0@0,1@1@1)"),
+                 ("((2,4),(2,8)):((1,16),(2,64))", "(2,4):(1@0@1,2@1@1)"), ("(8,(4,4)):(1,(8,32))", "((2,2),4):((1@0@1,1@1@1),2@0)"),
+                 ("(8,(4,4)):(1,(8,32))", "(4,2):(2@1@1,4@0)"), ("((4,2),(4,2)):((2,1),(16,8))", "(2,2,4):(1@1@0,1@0@1,1@0@0)")]:
+        A_, B_ = parse_layout(a), parse_layout(b)
+        add("composition", A_, B_, cpp=f"composition({cpp_arg(A_)},{cpp_arg(B_)})")
+    # MixedBits: seeded operands and operations (the run-time part stays a uint32_t in C++)
+    for _k in range(80):
+        s0, f0, s1, f1 = (rng.randrange(16) for _ in range(4))
+        d0, d1 = rng.randrange(16), rng.randrange(16)
+        op = rng.choice(("&", "|", "^"))
+        m0 = f"make_mixed_bits(Int<{s0}>{{}},uint32_t({d0}),Int<{f0}>{{}})"
+        m1 = f"make_mixed_bits(Int<{s1}>{{}},uint32_t({d1}),Int<{f1}>{{}})"
+        add("mixed_bits", s0, d0, f0, op, s1, d1, f1, cpp=f"({m0} {op} {m1})")
+        add("mixed_bits", s0, d0, f0, op, s1, None, None, cpp=f"({m0} {op} Int<{s1}>{{}})")
+    for _k in range(20):
+        s0, f0, d0, k = rng.randrange(16), rng.randrange(1, 16), rng.randrange(16), rng.randrange(4)
+        op = rng.choice(("<<", ">>"))
+        add("mixed_bits", s0, d0, f0, op, k, None, None, cpp=f"(make_mixed_bits(Int<{s0}>{{}},uint32_t({d0}),Int<{f0}>{{}}) {op} Int<{k}>{{}})")
+    return out
+
+
+def _text(x) -> object:
+    """An argument's text: layouts and swizzles as linlayout prints them, coordinates and
+    int-tuples as ``format_coord`` (``(1,_)``), ints as numbers."""
+    from converters.cute import format_coord
+
+    if x is None or isinstance(x, (int, str)) and not isinstance(x, bool):
+        return x
+    if isinstance(x, (Layout, ComposedLayout, Swizzle)):
+        return str(x)
+    if isinstance(x, tuple) and any(isinstance(v, (Layout, ComposedLayout)) for v in x):
+        return "(" + ",".join(str(_text(v)) for v in x) + ")"
+    return format_coord(x)
+
+
+def _slice_cpp(op: str, c, L) -> str:
+    if op == "slice_and_offset":
+        return f"SAO\x00{cpp_tuple(c)}\x00{cpp_arg(L)}"
+    return f"{op}({cpp_tuple(c)},{cpp_arg(L)})"
+
+
+def extras_call(op: str, args: list):
+    """Our answer for an extras case (what tests/test_cute_cpp_extras.py checks, and the
+    prediction that sorts the cases into the accepted program and the refusals)."""
+    import converters.cute as C
+
+    if op == "mixed_bits":
+        s0, d0, f0, o, s1, d1, f1 = args
+        m0 = C.make_mixed_bits(s0, d0, f0)
+        m1 = s1 if d1 is None else C.make_mixed_bits(s1, d1, f1)
+        return {"&": lambda: m0 & m1, "|": lambda: m0 | m1, "^": lambda: m0 ^ m1,
+                "<<": lambda: m0 << m1, ">>": lambda: m0 >> m1}[o]()
+    return getattr(C, op)(*args)
+
+
+def extras_part(inc: list[str], jobs: int = 2) -> None:
+    """extras.jsonl: C++'s answer for every case of extras_cases() we accept, in one program,
+    and C++'s refusal of each case we refuse (compiled alone)."""
+    accepted, refused = [], []
+    for c in extras_cases():
+        try:
+            extras_call(c["op"], c["args"])
+            accepted.append(c)
+        except LayoutError:
+            refused.append(c)
+    cases = accepted
+    body = []
+    for k, c in enumerate(cases):
+        e = c["cpp"]
+        if e.startswith("SAO\x00"):
+            _tag, crd, lay = e.split("\x00")
+            body.append(f'  {{ auto r = slice_and_offset({crd},{lay}); printf("%d\\t", {k}); print(get<0>(r)); printf("\\t"); '
+                        f'print(get<1>(r)); printf("\\n"); }}')
+        elif e.startswith("int("):
+            body.append(f'  printf("%d\\t%d\\n", {k}, {e});')
+        else:
+            body.append(f'  printf("%d\\t", {k}); print({e}); printf("\\n");')
+    rc, out = compile_run(UNITTEST_HEADER + "int main() {\n" + "\n".join(body) + "\n}\n", inc, run=True)
+    if rc != 0:
+        sys.exit("the extras program did not compile:\n" + out[-6000:])
+    rows = []
+    for line in out.splitlines():
+        k, *rest = line.split("\t")
+        c = cases[int(k)]
+        row = {"op": c["op"], "args": [_text(a) for a in c["args"]], "result": rest[0]}
+        if len(rest) > 1:
+            row["offset"] = rest[1]
+        rows.append(row)
+
+    def refusal(c):
+        e = c["cpp"]
+        if e.startswith("SAO\x00"):
+            _tag, crd, lay = e.split("\x00")
+            e = f"get<0>(slice_and_offset({crd},{lay}))"
+        elif e.startswith("int("):
+            e = e[4:-1]
+        return c, compile_run(UNITTEST_HEADER + "int main() {\n  print(" + e + ");\n}\n", inc, run=False)
+
+    with ThreadPoolExecutor(jobs) as pool:
+        for c, (rc, err) in pool.map(refusal, refused):
+            if rc == 0:
+                sys.exit(f"prediction wrong: C++ accepts {c['op']}{tuple(_text(a) for a in c['args'])}")
+            m = re.search(r"static assertion failed: ([^\n]*)", err) or re.search(r"error: ([^\n]*)", err)
+            rows.append({"op": c["op"], "args": [_text(a) for a in c["args"]], "error": m.group(1).strip() if m else "compile error"})
+    (HERE / "extras.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    print(f"{len(rows)} extras rows ({len(accepted)} accepted, {len(refused)} refused)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cutlass", required=True, help="CUTLASS include directory")
@@ -380,7 +675,8 @@ def main() -> None:
     ap.add_argument("--out", default=str(HERE / "algebra.jsonl"))
     ap.add_argument("--jobs", type=int, default=2, help="parallel compiles of the refused cases")
     ap.add_argument("--parts", default="algebra,umma", help="what to generate: algebra (algebra.jsonl), umma (tmem.jsonl, atoms.jsonl), "
-                    "unittest (unittest.jsonl: the CUTLASS unit-test ports' cases)")
+                    "unittest (unittest.jsonl: the CUTLASS unit-test ports' cases), "
+                    "extras (extras.jsonl: int-tuple functions, slicing, nullspace, domain_distribute, max_alignment, MixedBits)")
     args = ap.parse_args()
     inc = [args.cutlass, args.cuda, args.cuda + "/cccl"]
     parts = set(args.parts.split(","))
@@ -388,6 +684,8 @@ def main() -> None:
         umma_parts(inc)
     if "unittest" in parts:
         unittest_part(inc)
+    if "extras" in parts:
+        extras_part(inc, args.jobs)
     if "algebra" not in parts:
         return
     accepted, refused = [], []
