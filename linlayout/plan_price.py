@@ -44,11 +44,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from . import gf2
 from .banks import _unit_images as _bank_unit_images
-from .banks import _conflicts_through, bank_conflicts
+from .banks import hardware_conflicts
 from .cost import _round_trip_price, _wavefronts
 from .errors import LayoutError
 from .linear import LinearLayout
@@ -174,8 +174,8 @@ class _Price:
         self.bar, self._key = tk.bar, tk.key
         # the conflict-free wavefronts of each side (conflicts multiply them)
         self._waves = (stores * _wavefronts(choice.store_instr, sv * bw, 0), loads * _wavefronts(choice.load_instr, lv * bw, 0))
-        self.w = choice.store_conflicts if "matrix" in choice.store_instr else None
-        self.r = choice.load_conflicts if "matrix" in choice.load_instr else None
+        self.w: int | None = None
+        self.r: int | None = None
         #: the buffer's :func:`_buffer_inverse`, once read (False: not yet)
         self._inv: tuple[dict[int, int], tuple[tuple[str, int], ...], int] | None | bool = False
         self.bound = self._floor()
@@ -206,7 +206,7 @@ class _Price:
         for both sides."""
         if self._inv is False:
             self._inv = _buffer_inverse(self.choice.layout, _choice_unit_images(self.choice))
-        return _side_conflicts(self.choice, i == 0, self.sides[i], self._inv, self.facts[i])
+        return _side_conflicts(self.choice, i == 0, self.sides[i], self._inv, self.facts[i], self.sv if i == 0 else self.lv)
 
     def conflicts(self) -> tuple[int, int]:
         """The bank conflicts of the store and the load side, both counted."""
@@ -254,34 +254,81 @@ def _buffer_inverse(lay: LinearLayout, known: dict[int, int] | None = None) -> t
     return None if inv is None else (inv, tuple(lay.out_dims.items()), len(offsets))
 
 
-def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout, fast: Any = False, side: _SideFacts | None = None) -> int:
-    """The bank conflicts of one side of a round trip through ``choice`` (``store``: the store
-    side ``L``, else the load side): a matrix side keeps the search's estimate, an
-    ``ld/st.shared`` side is counted by :func:`linlayout.banks.bank_conflicts` (Triton's
-    ``gl.bank_conflicts``) on the chosen buffer, through its :func:`_buffer_inverse` (``fast``,
-    when the caller has read it) where that is a bijection; ``side``: ``L``'s :func:`_side_facts`,
-    when the caller has them.
+def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout, fast: Any = False, side: _SideFacts | None = None,
+                    vector: int | None = None) -> int:
+    """The bank conflicts the hardware executes on one side of a round trip through ``choice``
+    (``store``: the store side ``L``, else the load side), each lane moving ``vector`` elements
+    (the side's executed vector; by default :func:`_side_vector`): what
+    :func:`linlayout.simulate.simulate` counts, wavefront by wavefront
+    (:func:`linlayout.banks.hardware_conflicts` of the lanes' offsets in the buffer, read through
+    its :func:`_buffer_inverse` (``fast``, when the caller has read it) where that is a
+    bijection, else solved in its basis).  ``side``: ``L``'s :func:`_side_facts`, when the
+    caller has them.  A matrix side keeps the search's estimate.
 
-    The swizzle search estimates them from access tiles, which misses conflicts between the
-    phases' lanes on 13 of the 244 plain ld/st sides of the cvt_ptx corpus (``simulate`` counts
-    the wavefronts and agrees with ``bank_conflicts`` on all of them)."""
+    Not Triton's model (:func:`linlayout.banks.bank_conflicts`), which Triton chooses with: that
+    splits the offset by elements and misses sub-word conflicts, and it counts Triton's widest
+    vector, not the one the side executes (a ``strategy="best"`` vector topped up with one side's
+    registers, or Triton 3.9's stricter lowering); the swizzle search's access-tile estimate also
+    misses conflicts between the phases' lanes."""
     instr, estimate = (choice.store_instr, choice.store_conflicts) if store else (choice.load_instr, choice.load_conflicts)
-    if "matrix" in instr:
-        return estimate
+    bw = choice.bitwidth
+    if side is None:
+        side = _side_facts(L)
+    matrix = "matrix" in instr
+    trans = instr.endswith(".trans")
+    if vector is None:
+        vector = _side_vector(choice, side, instr, bw, choice.reps)
+    lanes = side.bank[side.bank_regs:side.bank_regs + side.bank_lanes]
+    if matrix:  # the vectors that pick a matrix's 8 rows (see linlayout.simulate: lanes 8i + r supply them)
+        if len(lanes) < 5:
+            return estimate
+        lanes = side.bank[:side.bank_regs] + lanes[:2] if trans else lanes[2:5]
     lay = choice.layout
     if fast is False:
         fast = _buffer_inverse(lay)
-    if side is None:
-        side = _side_facts(L)
+    images: list[int | None] | None = None
     if fast is not None and side.outs == fast[1]:
-        got = _conflicts_through(fast[0], side.bank, side.bank_regs, side.bank_lanes, choice.bitwidth, fast[2])
-        if got is not None:
-            return got
-    offset = LinearLayout.from_flat({"offset": _buffer_bases(lay)}, _out_list(lay))
-    try:
-        return bank_conflicts(_cta_local(L), offset, choice.bitwidth)
-    except LayoutError:  # a side the bank model does not take: keep the estimate
-        return estimate
+        units = fast[0]
+        images = list(map(units.get, lanes))
+        if None in images:
+            try:
+                images = list(gf2.images_over_units(units, lanes))
+            except KeyError:
+                images = None
+    if images is None:
+        images = list(map(_coordinates(lay), lanes))
+        if None in images:  # a lane outside the buffer's span: not this buffer's side
+            return estimate
+    n_off = lay.total_in_size_log2 - lay.in_dim_size_log2("reps")
+    if trans:  # row r: lane r // 2, the element r % 2 of its 32-bit word (a register of round 0)
+        step = _round0_register(cast(list[int], images[:side.bank_regs]), n_off)
+        if step is None:
+            return estimate
+        images = [step] + images[side.bank_regs:]
+    return hardware_conflicts(cast(list[int], images), vector, bw, n_off, matrix=matrix)
+
+
+def _round0_register(images: Sequence[int], n_off: int) -> int | None:
+    """The buffer index of the first register (in register order) whose element lies in round 0,
+    the registers that move the round taken first and each later one reduced by them (the
+    register :func:`linlayout.simulate.lower` puts in the second half of a ``.trans`` word);
+    ``images``: the registers' buffer indices (the round above ``n_off`` bits)."""
+    piv: dict[int, tuple[int, int]] = {}
+    kernel: list[tuple[int, int]] = []
+    for i in sorted(range(len(images)), key=lambda i: (images[i] >> n_off) == 0):
+        img = images[i]
+        r = img >> n_off
+        while r:
+            got = piv.get(r.bit_length())
+            if got is None:
+                break
+            r ^= got[0]
+            img ^= got[1]
+        if r:
+            piv[r.bit_length()] = (r, img)
+        else:
+            kernel.append((i, img))
+    return min(kernel)[1] if kernel else None
 
 
 @functools.lru_cache(maxsize=1024)
