@@ -751,7 +751,7 @@ class _Trip:
         self._prices: dict[str, dict[int, _Price]] = {}
         self._kinds: dict[str, _TripKind] = {}
         #: the unbudgeted swizzle of each (kind, matrix) variant (or why there is none)
-        self.choices: dict[tuple[str, tuple[bool, bool]], SwizzleChoice | str] = {}
+        self.choices: dict[tuple[str, _Variant], SwizzleChoice | str] = {}
 
     def warp_permutation(self) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
         """:func:`_warp_permutation` of the pair (the same for every element width)."""
@@ -1094,6 +1094,15 @@ _MATRIX_TILES = (LD_ST_SHARED, LD_ST_MATRIX)
 _MATRIX_TILES_16 = (LD_ST_SHARED, LD_ST_MATRIX, LD_ST_MATRIX_TRANS)
 
 
+#: a round-trip variant: (``stmatrix`` allowed, ``ldmatrix`` allowed), or :data:`_TRITON_LDST`
+_Variant = tuple[bool, ...]
+#: the variant of ``strategy="best"`` through Triton 3.9's own plain ``ld/st.shared`` swizzle
+#: (:func:`~linlayout.plan_smem.ldst_choice_39`), priced as every other: where its vectors and
+#: bank bits cost less under the hardware's count than the search's plain swizzle, it wins, so
+#: that "best" is never dearer than the round trip ``strategy="triton"`` chooses
+_TRITON_LDST: _Variant = (False, False, True)
+
+
 class _Priced(NamedTuple):
     """A round trip priced without building its plan: its cost and its swizzle (the plan is
     ``trip.round_trip(kind, choice)``, with that cost)."""
@@ -1137,7 +1146,7 @@ def _priced_trip(trip: _Trip, kind: str, choice: SwizzleChoice, max_bytes: int |
     )
 
 
-def _variant(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None) -> _Priced | str:
+def _variant(trip: _Trip, kind: str, matrix: _Variant, max_bytes: int | None) -> _Priced | str:
     """One variant of a round trip (``matrix`` = (``stmatrix`` allowed, ``ldmatrix`` allowed)),
     priced as :func:`_priced_trip` (the reason as a string when none fits)."""
     choice = _variant_choice(trip, kind, matrix)
@@ -1149,7 +1158,7 @@ def _variant(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int |
         return str(e)
 
 
-def _unbudgeted_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> SwizzleChoice:
+def _unbudgeted_choice(trip: _Trip, kind: str, matrix: _Variant) -> SwizzleChoice:
     """The swizzle of a ``kind`` round trip with no shared-memory budget.
 
     Where both sides are permutations of the bits (every basis a distinct unit vector: Triton's
@@ -1168,6 +1177,8 @@ def _unbudgeted_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> Swi
     """
     bw = max(trip.bits, 8)
     search, sa, sb = trip.search(kind)
+    if matrix == _TRITON_LDST:
+        return _rounds_fit(_repaired(ldst_choice_39(sa, sb, search.bitwidth)), sa, sb)
     st_m, ld_m = matrix if kind == "shared_memory" else (False, False)
     choice = _triton_ldst(trip, kind, search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m)))
     s_side, d_side = search.sides
@@ -1191,7 +1202,7 @@ def _triton_ldst(trip: _Trip, kind: str, choice: SwizzleChoice) -> SwizzleChoice
     return ldst_choice_39(sa, sb, search.bitwidth) if choice is search.ldst() else choice
 
 
-def _variant_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> SwizzleChoice | str:
+def _variant_choice(trip: _Trip, kind: str, matrix: _Variant) -> SwizzleChoice | str:
     """:func:`_unbudgeted_choice` of a variant (the reason as a string when there is none),
     remembered in ``trip``."""
     key = (kind, matrix)
@@ -1216,7 +1227,7 @@ def _choice_cost(trip: _Trip, kind: str, choice: SwizzleChoice) -> float:
     return trip.price(kind, choice).cost()
 
 
-def _round_trip(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None) -> Plan:
+def _round_trip(trip: _Trip, kind: str, matrix: _Variant, max_bytes: int | None) -> Plan:
     """The plan of a ``kind`` round trip (``matrix`` = (``stmatrix`` allowed, ``ldmatrix``
     allowed)) within ``max_bytes``, or :class:`UnsupportedError`."""
     return trip.round_trip(kind, _priced_trip(trip, kind, _unbudgeted_choice(trip, kind, matrix), max_bytes).choice)
@@ -1301,7 +1312,7 @@ def _round_trip_floor(trip: _Trip, kind: str) -> float:
     return _round_trip_price(waves, 1, BARRIER_KEYS[_barrier_instr(kind, trip)])
 
 
-def _race(trip: _Trip, kind: str, variants: Sequence[tuple[bool, bool]], shuffle: float | None,
+def _race(trip: _Trip, kind: str, variants: Sequence[_Variant], shuffle: float | None,
           budget: int | None) -> list[_Priced | str | None]:
     """The round-trip variants of a pair priced best first, each only as far as it can still win.
 
@@ -1312,20 +1323,25 @@ def _race(trip: _Trip, kind: str, variants: Sequence[tuple[bool, bool]], shuffle
     cost less) or its bound reaches the shuffle exchange's cost ``shuffle`` (the shuffle wins
     ties).  One entry per variant whose swizzle was chosen, in order: its price (a
     :class:`_Priced`, as :func:`_variant` gives it), the reason none fits (a string), or None
-    when it was not priced (then priced only when :attr:`Plan.rejected` is read).  A variant
-    whose swizzle uses plain ld/st.shared ends the list: the next one (without matrix
-    instructions) would choose the same swizzle."""
+    when it was not priced (then priced only when :attr:`Plan.rejected` is read).  After a
+    variant whose swizzle uses plain ld/st.shared the variant without matrix instructions is
+    skipped (None): it would choose the same swizzle."""
     floor = _round_trip_floor(trip, kind)
     out: list[_Priced | str | None] = []
     if shuffle is not None and shuffle <= floor:
         return out
     bounds: list[float] = []  # per entry: a lower bound of its cost (its cost once priced; inf when none fits)
     bids: list[_Price | None] = []  # per entry: its price while its conflicts are being counted
-    more = True  # whether the next variant may still be looked at
+    plain = False  # whether a variant's swizzle used plain ld/st.shared
     while True:
         low = min(bounds) if bounds else math.inf
         pick = bounds.index(low) if bounds else -1  # the first of equal bounds
-        if more and len(out) < len(variants) and floor < low:
+        if len(out) < len(variants) and floor < low:
+            if plain and variants[len(out)] == (False, False):  # the same swizzle again
+                out.append(None)
+                bids.append(None)
+                bounds.append(math.inf)
+                continue
             pick, low = len(out), floor
         if low == math.inf or (shuffle is not None and low >= shuffle):  # nothing left can win
             return out
@@ -1336,13 +1352,13 @@ def _race(trip: _Trip, kind: str, variants: Sequence[tuple[bool, bool]], shuffle
             if isinstance(choice, str):
                 entry = choice
             elif budget is not None and choice.bytes > budget:  # more rounds: priced whole
-                more = not _plain(choice)
+                plain = plain or _plain(choice)
                 try:
                     entry = _priced_trip(trip, kind, choice, budget)
                 except UnsupportedError as e:
                     entry = str(e)
             else:
-                more = not _plain(choice)
+                plain = plain or _plain(choice)
                 bid = trip.price(kind, choice)
                 if bid.exact:
                     entry, bid = _Priced(bid.bound, choice), None
@@ -1360,11 +1376,14 @@ def _race(trip: _Trip, kind: str, variants: Sequence[tuple[bool, bool]], shuffle
             bids[pick] = None
 
 
-def _round_trip_kind(trip: _Trip, names: Sequence[str], matrix: tuple[bool, bool]) -> tuple[str, list[tuple[bool, bool]]]:
+def _round_trip_kind(trip: _Trip, names: Sequence[str], matrix: tuple[bool, bool]) -> tuple[str, list[_Variant]]:
     """The round-trip kind of a pair moving data across ``names`` and its variants: ``matrix``,
-    then (for a shared-memory round trip that may use matrix instructions) without them."""
+    then (for a shared-memory round trip that may use matrix instructions) without them, then
+    (shared memory) through Triton 3.9's plain swizzle (:data:`_TRITON_LDST`)."""
     kind = "cross_cta" if "block" in names else "shared_memory"
-    return kind, [matrix] + ([(False, False)] if any(matrix) and kind == "shared_memory" else [])
+    if kind == "cross_cta":
+        return kind, [matrix]
+    return kind, [matrix] + ([(False, False)] if any(matrix) else []) + [_TRITON_LDST]
 
 
 def _winner(shuffle: float | None, trips: Sequence[_Priced | str | None]) -> _Priced | None:

@@ -162,7 +162,7 @@ class _Price:
     counted (:attr:`exact`)."""
 
     __slots__ = ("choice", "sides", "facts", "sv", "lv", "stores", "loads", "reps", "bars", "bar", "_waves", "_key", "_inv",
-                 "w", "r", "bound", "plan")
+                 "w", "r", "bound", "plan", "_bw", "_aligned")
 
     def __init__(self, tk: _TripKind, choice: SwizzleChoice):
         self.choice, self.sides, self.facts = choice, (tk.sa, tk.sb), (tk.fa, tk.fb)
@@ -170,6 +170,7 @@ class _Price:
         self.reps = reps = choice.reps
         self.sv, self.lv, self.stores, self.loads = sv, lv, stores, loads = _trip_counts(choice, tk.fa, tk.fb, bw, reps,
                                                                                            (tk.sa, tk.sb) if tk.aligned else None)
+        self._bw, self._aligned = bw, tk.aligned
         self.bars = 2 * reps - 1
         self.bar, self._key = tk.bar, tk.key
         # the conflict-free wavefronts of each side (conflicts multiply them)
@@ -203,10 +204,37 @@ class _Price:
 
     def _count(self, i: int) -> int:
         """:func:`_side_conflicts` of side ``i`` (0: the stores), the buffer's inverse read once
-        for both sides."""
+        for both sides.  A plain ``ld/st.shared`` side of ``strategy="best"`` (not Triton's
+        lowering, whose vectors are its own) that has conflicts takes the narrower vector that
+        costs the fewest wavefronts, if one does (a narrower vector is served in other phases:
+        e.g. a 128-bit access whose lanes 8 apart share a bank conflicts, a 64-bit one need not);
+        its vector, instruction count and conflict-free wavefronts change with it."""
         if self._inv is False:
             self._inv = _buffer_inverse(self.choice.layout, _choice_unit_images(self.choice))
-        return _side_conflicts(self.choice, i == 0, self.sides[i], self._inv, self.facts[i], self.sv if i == 0 else self.lv)
+        choice, side, L = self.choice, self.facts[i], self.sides[i]
+        v = self.sv if i == 0 else self.lv
+        c = _side_conflicts(choice, i == 0, L, self._inv, side, v)
+        if not c or self._aligned or "matrix" in (choice.store_instr if i == 0 else choice.load_instr):
+            return c
+        bw, n = self._bw, side.n_regs
+        waves = self._waves[i]
+        cost, best = waves * (1 + c), (v, c, waves)
+        u = v >> 1
+        while u:
+            floor = max(1, n // u) * max(u * bw // 32, 1)  # its conflict-free wavefronts (more as u narrows)
+            if floor >= cost:
+                break
+            cu = _side_conflicts(choice, i == 0, L, self._inv, side, u)
+            if floor * (1 + cu) < cost:
+                cost, best = floor * (1 + cu), (u, cu, floor)
+            u >>= 1
+        if best[0] != v:
+            v, c, waves = best
+            if i == 0:
+                self.sv, self.stores, self._waves = v, max(1, n // v), (waves, self._waves[1])
+            else:
+                self.lv, self.loads, self._waves = v, max(1, n // v), (self._waves[0], waves)
+        return c
 
     def conflicts(self) -> tuple[int, int]:
         """The bank conflicts of the store and the load side, both counted."""

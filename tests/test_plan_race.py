@@ -84,11 +84,14 @@ def _setup(a, b, bits, matrix):
 def _every_variant_priced(trip, kind, variants, shuffle, budget):
     """The winner as pricing every variant in order finds it (what the race must choose)."""
     trips = []
+    plain = False
     for m in variants:
+        if plain and m == (False, False):  # the race skips it: the same swizzle as a plain one before it
+            trips.append(None)
+            continue
         trips.append(P._variant(trip, kind, m, budget))
         choice = P._variant_choice(trip, kind, m)
-        if not isinstance(choice, str) and P._plain(choice):
-            break
+        plain = plain or (not isinstance(choice, str) and P._plain(choice))
     return P._winner(shuffle, trips), trips
 
 
@@ -134,7 +137,7 @@ def test_best_first_race_on_the_cvt_ptx_corpus(oracle):
             if what is not None:
                 tally[what] = tally.get(what, 0) + 1
     print(tally)
-    assert tally.get("2 variants, 2 looked at, 1 priced", 0) > 0
+    assert tally.get("3 variants, 2 looked at, 1 priced", 0) > 0
 
 
 @settings(max_examples=150, deadline=None)

@@ -338,7 +338,7 @@ def test_ldmatrix_semantics_are_checked():
     """A matrix load whose row addresses come from the wrong lanes delivers wrong elements."""
     a = blocked([1, 1], [32, 1], [2, 4], [0, 1], [32, 128])  # cvt_ptx row 59: st.shared / ldmatrix
     b = blocked([8, 4], [8, 4], [2, 4], [1, 0], [32, 128])
-    p = plan_conversion(a, b, bitwidth=32)
+    p = plan_conversion(a, b, bitwidth=32, strategy="triton")
     assert p.uses_ldmatrix
     prog = lower(p)
     assert run(prog, p).ok
