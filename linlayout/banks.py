@@ -316,10 +316,6 @@ def bank_conflicts(register_layout: Any, shared_layout: Any, bitwidth: int, *, s
     return hardware_conflicts(lanes, vec, bitwidth, smem.in_dim_size_log2("offset"))
 
 
-def _log2(n: int) -> int:
-    return n.bit_length() - 1
-
-
 def hardware_conflicts(lane_offsets: Sequence[int], vector: int, bitwidth: int, offset_bits: int, *,
                        matrix: bool = False) -> int:
     """The excess wavefronts per wavefront the hardware executes, from the element offsets of
@@ -340,18 +336,22 @@ def hardware_conflicts(lane_offsets: Sequence[int], vector: int, bitwidth: int, 
         >>> hardware_conflicts([4, 8, 16, 32, 64], 4, 32, 7)             # 128-bit vectors: 4 phases of 8 lanes
         0
     """
-    b = _log2(bitwidth)
+    b = bitwidth.bit_length() - 1
     if matrix:
-        rows = list(lane_offsets)
-        drop = max(7 - b, 0)  # a row is 16 bytes
+        rows = lane_offsets
+        drop = 7 - b  # a row is 16 bytes
     else:
-        words = max(vector * bitwidth // 32, 1)
-        rows = list(lane_offsets[: max(0, len(lane_offsets) - _log2(words))])
+        k = vector.bit_length() - 1
+        words = k + b - 5  # log2 of the 32-bit words of one vector: the last lanes pick the phase
+        rows = lane_offsets[: len(lane_offsets) - words] if words > 0 else lane_offsets
         # the element bits below an aligned vector's start or inside one 32-bit word
-        drop = max(_log2(vector), 5 - b)
-    keep = ((1 << offset_bits) - 1) & ~((1 << max(drop, 0)) - 1)
+        drop = k if k > 5 - b else 5 - b
+    keep = (1 << offset_bits) - 1
+    if drop > 0:
+        keep = keep >> drop << drop
     line = 10 - b  # element bits below the 128-byte line are the word's bank (and the byte in it)
     low = (1 << line) - 1 if line > 0 else 0
+    # rank of the word addresses less the rank of their bank bits
     return (1 << gf2.masked_meet_dim([v & keep for v in rows], low)) - 1
 
 

@@ -64,6 +64,7 @@ from .plan_smem import (
     MemOpTile,
     SwizzleChoice,
     SwizzleSearch,
+    _builds_as_39,
     _map_side,
     _or,
     _side_of,
@@ -1096,10 +1097,12 @@ _MATRIX_TILES_16 = (LD_ST_SHARED, LD_ST_MATRIX, LD_ST_MATRIX_TRANS)
 
 #: a round-trip variant: (``stmatrix`` allowed, ``ldmatrix`` allowed), or :data:`_TRITON_LDST`
 _Variant = tuple[bool, ...]
-#: the variant of ``strategy="best"`` through Triton 3.9's own plain ``ld/st.shared`` swizzle
-#: (:func:`~linlayout.plan_smem.ldst_choice_39`), priced as every other: where its vectors and
-#: bank bits cost less under the hardware's count than the search's plain swizzle, it wins, so
-#: that "best" is never dearer than the round trip ``strategy="triton"`` chooses
+#: the variant of ``strategy="best"`` through Triton 3.9's plain ``ld/st.shared`` swizzle (where
+#: the search falls back, Triton's own: :func:`~linlayout.plan_smem.ldst_choice_39`), priced as
+#: every other: where its vectors and bank bits cost less under the hardware's count than the
+#: search's plain swizzle, it wins, so that "best" is never dearer than the round trip
+#: ``strategy="triton"`` chooses.  Elsewhere it is the search's plain swizzle, an earlier
+#: variant's: the race skips it (:func:`_same_as_before`)
 _TRITON_LDST: _Variant = (False, False, True)
 
 
@@ -1178,6 +1181,14 @@ def _unbudgeted_choice(trip: _Trip, kind: str, matrix: _Variant) -> SwizzleChoic
     bw = max(trip.bits, 8)
     search, sa, sb = trip.search(kind)
     if matrix == _TRITON_LDST:
+        # Triton's plain swizzle is the search's (the variant without matrix instructions), but
+        # where the search falls back (no pair of access tiles vectorises 128 bits): there it is
+        # Triton's own fallback, most often built as the search's is
+        plain = _variant_choice(trip, kind, (False, False))
+        if isinstance(plain, str) or not _search_falls_back(trip, kind) or _builds_as_39(search.ldst(), sa, sb):
+            if isinstance(plain, str):
+                raise UnsupportedError(plain)
+            return plain
         return _rounds_fit(_repaired(ldst_choice_39(sa, sb, search.bitwidth)), sa, sb)
     st_m, ld_m = matrix if kind == "shared_memory" else (False, False)
     choice = _triton_ldst(trip, kind, search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m)))
@@ -1348,9 +1359,19 @@ def _race(trip: _Trip, kind: str, variants: Sequence[_Variant], shuffle: float |
         if pick == len(out):  # choose the next variant's swizzle
             bid: _Price | None = None
             entry: _Priced | str | None = None
+            if variants[pick] == _TRITON_LDST and not _search_falls_back(trip, kind):  # the search's plain swizzle again
+                out.append(None)
+                bids.append(None)
+                bounds.append(math.inf)
+                continue
             choice = _variant_choice(trip, kind, variants[pick])
             if isinstance(choice, str):
                 entry = choice
+            elif _same_as_before(trip, kind, variants, pick, choice):  # its price is an earlier one's: it cannot win
+                out.append(None)
+                bids.append(None)
+                bounds.append(math.inf)
+                continue
             elif budget is not None and choice.bytes > budget:  # more rounds: priced whole
                 plain = plain or _plain(choice)
                 try:
@@ -1374,6 +1395,29 @@ def _race(trip: _Trip, kind: str, variants: Sequence[_Variant], shuffle: float |
         if bid.exact:
             out[pick] = _Priced(bid.bound, bid.choice)
             bids[pick] = None
+
+
+def _search_falls_back(trip: _Trip, kind: str) -> bool:
+    """Whether the swizzle search of a ``kind`` round trip falls back to its plain
+    ``ld/st.shared`` swizzle (no pair of plain access tiles vectorises 128 bits): only there is
+    Triton's plain swizzle (:data:`_TRITON_LDST`) its own."""
+    search = trip.search(kind)[0]
+    return search.best(_PLAIN_TILES, _PLAIN_TILES) is search._ldst
+
+
+def _same_as_before(trip: _Trip, kind: str, variants: Sequence[_Variant], i: int, choice: SwizzleChoice) -> bool:
+    """Whether variant ``i`` is :data:`_TRITON_LDST` and its swizzle is an earlier variant's
+    (the same shared layout, plain ld/st.shared on both sides: most pairs, where Triton's plain
+    vectors and the search's agree)."""
+    if variants[i] != _TRITON_LDST:
+        return False
+    lay = choice.layout
+    for v in variants[:i]:
+        other = trip.choices.get((kind, v))
+        if other is choice or (isinstance(other, SwizzleChoice) and _plain(other) and other.layout._ins == lay._ins
+                               and other.layout._outs == lay._outs):
+            return True
+    return False
 
 
 def _round_trip_kind(trip: _Trip, names: Sequence[str], matrix: tuple[bool, bool]) -> tuple[str, list[_Variant]]:

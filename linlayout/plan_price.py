@@ -211,12 +211,19 @@ class _Price:
         its vector, instruction count and conflict-free wavefronts change with it."""
         if self._inv is False:
             self._inv = _buffer_inverse(self.choice.layout, _choice_unit_images(self.choice))
-        choice, side, L = self.choice, self.facts[i], self.sides[i]
+        choice, side = self.choice, self.facts[i]
+        instr = choice.store_instr if i == 0 else choice.load_instr
+        rows = _side_rows(choice, instr, side, self._inv)
+        if rows is None:
+            return choice.store_conflicts if i == 0 else choice.load_conflicts
+        images, n_off = rows
+        bw = self._bw
         v = self.sv if i == 0 else self.lv
-        c = _side_conflicts(choice, i == 0, L, self._inv, side, v)
-        if not c or self._aligned or "matrix" in (choice.store_instr if i == 0 else choice.load_instr):
+        matrix = "matrix" in instr
+        c = hardware_conflicts(images, v, bw, n_off, matrix=matrix)
+        if not c or self._aligned or matrix:
             return c
-        bw, n = self._bw, side.n_regs
+        n = side.n_regs
         waves = self._waves[i]
         cost, best = waves * (1 + c), (v, c, waves)
         u = v >> 1
@@ -224,7 +231,7 @@ class _Price:
             floor = max(1, n // u) * max(u * bw // 32, 1)  # its conflict-free wavefronts (more as u narrows)
             if floor >= cost:
                 break
-            cu = _side_conflicts(choice, i == 0, L, self._inv, side, u)
+            cu = hardware_conflicts(images, u, bw, n_off)
             if floor * (1 + cu) < cost:
                 cost, best = floor * (1 + cu), (u, cu, floor)
             u >>= 1
@@ -288,52 +295,67 @@ def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout, fast: A
     (``store``: the store side ``L``, else the load side), each lane moving ``vector`` elements
     (the side's executed vector; by default :func:`_side_vector`): what
     :func:`linlayout.simulate.simulate` counts, wavefront by wavefront
-    (:func:`linlayout.banks.hardware_conflicts` of the lanes' offsets in the buffer, read through
-    its :func:`_buffer_inverse` (``fast``, when the caller has read it) where that is a
-    bijection, else solved in its basis).  ``side``: ``L``'s :func:`_side_facts`, when the
-    caller has them.  A matrix side keeps the search's estimate.
+    (:func:`linlayout.banks.hardware_conflicts` of :func:`_side_rows`).  ``fast``: the buffer's
+    :func:`_buffer_inverse`, when the caller has read it; ``side``: ``L``'s :func:`_side_facts`,
+    when the caller has them.  A side whose rows cannot be read keeps the search's estimate.
 
     Not Triton's model (:func:`linlayout.banks.bank_conflicts`), which Triton chooses with: that
     splits the offset by elements and misses sub-word conflicts, and it counts Triton's widest
     vector, not the one the side executes (a ``strategy="best"`` vector topped up with one side's
     registers, or Triton 3.9's stricter lowering); the swizzle search's access-tile estimate also
-    misses conflicts between the phases' lanes."""
-    instr, estimate = (choice.store_instr, choice.store_conflicts) if store else (choice.load_instr, choice.load_conflicts)
-    bw = choice.bitwidth
+    misses conflicts between the phases' lanes and, on matrix sides, sub-word rows."""
+    instr = choice.store_instr if store else choice.load_instr
     if side is None:
         side = _side_facts(L)
-    matrix = "matrix" in instr
-    trans = instr.endswith(".trans")
+    rows = _side_rows(choice, instr, side, fast)
+    if rows is None:
+        return choice.store_conflicts if store else choice.load_conflicts
     if vector is None:
-        vector = _side_vector(choice, side, instr, bw, choice.reps)
-    lanes = side.bank[side.bank_regs:side.bank_regs + side.bank_lanes]
-    if matrix:  # the vectors that pick a matrix's 8 rows (see linlayout.simulate: lanes 8i + r supply them)
-        if len(lanes) < 5:
-            return estimate
-        lanes = side.bank[:side.bank_regs] + lanes[:2] if trans else lanes[2:5]
+        vector = _side_vector(choice, side, instr, choice.bitwidth, choice.reps)
+    return hardware_conflicts(rows[0], vector, choice.bitwidth, rows[1], matrix="matrix" in instr)
+
+
+def _side_rows(choice: SwizzleChoice, instr: str, side: _SideFacts, fast: Any = False) -> tuple[list[int], int] | None:
+    """What :func:`linlayout.banks.hardware_conflicts` reads of one side (``side``, accessed with
+    ``instr``) of a round trip through ``choice``: the buffer indices of its lanes (of a matrix
+    side, of the three vectors that pick a matrix's 8 rows: lanes 2-4, or for ``.trans`` the
+    register of a word's second half and lanes 0-1; see :mod:`linlayout.simulate`) and the
+    buffer's offset bits (log2 of one round's elements); None where a vector lies outside the
+    buffer's span.  The indices are read through the buffer's inverse ``fast``
+    (:func:`_buffer_inverse`, when the caller has read it) where that is a bijection, else solved
+    in its basis."""
+    n_regs, n_lanes = side.bank_regs, side.bank_lanes
+    trans = False
+    if "matrix" in instr:
+        if n_lanes < 5:
+            return None
+        trans = instr.endswith(".trans")
+        vecs = side.bank[:n_regs + 2] if trans else side.bank[n_regs + 2:n_regs + 5]
+    else:
+        vecs = side.bank[n_regs:n_regs + n_lanes]
     lay = choice.layout
     if fast is False:
         fast = _buffer_inverse(lay)
-    images: list[int | None] | None = None
+    images: list[Any] | None = None
     if fast is not None and side.outs == fast[1]:
         units = fast[0]
-        images = list(map(units.get, lanes))
+        images = list(map(units.get, vecs))
         if None in images:
             try:
-                images = list(gf2.images_over_units(units, lanes))
+                images = list(gf2.images_over_units(units, vecs))
             except KeyError:
                 images = None
     if images is None:
-        images = list(map(_coordinates(lay), lanes))
-        if None in images:  # a lane outside the buffer's span: not this buffer's side
-            return estimate
-    n_off = lay.total_in_size_log2 - lay.in_dim_size_log2("reps")
+        images = list(map(_coordinates(lay), vecs))
+        if None in images:  # a vector outside the buffer's span: not this buffer's side
+            return None
+    n_off = lay.total_in_size_log2 - len(lay.flat_bases("reps"))
     if trans:  # row r: lane r // 2, the element r % 2 of its 32-bit word (a register of round 0)
-        step = _round0_register(cast(list[int], images[:side.bank_regs]), n_off)
+        step = _round0_register(images[:n_regs], n_off)
         if step is None:
-            return estimate
-        images = [step] + images[side.bank_regs:]
-    return hardware_conflicts(cast(list[int], images), vector, bw, n_off, matrix=matrix)
+            return None
+        images = [step] + images[n_regs:]
+    return images, n_off
 
 
 def _round0_register(images: Sequence[int], n_off: int) -> int | None:

@@ -638,21 +638,58 @@ def ldst_choice_39(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> Swizz
     """
     s, d = _sides(src, dst)
     bw = max(bitwidth, 8)
+    vbasis, src_fills, tile_src, tile_dst, words = _parts_39(s, d, bw)
+    # every vector a unit vector: the groups read the unused units off masks (as _ldst_choice)
+    units = s.units and d.units and all(v & (v - 1) == 0 for v in vbasis)
+    masks = (sum(set(vbasis)), sum(set(tile_src)), sum(set(tile_dst))) if units else None
+    groups = _groups(s.reg_set & d.reg_set, s.dim, _segment_len(s.dim, bw, len(vbasis)), vbasis, tile_src, tile_dst, 0, masks)
+    w, r = _conflicts(groups[2], tile_src, tile_dst, units)
+    choice = _choice_of(groups, s.dim, s.outs, "st.shared", "ld.shared", w, r, tile_src, tile_dst, bw)
+    if words < 2:
+        banks = choice.layout.flat_bases("bank")
+        order = _bank_order_39(banks, s, d, src_fills)
+        if order is not None:
+            # the same basis in another order: still a bijection, its vector and reps bits (what
+            # ``_unit_coords`` reads) unchanged, a unit's coordinates read off the new order
+            new = LinearLayout._make_raw((("vector", tuple(groups[0])), ("bank", tuple(banks[i] for i in order)),
+                                          ("segment", tuple(groups[2])), ("reps", tuple(groups[3]))), s.outs)
+            new._rank = s.dim
+            choice.__dict__["layout"] = new
+    return choice
+
+
+def _parts_39(s: _Side, d: _Side, bw: int) -> tuple[list[int], bool | None, list[int], list[int], int]:
+    """What :func:`ldst_choice_39` builds its swizzle from: the vector bases and which side
+    filled the word (:func:`_vbasis_39`), each side's wavefront tile and log2 of the vector's
+    32-bit words."""
     vbasis, src_fills = _vbasis_39(s, d, bw, _common_registers(s, d))
     words = (max(1, (1 << len(vbasis)) * bw // 32)).bit_length() - 1
-    tile_src, tile_dst = list(s.lanes[:s.n_lanes - words]), list(d.lanes[:d.n_lanes - words])
-    groups = _groups(s.reg_set & d.reg_set, s.dim, _segment_len(s.dim, bw, len(vbasis)), vbasis, tile_src, tile_dst)
-    lay = _layout_of(groups, s.dim, s.outs)
-    if words < 2:
-        banks = lay.flat_bases("bank")
-        in_src = [i for i, b in enumerate(banks) if b in s.reg_set]
-        in_dst = [i for i, b in enumerate(banks) if b in d.reg_set]
-        first = in_src if src_fills or (src_fills is None and len(in_src) > len(in_dst)) else in_dst
-        order = first + [i for i in range(len(banks)) if i not in first]
-        lay = LinearLayout.from_flat({"vector": lay.flat_bases("vector"), "bank": [banks[i] for i in order],
-                                      "segment": lay.flat_bases("segment"), "reps": lay.flat_bases("reps")}, list(s.outs))
-    w, r = _conflicts(groups[2], tile_src, tile_dst)
-    return SwizzleChoice(lay, "st.shared", "ld.shared", w, r, tuple(tile_src), tuple(tile_dst), bw)
+    return vbasis, src_fills, list(s.lanes[:s.n_lanes - words]), list(d.lanes[:d.n_lanes - words]), words
+
+
+def _bank_order_39(banks: Sequence[int], s: _Side, d: _Side, src_fills: bool | None) -> list[int] | None:
+    """:func:`ldst_choice_39`'s order of the bank bits ``banks`` (where its vector is narrower
+    than 64 bits): those that are registers of the side that filled the word (else of the side
+    with more of them) first; None when that is their order already."""
+    in_src = [i for i, b in enumerate(banks) if b in s.reg_set]
+    in_dst = [i for i, b in enumerate(banks) if b in d.reg_set]
+    first = in_src if src_fills or (src_fills is None and len(in_src) > len(in_dst)) else in_dst
+    if first == list(range(len(first))):
+        return None
+    return first + [i for i in range(len(banks)) if i not in first]
+
+
+def _builds_as_39(choice: SwizzleChoice, src: LinearLayout, dst: LinearLayout) -> bool:
+    """Whether :func:`ldst_choice_39` of ``src`` and ``dst`` is ``choice``, the search's plain
+    swizzle (:meth:`SwizzleSearch.ldst`, built by the same steps from its own vector and tiles):
+    the same vector bases, the same wavefront tiles and no bank bit to move, read without
+    building the layout (most pairs: the vectors agree where the common registers fill a word
+    and no register of one side only tops them up)."""
+    s, d = _sides(src, dst)
+    vbasis, src_fills, tile_src, tile_dst, words = _parts_39(s, d, choice.bitwidth)
+    if tuple(vbasis) != choice.vector or tuple(tile_src) != choice.store_tile or tuple(tile_dst) != choice.load_tile:
+        return False
+    return words >= 2 or _bank_order_39(choice.layout.flat_bases("bank"), s, d, src_fills) is None
 
 
 class _Side:
