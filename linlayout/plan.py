@@ -64,7 +64,6 @@ from .plan_smem import (
     MemOpTile,
     SwizzleChoice,
     SwizzleSearch,
-    _builds_as_39,
     _map_side,
     _or,
     _side_of,
@@ -1183,9 +1182,9 @@ def _unbudgeted_choice(trip: _Trip, kind: str, matrix: _Variant) -> SwizzleChoic
     if matrix == _TRITON_LDST:
         # Triton's plain swizzle is the search's (the variant without matrix instructions), but
         # where the search falls back (no pair of access tiles vectorises 128 bits): there it is
-        # Triton's own fallback, most often built as the search's is
-        plain = _variant_choice(trip, kind, (False, False))
-        if isinstance(plain, str) or not _search_falls_back(trip, kind) or _builds_as_39(search.ldst(), sa, sb):
+        # Triton's own fallback (often built as the search's is: the race then skips it)
+        if not _search_falls_back(trip, kind):
+            plain = _variant_choice(trip, kind, (False, False))
             if isinstance(plain, str):
                 raise UnsupportedError(plain)
             return plain
@@ -1343,7 +1342,7 @@ def _race(trip: _Trip, kind: str, variants: Sequence[_Variant], shuffle: float |
         return out
     bounds: list[float] = []  # per entry: a lower bound of its cost (its cost once priced; inf when none fits)
     bids: list[_Price | None] = []  # per entry: its price while its conflicts are being counted
-    plain = False  # whether a variant's swizzle used plain ld/st.shared
+    plain = False  # whether a variant's swizzle (not Triton's plain one) used plain ld/st.shared
     while True:
         low = min(bounds) if bounds else math.inf
         pick = bounds.index(low) if bounds else -1  # the first of equal bounds
@@ -1373,13 +1372,13 @@ def _race(trip: _Trip, kind: str, variants: Sequence[_Variant], shuffle: float |
                 bounds.append(math.inf)
                 continue
             elif budget is not None and choice.bytes > budget:  # more rounds: priced whole
-                plain = plain or _plain(choice)
+                plain = plain or (_plain(choice) and variants[pick] != _TRITON_LDST)
                 try:
                     entry = _priced_trip(trip, kind, choice, budget)
                 except UnsupportedError as e:
                     entry = str(e)
             else:
-                plain = plain or _plain(choice)
+                plain = plain or (_plain(choice) and variants[pick] != _TRITON_LDST)
                 bid = trip.price(kind, choice)
                 if bid.exact:
                     entry, bid = _Priced(bid.bound, choice), None
@@ -1401,16 +1400,13 @@ def _search_falls_back(trip: _Trip, kind: str) -> bool:
     """Whether the swizzle search of a ``kind`` round trip falls back to its plain
     ``ld/st.shared`` swizzle (no pair of plain access tiles vectorises 128 bits): only there is
     Triton's plain swizzle (:data:`_TRITON_LDST`) its own."""
-    search = trip.search(kind)[0]
-    return search.best(_PLAIN_TILES, _PLAIN_TILES) is search._ldst
+    return trip.search(kind)[0].best_pair(_PLAIN_TILES, _PLAIN_TILES) is None
 
 
 def _same_as_before(trip: _Trip, kind: str, variants: Sequence[_Variant], i: int, choice: SwizzleChoice) -> bool:
-    """Whether variant ``i`` is :data:`_TRITON_LDST` and its swizzle is an earlier variant's
-    (the same shared layout, plain ld/st.shared on both sides: most pairs, where Triton's plain
-    vectors and the search's agree)."""
-    if variants[i] != _TRITON_LDST:
-        return False
+    """Whether the swizzle ``choice`` of variant ``i`` is an earlier variant's plain one (the same
+    shared layout, plain ld/st.shared on both sides: e.g. Triton's plain swizzle where the search
+    builds its fallback as Triton does)."""
     lay = choice.layout
     for v in variants[:i]:
         other = trip.choices.get((kind, v))
@@ -1422,12 +1418,12 @@ def _same_as_before(trip: _Trip, kind: str, variants: Sequence[_Variant], i: int
 
 def _round_trip_kind(trip: _Trip, names: Sequence[str], matrix: tuple[bool, bool]) -> tuple[str, list[_Variant]]:
     """The round-trip kind of a pair moving data across ``names`` and its variants: ``matrix``,
-    then (for a shared-memory round trip that may use matrix instructions) without them, then
-    (shared memory) through Triton 3.9's plain swizzle (:data:`_TRITON_LDST`)."""
+    then (shared memory) through Triton 3.9's plain swizzle (:data:`_TRITON_LDST`: it wins ties
+    with the search's plain swizzle) and (where matrix instructions are allowed) without them."""
     kind = "cross_cta" if "block" in names else "shared_memory"
     if kind == "cross_cta":
         return kind, [matrix]
-    return kind, [matrix] + ([(False, False)] if any(matrix) else []) + [_TRITON_LDST]
+    return kind, [matrix, _TRITON_LDST] + ([(False, False)] if any(matrix) else [])
 
 
 def _winner(shuffle: float | None, trips: Sequence[_Priced | str | None]) -> _Priced | None:

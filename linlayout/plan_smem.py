@@ -679,19 +679,6 @@ def _bank_order_39(banks: Sequence[int], s: _Side, d: _Side, src_fills: bool | N
     return first + [i for i in range(len(banks)) if i not in first]
 
 
-def _builds_as_39(choice: SwizzleChoice, src: LinearLayout, dst: LinearLayout) -> bool:
-    """Whether :func:`ldst_choice_39` of ``src`` and ``dst`` is ``choice``, the search's plain
-    swizzle (:meth:`SwizzleSearch.ldst`, built by the same steps from its own vector and tiles):
-    the same vector bases, the same wavefront tiles and no bank bit to move, read without
-    building the layout (most pairs: the vectors agree where the common registers fill a word
-    and no register of one side only tops them up)."""
-    s, d = _sides(src, dst)
-    vbasis, src_fills, tile_src, tile_dst, words = _parts_39(s, d, choice.bitwidth)
-    if tuple(vbasis) != choice.vector or tuple(tile_src) != choice.store_tile or tuple(tile_dst) != choice.load_tile:
-        return False
-    return words >= 2 or _bank_order_39(choice.layout.flat_bases("bank"), s, d, src_fills) is None
-
-
 class _Side:
     """The facts of one side a swizzle search reads again and again (flat bases, computed once):
     of ``layout`` without its broadcast registers."""
@@ -1394,6 +1381,17 @@ class SwizzleSearch:
 
     def best(self, src_tiles: Sequence[MemOpTile], dst_tiles: Sequence[MemOpTile]) -> SwizzleChoice:
         """:func:`optimal_swizzle` over these candidate tiles."""
+        pair = self.best_pair(src_tiles, dst_tiles)
+        if pair is None:
+            return self.ldst()
+        choice = self.candidate(*pair)
+        assert choice is not None
+        return choice
+
+    def best_pair(self, src_tiles: Sequence[MemOpTile], dst_tiles: Sequence[MemOpTile]) -> tuple[MemOpTile, MemOpTile] | None:
+        """The (store tile, load tile) pair :meth:`best` builds its swizzle for, or None where it
+        falls back to plain ``ld/st.shared`` (:meth:`ldst`: no pair of these tiles vectorises
+        128 bits); ranked without building a layout."""
         best_ts = best_td = None
         best_w = best_r = 0
         s_side, d_side = self.sides
@@ -1423,10 +1421,8 @@ class SwizzleSearch:
                 if best_ts is None or w < best_w or (w == best_w and r > best_r):
                     best_ts, best_td, best_w, best_r = ts, td, w, r
         if best_ts is None or best_td is None:
-            return self.ldst()
-        choice = self.candidate(best_ts, best_td)
-        assert choice is not None
-        return choice
+            return None
+        return best_ts, best_td
 
 
 def optimal_swizzle(

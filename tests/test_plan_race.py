@@ -91,7 +91,7 @@ def _every_variant_priced(trip, kind, variants, shuffle, budget):
             continue
         trips.append(P._variant(trip, kind, m, budget))
         choice = P._variant_choice(trip, kind, m)
-        plain = plain or (not isinstance(choice, str) and P._plain(choice))
+        plain = plain or (not isinstance(choice, str) and P._plain(choice) and m != P._TRITON_LDST)
     return P._winner(shuffle, trips), trips
 
 
