@@ -735,7 +735,7 @@ class _Trip:
     round-trip kind its two sides, its swizzle search and the price of every swizzle it priced
     (with its plan, once built)."""
 
-    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_prices", "_kinds", "choices", "triton")
+    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_prices", "_kinds", "choices", "falls_back", "triton")
 
     def __init__(self, a: LinearLayout, b: LinearLayout, conv: LinearLayout, comp: LinearLayout, bits: int, triton: bool = False):
         self.a, self.b, self.conv, self.comp, self.bits = a, b, conv, comp, bits
@@ -752,6 +752,8 @@ class _Trip:
         self._kinds: dict[str, _TripKind] = {}
         #: the unbudgeted swizzle of each (kind, matrix) variant (or why there is none)
         self.choices: dict[tuple[str, _Variant], SwizzleChoice | str] = {}
+        #: per kind, whether its swizzle search falls back (:func:`_search_falls_back`)
+        self.falls_back: dict[str, bool] = {}
 
     def warp_permutation(self) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
         """:func:`_warp_permutation` of the pair (the same for every element width)."""
@@ -1366,7 +1368,7 @@ def _race(trip: _Trip, kind: str, variants: Sequence[_Variant], shuffle: float |
             choice = _variant_choice(trip, kind, variants[pick])
             if isinstance(choice, str):
                 entry = choice
-            elif _same_as_before(trip, kind, variants, pick, choice):  # its price is an earlier one's: it cannot win
+            elif pick and _same_as_before(trip, kind, variants, pick, choice):  # its price is an earlier one's: it cannot win
                 out.append(None)
                 bids.append(None)
                 bounds.append(math.inf)
@@ -1400,7 +1402,10 @@ def _search_falls_back(trip: _Trip, kind: str) -> bool:
     """Whether the swizzle search of a ``kind`` round trip falls back to its plain
     ``ld/st.shared`` swizzle (no pair of plain access tiles vectorises 128 bits): only there is
     Triton's plain swizzle (:data:`_TRITON_LDST`) its own."""
-    return trip.search(kind)[0].best_pair(_PLAIN_TILES, _PLAIN_TILES) is None
+    got = trip.falls_back.get(kind)
+    if got is None:
+        got = trip.falls_back[kind] = trip.search(kind)[0].best_pair(_PLAIN_TILES, _PLAIN_TILES) is None
+    return got
 
 
 def _same_as_before(trip: _Trip, kind: str, variants: Sequence[_Variant], i: int, choice: SwizzleChoice) -> bool:

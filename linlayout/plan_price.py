@@ -213,7 +213,7 @@ class _Price:
             self._inv = _buffer_inverse(self.choice.layout, _choice_unit_images(self.choice))
         choice, side = self.choice, self.facts[i]
         instr = choice.store_instr if i == 0 else choice.load_instr
-        rows = _side_rows(choice, instr, side, self._inv)
+        rows = _side_rows(choice, instr, side, self._inv, self.reps)
         if rows is None:
             return choice.store_conflicts if i == 0 else choice.load_conflicts
         images, n_off = rows
@@ -315,7 +315,8 @@ def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout, fast: A
     return hardware_conflicts(rows[0], vector, choice.bitwidth, rows[1], matrix="matrix" in instr)
 
 
-def _side_rows(choice: SwizzleChoice, instr: str, side: _SideFacts, fast: Any = False) -> tuple[list[int], int] | None:
+def _side_rows(choice: SwizzleChoice, instr: str, side: _SideFacts, fast: Any = False,
+               reps: int = 0) -> tuple[list[int], int] | None:
     """What :func:`linlayout.banks.hardware_conflicts` reads of one side (``side``, accessed with
     ``instr``) of a round trip through ``choice``: the buffer indices of its lanes (of a matrix
     side, of the three vectors that pick a matrix's 8 rows: lanes 2-4, or for ``.trans`` the
@@ -323,16 +324,21 @@ def _side_rows(choice: SwizzleChoice, instr: str, side: _SideFacts, fast: Any = 
     buffer's offset bits (log2 of one round's elements); None where a vector lies outside the
     buffer's span.  The indices are read through the buffer's inverse ``fast``
     (:func:`_buffer_inverse`, when the caller has read it) where that is a bijection, else solved
-    in its basis."""
+    in its basis; ``reps``: ``choice.reps``, when the caller has read it."""
     n_regs, n_lanes = side.bank_regs, side.bank_lanes
     trans = False
-    if "matrix" in instr:
-        if n_lanes < 5:
-            return None
-        trans = instr.endswith(".trans")
-        vecs = side.bank[:n_regs + 2] if trans else side.bank[n_regs + 2:n_regs + 5]
-    else:
+    reps = reps or choice.reps
+    if "matrix" not in instr:
         vecs = side.bank[n_regs:n_regs + n_lanes]
+    elif n_lanes < 5:
+        return None
+    elif not instr.endswith(".trans"):
+        vecs = side.bank[n_regs + 2:n_regs + 5]
+    elif reps == 1 and n_regs:  # one round: the word's second half is register 0
+        vecs = side.bank[:1] + side.bank[n_regs:n_regs + 2]
+    else:
+        trans = True
+        vecs = side.bank[:n_regs + 2]
     lay = choice.layout
     if fast is False:
         fast = _buffer_inverse(lay)
@@ -349,7 +355,7 @@ def _side_rows(choice: SwizzleChoice, instr: str, side: _SideFacts, fast: Any = 
         images = list(map(_coordinates(lay), vecs))
         if None in images:  # a vector outside the buffer's span: not this buffer's side
             return None
-    n_off = lay.total_in_size_log2 - len(lay.flat_bases("reps"))
+    n_off = (lay.total_in_size_log2 if fast is None else fast[2]) - (reps.bit_length() - 1)
     if trans:  # row r: lane r // 2, the element r % 2 of its 32-bit word (a register of round 0)
         step = _round0_register(images[:n_regs], n_off)
         if step is None:
