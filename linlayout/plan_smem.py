@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -352,7 +352,8 @@ def _layout_of(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...]) -> 
 _UnitCoords = tuple[int, int, tuple[tuple[str, int], ...]]
 
 
-def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...]) -> tuple[LinearLayout, _UnitCoords | None]:
+def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...],
+                       order_banks: Callable[[list[int]], list[int] | None] | None = None) -> tuple[LinearLayout, _UnitCoords | None]:
     """:func:`_layout_of`, and when its basis is made of unit vectors and XOR pairs only, in the
     shape the swizzle of unit vectors gives (:func:`_groups`), the masks its coordinates are read
     from; else None.
@@ -363,7 +364,9 @@ def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], .
     them), the layout is a bijection, and a unit vector's coordinates are its own basis bit,
     or (a pair's ``lo``) the pair's bit and its ``hi``'s bank bit: a vector's coordinates along
     the vector bits are its bits among the vector bits, along the reps bits its bits among those
-    (see ``linlayout.plan._matrix_rows_fit``)."""
+    (see ``linlayout.plan._matrix_rows_fit``).  ``order_banks``: where given, the order of the
+    bank bits it says (a list of their indices; None: as they are): the same basis, so the same
+    coordinates along the vector and reps bits."""
     vbasis, sbasis, segment, reps = groups
     vecs = vbasis + sbasis
     lows = functools.reduce(operator.or_, vecs, 0)
@@ -399,6 +402,10 @@ def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], .
                     coords = (vmask, rmask, outs)
     else:
         bbasis = unit_complement(vecs, dim)
+    if order_banks is not None:
+        order = order_banks(bbasis)
+        if order is not None:
+            bbasis = [bbasis[i] for i in order]
     lay = LinearLayout._make_raw(
         (("vector", tuple(vbasis)), ("bank", tuple(bbasis)), ("segment", tuple(segment)), ("reps", tuple(reps))), outs)
     # the bank bits complete the span of the others to the whole tensor: the rank is known
@@ -407,11 +414,12 @@ def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], .
 
 
 def _choice_of(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...], store: str, load: str, w: int, r: int,
-               tile_s: Sequence[int], tile_d: Sequence[int], bitwidth: int) -> SwizzleChoice:
+               tile_s: Sequence[int], tile_d: Sequence[int], bitwidth: int,
+               order_banks: Callable[[list[int]], list[int] | None] | None = None) -> SwizzleChoice:
     """The :class:`SwizzleChoice` of :func:`_groups`' offset bits (its layout :func:`_layout_of`),
     remembering the masks its coordinates are read from where there are such
     (:func:`_layout_and_coords`; read by the planner as ``choice._unit_coords``)."""
-    lay, coords = _layout_and_coords(groups, dim, outs)
+    lay, coords = _layout_and_coords(groups, dim, outs, order_banks)
     # the frozen dataclass's fields written in place (what its __init__ does, one attribute
     # at a time through object.__setattr__): the search's own values, already of their types
     choice = object.__new__(SwizzleChoice)
@@ -644,18 +652,10 @@ def ldst_choice_39(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> Swizz
     masks = (sum(set(vbasis)), sum(set(tile_src)), sum(set(tile_dst))) if units else None
     groups = _groups(s.reg_set & d.reg_set, s.dim, _segment_len(s.dim, bw, len(vbasis)), vbasis, tile_src, tile_dst, 0, masks)
     w, r = _conflicts(groups[2], tile_src, tile_dst, units)
-    choice = _choice_of(groups, s.dim, s.outs, "st.shared", "ld.shared", w, r, tile_src, tile_dst, bw)
-    if words < 2:
-        banks = choice.layout.flat_bases("bank")
-        order = _bank_order_39(banks, s, d, src_fills)
-        if order is not None:
-            # the same basis in another order: still a bijection, its vector and reps bits (what
-            # ``_unit_coords`` reads) unchanged, a unit's coordinates read off the new order
-            new = LinearLayout._make_raw((("vector", tuple(groups[0])), ("bank", tuple(banks[i] for i in order)),
-                                          ("segment", tuple(groups[2])), ("reps", tuple(groups[3]))), s.outs)
-            new._rank = s.dim
-            choice.__dict__["layout"] = new
-    return choice
+    # narrower than 64 bits: the bank bits in :func:`_bank_order_39`'s order (the same basis,
+    # so still a bijection, its coordinates along the vector and reps bits unchanged)
+    order = (lambda banks: _bank_order_39(banks, s, d, src_fills)) if words < 2 else None
+    return _choice_of(groups, s.dim, s.outs, "st.shared", "ld.shared", w, r, tile_src, tile_dst, bw, order)
 
 
 def _parts_39(s: _Side, d: _Side, bw: int) -> tuple[list[int], bool | None, list[int], list[int], int]:
