@@ -343,7 +343,7 @@ def hardware_conflicts(lane_offsets: Sequence[int], vector: int, bitwidth: int, 
     else:
         k = vector.bit_length() - 1
         words = k + b - 5  # log2 of the 32-bit words of one vector: the last lanes pick the phase
-        rows = lane_offsets[: len(lane_offsets) - words] if words > 0 else lane_offsets
+        rows = lane_offsets[: 5 - words] if words > 0 else lane_offsets  # lanes 0 .. 2**(5 - words) - 1
         # the element bits below an aligned vector's start or inside one 32-bit word
         drop = k if k > 5 - b else 5 - b
     keep = (1 << offset_bits) - 1
