@@ -794,7 +794,7 @@ class _Trip:
                 _, sa, sb = self.search(kind)
                 bar = _barrier_instr(kind, self)
                 tk = self._kinds[kind] = _TripKind(sa, sb, _side_facts(sa), _side_facts(sb), max(self.bits, 8), bar, BARRIER_KEYS[bar],
-                                                   self.triton and kind == "shared_memory")
+                                                   self.triton and kind == "shared_memory", not self.triton)
             got = prices[id(choice)] = _Price(tk, choice)
         return got
 

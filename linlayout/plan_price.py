@@ -150,6 +150,9 @@ class _TripKind(NamedTuple):
     key: str
     #: Triton 3.9's ``ld/st.shared`` vectors (:func:`_aligned_vector`: ``strategy="triton"``)
     aligned: bool = False
+    #: a conflicting plain side may take a narrower vector (``strategy="best"``; Triton's
+    #: vectors are its lowering's, whatever their conflicts)
+    narrow: bool = False
 
 
 class _Price:
@@ -162,7 +165,7 @@ class _Price:
     counted (:attr:`exact`)."""
 
     __slots__ = ("choice", "sides", "facts", "sv", "lv", "stores", "loads", "reps", "bars", "bar", "_waves", "_key", "_inv",
-                 "w", "r", "bound", "plan", "_bw", "_aligned")
+                 "w", "r", "bound", "plan", "_bw", "_narrow")
 
     def __init__(self, tk: _TripKind, choice: SwizzleChoice):
         self.choice, self.sides, self.facts = choice, (tk.sa, tk.sb), (tk.fa, tk.fb)
@@ -170,7 +173,7 @@ class _Price:
         self.reps = reps = choice.reps
         self.sv, self.lv, self.stores, self.loads = sv, lv, stores, loads = _trip_counts(choice, tk.fa, tk.fb, bw, reps,
                                                                                            (tk.sa, tk.sb) if tk.aligned else None)
-        self._bw, self._aligned = bw, tk.aligned
+        self._bw, self._narrow = bw, tk.narrow and not tk.aligned
         self.bars = 2 * reps - 1
         self.bar, self._key = tk.bar, tk.key
         # the conflict-free wavefronts of each side (conflicts multiply them)
@@ -221,7 +224,7 @@ class _Price:
         v = self.sv if i == 0 else self.lv
         matrix = "matrix" in instr
         c = hardware_conflicts(images, v, bw, n_off, matrix=matrix)
-        if not c or self._aligned or matrix:
+        if not c or not self._narrow or matrix:
             return c
         n = side.n_regs
         waves = self._waves[i]
