@@ -52,7 +52,7 @@ from typing import Any, NamedTuple, NoReturn, cast
 from . import gf2
 from .banks import _unit_images as _bank_unit_images
 from .contract import as_linear
-from .cost import BARRIER_KEYS, WEIGHTS, _plan_price, _round_trip_price, explain, price
+from .cost import BARRIER_KEYS, WEIGHTS, _free_lanes, _plan_price, _round_trip_price, explain, price
 from .checks import as_bool, expect
 from .dtypes import element_bitwidth
 from .limits import MAX_ITEMS, as_list
@@ -1317,10 +1317,12 @@ def _detail(p: Plan) -> str:
 
 def _round_trip_floor(trip: _Trip, kind: str) -> float:
     """A lower bound of the cost of any ``kind`` round trip of the pair: every word of each side's
-    registers stored (loaded) once at full width without conflicts, and one barrier."""
+    registers stored (loaded) once at full width without conflicts (the stores in no phase that
+    only lanes holding copies pick: at most lane bits 3 and 4 pick one), and one barrier."""
     sa, sb = _shared_sides(kind, trip.a, trip.b)
     bw = max(trip.bits, 8)
-    waves = max(_n_regs(sa) * bw // 32, 1) + max(_n_regs(sb) * bw // 32, 1)
+    free = _side_facts(sa).free_lanes & 0b11000
+    waves = max(_n_regs(sa) * bw // 32 >> free.bit_count(), 1) + max(_n_regs(sb) * bw // 32, 1)
     return _round_trip_price(waves, 1, BARRIER_KEYS[_barrier_instr(kind, trip)])
 
 
@@ -1597,6 +1599,7 @@ def clear_caches() -> None:
     clear_shuffle_caches()
     clear_swizzle_caches()
     _bank_unit_images.cache_clear()
+    _free_lanes.cache_clear()
     _local_echelon.cache_clear()
     _clear_front_caches()
 

@@ -49,7 +49,7 @@ from typing import Any, NamedTuple, cast
 from . import gf2
 from .banks import _unit_images as _bank_unit_images
 from .banks import hardware_conflicts
-from .cost import _round_trip_price, _wavefronts
+from .cost import _free_lanes, _round_trip_price, _store_phases, _wavefronts
 from .errors import LayoutError
 from .linear import LinearLayout
 from .plan_sides import _cta_local, _out_list
@@ -75,6 +75,9 @@ class _SideFacts(NamedTuple):
     bank: tuple[int, ...]
     bank_regs: int
     bank_lanes: int
+    #: the lane bits that hold only copies (free variables of ``L``, those of the plan's source
+    #: layout): a store predicates those lanes off (:func:`linlayout.cost._store_phases`)
+    free_lanes: int
 
 
 @functools.lru_cache(maxsize=4096)
@@ -85,7 +88,7 @@ def _side_facts(L: LinearLayout) -> _SideFacts:
     lanes = C.flat_bases("lane")
     others = tuple(v for d in C.in_dim_names if d not in ("register", "lane") for v in C.flat_bases(d))
     return _SideFacts(_n_regs(L), frozenset(v for v in L.flat_bases("register") if v), tuple(L.out_dims.items()),
-                      regs + lanes + others, len(regs), len(lanes))
+                      regs + lanes + others, len(regs), len(lanes), _free_lanes(L))
 
 
 def _side_vector(choice: SwizzleChoice, side: _SideFacts, instr: str, bitwidth: int, reps: int,
@@ -177,7 +180,10 @@ class _Price:
         self.bars = 2 * reps - 1
         self.bar, self._key = tk.bar, tk.key
         # the conflict-free wavefronts of each side (conflicts multiply them)
-        self._waves = (stores * _wavefronts(choice.store_instr, sv * bw, 0), loads * _wavefronts(choice.load_instr, lv * bw, 0))
+        st_waves = _wavefronts(choice.store_instr, sv * bw, 0)
+        if tk.fa.free_lanes and "matrix" not in choice.store_instr:  # lanes of copies store nothing
+            st_waves = _store_phases(st_waves, tk.fa.free_lanes)
+        self._waves = (stores * st_waves, loads * _wavefronts(choice.load_instr, lv * bw, 0))
         self.w: int | None = None
         self.r: int | None = None
         #: the buffer's :func:`_buffer_inverse`, once read (False: not yet)
@@ -231,7 +237,10 @@ class _Price:
         cost, best = waves * (1 + c), (v, c, waves)
         u = v >> 1
         while u:
-            floor = max(1, n // u) * max(u * bw // 32, 1)  # its conflict-free wavefronts (more as u narrows)
+            # its conflict-free wavefronts (no fewer as u narrows: its phases are picked by fewer lane bits)
+            floor = max(1, n // u) * max(u * bw // 32, 1)
+            if i == 0 and side.free_lanes:
+                floor = max(1, n // u) * _store_phases(max(u * bw // 32, 1), side.free_lanes)
             if floor >= cost:
                 break
             cu = hardware_conflicts(images, u, bw, n_off)
