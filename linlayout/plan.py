@@ -1406,7 +1406,7 @@ def _search_falls_back(trip: _Trip, kind: str) -> bool:
     Triton's plain swizzle (:data:`_TRITON_LDST`) its own."""
     got = trip.falls_back.get(kind)
     if got is None:
-        got = trip.falls_back[kind] = trip.search(kind)[0].best_pair(_PLAIN_TILES, _PLAIN_TILES) is None
+        got = trip.falls_back[kind] = not trip.search(kind)[0].vectorises(LD_ST_SHARED, LD_ST_SHARED)
     return got
 
 

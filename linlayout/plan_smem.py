@@ -1388,6 +1388,20 @@ class SwizzleSearch:
         assert choice is not None
         return choice
 
+    def vectorises(self, ts: MemOpTile, td: MemOpTile) -> bool:
+        """Whether the pair of access tiles ``ts`` / ``td`` fits both sides and vectorises 128
+        bits (:meth:`best` over this one pair builds its swizzle; else it falls back to
+        :meth:`ldst`), ranked once (remembered with the others)."""
+        s_side, d_side = self.sides
+        if not s_side.usable(ts) or not d_side.usable(td):
+            return False
+        key = (ts._key, td._key)  # type: ignore[attr-defined]
+        rec = self._recs.get(key, _MISSING)
+        if rec is _MISSING:
+            plans = _PAIR_PLANS.get(self._total, {})
+            rec = self._ranked(ts, td, key, plans[key] if key in plans else self._plan(ts, td))
+        return rec is not None
+
     def best_pair(self, src_tiles: Sequence[MemOpTile], dst_tiles: Sequence[MemOpTile]) -> tuple[MemOpTile, MemOpTile] | None:
         """The (store tile, load tile) pair :meth:`best` builds its swizzle for, or None where it
         falls back to plain ``ld/st.shared`` (:meth:`ldst`: no pair of these tiles vectorises
