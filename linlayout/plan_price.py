@@ -5,10 +5,13 @@ registers to a swizzled buffer (a :class:`~linlayout.plan_smem.SwizzleChoice`, f
 of :mod:`linlayout.plan_smem`), waits at a barrier and loads the other side's back.  This module
 prices one such trip: the vector width and instruction count of each side (:func:`_trip_counts`;
 :func:`_side_vector`, or Triton 3.9's stricter :func:`_aligned_vector` with
-``strategy="triton"``), the bank conflicts of each side on the chosen buffer
-(:func:`_side_conflicts`, through the buffer's inverse :func:`_buffer_inverse` and
-:func:`linlayout.banks._conflicts_through`, else :func:`linlayout.banks.bank_conflicts`), and
-the cost (:class:`_Price`, under :func:`linlayout.cost._round_trip_price`).  A :class:`_Price`
+``strategy="triton"``; ``"best"`` narrows a conflicting side's vector where that costs less),
+the bank conflicts each side executes on the chosen buffer (the hardware's count,
+:func:`linlayout.banks.hardware_conflicts` of its :func:`_side_rows`, read through the buffer's
+inverse :func:`_buffer_inverse`: what :func:`linlayout.simulate.simulate` counts, for ld/st and
+matrix sides alike; not Triton's model, which Triton chooses with), and the cost
+(:class:`_Price`, under :func:`linlayout.cost._round_trip_price`; a store phase whose lanes all
+hold copies is predicated off, :func:`linlayout.cost._store_phases`).  A :class:`_Price`
 counts conflicts lazily: ``bound`` is a lower bound of the cost until both sides are counted,
 which lets the planner's race (:mod:`linlayout.plan`) drop a swizzle without counting it.  The
 per-layout facts a price reads (:func:`_side_facts`, :func:`_buffer_bases`,
@@ -70,8 +73,8 @@ class _SideFacts(NamedTuple):
     reg_set: frozenset[int]
     #: the out-dims (name, size), in order (the flat bases pack them so)
     outs: tuple[tuple[str, int], ...]
-    #: the flat nonzero register, lane and other (warp) bases within one CTA, in that order, as
-    #: :func:`linlayout.banks._conflicts_through` reads them, and how many registers and lanes
+    #: the flat nonzero register, lane and other (warp) bases within one CTA, in that order (the
+    #: rows :func:`_side_rows` reads are among them), and how many registers and lanes
     bank: tuple[int, ...]
     bank_regs: int
     bank_lanes: int
@@ -288,7 +291,7 @@ def _trip_counts(choice: SwizzleChoice, fa: _SideFacts, fb: _SideFacts, bw: int,
 
 
 def _buffer_inverse(lay: LinearLayout, known: dict[int, int] | None = None) -> tuple[dict[int, int], tuple[tuple[str, int], ...], int] | None:
-    """What :func:`linlayout.banks._conflicts_through` reads of the buffer ``lay``: the offset of
+    """What :func:`_side_rows` reads of the buffer ``lay``: the offset of
     each unit vector (:func:`linlayout.banks._unit_images` of its offset bases, or ``known``
     when the search read it off the buffer's shape: :func:`~linlayout.plan_smem._choice_unit_images`),
     its out-dims and its log2 size; None unless it is a bijection (the fast count takes no other)."""
