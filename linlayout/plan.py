@@ -569,6 +569,11 @@ class Plan:
     index, in-dims = the dims data moves across); ``shared_layout`` the chosen swizzle of a
     shared-memory round trip (in-dims ``vector``, ``bank``, ``segment``, ``reps``; in a CTA
     cluster also ``block`` before ``reps``: each CTA's buffer holds its own part).
+    ``store_conflicts`` / ``load_conflicts`` are the excess wavefronts per wavefront each side
+    executes (the hardware's count: :func:`linlayout.banks.bank_conflicts` with
+    ``hardware=True`` at the side's vector; :func:`linlayout.simulate.simulate` takes
+    ``claimed * ideal`` excess wavefronts on every access), not Triton's ``gl.bank_conflicts``
+    model, with which ``strategy="triton"`` still chooses as Triton 3.9 does.
     """
 
     kind: str
