@@ -2,9 +2,23 @@
 
 Shared memory is 32 banks of 4-byte words; a *line* is 128 bytes (one word in each bank).  A warp's
 ``ld.shared``/``st.shared`` of ``v``-element vectors is served in wavefronts; a wavefront that needs
-two different lines of the same bank is replayed.  :func:`bank_conflicts` counts, as Triton's
+two different words of the same bank is replayed.  :func:`bank_conflicts` counts, as Triton's
 ``gl.bank_conflicts`` does, the *excess* wavefronts per wavefront: 0 is conflict-free, 7 means
 every wavefront is served 8 times.
+
+Two counts, one unit.  ``bank_conflicts(reg, smem, bits)`` is Triton 3.9's linear *model*
+(``gl.bank_conflicts``; tests/oracles/triton-3.9/bank_conflicts.jsonl, every row): Triton
+chooses its shared layouts with it, and ``strategy="triton"`` reproduces those choices.
+``bank_conflicts(..., hardware=True)`` is what the hardware executes (what
+:func:`linlayout.simulate.simulate` counts, wavefront by wavefront): the wavefront's lanes'
+*word* addresses (an aligned vector's start, the bits inside one 32-bit word dropped) collide
+along ``2 ** (rank(words) - rank(their bank bits)) - 1``, for the vector the access really
+moves (``vector=``; Triton's widest vector by default).  The two differ where Triton's model
+splits the offset by elements (``vector | bank | segment``, ``1024 / (v * bits)`` elements per
+line): with sub-word accesses (``v * bits < 32``) two lanes whose offsets differ by a line bit
+and a byte inside the word hit the same bank in different words, a conflict the model misses;
+and where the executed vector is not the model's widest one (its lanes per wavefront and
+segment bits then differ).  The planner (:mod:`linlayout.plan`) claims the hardware count.
 
 The count is linear algebra (Triton's ``bankConflictsMemDesc``): remove broadcast registers, pick
 the widest vector (at most 128 bits) the register -> offset map allows, split the shared offset
@@ -51,6 +65,7 @@ __all__ = [
     "BANK_BYTES",
     "LINE_BYTES",
     "bank_conflicts",
+    "hardware_conflicts",
     "bank_report",
     "BankReport",
     "word_cells",
@@ -256,13 +271,25 @@ def _unit_images(offsets: tuple[int, ...]) -> dict[int, int] | None:
 _UNITS = tuple(1 << i for i in range(64))
 
 
-def bank_conflicts(register_layout: Any, shared_layout: Any, bitwidth: int, *, shape: Sequence[int] | None = None) -> int:
+def bank_conflicts(register_layout: Any, shared_layout: Any, bitwidth: int, *, shape: Sequence[int] | None = None,
+                   hardware: bool = False, vector: int | None = None) -> int:
     """Excess wavefronts per wavefront when ``register_layout`` is stored to / loaded from ``shared_layout``.
 
     Both are ``LinearLayout`` s over the same tensor (register layouts with in-dims ``register``,
     ``lane``, ``warp`` (``block``); shared layouts with ``offset`` (``block``)), or objects with
-    ``to_linear(shape)`` plus ``shape=``.  ``bitwidth`` is the element size in bits.  Agrees with
-    Triton 3.9's ``gl.bank_conflicts``.
+    ``to_linear(shape)`` plus ``shape=``.  ``bitwidth`` is the element size in bits.  By default
+    Triton 3.9's model: agrees with its ``gl.bank_conflicts``.  ``hardware=True``: what the
+    hardware executes (see the module docstring; :func:`linlayout.simulate.simulate` counts the
+    same), each lane moving ``vector`` elements (a power of two of at most 128 bits; by default
+    Triton's widest vector).  An 8-bit tensor whose lane 1 sits one byte and one 128-byte line
+    past lane 0: Triton's model sees no conflict, the hardware replays the wavefront.
+
+        >>> from linlayout.linear import LinearLayout
+        >>> reg8 = LinearLayout({"register": [], "lane": [[129], [2], [4], [8], [16]]}, {"dim0": 256},
+        ...                     require_surjective=False)
+        >>> flat = LinearLayout.identity_1d(256, "offset", "dim0")
+        >>> bank_conflicts(reg8, flat, 8), bank_conflicts(reg8, flat, 8, hardware=True)
+        (0, 1)
 
         >>> from linlayout.linear import LinearLayout
         >>> reg = LinearLayout({"register": [], "lane": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]]},
@@ -275,7 +302,57 @@ def bank_conflicts(register_layout: Any, shared_layout: Any, bitwidth: int, *, s
         31
     """
     reg, smem, names = _prepare(register_layout, shared_layout, bitwidth, shape)
-    return _count(reg, smem, names, bitwidth)[2]
+    if vector is not None and not hardware:
+        raise SizeError("bank_conflicts: vector= is the executed vector of the hardware count; give hardware=True with it")
+    cvt, vec, conflicts, _ = _count(reg, smem, names, bitwidth)
+    if not hardware:
+        return conflicts
+    if vector is not None:
+        vector = check_pow2(vector, "vector")
+        if vector * bitwidth > 128 and vector > 1:
+            raise SizeError(f"bank_conflicts: a vector of {vector} x {bitwidth} bits is wider than 128 bits")
+        vec = vector
+    lanes = cvt.sublayout(["lane"], ["offset"]).flat_bases("lane")
+    return hardware_conflicts(lanes, vec, bitwidth, smem.in_dim_size_log2("offset"))
+
+
+def hardware_conflicts(lane_offsets: Sequence[int], vector: int, bitwidth: int, offset_bits: int, *,
+                       matrix: bool = False) -> int:
+    """The excess wavefronts per wavefront the hardware executes, from the element offsets of
+    one warp's lanes (``lane_offsets[i]``: the offset lane ``2**i`` adds; the map is linear, so
+    every wavefront of every instruction of every warp counts the same), each lane moving an
+    aligned ``vector`` of ``bitwidth``-bit elements; ``offset_bits``: log2 of the buffer's
+    elements (higher bits, a round's or a CTA's, are not part of the address).  A wavefront
+    serves the lanes of one phase: all 32 up to 32-bit vectors, 16 for 64-bit, 8 for 128-bit
+    (the last lane bits pick the phase).  ``matrix``: ``ldmatrix``/``stmatrix`` rows, one
+    phase per 8x16-byte matrix; ``lane_offsets`` are then the three row steps of a matrix
+    (the lanes, or for ``.trans`` the lanes and register, that pick its 8 rows).  The count is
+    ``2 ** (rank(words) - rank(their bank bits)) - 1`` over the lanes' word addresses.
+
+        >>> hardware_conflicts([32 << k for k in range(5)], 1, 32, 10)   # 32 lanes down a column of 32 words
+        31
+        >>> hardware_conflicts([129, 2, 4, 8, 16], 1, 8, 8)              # one byte and one line apart
+        1
+        >>> hardware_conflicts([4, 8, 16, 32, 64], 4, 32, 7)             # 128-bit vectors: 4 phases of 8 lanes
+        0
+    """
+    b = bitwidth.bit_length() - 1
+    if matrix:
+        rows = lane_offsets
+        drop = 7 - b  # a row is 16 bytes
+    else:
+        k = vector.bit_length() - 1
+        words = k + b - 5  # log2 of the 32-bit words of one vector: the last lanes pick the phase
+        rows = lane_offsets[: 5 - words] if words > 0 else lane_offsets  # lanes 0 .. 2**(5 - words) - 1
+        # the element bits below an aligned vector's start or inside one 32-bit word
+        drop = k if k > 5 - b else 5 - b
+    keep = (1 << offset_bits) - 1
+    if drop > 0:
+        keep = keep >> drop << drop
+    line = 10 - b  # element bits below the 128-byte line are the word's bank (and the byte in it)
+    low = (1 << line) - 1 if line > 0 else 0
+    # rank of the word addresses less the rank of their bank bits
+    return (1 << gf2.masked_meet_dim([v & keep for v in rows], low)) - 1
 
 
 @dataclass

@@ -23,10 +23,13 @@ select / prmt       0.5         same table: 32-bit compare/select and byte permu
 shared wavefront    1           one 128-byte shared-memory transaction.  A ``v``-bit
                                 ``st/ld.shared`` of 32 lanes moves ``4v`` bytes: ``max(1,
                                 v/32)`` wavefronts when conflict-free (2 / 4 phases for 64 /
-                                128 bits); ``stmatrix``/``ldmatrix`` one per 8x16-byte
-                                matrix (``.x4`` = 4).  Bank conflicts multiply: ``(1 +
-                                extra)`` wavefronts per phase (:mod:`linlayout.banks`; the
-                                simulator counts the same, :mod:`linlayout.simulate`).
+                                128 bits; a store's phase whose lanes all hold copies is
+                                predicated off and takes none); ``stmatrix``/``ldmatrix``
+                                one per 8x16-byte matrix (``.x4`` = 4).  Bank conflicts
+                                multiply: ``(1 + extra)`` wavefronts per phase (the
+                                hardware's count, :func:`linlayout.banks.bank_conflicts`
+                                with ``hardware=True``; the simulator counts the same,
+                                :mod:`linlayout.simulate`).
 ``bar.sync``        2           a model value, not a measurement: a CTA barrier drains the
                                 warp's outstanding shared accesses; its real cost depends on
                                 the other warps (occupancy), which a layout cannot know.
@@ -68,6 +71,7 @@ not: one shuffle moves 128 bytes per warp, one 128-bit shared wavefront also 128
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -158,9 +162,41 @@ def _barrier_key(plan: Any) -> str:
 
 def _plan_wavefronts(plan: Any, per_access: Callable[[str, int, int], int] = shared_wavefronts) -> int:
     bits = max(int(getattr(plan, "bitwidth", 32)), 8)
-    st = plan.stores * per_access(plan.store_instr, plan.store_vector * bits, plan.store_conflicts)
+    st = per_access(plan.store_instr, plan.store_vector * bits, plan.store_conflicts)
+    words = plan.store_vector * bits // 32
+    if words > 1 and "matrix" not in plan.store_instr:
+        # lanes holding only copies of other lanes' data are predicated off: the phases they
+        # alone select take no wavefront (a plan's source layout says which)
+        free = _free_lanes(getattr(plan, "src", None))
+        if free:
+            st = st // words * _store_phases(words, free)
     ld = plan.loads * per_access(plan.load_instr, plan.load_vector * bits, plan.load_conflicts)
-    return st + ld
+    return plan.stores * st + ld
+
+
+def _store_phases(words: int, free_lanes: int) -> int:
+    """The wavefronts one conflict-free ``st.shared`` of ``words`` 32-bit words per lane takes:
+    one per phase (the last ``log2(words)`` of 5 lane bits pick it) in which some lane stores; a
+    lane bit among those that only selects copies (``free_lanes``: such threads are predicated
+    off, as Triton's redundant-thread predicate does) halves them, as
+    :func:`linlayout.simulate.simulate` executes it.
+
+        >>> _store_phases(4, 0), _store_phases(4, 0b10000), _store_phases(2, 0b01000), _store_phases(1, 0b11111)
+        (4, 2, 2, 1)
+    """
+    if words < 2 or not free_lanes:
+        return words
+    k = words.bit_length() - 1
+    return words >> ((free_lanes >> (5 - k)) & (words - 1)).bit_count()
+
+
+@functools.lru_cache(maxsize=4096)
+def _free_lanes(layout: Any) -> int:
+    """The lane bits of a distributed layout that hold only copies of lower lanes' or its
+    registers' data (free variables); 0 for anything else.  Remembered per layout (cleared by
+    :func:`linlayout.plan.clear_caches`)."""
+    masks = getattr(layout, "free_variable_masks", None)
+    return masks().get("lane", 0) if masks is not None else 0
 
 
 def plan_cost(plan: Any) -> float:

@@ -52,7 +52,7 @@ from typing import Any, NamedTuple, NoReturn, cast
 from . import gf2
 from .banks import _unit_images as _bank_unit_images
 from .contract import as_linear
-from .cost import BARRIER_KEYS, WEIGHTS, _plan_price, _round_trip_price, explain, price
+from .cost import BARRIER_KEYS, WEIGHTS, _free_lanes, _plan_price, _round_trip_price, explain, price
 from .checks import as_bool, expect
 from .dtypes import element_bitwidth
 from .limits import MAX_ITEMS, as_list
@@ -569,6 +569,11 @@ class Plan:
     index, in-dims = the dims data moves across); ``shared_layout`` the chosen swizzle of a
     shared-memory round trip (in-dims ``vector``, ``bank``, ``segment``, ``reps``; in a CTA
     cluster also ``block`` before ``reps``: each CTA's buffer holds its own part).
+    ``store_conflicts`` / ``load_conflicts`` are the excess wavefronts per wavefront each side
+    executes (the hardware's count: :func:`linlayout.banks.bank_conflicts` with
+    ``hardware=True`` at the side's vector; :func:`linlayout.simulate.simulate` takes
+    ``claimed * ideal`` excess wavefronts on every access), not Triton's ``gl.bank_conflicts``
+    model, with which ``strategy="triton"`` still chooses as Triton 3.9 does.
     """
 
     kind: str
@@ -735,7 +740,7 @@ class _Trip:
     round-trip kind its two sides, its swizzle search and the price of every swizzle it priced
     (with its plan, once built)."""
 
-    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_prices", "_kinds", "choices", "triton")
+    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_prices", "_kinds", "choices", "falls_back", "triton")
 
     def __init__(self, a: LinearLayout, b: LinearLayout, conv: LinearLayout, comp: LinearLayout, bits: int, triton: bool = False):
         self.a, self.b, self.conv, self.comp, self.bits = a, b, conv, comp, bits
@@ -751,7 +756,9 @@ class _Trip:
         self._prices: dict[str, dict[int, _Price]] = {}
         self._kinds: dict[str, _TripKind] = {}
         #: the unbudgeted swizzle of each (kind, matrix) variant (or why there is none)
-        self.choices: dict[tuple[str, tuple[bool, bool]], SwizzleChoice | str] = {}
+        self.choices: dict[tuple[str, _Variant], SwizzleChoice | str] = {}
+        #: per kind, whether its swizzle search falls back (:func:`_search_falls_back`)
+        self.falls_back: dict[str, bool] = {}
 
     def warp_permutation(self) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
         """:func:`_warp_permutation` of the pair (the same for every element width)."""
@@ -792,7 +799,7 @@ class _Trip:
                 _, sa, sb = self.search(kind)
                 bar = _barrier_instr(kind, self)
                 tk = self._kinds[kind] = _TripKind(sa, sb, _side_facts(sa), _side_facts(sb), max(self.bits, 8), bar, BARRIER_KEYS[bar],
-                                                   self.triton and kind == "shared_memory")
+                                                   self.triton and kind == "shared_memory", not self.triton)
             got = prices[id(choice)] = _Price(tk, choice)
         return got
 
@@ -1094,6 +1101,17 @@ _MATRIX_TILES = (LD_ST_SHARED, LD_ST_MATRIX)
 _MATRIX_TILES_16 = (LD_ST_SHARED, LD_ST_MATRIX, LD_ST_MATRIX_TRANS)
 
 
+#: a round-trip variant: (``stmatrix`` allowed, ``ldmatrix`` allowed), or :data:`_TRITON_LDST`
+_Variant = tuple[bool, ...]
+#: the variant of ``strategy="best"`` through Triton 3.9's plain ``ld/st.shared`` swizzle (where
+#: the search falls back, Triton's own: :func:`~linlayout.plan_smem.ldst_choice_39`), priced as
+#: every other: where its vectors and bank bits cost less under the hardware's count than the
+#: search's plain swizzle, it wins, so that "best" is never dearer than the round trip
+#: ``strategy="triton"`` chooses.  Elsewhere it is the search's plain swizzle, an earlier
+#: variant's: the race skips it (:func:`_same_as_before`)
+_TRITON_LDST: _Variant = (False, False, True)
+
+
 class _Priced(NamedTuple):
     """A round trip priced without building its plan: its cost and its swizzle (the plan is
     ``trip.round_trip(kind, choice)``, with that cost)."""
@@ -1137,7 +1155,7 @@ def _priced_trip(trip: _Trip, kind: str, choice: SwizzleChoice, max_bytes: int |
     )
 
 
-def _variant(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None) -> _Priced | str:
+def _variant(trip: _Trip, kind: str, matrix: _Variant, max_bytes: int | None) -> _Priced | str:
     """One variant of a round trip (``matrix`` = (``stmatrix`` allowed, ``ldmatrix`` allowed)),
     priced as :func:`_priced_trip` (the reason as a string when none fits)."""
     choice = _variant_choice(trip, kind, matrix)
@@ -1149,7 +1167,7 @@ def _variant(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int |
         return str(e)
 
 
-def _unbudgeted_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> SwizzleChoice:
+def _unbudgeted_choice(trip: _Trip, kind: str, matrix: _Variant) -> SwizzleChoice:
     """The swizzle of a ``kind`` round trip with no shared-memory budget.
 
     Where both sides are permutations of the bits (every basis a distinct unit vector: Triton's
@@ -1168,6 +1186,16 @@ def _unbudgeted_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> Swi
     """
     bw = max(trip.bits, 8)
     search, sa, sb = trip.search(kind)
+    if matrix == _TRITON_LDST:
+        # Triton's plain swizzle is the search's (the variant without matrix instructions), but
+        # where the search falls back (no pair of access tiles vectorises 128 bits): there it is
+        # Triton's own fallback (often built as the search's is: the race then skips it)
+        if not _search_falls_back(trip, kind):
+            plain = _variant_choice(trip, kind, (False, False))
+            if isinstance(plain, str):
+                raise UnsupportedError(plain)
+            return plain
+        return _rounds_fit(_repaired(ldst_choice_39(sa, sb, search.bitwidth)), sa, sb)
     st_m, ld_m = matrix if kind == "shared_memory" else (False, False)
     choice = _triton_ldst(trip, kind, search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m)))
     s_side, d_side = search.sides
@@ -1191,7 +1219,7 @@ def _triton_ldst(trip: _Trip, kind: str, choice: SwizzleChoice) -> SwizzleChoice
     return ldst_choice_39(sa, sb, search.bitwidth) if choice is search.ldst() else choice
 
 
-def _variant_choice(trip: _Trip, kind: str, matrix: tuple[bool, bool]) -> SwizzleChoice | str:
+def _variant_choice(trip: _Trip, kind: str, matrix: _Variant) -> SwizzleChoice | str:
     """:func:`_unbudgeted_choice` of a variant (the reason as a string when there is none),
     remembered in ``trip``."""
     key = (kind, matrix)
@@ -1216,7 +1244,7 @@ def _choice_cost(trip: _Trip, kind: str, choice: SwizzleChoice) -> float:
     return trip.price(kind, choice).cost()
 
 
-def _round_trip(trip: _Trip, kind: str, matrix: tuple[bool, bool], max_bytes: int | None) -> Plan:
+def _round_trip(trip: _Trip, kind: str, matrix: _Variant, max_bytes: int | None) -> Plan:
     """The plan of a ``kind`` round trip (``matrix`` = (``stmatrix`` allowed, ``ldmatrix``
     allowed)) within ``max_bytes``, or :class:`UnsupportedError`."""
     return trip.round_trip(kind, _priced_trip(trip, kind, _unbudgeted_choice(trip, kind, matrix), max_bytes).choice)
@@ -1294,14 +1322,16 @@ def _detail(p: Plan) -> str:
 
 def _round_trip_floor(trip: _Trip, kind: str) -> float:
     """A lower bound of the cost of any ``kind`` round trip of the pair: every word of each side's
-    registers stored (loaded) once at full width without conflicts, and one barrier."""
+    registers stored (loaded) once at full width without conflicts (the stores in no phase that
+    only lanes holding copies pick: at most lane bits 3 and 4 pick one), and one barrier."""
     sa, sb = _shared_sides(kind, trip.a, trip.b)
     bw = max(trip.bits, 8)
-    waves = max(_n_regs(sa) * bw // 32, 1) + max(_n_regs(sb) * bw // 32, 1)
+    free = _side_facts(sa).free_lanes & 0b11000
+    waves = max(_n_regs(sa) * bw // 32 >> free.bit_count(), 1) + max(_n_regs(sb) * bw // 32, 1)
     return _round_trip_price(waves, 1, BARRIER_KEYS[_barrier_instr(kind, trip)])
 
 
-def _race(trip: _Trip, kind: str, variants: Sequence[tuple[bool, bool]], shuffle: float | None,
+def _race(trip: _Trip, kind: str, variants: Sequence[_Variant], shuffle: float | None,
           budget: int | None) -> list[_Priced | str | None]:
     """The round-trip variants of a pair priced best first, each only as far as it can still win.
 
@@ -1312,37 +1342,52 @@ def _race(trip: _Trip, kind: str, variants: Sequence[tuple[bool, bool]], shuffle
     cost less) or its bound reaches the shuffle exchange's cost ``shuffle`` (the shuffle wins
     ties).  One entry per variant whose swizzle was chosen, in order: its price (a
     :class:`_Priced`, as :func:`_variant` gives it), the reason none fits (a string), or None
-    when it was not priced (then priced only when :attr:`Plan.rejected` is read).  A variant
-    whose swizzle uses plain ld/st.shared ends the list: the next one (without matrix
-    instructions) would choose the same swizzle."""
+    when it was not priced (then priced only when :attr:`Plan.rejected` is read).  After a
+    variant whose swizzle uses plain ld/st.shared the variant without matrix instructions is
+    skipped (None): it would choose the same swizzle."""
     floor = _round_trip_floor(trip, kind)
     out: list[_Priced | str | None] = []
     if shuffle is not None and shuffle <= floor:
         return out
     bounds: list[float] = []  # per entry: a lower bound of its cost (its cost once priced; inf when none fits)
     bids: list[_Price | None] = []  # per entry: its price while its conflicts are being counted
-    more = True  # whether the next variant may still be looked at
+    plain = False  # whether a variant's swizzle (not Triton's plain one) used plain ld/st.shared
     while True:
         low = min(bounds) if bounds else math.inf
         pick = bounds.index(low) if bounds else -1  # the first of equal bounds
-        if more and len(out) < len(variants) and floor < low:
+        if len(out) < len(variants) and floor < low:
+            if plain and variants[len(out)] == (False, False):  # the same swizzle again
+                out.append(None)
+                bids.append(None)
+                bounds.append(math.inf)
+                continue
             pick, low = len(out), floor
         if low == math.inf or (shuffle is not None and low >= shuffle):  # nothing left can win
             return out
         if pick == len(out):  # choose the next variant's swizzle
             bid: _Price | None = None
             entry: _Priced | str | None = None
+            if variants[pick] == _TRITON_LDST and not _search_falls_back(trip, kind):  # the search's plain swizzle again
+                out.append(None)
+                bids.append(None)
+                bounds.append(math.inf)
+                continue
             choice = _variant_choice(trip, kind, variants[pick])
             if isinstance(choice, str):
                 entry = choice
+            elif pick and _same_as_before(trip, kind, variants, pick, choice):  # its price is an earlier one's: it cannot win
+                out.append(None)
+                bids.append(None)
+                bounds.append(math.inf)
+                continue
             elif budget is not None and choice.bytes > budget:  # more rounds: priced whole
-                more = not _plain(choice)
+                plain = plain or (_plain(choice) and variants[pick] != _TRITON_LDST)
                 try:
                     entry = _priced_trip(trip, kind, choice, budget)
                 except UnsupportedError as e:
                     entry = str(e)
             else:
-                more = not _plain(choice)
+                plain = plain or (_plain(choice) and variants[pick] != _TRITON_LDST)
                 bid = trip.price(kind, choice)
                 if bid.exact:
                     entry, bid = _Priced(bid.bound, choice), None
@@ -1360,11 +1405,37 @@ def _race(trip: _Trip, kind: str, variants: Sequence[tuple[bool, bool]], shuffle
             bids[pick] = None
 
 
-def _round_trip_kind(trip: _Trip, names: Sequence[str], matrix: tuple[bool, bool]) -> tuple[str, list[tuple[bool, bool]]]:
+def _search_falls_back(trip: _Trip, kind: str) -> bool:
+    """Whether the swizzle search of a ``kind`` round trip falls back to its plain
+    ``ld/st.shared`` swizzle (no pair of plain access tiles vectorises 128 bits): only there is
+    Triton's plain swizzle (:data:`_TRITON_LDST`) its own."""
+    got = trip.falls_back.get(kind)
+    if got is None:
+        got = trip.falls_back[kind] = not trip.search(kind)[0].vectorises(LD_ST_SHARED, LD_ST_SHARED)
+    return got
+
+
+def _same_as_before(trip: _Trip, kind: str, variants: Sequence[_Variant], i: int, choice: SwizzleChoice) -> bool:
+    """Whether the swizzle ``choice`` of variant ``i`` is an earlier variant's plain one (the same
+    shared layout, plain ld/st.shared on both sides: e.g. Triton's plain swizzle where the search
+    builds its fallback as Triton does)."""
+    lay = choice.layout
+    for v in variants[:i]:
+        other = trip.choices.get((kind, v))
+        if other is choice or (isinstance(other, SwizzleChoice) and _plain(other) and other.layout._ins == lay._ins
+                               and other.layout._outs == lay._outs):
+            return True
+    return False
+
+
+def _round_trip_kind(trip: _Trip, names: Sequence[str], matrix: tuple[bool, bool]) -> tuple[str, list[_Variant]]:
     """The round-trip kind of a pair moving data across ``names`` and its variants: ``matrix``,
-    then (for a shared-memory round trip that may use matrix instructions) without them."""
+    then (shared memory) through Triton 3.9's plain swizzle (:data:`_TRITON_LDST`: it wins ties
+    with the search's plain swizzle) and (where matrix instructions are allowed) without them."""
     kind = "cross_cta" if "block" in names else "shared_memory"
-    return kind, [matrix] + ([(False, False)] if any(matrix) and kind == "shared_memory" else [])
+    if kind == "cross_cta":
+        return kind, [matrix]
+    return kind, [matrix, _TRITON_LDST] + ([(False, False)] if any(matrix) else [])
 
 
 def _winner(shuffle: float | None, trips: Sequence[_Priced | str | None]) -> _Priced | None:
@@ -1533,6 +1604,7 @@ def clear_caches() -> None:
     clear_shuffle_caches()
     clear_swizzle_caches()
     _bank_unit_images.cache_clear()
+    _free_lanes.cache_clear()
     _local_echelon.cache_clear()
     _clear_front_caches()
 

@@ -5,10 +5,13 @@ registers to a swizzled buffer (a :class:`~linlayout.plan_smem.SwizzleChoice`, f
 of :mod:`linlayout.plan_smem`), waits at a barrier and loads the other side's back.  This module
 prices one such trip: the vector width and instruction count of each side (:func:`_trip_counts`;
 :func:`_side_vector`, or Triton 3.9's stricter :func:`_aligned_vector` with
-``strategy="triton"``), the bank conflicts of each side on the chosen buffer
-(:func:`_side_conflicts`, through the buffer's inverse :func:`_buffer_inverse` and
-:func:`linlayout.banks._conflicts_through`, else :func:`linlayout.banks.bank_conflicts`), and
-the cost (:class:`_Price`, under :func:`linlayout.cost._round_trip_price`).  A :class:`_Price`
+``strategy="triton"``; ``"best"`` narrows a conflicting side's vector where that costs less),
+the bank conflicts each side executes on the chosen buffer (the hardware's count,
+:func:`linlayout.banks.hardware_conflicts` of its :func:`_side_rows`, read through the buffer's
+inverse :func:`_buffer_inverse`: what :func:`linlayout.simulate.simulate` counts, for ld/st and
+matrix sides alike; not Triton's model, which Triton chooses with), and the cost
+(:class:`_Price`, under :func:`linlayout.cost._round_trip_price`; a store phase whose lanes all
+hold copies is predicated off, :func:`linlayout.cost._store_phases`).  A :class:`_Price`
 counts conflicts lazily: ``bound`` is a lower bound of the cost until both sides are counted,
 which lets the planner's race (:mod:`linlayout.plan`) drop a swizzle without counting it.  The
 per-layout facts a price reads (:func:`_side_facts`, :func:`_buffer_bases`,
@@ -44,12 +47,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from . import gf2
 from .banks import _unit_images as _bank_unit_images
-from .banks import _conflicts_through, bank_conflicts
-from .cost import _round_trip_price, _wavefronts
+from .banks import hardware_conflicts
+from .cost import _free_lanes, _round_trip_price, _store_phases, _wavefronts
 from .errors import LayoutError
 from .linear import LinearLayout
 from .plan_sides import _cta_local, _out_list
@@ -70,11 +73,14 @@ class _SideFacts(NamedTuple):
     reg_set: frozenset[int]
     #: the out-dims (name, size), in order (the flat bases pack them so)
     outs: tuple[tuple[str, int], ...]
-    #: the flat nonzero register, lane and other (warp) bases within one CTA, in that order, as
-    #: :func:`linlayout.banks._conflicts_through` reads them, and how many registers and lanes
+    #: the flat nonzero register, lane and other (warp) bases within one CTA, in that order (the
+    #: rows :func:`_side_rows` reads are among them), and how many registers and lanes
     bank: tuple[int, ...]
     bank_regs: int
     bank_lanes: int
+    #: the lane bits that hold only copies (free variables of ``L``, those of the plan's source
+    #: layout): a store predicates those lanes off (:func:`linlayout.cost._store_phases`)
+    free_lanes: int
 
 
 @functools.lru_cache(maxsize=4096)
@@ -85,7 +91,7 @@ def _side_facts(L: LinearLayout) -> _SideFacts:
     lanes = C.flat_bases("lane")
     others = tuple(v for d in C.in_dim_names if d not in ("register", "lane") for v in C.flat_bases(d))
     return _SideFacts(_n_regs(L), frozenset(v for v in L.flat_bases("register") if v), tuple(L.out_dims.items()),
-                      regs + lanes + others, len(regs), len(lanes))
+                      regs + lanes + others, len(regs), len(lanes), _free_lanes(L))
 
 
 def _side_vector(choice: SwizzleChoice, side: _SideFacts, instr: str, bitwidth: int, reps: int,
@@ -150,6 +156,9 @@ class _TripKind(NamedTuple):
     key: str
     #: Triton 3.9's ``ld/st.shared`` vectors (:func:`_aligned_vector`: ``strategy="triton"``)
     aligned: bool = False
+    #: a conflicting plain side may take a narrower vector (``strategy="best"``; Triton's
+    #: vectors are its lowering's, whatever their conflicts)
+    narrow: bool = False
 
 
 class _Price:
@@ -162,7 +171,7 @@ class _Price:
     counted (:attr:`exact`)."""
 
     __slots__ = ("choice", "sides", "facts", "sv", "lv", "stores", "loads", "reps", "bars", "bar", "_waves", "_key", "_inv",
-                 "w", "r", "bound", "plan")
+                 "w", "r", "bound", "plan", "_bw", "_narrow")
 
     def __init__(self, tk: _TripKind, choice: SwizzleChoice):
         self.choice, self.sides, self.facts = choice, (tk.sa, tk.sb), (tk.fa, tk.fb)
@@ -170,12 +179,16 @@ class _Price:
         self.reps = reps = choice.reps
         self.sv, self.lv, self.stores, self.loads = sv, lv, stores, loads = _trip_counts(choice, tk.fa, tk.fb, bw, reps,
                                                                                            (tk.sa, tk.sb) if tk.aligned else None)
+        self._bw, self._narrow = bw, tk.narrow and not tk.aligned
         self.bars = 2 * reps - 1
         self.bar, self._key = tk.bar, tk.key
         # the conflict-free wavefronts of each side (conflicts multiply them)
-        self._waves = (stores * _wavefronts(choice.store_instr, sv * bw, 0), loads * _wavefronts(choice.load_instr, lv * bw, 0))
-        self.w = choice.store_conflicts if "matrix" in choice.store_instr else None
-        self.r = choice.load_conflicts if "matrix" in choice.load_instr else None
+        st_waves = _wavefronts(choice.store_instr, sv * bw, 0)
+        if tk.fa.free_lanes and "matrix" not in choice.store_instr:  # lanes of copies store nothing
+            st_waves = _store_phases(st_waves, tk.fa.free_lanes)
+        self._waves = (stores * st_waves, loads * _wavefronts(choice.load_instr, lv * bw, 0))
+        self.w: int | None = None
+        self.r: int | None = None
         #: the buffer's :func:`_buffer_inverse`, once read (False: not yet)
         self._inv: tuple[dict[int, int], tuple[tuple[str, int], ...], int] | None | bool = False
         self.bound = self._floor()
@@ -203,10 +216,47 @@ class _Price:
 
     def _count(self, i: int) -> int:
         """:func:`_side_conflicts` of side ``i`` (0: the stores), the buffer's inverse read once
-        for both sides."""
+        for both sides.  A plain ``ld/st.shared`` side of ``strategy="best"`` (not Triton's
+        lowering, whose vectors are its own) that has conflicts takes the narrower vector that
+        costs the fewest wavefronts, if one does (a narrower vector is served in other phases:
+        e.g. a 128-bit access whose lanes 8 apart share a bank conflicts, a 64-bit one need not);
+        its vector, instruction count and conflict-free wavefronts change with it."""
         if self._inv is False:
             self._inv = _buffer_inverse(self.choice.layout, _choice_unit_images(self.choice))
-        return _side_conflicts(self.choice, i == 0, self.sides[i], self._inv, self.facts[i])
+        choice, side = self.choice, self.facts[i]
+        instr = choice.store_instr if i == 0 else choice.load_instr
+        rows = _side_rows(choice, instr, side, self._inv, self.reps)
+        if rows is None:
+            return choice.store_conflicts if i == 0 else choice.load_conflicts
+        images, n_off = rows
+        bw = self._bw
+        v = self.sv if i == 0 else self.lv
+        matrix = "matrix" in instr
+        c = hardware_conflicts(images, v, bw, n_off, matrix=matrix)
+        if not c or not self._narrow or matrix:
+            return c
+        n = side.n_regs
+        waves = self._waves[i]
+        cost, best = waves * (1 + c), (v, c, waves)
+        u = v >> 1
+        while u:
+            # its conflict-free wavefronts (no fewer as u narrows: its phases are picked by fewer lane bits)
+            floor = max(1, n // u) * max(u * bw // 32, 1)
+            if i == 0 and side.free_lanes:
+                floor = max(1, n // u) * _store_phases(max(u * bw // 32, 1), side.free_lanes)
+            if floor >= cost:
+                break
+            cu = hardware_conflicts(images, u, bw, n_off)
+            if floor * (1 + cu) < cost:
+                cost, best = floor * (1 + cu), (u, cu, floor)
+            u >>= 1
+        if best[0] != v:
+            v, c, waves = best
+            if i == 0:
+                self.sv, self.stores, self._waves = v, max(1, n // v), (waves, self._waves[1])
+            else:
+                self.lv, self.loads, self._waves = v, max(1, n // v), (self._waves[0], waves)
+        return c
 
     def conflicts(self) -> tuple[int, int]:
         """The bank conflicts of the store and the load side, both counted."""
@@ -241,7 +291,7 @@ def _trip_counts(choice: SwizzleChoice, fa: _SideFacts, fb: _SideFacts, bw: int,
 
 
 def _buffer_inverse(lay: LinearLayout, known: dict[int, int] | None = None) -> tuple[dict[int, int], tuple[tuple[str, int], ...], int] | None:
-    """What :func:`linlayout.banks._conflicts_through` reads of the buffer ``lay``: the offset of
+    """What :func:`_side_rows` reads of the buffer ``lay``: the offset of
     each unit vector (:func:`linlayout.banks._unit_images` of its offset bases, or ``known``
     when the search read it off the buffer's shape: :func:`~linlayout.plan_smem._choice_unit_images`),
     its out-dims and its log2 size; None unless it is a bijection (the fast count takes no other)."""
@@ -254,34 +304,102 @@ def _buffer_inverse(lay: LinearLayout, known: dict[int, int] | None = None) -> t
     return None if inv is None else (inv, tuple(lay.out_dims.items()), len(offsets))
 
 
-def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout, fast: Any = False, side: _SideFacts | None = None) -> int:
-    """The bank conflicts of one side of a round trip through ``choice`` (``store``: the store
-    side ``L``, else the load side): a matrix side keeps the search's estimate, an
-    ``ld/st.shared`` side is counted by :func:`linlayout.banks.bank_conflicts` (Triton's
-    ``gl.bank_conflicts``) on the chosen buffer, through its :func:`_buffer_inverse` (``fast``,
-    when the caller has read it) where that is a bijection; ``side``: ``L``'s :func:`_side_facts`,
-    when the caller has them.
+def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout, fast: Any = False, side: _SideFacts | None = None,
+                    vector: int | None = None) -> int:
+    """The bank conflicts the hardware executes on one side of a round trip through ``choice``
+    (``store``: the store side ``L``, else the load side), each lane moving ``vector`` elements
+    (the side's executed vector; by default :func:`_side_vector`): what
+    :func:`linlayout.simulate.simulate` counts, wavefront by wavefront
+    (:func:`linlayout.banks.hardware_conflicts` of :func:`_side_rows`).  ``fast``: the buffer's
+    :func:`_buffer_inverse`, when the caller has read it; ``side``: ``L``'s :func:`_side_facts`,
+    when the caller has them.  A side whose rows cannot be read keeps the search's estimate.
 
-    The swizzle search estimates them from access tiles, which misses conflicts between the
-    phases' lanes on 13 of the 244 plain ld/st sides of the cvt_ptx corpus (``simulate`` counts
-    the wavefronts and agrees with ``bank_conflicts`` on all of them)."""
-    instr, estimate = (choice.store_instr, choice.store_conflicts) if store else (choice.load_instr, choice.load_conflicts)
-    if "matrix" in instr:
-        return estimate
+    Not Triton's model (:func:`linlayout.banks.bank_conflicts`), which Triton chooses with: that
+    splits the offset by elements and misses sub-word conflicts, and it counts Triton's widest
+    vector, not the one the side executes (a ``strategy="best"`` vector topped up with one side's
+    registers, or Triton 3.9's stricter lowering); the swizzle search's access-tile estimate also
+    misses conflicts between the phases' lanes and, on matrix sides, sub-word rows."""
+    instr = choice.store_instr if store else choice.load_instr
+    if side is None:
+        side = _side_facts(L)
+    rows = _side_rows(choice, instr, side, fast)
+    if rows is None:
+        return choice.store_conflicts if store else choice.load_conflicts
+    if vector is None:
+        vector = _side_vector(choice, side, instr, choice.bitwidth, choice.reps)
+    return hardware_conflicts(rows[0], vector, choice.bitwidth, rows[1], matrix="matrix" in instr)
+
+
+def _side_rows(choice: SwizzleChoice, instr: str, side: _SideFacts, fast: Any = False,
+               reps: int = 0) -> tuple[list[int], int] | None:
+    """What :func:`linlayout.banks.hardware_conflicts` reads of one side (``side``, accessed with
+    ``instr``) of a round trip through ``choice``: the buffer indices of its lanes (of a matrix
+    side, of the three vectors that pick a matrix's 8 rows: lanes 2-4, or for ``.trans`` the
+    register of a word's second half and lanes 0-1; see :mod:`linlayout.simulate`) and the
+    buffer's offset bits (log2 of one round's elements); None where a vector lies outside the
+    buffer's span.  The indices are read through the buffer's inverse ``fast``
+    (:func:`_buffer_inverse`, when the caller has read it) where that is a bijection, else solved
+    in its basis; ``reps``: ``choice.reps``, when the caller has read it."""
+    n_regs, n_lanes = side.bank_regs, side.bank_lanes
+    trans = False
+    reps = reps or choice.reps
+    if "matrix" not in instr:
+        vecs = side.bank[n_regs:n_regs + n_lanes]
+    elif n_lanes < 5:
+        return None
+    elif not instr.endswith(".trans"):
+        vecs = side.bank[n_regs + 2:n_regs + 5]
+    elif reps == 1 and n_regs:  # one round: the word's second half is register 0
+        vecs = side.bank[:1] + side.bank[n_regs:n_regs + 2]
+    else:
+        trans = True
+        vecs = side.bank[:n_regs + 2]
     lay = choice.layout
     if fast is False:
         fast = _buffer_inverse(lay)
-    if side is None:
-        side = _side_facts(L)
+    images: list[Any] | None = None
     if fast is not None and side.outs == fast[1]:
-        got = _conflicts_through(fast[0], side.bank, side.bank_regs, side.bank_lanes, choice.bitwidth, fast[2])
-        if got is not None:
-            return got
-    offset = LinearLayout.from_flat({"offset": _buffer_bases(lay)}, _out_list(lay))
-    try:
-        return bank_conflicts(_cta_local(L), offset, choice.bitwidth)
-    except LayoutError:  # a side the bank model does not take: keep the estimate
-        return estimate
+        units = fast[0]
+        images = list(map(units.get, vecs))
+        if None in images:
+            try:
+                images = list(gf2.images_over_units(units, vecs))
+            except KeyError:
+                images = None
+    if images is None:
+        images = list(map(_coordinates(lay), vecs))
+        if None in images:  # a vector outside the buffer's span: not this buffer's side
+            return None
+    n_off = (lay.total_in_size_log2 if fast is None else fast[2]) - (reps.bit_length() - 1)
+    if trans:  # row r: lane r // 2, the element r % 2 of its 32-bit word (a register of round 0)
+        step = _round0_register(images[:n_regs], n_off)
+        if step is None:
+            return None
+        images = [step] + images[n_regs:]
+    return images, n_off
+
+
+def _round0_register(images: Sequence[int], n_off: int) -> int | None:
+    """The buffer index of the first register (in register order) whose element lies in round 0,
+    the registers that move the round taken first and each later one reduced by them (the
+    register :func:`linlayout.simulate.lower` puts in the second half of a ``.trans`` word);
+    ``images``: the registers' buffer indices (the round above ``n_off`` bits)."""
+    piv: dict[int, tuple[int, int]] = {}
+    kernel: list[tuple[int, int]] = []
+    for i in sorted(range(len(images)), key=lambda i: (images[i] >> n_off) == 0):
+        img = images[i]
+        r = img >> n_off
+        while r:
+            got = piv.get(r.bit_length())
+            if got is None:
+                break
+            r ^= got[0]
+            img ^= got[1]
+        if r:
+            piv[r.bit_length()] = (r, img)
+        else:
+            kernel.append((i, img))
+    return min(kernel)[1] if kernel else None
 
 
 @functools.lru_cache(maxsize=1024)

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -352,7 +352,8 @@ def _layout_of(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...]) -> 
 _UnitCoords = tuple[int, int, tuple[tuple[str, int], ...]]
 
 
-def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...]) -> tuple[LinearLayout, _UnitCoords | None]:
+def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...],
+                       order_banks: Callable[[list[int]], list[int] | None] | None = None) -> tuple[LinearLayout, _UnitCoords | None]:
     """:func:`_layout_of`, and when its basis is made of unit vectors and XOR pairs only, in the
     shape the swizzle of unit vectors gives (:func:`_groups`), the masks its coordinates are read
     from; else None.
@@ -363,7 +364,9 @@ def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], .
     them), the layout is a bijection, and a unit vector's coordinates are its own basis bit,
     or (a pair's ``lo``) the pair's bit and its ``hi``'s bank bit: a vector's coordinates along
     the vector bits are its bits among the vector bits, along the reps bits its bits among those
-    (see ``linlayout.plan._matrix_rows_fit``)."""
+    (see ``linlayout.plan._matrix_rows_fit``).  ``order_banks``: where given, the order of the
+    bank bits it says (a list of their indices; None: as they are): the same basis, so the same
+    coordinates along the vector and reps bits."""
     vbasis, sbasis, segment, reps = groups
     vecs = vbasis + sbasis
     lows = functools.reduce(operator.or_, vecs, 0)
@@ -399,6 +402,10 @@ def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], .
                     coords = (vmask, rmask, outs)
     else:
         bbasis = unit_complement(vecs, dim)
+    if order_banks is not None:
+        order = order_banks(bbasis)
+        if order is not None:
+            bbasis = [bbasis[i] for i in order]
     lay = LinearLayout._make_raw(
         (("vector", tuple(vbasis)), ("bank", tuple(bbasis)), ("segment", tuple(segment)), ("reps", tuple(reps))), outs)
     # the bank bits complete the span of the others to the whole tensor: the rank is known
@@ -407,11 +414,12 @@ def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], .
 
 
 def _choice_of(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...], store: str, load: str, w: int, r: int,
-               tile_s: Sequence[int], tile_d: Sequence[int], bitwidth: int) -> SwizzleChoice:
+               tile_s: Sequence[int], tile_d: Sequence[int], bitwidth: int,
+               order_banks: Callable[[list[int]], list[int] | None] | None = None) -> SwizzleChoice:
     """The :class:`SwizzleChoice` of :func:`_groups`' offset bits (its layout :func:`_layout_of`),
     remembering the masks its coordinates are read from where there are such
     (:func:`_layout_and_coords`; read by the planner as ``choice._unit_coords``)."""
-    lay, coords = _layout_and_coords(groups, dim, outs)
+    lay, coords = _layout_and_coords(groups, dim, outs, order_banks)
     # the frozen dataclass's fields written in place (what its __init__ does, one attribute
     # at a time through object.__setattr__): the search's own values, already of their types
     choice = object.__new__(SwizzleChoice)
@@ -638,21 +646,37 @@ def ldst_choice_39(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> Swizz
     """
     s, d = _sides(src, dst)
     bw = max(bitwidth, 8)
+    vbasis, src_fills, tile_src, tile_dst, words = _parts_39(s, d, bw)
+    # every vector a unit vector: the groups read the unused units off masks (as _ldst_choice)
+    units = s.units and d.units and all(v & (v - 1) == 0 for v in vbasis)
+    masks = (sum(set(vbasis)), sum(set(tile_src)), sum(set(tile_dst))) if units else None
+    groups = _groups(s.reg_set & d.reg_set, s.dim, _segment_len(s.dim, bw, len(vbasis)), vbasis, tile_src, tile_dst, 0, masks)
+    w, r = _conflicts(groups[2], tile_src, tile_dst, units)
+    # narrower than 64 bits: the bank bits in :func:`_bank_order_39`'s order (the same basis,
+    # so still a bijection, its coordinates along the vector and reps bits unchanged)
+    order = (lambda banks: _bank_order_39(banks, s, d, src_fills)) if words < 2 else None
+    return _choice_of(groups, s.dim, s.outs, "st.shared", "ld.shared", w, r, tile_src, tile_dst, bw, order)
+
+
+def _parts_39(s: _Side, d: _Side, bw: int) -> tuple[list[int], bool | None, list[int], list[int], int]:
+    """What :func:`ldst_choice_39` builds its swizzle from: the vector bases and which side
+    filled the word (:func:`_vbasis_39`), each side's wavefront tile and log2 of the vector's
+    32-bit words."""
     vbasis, src_fills = _vbasis_39(s, d, bw, _common_registers(s, d))
     words = (max(1, (1 << len(vbasis)) * bw // 32)).bit_length() - 1
-    tile_src, tile_dst = list(s.lanes[:s.n_lanes - words]), list(d.lanes[:d.n_lanes - words])
-    groups = _groups(s.reg_set & d.reg_set, s.dim, _segment_len(s.dim, bw, len(vbasis)), vbasis, tile_src, tile_dst)
-    lay = _layout_of(groups, s.dim, s.outs)
-    if words < 2:
-        banks = lay.flat_bases("bank")
-        in_src = [i for i, b in enumerate(banks) if b in s.reg_set]
-        in_dst = [i for i, b in enumerate(banks) if b in d.reg_set]
-        first = in_src if src_fills or (src_fills is None and len(in_src) > len(in_dst)) else in_dst
-        order = first + [i for i in range(len(banks)) if i not in first]
-        lay = LinearLayout.from_flat({"vector": lay.flat_bases("vector"), "bank": [banks[i] for i in order],
-                                      "segment": lay.flat_bases("segment"), "reps": lay.flat_bases("reps")}, list(s.outs))
-    w, r = _conflicts(groups[2], tile_src, tile_dst)
-    return SwizzleChoice(lay, "st.shared", "ld.shared", w, r, tuple(tile_src), tuple(tile_dst), bw)
+    return vbasis, src_fills, list(s.lanes[:s.n_lanes - words]), list(d.lanes[:d.n_lanes - words]), words
+
+
+def _bank_order_39(banks: Sequence[int], s: _Side, d: _Side, src_fills: bool | None) -> list[int] | None:
+    """:func:`ldst_choice_39`'s order of the bank bits ``banks`` (where its vector is narrower
+    than 64 bits): those that are registers of the side that filled the word (else of the side
+    with more of them) first; None when that is their order already."""
+    in_src = [i for i, b in enumerate(banks) if b in s.reg_set]
+    in_dst = [i for i, b in enumerate(banks) if b in d.reg_set]
+    first = in_src if src_fills or (src_fills is None and len(in_src) > len(in_dst)) else in_dst
+    if first == list(range(len(first))):
+        return None
+    return first + [i for i in range(len(banks)) if i not in first]
 
 
 class _Side:
@@ -1357,6 +1381,31 @@ class SwizzleSearch:
 
     def best(self, src_tiles: Sequence[MemOpTile], dst_tiles: Sequence[MemOpTile]) -> SwizzleChoice:
         """:func:`optimal_swizzle` over these candidate tiles."""
+        pair = self.best_pair(src_tiles, dst_tiles)
+        if pair is None:
+            return self.ldst()
+        choice = self.candidate(*pair)
+        assert choice is not None
+        return choice
+
+    def vectorises(self, ts: MemOpTile, td: MemOpTile) -> bool:
+        """Whether the pair of access tiles ``ts`` / ``td`` fits both sides and vectorises 128
+        bits (:meth:`best` over this one pair builds its swizzle; else it falls back to
+        :meth:`ldst`), ranked once (remembered with the others)."""
+        s_side, d_side = self.sides
+        if not s_side.usable(ts) or not d_side.usable(td):
+            return False
+        key = (ts._key, td._key)  # type: ignore[attr-defined]
+        rec = self._recs.get(key, _MISSING)
+        if rec is _MISSING:
+            plans = _PAIR_PLANS.get(self._total, {})
+            rec = self._ranked(ts, td, key, plans[key] if key in plans else self._plan(ts, td))
+        return rec is not None
+
+    def best_pair(self, src_tiles: Sequence[MemOpTile], dst_tiles: Sequence[MemOpTile]) -> tuple[MemOpTile, MemOpTile] | None:
+        """The (store tile, load tile) pair :meth:`best` builds its swizzle for, or None where it
+        falls back to plain ``ld/st.shared`` (:meth:`ldst`: no pair of these tiles vectorises
+        128 bits); ranked without building a layout."""
         best_ts = best_td = None
         best_w = best_r = 0
         s_side, d_side = self.sides
@@ -1386,10 +1435,8 @@ class SwizzleSearch:
                 if best_ts is None or w < best_w or (w == best_w and r > best_r):
                     best_ts, best_td, best_w, best_r = ts, td, w, r
         if best_ts is None or best_td is None:
-            return self.ldst()
-        choice = self.candidate(best_ts, best_td)
-        assert choice is not None
-        return choice
+            return None
+        return best_ts, best_td
 
 
 def optimal_swizzle(

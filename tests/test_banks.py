@@ -33,6 +33,8 @@ def test_bank_conflicts_oracle_every_row():
             assert bank_conflicts(reg.to_linear(r["shape"]), smem.to_linear(r["shape"]), r["bitwidth"]) == r["conflicts"]
         agree += 1
         sim = rep.simulated_conflicts()
+        # the hardware count (what the planner claims) is the simulated instruction's, every row
+        assert bank_conflicts(reg, smem, r["bitwidth"], shape=r["shape"], hardware=True) == sim, r
         if r["bitwidth"] == 32:
             assert sim == rep.conflicts, r  # word-sized elements: Triton's count is the hardware's
         else:
@@ -101,6 +103,8 @@ def test_planner_fast_count_equals_bank_conflicts(data):
     smem = LinearLayout({"offset": [unflat(v) for v in offs]}, outs)
     got = conflicts_of_bases(regs, lanes, warps, offs, bits, dim)
     assert got == bank_conflicts(reg, smem, bits)
+    # the hardware count is what one simulated instruction takes (Triton's widest vector)
+    assert bank_conflicts(reg, smem, bits, hardware=True) == bank_report(reg, smem, bits).simulated_conflicts()
     if dim >= 2:  # a shared layout that is no bijection is declined (the caller asks bank_conflicts)
         assert conflicts_of_bases(regs, lanes, warps, offs[:-1], bits, dim) is None
         assert conflicts_of_bases(regs, lanes, warps, offs[:-1] + [offs[0]], bits, dim) is None
@@ -174,6 +178,26 @@ def test_bad_input():
                                         "warps_per_cta": [1, 1], "order": [1, 0]}), plain, 16)
     with pytest.raises(LayoutError):
         bank_conflicts(reg, "not a layout", 16)
+    # the executed vector is the hardware count's: a power of two of at most 128 bits
+    with pytest.raises(SizeError, match="hardware=True"):
+        bank_conflicts(reg, plain, 16, vector=2)
+    for bad in (3, 0, 16, True, "2"):
+        with pytest.raises(LayoutError):
+            bank_conflicts(reg, plain, 16, hardware=True, vector=bad)
+
+
+def test_hardware_count_follows_the_executed_vector():
+    """The hardware count is that of the vector the access moves: 8 lanes of 16-bit elements one
+    row (128 bytes) apart, each moving 8 consecutive elements: with 128-bit vectors a phase is 8
+    lanes in 8 lines (7 excess wavefronts); moving 64 bits, a phase takes 16 lanes in 16 lines (15
+    excess), 16 bits all 32 (31).  Triton's model counts its widest vector only."""
+    rows = LinearLayout({"offset": [[0, 1 << k] for k in range(6)] + [[1 << k, 0] for k in range(5)]},
+                        {"dim0": 32, "dim1": 64})
+    reg = LinearLayout({"register": [[0, 1], [0, 2], [0, 4]], "lane": [[1 << k, 0] for k in range(5)]},
+                       {"dim0": 32, "dim1": 64}, require_surjective=False)
+    assert bank_conflicts(reg, rows, 16) == bank_conflicts(reg, rows, 16, hardware=True, vector=8) == 7
+    assert bank_conflicts(reg, rows, 16, hardware=True, vector=4) == 15
+    assert bank_conflicts(reg, rows, 16, hardware=True, vector=1) == 31
 
 
 def test_grid_text_and_picture():
