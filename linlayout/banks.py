@@ -54,8 +54,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import gf2
-from .checks import check_pow2, expect, is_pow2
+from .checks import as_bool, as_int, check_pow2, expect, is_pow2
 from .errors import DimensionError, NotSurjectiveError, SizeError
+from .limits import as_list
 from .contract import as_linear
 from .linear import LinearLayout
 from .swizzle import Swizzle
@@ -313,7 +314,7 @@ def bank_conflicts(register_layout: Any, shared_layout: Any, bitwidth: int, *, s
             raise SizeError(f"bank_conflicts: a vector of {vector} x {bitwidth} bits is wider than 128 bits")
         vec = vector
     lanes = cvt.sublayout(["lane"], ["offset"]).flat_bases("lane")
-    return hardware_conflicts(lanes, vec, bitwidth, smem.in_dim_size_log2("offset"))
+    return _hardware_conflicts(lanes, vec, bitwidth, smem.in_dim_size_log2("offset"))
 
 
 def hardware_conflicts(lane_offsets: Sequence[int], vector: int, bitwidth: int, offset_bits: int, *,
@@ -336,6 +337,26 @@ def hardware_conflicts(lane_offsets: Sequence[int], vector: int, bitwidth: int, 
         >>> hardware_conflicts([4, 8, 16, 32, 64], 4, 32, 7)             # 128-bit vectors: 4 phases of 8 lanes
         0
     """
+    bitwidth = check_pow2(bitwidth, "bitwidth")
+    if bitwidth > 128:
+        raise SizeError(f"bitwidth must be a power of two between 1 and 128, got {bitwidth}")
+    vector = check_pow2(vector, "vector")
+    if vector * bitwidth > 128:
+        raise SizeError(f"a vector of {vector} x {bitwidth}-bit elements is wider than 128 bits")
+    offset_bits = as_int(offset_bits, "offset_bits")
+    if not 0 <= offset_bits <= 64:
+        raise SizeError(f"offset_bits must be between 0 and 64, got {offset_bits}")
+    matrix = as_bool(matrix, "hardware_conflicts", "matrix")
+    lanes = as_list(lane_offsets, "lane_offsets", 3 if matrix else 5)
+    offs = [as_int(v, f"lane_offsets[{i}]") for i, v in enumerate(lanes)]
+    if any(v < 0 or v >> offset_bits for v in offs):
+        raise SizeError(f"lane_offsets must be element offsets in [0, 2**offset_bits = {1 << offset_bits}), got {offs}")
+    return _hardware_conflicts(offs, vector, bitwidth, offset_bits, matrix=matrix)
+
+
+def _hardware_conflicts(lane_offsets: Sequence[int], vector: int, bitwidth: int, offset_bits: int, *,
+                        matrix: bool = False) -> int:
+    """:func:`hardware_conflicts` without checks (the planner's, on its own inputs)."""
     b = bitwidth.bit_length() - 1
     if matrix:
         rows = lane_offsets

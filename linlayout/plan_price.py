@@ -47,15 +47,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from . import gf2
 from .banks import _unit_images as _bank_unit_images
-from .banks import hardware_conflicts
+from .banks import _hardware_conflicts
 from .cost import _free_lanes, _round_trip_price, _store_phases, _wavefronts
-from .errors import LayoutError
 from .linear import LinearLayout
-from .plan_sides import _cta_local, _out_list
+from .plan_sides import _cta_local
 from .plan_smem import SwizzleChoice, _choice_unit_images
 
 
@@ -215,8 +214,13 @@ class _Price:
         self.bound = self._floor()
 
     def _count(self, i: int) -> int:
-        """:func:`_side_conflicts` of side ``i`` (0: the stores), the buffer's inverse read once
-        for both sides.  A plain ``ld/st.shared`` side of ``strategy="best"`` (not Triton's
+        """The bank conflicts the hardware executes on side ``i`` (0: the stores), each lane moving
+        the side's executed vector: what :func:`linlayout.simulate.simulate` counts, wavefront by
+        wavefront (:func:`linlayout.banks.hardware_conflicts` of :func:`_side_rows`; a side whose
+        rows cannot be read keeps the search's estimate), the buffer's inverse read once for both
+        sides.  Not Triton's model (:func:`linlayout.banks.bank_conflicts`), which Triton chooses
+        with: that splits the offset by elements and misses sub-word conflicts, and it counts
+        Triton's widest vector, not the one the side executes.  A plain ``ld/st.shared`` side of ``strategy="best"`` (not Triton's
         lowering, whose vectors are its own) that has conflicts takes the narrower vector that
         costs the fewest wavefronts, if one does (a narrower vector is served in other phases:
         e.g. a 128-bit access whose lanes 8 apart share a bank conflicts, a 64-bit one need not);
@@ -232,7 +236,7 @@ class _Price:
         bw = self._bw
         v = self.sv if i == 0 else self.lv
         matrix = "matrix" in instr
-        c = hardware_conflicts(images, v, bw, n_off, matrix=matrix)
+        c = _hardware_conflicts(images, v, bw, n_off, matrix=matrix)
         if not c or not self._narrow or matrix:
             return c
         n = side.n_regs
@@ -246,7 +250,7 @@ class _Price:
                 floor = max(1, n // u) * _store_phases(max(u * bw // 32, 1), side.free_lanes)
             if floor >= cost:
                 break
-            cu = hardware_conflicts(images, u, bw, n_off)
+            cu = _hardware_conflicts(images, u, bw, n_off)
             if floor * (1 + cu) < cost:
                 cost, best = floor * (1 + cu), (u, cu, floor)
             u >>= 1
@@ -302,32 +306,6 @@ def _buffer_inverse(lay: LinearLayout, known: dict[int, int] | None = None) -> t
         return None
     inv = _bank_unit_images(offsets)
     return None if inv is None else (inv, tuple(lay.out_dims.items()), len(offsets))
-
-
-def _side_conflicts(choice: SwizzleChoice, store: bool, L: LinearLayout, fast: Any = False, side: _SideFacts | None = None,
-                    vector: int | None = None) -> int:
-    """The bank conflicts the hardware executes on one side of a round trip through ``choice``
-    (``store``: the store side ``L``, else the load side), each lane moving ``vector`` elements
-    (the side's executed vector; by default :func:`_side_vector`): what
-    :func:`linlayout.simulate.simulate` counts, wavefront by wavefront
-    (:func:`linlayout.banks.hardware_conflicts` of :func:`_side_rows`).  ``fast``: the buffer's
-    :func:`_buffer_inverse`, when the caller has read it; ``side``: ``L``'s :func:`_side_facts`,
-    when the caller has them.  A side whose rows cannot be read keeps the search's estimate.
-
-    Not Triton's model (:func:`linlayout.banks.bank_conflicts`), which Triton chooses with: that
-    splits the offset by elements and misses sub-word conflicts, and it counts Triton's widest
-    vector, not the one the side executes (a ``strategy="best"`` vector topped up with one side's
-    registers, or Triton 3.9's stricter lowering); the swizzle search's access-tile estimate also
-    misses conflicts between the phases' lanes and, on matrix sides, sub-word rows."""
-    instr = choice.store_instr if store else choice.load_instr
-    if side is None:
-        side = _side_facts(L)
-    rows = _side_rows(choice, instr, side, fast)
-    if rows is None:
-        return choice.store_conflicts if store else choice.load_conflicts
-    if vector is None:
-        vector = _side_vector(choice, side, instr, choice.bitwidth, choice.reps)
-    return hardware_conflicts(rows[0], vector, choice.bitwidth, rows[1], matrix="matrix" in instr)
 
 
 def _side_rows(choice: SwizzleChoice, instr: str, side: _SideFacts, fast: Any = False,

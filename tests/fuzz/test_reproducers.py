@@ -1202,3 +1202,20 @@ def test_invert_names_and_swizzle_shape_iterator_found_on_seeds_60_62():
         g.invert(in_dim_names=[[["a"]]])
     assert g.invert(in_dim_names=["y"]).out_dims == {"y": 6}
     assert triton_swizzle_layout(2, 1, 4, iter([4, 8])) == triton_swizzle_layout(2, 1, 4, (4, 8))
+
+
+def test_hardware_conflicts_checks_its_arguments():
+    """The API fuzzer's default run on the merged honest-bank-count work: the new public
+    ``banks.hardware_conflicts`` read its arguments unchecked (``bitwidth=[...]``: an
+    AttributeError); each is now checked, and the planner calls the unchecked core."""
+    from linlayout.banks import hardware_conflicts
+
+    with pytest.raises(SizeError, match="bitwidth must be an integer"):
+        hardware_conflicts([1.5, 2], "dim1", [2] * 65, 3)
+    with pytest.raises(SizeError, match="more than 5 entries"):
+        hardware_conflicts([1] * 7, 1, 32, 10)
+    with pytest.raises(SizeError, match="wider than 128 bits"):
+        hardware_conflicts([1], 8, 32, 10)
+    with pytest.raises(SizeError, match=r"lane_offsets\[0\] must be an integer"):
+        hardware_conflicts([1.5], 1, 32, 10)
+    assert hardware_conflicts([32 << k for k in range(5)], 1, 32, 10) == 31
