@@ -42,6 +42,7 @@ at most ``MAX_OBJECT_CELLS`` cells, else a :class:`~linlayout.errors.SizeError`)
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from array import array
@@ -354,64 +355,117 @@ def _fill(flat: np.ndarray, steps: list[tuple[int, int]], base: int, op: str, ma
     e, v = steps[i]
     d = target // h  # 1 <= d < e
     q, rem = divmod(e, d)
-    lo, hi = _tables([(steps[:i] + [(d, v)], base), ([(q, (v * d) & mask)] + steps[i + 1 :], 0)], op, dt, mask)
-    if not rem:
-        _UFUNC[op](lo, hi.reshape(-1, 1), flat.reshape(len(hi), h * d))
+    B = h * d
+    hi_steps = [(q, (v * d) & mask)] + steps[i + 1 :]
+    if not rem or n == h * e:
+        # the block is written in place (the first B rows), then every further block is the first
+        # (+) a row of the short table (its row 0 is 0: the first block itself)
+        hi, _ = _tables([(hi_steps, 0), (steps[:i] + [(d, v)], base)], op, dt, mask, flat[:B])
+        if not rem:
+            _UFUNC[op](flat[:B], hi[1:, None], out=flat[B:].reshape(len(hi) - 1, B))
+            return
+        # the split digit is the last (a sum: an XOR's extents are 2): q blocks, then the rows of
+        # t1 = q, t0 < rem, the first rem * h rows plus one value
+        np.add(flat[:B], hi[1:, None], out=flat[B : q * B].reshape(q - 1, B))
+        np.add(flat[: h * rem], dt.type((v * d * q) & mask), out=flat[q * B :])
         return
-    # a sum (an XOR's extents are 2): rows (r, t1 < q, t0 < d) then the tail (r, t1 = q, t0 < rem)
+    lo, hi = _tables([(steps[:i] + [(d, v)], base), (hi_steps, 0)], op, dt, mask)
+    # digits above the split one, whose extent d does not divide: rows (r, t1 < q, t0 < d), then
+    # the tail (r, t1 = q, t0 < rem)
     rows = flat.reshape(n // (h * e), h * e)
-    np.add(lo[None, None, :], hi.reshape(len(rows), q, 1), out=rows[:, : q * h * d].reshape(len(rows), q, h * d))
+    np.add(lo[None, None, :], hi.reshape(len(rows), q, 1), out=rows[:, : q * B].reshape(len(rows), q, B))
     tail = np.add(hi.reshape(len(rows), q)[:, 0], dt.type((v * d * q) & mask))
-    np.add(lo[None, : h * rem], tail[:, None], out=rows[:, q * h * d :])
+    np.add(lo[None, : h * rem], tail[:, None], out=rows[:, q * B :])
 
 
 _UFUNC = {"add": np.add, "xor": np.bitwise_xor}
 
-#: The short table of an XOR table's bits above the block is one Python list up to this many bits
-#: (else two lists of half of them, combined by one broadcast); the block is always two lists of
-#: half its bits (up to 2**7 rows each) and one broadcast.
-_PY_BITS = 6
+#: The short tables of an XOR table (the two halves of the block, the bits above it) are prefix
+#: XORs (one numpy ``accumulate``, see :func:`_xor_tables`) of at most this many bits each: above
+#: it, the bits above the block are two such tables combined by one broadcast.  A numpy call costs
+#: about a microsecond here whatever its length up to a thousand elements, a Python list element
+#: 30-40 ns: 2**20 rows of 2 uint16 took 61 us with Python-list tables, the write alone 44 us.
+_ACC_BITS = 10
 
 
 def _fill_xor(flat: np.ndarray, images: Sequence[int], base: int) -> None:
     """Fill the 1-D ``flat`` (``2**len(images)`` unsigned ints) with ``base`` XOR the images of
     the set bits (ints within the dtype): the block of the lowest input bits (``_BLOCK_ROWS`` or
-    ``_BLOCK_BYTES``, in cache) is written into the first rows of ``flat`` by one broadcast of two
-    Python-list tables of half its bits each, the short table of the other bits likewise (one
-    list when it is short), then one broadcast writes every further block as the first XOR that
-    table's row: at most three broadcast calls and one list-to-array conversion in all."""
+    ``_BLOCK_BYTES``, in cache) is written into the first rows of ``flat`` by one broadcast of the
+    tables of its two halves, then one broadcast writes every further block as the first XOR the
+    table of the other bits (two tables and one more broadcast when they are more than
+    ``_ACC_BITS``).  Every short table comes from one :func:`_xor_tables` call: at most four numpy
+    calls before the final write."""
     dt = flat.dtype
     m = len(images)
     a = max(_BLOCK_ROWS, _BLOCK_BYTES // dt.itemsize).bit_length() - 1
     if m <= a + 1:
         a = m
-    a1 = (a + 1) // 2
-    cuts = [0, a1, a]
-    if m - a > _PY_BITS:
-        cuts.append((a + m + 1) // 2)
-    if m > a:
-        cuts.append(m)
-    rows: list[int] = []
-    lens = []
-    for j in range(len(cuts) - 1):
-        r = [base if j == 0 else 0]
-        for v in images[cuts[j] : cuts[j + 1]]:
-            r += [x ^ v for x in r]
-        rows += r
-        lens.append(len(r))
-    arr = _array(rows, dt)
-    h = lens[0] * lens[1]
-    np.bitwise_xor(arr[: lens[0]], arr[lens[0] : lens[0] + lens[1], None], out=flat[:h].reshape(lens[1], lens[0]))
-    if m == a:
+    if a <= _ACC_BITS and m == a:
+        _xor_tables(images, (a,), base, dt, flat)
         return
-    at = lens[0] + lens[1]
-    if len(lens) == 3:
-        hi = arr[at + 1 :]
+    a1 = (a + 1) // 2
+    rest = m - a
+    sizes = (a1, a - a1) if not rest else (a1, a - a1, rest) if rest <= _ACC_BITS else (a1, a - a1, (rest + 1) // 2, rest // 2)
+    tab = _xor_tables(images, sizes, base, dt)
+    h0, h1 = 1 << sizes[0], 1 << sizes[1]
+    h = h0 * h1
+    np.bitwise_xor(tab[:h0], tab[h0 : h0 + h1, None], out=flat[:h].reshape(h1, h0))
+    if not rest:
+        return
+    at = h0 + h1
+    if len(sizes) == 3:
+        hi = tab[at + 1 :]
     else:
-        hi = np.empty(lens[2] * lens[3], dt)
-        np.bitwise_xor(arr[at : at + lens[2]], arr[at + lens[2] :, None], out=hi.reshape(lens[3], lens[2]))
+        l0, l1 = 1 << sizes[2], 1 << sizes[3]
+        hi = np.empty(l0 * l1, dt)
+        np.bitwise_xor(tab[at : at + l0], tab[at + l0 :, None], out=hi.reshape(l1, l0))
         hi = hi[1:]
     np.bitwise_xor(flat[:h], hi[:, None], out=flat[h:].reshape(len(hi), h))
+
+
+def _xor_tables(images: Sequence[int], sizes: Sequence[int], base: int, dt: np.dtype, out: np.ndarray | None = None) -> np.ndarray:
+    """The XOR tables of consecutive groups of ``images`` (``sizes[g]`` images each, the first
+    group from ``base``, the others from 0), one after the other in one array of the unsigned
+    ``dt`` (into ``out`` if given).  Row ``i > 0`` of a group is row ``i - 1`` XOR the prefix XOR
+    of its images up to the lowest set bit of ``i`` (``i - 1`` and ``i`` differ in exactly those
+    bits), so every table is one prefix XOR over those prefixes picked in that order (one
+    ``accumulate`` of one indexed array; a group's first entry XORs out the end of the group
+    before it).
+
+        >>> _xor_tables([1, 2, 4], (2, 1), 8, np.dtype(np.uint8)).tolist()
+        [8, 9, 10, 11, 0, 4]
+    """
+    deltas: list[int] = []
+    end = 0
+    j = 0
+    for g, t in enumerate(sizes):
+        start = base if g == 0 else 0
+        deltas.append(end ^ start)
+        p = 0
+        for v in images[j : j + t]:
+            p ^= v
+            deltas.append(p)
+        end = start ^ p
+        j += t
+    picked = _array(deltas, dt)[_ruler_index(tuple(sizes))]
+    return np.bitwise_xor.accumulate(picked, out=out)
+
+
+@functools.lru_cache(maxsize=256)
+def _ruler_index(sizes: tuple[int, ...]) -> np.ndarray:
+    """The index array of :func:`_xor_tables` for groups of ``sizes`` bits: per group, its reset
+    entry, then for ``i = 1 .. 2**t - 1`` the prefix up to the lowest set bit of ``i``.  It depends
+    on the sizes alone (a few dozen shapes), never on a layout."""
+    idx: list[int] = []
+    off = 0
+    for t in sizes:
+        idx.append(off)
+        idx += [off + (i & -i).bit_length() for i in range(1, 1 << t)]
+        off += t + 1
+    arr = np.array(idx, dtype=np.intp)
+    arr.flags.writeable = False
+    return arr
 
 
 _S = TypeVar("_S")

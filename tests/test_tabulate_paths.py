@@ -20,7 +20,7 @@ from linlayout.tabulate import smallest_dtype, tabulate, tabulate_xor
 KNOBS = {
     "_BLOCK_ROWS": [1, 2, 8, 4096],
     "_BLOCK_BYTES": [1, 16, 1 << 14],
-    "_PY_BITS": [0, 1, 2, 6],
+    "_ACC_BITS": [0, 1, 2, 3, 10],
     "_WIDE_FIRST_ROWS": [1, 2, 8, 1024],
     "_WIDE_BLOCK_BYTES": [1, 24, 96, 3 << 20],
     "_WIDE_TILE_ROWS": [1, 8, 16, 1 << 14],
@@ -178,3 +178,33 @@ def test_sums_of_contiguous_and_long_digits(digits, base, k, py_rows, block):
         t = tabulate(steps, base, "add")
     assert t.dtype == smallest_dtype(min(min(r) for r in want), max(max(r) for r in want))
     assert [[int(x) for x in r] for r in t.tolist()] == want
+
+
+def _sum_by_points(steps, base):
+    rows = []
+    for i in range(int(np.prod([e for e, _ in steps]))):
+        row, r = list(base), i
+        for e, v in steps:
+            row = [x + (r % e) * y for x, y in zip(row, v)]
+            r //= e
+        rows.append(row)
+    return rows
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.sampled_from([[2, 6], [2, 7], [2, 7, 3], [3, 5, 2, 2], [1, 9, 4], [4, 3]]),
+    st.integers(1, 3),
+    st.randoms(use_true_random=False),
+    st.sampled_from([1, 2, 4, 64]),
+)
+def test_sums_split_at_the_block_on_every_path(extents, k, rnd, py_rows):
+    # a block of 4 rows: the digit where it ends splits as t0 + d*t1; when d divides the extent the
+    # block is written in place and every further block is it plus one row of the short table;
+    # when it does not and the split digit is the last, the leftover rows are the first ones plus
+    # one value; with digits above it, the general path ([2, 6], [2, 7], [2, 7, 3] take the three)
+    steps = [(e, [rnd.randint(-300, 300) for _ in range(k)]) for e in extents]
+    base = [rnd.randint(-50, 50) for _ in range(k)]
+    with knobs({"_PY_ROWS": py_rows, "_BLOCK_BYTES": 1, "_BLOCK_ROWS": 4}):
+        t = tabulate(steps, base, "add")
+    assert [[int(x) for x in r] for r in t.tolist()] == _sum_by_points(steps, base)
