@@ -406,7 +406,9 @@ def _fill_xor(flat: np.ndarray, images: Sequence[int], base: int) -> None:
         return
     a1 = (a + 1) // 2
     rest = m - a
-    sizes = (a1, a - a1) if not rest else (a1, a - a1, rest) if rest <= _ACC_BITS else (a1, a - a1, (rest + 1) // 2, rest // 2)
+    sizes: tuple[int, ...] = (a1, a - a1)
+    if rest:
+        sizes += (rest,) if rest <= _ACC_BITS else ((rest + 1) // 2, rest // 2)
     tab = _xor_tables(images, sizes, base, dt)
     h0, h1 = 1 << sizes[0], 1 << sizes[1]
     h = h0 * h1
