@@ -513,15 +513,18 @@ class MixedRadixLayout:
         if n > MAX_TABLE_SIZE:
             raise SizeError(f"table: the layout has {n} entries; at most {MAX_TABLE_SIZE} can be tabulated")
 
-    def _steps(self, digits: Sequence[Digit]) -> list[tuple[int, tuple[int, ...]]]:
+    def _steps(self, digits: Sequence[Digit]) -> list[tuple[int, Sequence[int]]]:
         """Digits as ``(extent, image vector)`` pairs for :func:`~linlayout.tabulate.tabulate`."""
-        col = {a: i for i, a in enumerate(self._axes)}
-        zero = [0] * len(self._axes)
-        out = []
-        for d in digits:
-            v = list(zero)
-            v[col[d.axis]] = d.stride
-            out.append((d.extent, tuple(v)))
+        axes = self._axes
+        if len(axes) == 1:
+            return [(e, (s,)) for e, s, _ in digits]
+        col = {a: i for i, a in enumerate(axes)}
+        zero = [0] * len(axes)
+        out: list[tuple[int, Sequence[int]]] = []
+        for e, s, a in digits:
+            v = zero.copy()
+            v[col[a]] = s
+            out.append((e, v))
         return out
 
     def table(self) -> np.ndarray:
@@ -539,9 +542,10 @@ class MixedRadixLayout:
             >>> MixedRadixLayout({"x": [(4, 2**62, "m")]}).table().dtype
             dtype('uint64')
         """
-        n = self.size
+        steps = self._steps([d for _, dl in self._digits for d in dl])
+        n = math.prod([e for e, _ in steps])
         self._check_table_size(n)
-        return _tabulate(self._steps([d for _, dl in self._digits for d in dl]), self._base(), n=n)
+        return _tabulate(steps, self._base(), n=n)
 
     def _base(self) -> tuple[int, ...]:
         return tuple(self._offset.get(a, 0) for a in self._axes)

@@ -47,6 +47,8 @@ import math
 import sys
 from array import array
 from collections.abc import Callable, Sequence
+from itertools import accumulate
+from operator import xor
 from typing import Any, TypeVar
 
 import numpy as np
@@ -203,35 +205,43 @@ def _tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dt: 
     """:func:`tabulate_xor` without checking its arguments (for callers that validated them:
     ints, ``(shift, mask)`` pairs of ints, an integer dtype, at most ``2**MAX_ROWS_LOG2`` rows)."""
     k = len(fields)
-    w = dt.itemsize * 8
-    if dt.kind in "ui":  # a value is kept modulo the dtype's width (it must hold them: nothing is checked)
-        fields = [(sh, m & ((1 << w) - 1)) for sh, m in fields]
-    lane = _LANES.get(dt.itemsize * k) if _LITTLE and dt.kind in "ui" else None
+    size = dt.itemsize
+    w = size * 8
+    wm = (1 << w) - 1  # a value is kept modulo the dtype's width (it must hold them: nothing is checked)
     n = 1 << len(images)
-    if lane is None:
-        if not (_LITTLE and dt.kind in "ui" and k):
-            cols = [[(b >> sh) & m for b in images] for sh, m in fields]
-            return tabulate([(2, v) for v in zip(*cols)] if k else [(2, ())] * len(images), [0] * k, "xor", dt)
-        out = np.empty((n, k), dtype=dt)  # rows wider than a word: written as bytes
-        R = dt.itemsize * k
-        if k == 3:
-            (s0, m0), (s1, m1), (s2, m2) = fields
-            rows = [(((b >> s0) & m0) | (((b >> s1) & m1) << w) | (((b >> s2) & m2) << (2 * w))).to_bytes(R, "little")
-                    for b in images]
+    lane = _LANES.get(size * k) if _LITTLE and dt.kind in "ui" else None
+    if lane is not None:  # the common case first, with the fewest steps (see _fill_xor)
+        out = np.empty((n, k), dtype=dt)
+        if k == 1:
+            (s0, m0), = fields
+            m0 &= wm
+            packed = [b & m0 for b in images] if not s0 else [(b >> s0) & m0 for b in images]
+        elif k == 2:
+            (s0, m0), (s1, m1) = fields
+            m0 &= wm
+            m1 &= wm
+            if s0:
+                packed = [((b >> s0) & m0) | (((b >> s1) & m1) << w) for b in images]
+            else:
+                packed = [(b & m0) | (((b >> s1) & m1) << w) for b in images]
         else:
-            rows = [sum(((b >> sh) & m) << (w * c) for c, (sh, m) in enumerate(fields)).to_bytes(R, "little") for b in images]
-        _fill_wide_rows(out, rows, bytes(R))
+            packed = [sum(((b >> sh) & (m & wm)) << (w * c) for c, (sh, m) in enumerate(fields)) for b in images]
+        _fill_xor(out.view(lane).reshape(n), packed, 0)
         return out
-    out = np.empty((n, k), dtype=dt)
-    if k == 1:
-        (s0, m0), = fields
-        packed = [(b >> s0) & m0 for b in images]
-    elif k == 2:
-        (s0, m0), (s1, m1) = fields
-        packed = [((b >> s0) & m0) | (((b >> s1) & m1) << w) for b in images]
+    if dt.kind in "ui":
+        fields = [(sh, m & wm) for sh, m in fields]
+    if not (_LITTLE and dt.kind in "ui" and k):
+        cols = [[(b >> sh) & m for b in images] for sh, m in fields]
+        return tabulate([(2, v) for v in zip(*cols)] if k else [(2, ())] * len(images), [0] * k, "xor", dt)
+    out = np.empty((n, k), dtype=dt)  # rows wider than a word: written as bytes
+    R = size * k
+    if k == 3:
+        (s0, m0), (s1, m1), (s2, m2) = fields
+        rows = [(((b >> s0) & m0) | (((b >> s1) & m1) << w) | (((b >> s2) & m2) << (2 * w))).to_bytes(R, "little")
+                for b in images]
     else:
-        packed = [sum(((b >> sh) & m) << (w * c) for c, (sh, m) in enumerate(fields)) for b in images]
-    _fill_xor(out.view(lane).reshape(n), packed, 0)
+        rows = [sum(((b >> sh) & m) << (w * c) for c, (sh, m) in enumerate(fields)).to_bytes(R, "little") for b in images]
+    _fill_wide_rows(out, rows, bytes(R))
     return out
 
 
@@ -442,16 +452,14 @@ def _xor_tables(images: Sequence[int], sizes: Sequence[int], base: int, dt: np.d
         [8, 9, 10, 11, 0, 4]
     """
     deltas: list[int] = []
-    end = 0
-    j = 0
+    end = j = 0
     for g, t in enumerate(sizes):
-        start = base if g == 0 else 0
+        start = 0 if g else base
         deltas.append(end ^ start)
-        p = 0
-        for v in images[j : j + t]:
-            p ^= v
-            deltas.append(p)
-        end = start ^ p
+        end = start
+        if t:
+            deltas += accumulate(images[j : j + t], xor)
+            end ^= deltas[-1]
         j += t
     picked = _array(deltas, dt)[_ruler_index(tuple(sizes))]
     return np.bitwise_xor.accumulate(picked, out=out)
