@@ -515,6 +515,21 @@ def _tables(
     at most ``_PY_ROWS`` rows, built as Python lists (a digit longer than that by numpy), the
     groups of every table converted to numpy in one call, then combined (``(+)``) by one broadcast
     call per further group: a few microseconds for the two small tables of :func:`_fill`."""
+    if op == "add":  # every digit long enough to be one arange, and none wraps: no lists at all
+        lim = min(1 << 53, mask + 1)
+        for steps, base in specs:
+            for e, v in steps:
+                if e != 1:
+                    if e <= _ONE_DIGIT_LIST or not v or base + e * v >= lim or base < 0:
+                        break
+                    base = 0
+            else:
+                continue
+            break
+        else:
+            return _combine([[np.arange(base if j == 0 else 0, (base if j == 0 else 0) + e * v, v, dtype=dt)
+                              for j, (e, v) in enumerate([s for s in steps if s[0] != 1])] or [np.full(1, base, dt)]
+                             for steps, base in specs], np.add, dt, out)
     xor = op == "xor"
     rows_all: list[int] = []
     plans: list[list[Any]] = []
@@ -567,22 +582,24 @@ def _tables(
             groups.append(_close([base], rows_all, base, base, mask))
         plans.append(groups)
     flat = _array(rows_all, dt) if rows_all else None
-    ufunc = _UFUNC[op]
+    return _combine([[part if flat is None or type(part) is not tuple else flat[part[0] : part[0] + part[1]] for part in groups]
+                     for groups in plans], _UFUNC[op], dt, out)
+
+
+def _combine(plans: list[list[np.ndarray]], ufunc: Any, dt: np.dtype, out: np.ndarray | None) -> list[np.ndarray]:
+    """Each table of :func:`_tables` from its parts (fastest first), combined by one broadcast
+    call per further part; the last table into ``out`` if given."""
     res: list[np.ndarray] = []
     last = len(plans) - 1
-    for k, groups in enumerate(plans):
-        acc: np.ndarray | None = None
+    for k, parts in enumerate(plans):
+        acc = parts[0]
         into = out if k == last else None
-        for j, part in enumerate(groups):
-            arr: np.ndarray = part if flat is None or type(part) is not tuple else flat[part[0] : part[0] + part[1]]
-            if acc is None:
-                acc = arr
-                continue
-            dst = into if into is not None and j == len(groups) - 1 else np.empty(len(acc) * len(arr), dt)
+        for j in range(1, len(parts)):
+            arr = parts[j]
+            dst = into if into is not None and j == len(parts) - 1 else np.empty(len(acc) * len(arr), dt)
             ufunc(acc, arr.reshape(-1, 1), dst.reshape(len(arr), len(acc)))
             acc = dst
-        assert acc is not None  # every table has a group
-        if into is not None and len(groups) == 1:
+        if into is not None and len(parts) == 1:
             into[:] = acc
             acc = into
         res.append(acc)
