@@ -54,7 +54,7 @@ from .errors import (
     UnsupportedError,
 )
 from .limits import MAX_ITEMS, MAX_RANK, MAX_TABLE_LOG2, as_list
-from .tabulate import _tabulate, tabulate
+from .tabulate import _tabulate_sparse, tabulate
 
 __all__ = ["Digit", "MixedRadixLayout", "Counterexample", "Pow2Piece", "MAX_TABLE_SIZE", "MAX_ENUMERATION", "to_digit"]
 
@@ -542,10 +542,11 @@ class MixedRadixLayout:
             >>> MixedRadixLayout({"x": [(4, 2**62, "m")]}).table().dtype
             dtype('uint64')
         """
-        steps = self._steps([d for _, dl in self._digits for d in dl])
-        n = math.prod([e for e, _ in steps])
+        col = {a: i for i, a in enumerate(self._axes)}
+        digits = [(e, s, col[a]) for _, dl in self._digits for e, s, a in dl]
+        n = math.prod([e for e, _, _ in digits])
         self._check_table_size(n)
-        return _tabulate(steps, self._base(), n=n)
+        return _tabulate_sparse(digits, self._base(), n)
 
     def _base(self) -> tuple[int, ...]:
         return tuple(self._offset.get(a, 0) for a in self._axes)

@@ -177,6 +177,42 @@ def _tabulate(
     return out
 
 
+def _tabulate_sparse(digits: Sequence[tuple[int, int, int]], base: Sequence[int], n: int) -> np.ndarray:
+    """:func:`_tabulate` of a sum whose every digit moves one column, given as ``(extent, stride,
+    column)`` (a mixed-radix layout's digits): the value range, the dtype and the packed rows come
+    straight from the strides, without a vector per digit (fewer steps before the one write).
+
+        >>> _tabulate_sparse([(3, 1, 0), (2, 5, 1)], (0, 1), 6).tolist()
+        [[0, 1], [1, 1], [2, 1], [0, 6], [1, 6], [2, 6]]
+    """
+    k = len(base)
+    lo, hi = list(base), list(base)
+    for e, s, c in digits:
+        if s < 0:
+            lo[c] += s * (e - 1)
+        else:
+            hi[c] += s * (e - 1)
+    dt = _smallest_dtype(min(lo, default=0), max(hi, default=0))
+    lane = _LANES.get(dt.itemsize * k) if _LITTLE and dt.kind in "ui" and n else None
+    if lane is None:  # values beyond 64 bits, rows wider than a word, or nothing to write
+        vectors = []
+        for e, s, c in digits:
+            v = [0] * k
+            v[c] = s
+            vectors.append((e, v))
+        return _tabulate(vectors, base, "add", dt, n)
+    out = np.empty((n, k), dtype=dt)
+    w = dt.itemsize * 8
+    width = (1 << (8 * lane.itemsize)) - 1
+    bias = 1 << (w - 1) if dt.kind == "i" and k > 1 else 0
+    flat = out.view(lane).reshape(n)
+    _fill(flat, [(e, (s << (w * c)) & width) for e, s, c in digits], sum((x + bias) << (w * c) for c, x in enumerate(base)) & width,
+          "add", width)
+    if bias:
+        np.bitwise_xor(flat, lane.type(sum(bias << (w * c) for c in range(k))), out=flat)
+    return out
+
+
 def tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dtype: np.dtype) -> np.ndarray:
     """The table of a GF(2)-linear map given by the flat images of its input bits (the XOR of
     the images of the set bits): ``(2**len(images), len(fields))``, column ``c`` of a row being
