@@ -388,11 +388,14 @@ def _fill(flat: np.ndarray, steps: list[tuple[int, int]], base: int, op: str, ma
     target = max(_BLOCK_ROWS, _BLOCK_BYTES // dt.itemsize)
     if op == "add":  # a digit whose step is the previous one's span continues it: one digit, fewer calls
         merged: list[tuple[int, int]] = []
+        span = -1  # the step that continues the last digit (none yet)
         for e, v in steps:
-            if merged and v == (merged[-1][0] * merged[-1][1]) & mask:
+            if v == span:
                 merged[-1] = (merged[-1][0] * e, merged[-1][1])
+                span = (span * e) & mask
             elif e != 1:
                 merged.append((e, v))
+                span = (e * v) & mask
         steps = merged or [(1, 0)]
     if n <= 2 * target:
         _table(steps, base, op, dt, mask, flat)
@@ -553,19 +556,21 @@ def _tables(
     call per further group: a few microseconds for the two small tables of :func:`_fill`."""
     if op == "add":  # every digit long enough to be one arange, and none wraps: no lists at all
         lim = min(1 << 53, mask + 1)
+        ranges: list[list[tuple[int, int, int]]] = []
         for steps, base in specs:
+            parts = []
             for e, v in steps:
                 if e != 1:
-                    if e <= _ONE_DIGIT_LIST or not v or base + e * v >= lim or base < 0:
+                    if e <= _ONE_DIGIT_LIST or not v or base < 0 or base + e * v >= lim:
                         break
+                    parts.append((base, base + e * v, v))
                     base = 0
             else:
+                ranges.append(parts or [(base, base + 1, 1)])
                 continue
             break
         else:
-            return _combine([[np.arange(base if j == 0 else 0, (base if j == 0 else 0) + e * v, v, dtype=dt)
-                              for j, (e, v) in enumerate([s for s in steps if s[0] != 1])] or [np.full(1, base, dt)]
-                             for steps, base in specs], np.add, dt, out)
+            return _combine([[np.arange(*p, dtype=dt) for p in parts] for parts in ranges], np.add, dt, out)
     xor = op == "xor"
     rows_all: list[int] = []
     plans: list[list[Any]] = []
