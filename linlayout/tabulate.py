@@ -409,6 +409,18 @@ def _fill(flat: np.ndarray, steps: list[tuple[int, int]], base: int, op: str, ma
     q, rem = divmod(e, d)
     B = h * d
     hi_steps = [(q, (v * d) & mask)] + steps[i + 1 :]
+    if i == 1 and len(hi_steps) == 1 and op == "add":
+        # two digits, the commonest shape (a row of columns, rows): the block is the outer sum of
+        # two aranges, the further blocks one more (the short tables inline: no list, no planning)
+        e0, v0 = steps[0]
+        lim = min(1 << 53, mask + 1)
+        if min(e0, d, q) > _ONE_DIGIT_LIST and v0 and v and 0 <= base and base + e0 * v0 < lim and e * v < lim:
+            np.add(np.arange(base, base + e0 * v0, v0, dtype=dt), np.arange(0, d * v, v, dtype=dt)[:, None],
+                   out=flat[:B].reshape(d, h))
+            np.add(flat[:B], np.arange(d * v, q * d * v, d * v, dtype=dt)[:, None], out=flat[B : q * B].reshape(q - 1, B))
+            if rem:
+                np.add(flat[: h * rem], dt.type(q * d * v), out=flat[q * B :])
+            return
     if not rem or n == h * e:
         # the block is written in place (the first B rows), then every further block is the first
         # (+) a row of the short table (its row 0 is 0: the first block itself)

@@ -191,20 +191,52 @@ def _sum_by_points(steps, base):
     return rows
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
-    st.sampled_from([[2, 6], [2, 7], [2, 7, 3], [3, 5, 2, 2], [1, 9, 4], [4, 3]]),
+    st.sampled_from([[2, 6], [2, 7], [2, 7, 3], [3, 5, 2, 2], [1, 9, 4], [4, 3], [2, 9], [3, 11]]),
     st.integers(1, 3),
     st.randoms(use_true_random=False),
     st.sampled_from([1, 2, 4, 64]),
+    st.sampled_from([0, 1, 8]),
+    st.booleans(),
 )
-def test_sums_split_at_the_block_on_every_path(extents, k, rnd, py_rows):
+def test_sums_split_at_the_block_on_every_path(extents, k, rnd, py_rows, one_digit, signed):
     # a block of 4 rows: the digit where it ends splits as t0 + d*t1; when d divides the extent the
     # block is written in place and every further block is it plus one row of the short table;
     # when it does not and the split digit is the last, the leftover rows are the first ones plus
-    # one value; with digits above it, the general path ([2, 6], [2, 7], [2, 7, 3] take the three)
-    steps = [(e, [rnd.randint(-300, 300) for _ in range(k)]) for e in extents]
-    base = [rnd.randint(-50, 50) for _ in range(k)]
-    with knobs({"_PY_ROWS": py_rows, "_BLOCK_BYTES": 1, "_BLOCK_ROWS": 4}):
+    # one value; with digits above it, the general path ([2, 6], [2, 7], [2, 7, 3] take the three);
+    # two digits whose parts are all longer than _ONE_DIGIT_LIST and do not wrap: three aranges
+    # and no short-table planning ([2, 9] with one_digit 0 or 1 and non-negative strides)
+    lo = -300 if signed else 0
+    steps = [(e, [rnd.randint(lo, 300) for _ in range(k)]) for e in extents]
+    base = [rnd.randint(lo // 6, 50) for _ in range(k)]
+    with knobs({"_PY_ROWS": py_rows, "_BLOCK_BYTES": 1, "_BLOCK_ROWS": 4, "_ONE_DIGIT_LIST": one_digit}):
         t = tabulate(steps, base, "add")
     assert [[int(x) for x in r] for r in t.tolist()] == _sum_by_points(steps, base)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(1, 12), st.one_of(st.integers(-300, 300), st.sampled_from([2**31, -(2**33), 2**62, 2**63])),
+                       st.integers(0, 2)), min_size=1, max_size=4),
+    st.lists(st.integers(-(2**20), 2**20), min_size=3, max_size=3),
+    st.integers(1, 3),
+    st.sampled_from([(1 << 14, 4096, 8), (1, 4, 0), (1, 4, 1), (1, 8, 8)]),
+)
+def test_sparse_sums_are_the_dense_ones(digits, base, k, sizes):
+    # a mixed-radix layout's digits each move one column: (extent, stride, column) tabulated
+    # straight from the strides agrees with the sum point by point and with the dense tabulate
+    # (same dtype), through packed rows, signed lanes, wide rows and Python ints, on every path
+    digits = [(e, s, c % k) for e, s, c in digits]
+    base = base[:k]
+    dense = []
+    for e, s, c in digits:
+        v = [0] * k
+        v[c] = s
+        dense.append((e, v))
+    n = int(np.prod([e for e, _, _ in digits]))
+    with knobs({"_BLOCK_BYTES": sizes[0], "_BLOCK_ROWS": sizes[1], "_ONE_DIGIT_LIST": sizes[2]}):
+        t = tab._tabulate_sparse(digits, base, n)
+        d = tabulate(dense, base, "add")
+    assert t.dtype == d.dtype and t.shape == (n, k)
+    assert [[int(x) for x in r] for r in t.tolist()] == _sum_by_points(dense, base)
