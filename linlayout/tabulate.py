@@ -4,14 +4,19 @@ A layout whose flat input splits into digits (fastest first; a GF(2) layout's in
 digits of extent 2) has the table ``row(j + h*r) = lo[j] (+) hi[r]``, where ``lo`` is the table
 of the fastest digits (a *block* of ``h`` rows, about 16 KiB and at least 4096 elements: it stays
 in cache, and numpy's broadcast over shorter rows is several times slower) and ``hi`` the table
-of the rest (``(+)`` is ``+`` for a mixed-radix digit, XOR for a GF(2) basis).  Both small tables
-are built together: groups of consecutive digits as Python lists (about the square root of a
-table's length each), converted to numpy in one call and combined by one broadcast call per
-further group.  The output is one preallocated array of the smallest integer dtype that holds
-every value, written once by one broadcast call, so the time is close to numpy's time to write
-the array, and peak memory is the output plus the block.  The digit where the block ends is split
-(``t = t0 + d*t1``); when ``d`` does not divide its extent, the rows past the last whole multiple
-are one more broadcast call.
+of the rest (``(+)`` is ``+`` for a mixed-radix digit, XOR for a GF(2) basis).  The short tables
+cost a few numpy calls whatever their length, so what matters before the one big write is how few
+calls and Python steps build them: an XOR table's are prefix XORs (row ``i`` is row ``i - 1`` XOR
+the prefix of the images up to the lowest set bit of ``i``: one ``accumulate`` over one indexed
+array for the two halves of the block and the bits above it, one broadcast for the block); a
+sum's digits longer than a few values are ``arange`` calls, shorter ones grouped as Python lists
+(about the square root of a table's length each, converted to numpy in one call), combined by one
+broadcast call per further group, and the commonest sum (two digits: a row of columns, rows) is
+three aranges.  The block is written in place into the first rows of the output, one
+preallocated array of the smallest integer dtype that holds every value, and every further block
+from it by one broadcast call, so the time is close to numpy's time to write the array, and
+peak memory is the output itself.  The digit where the block ends is split (``t = t0 + d*t1``);
+when ``d`` does not divide its extent, the rows past the last whole multiple are one more call.
 
 When a row (every output column) fits in 1, 2, 4 or 8 bytes, the rows are viewed as single
 unsigned integers with the columns in separate lanes (numpy arrays are little-endian here):
@@ -381,8 +386,10 @@ def _fill(flat: np.ndarray, steps: list[tuple[int, int]], base: int, op: str, ma
     broadcast call: ``row(j + h*r) = lo[j] (+) hi[r]`` with ``lo`` the table of the fastest digits
     (a block of ``h`` rows, about ``_BLOCK_BYTES``, that stays in cache) and ``hi`` the short table
     of the rest.  The digit where the block ends is split, ``t = t0 + d*t1`` with ``t0 < d``; when
-    ``d`` does not divide the extent, the rows past the last whole multiple (``t1 = q``) are one
-    more broadcast call."""
+    ``d`` divides the extent, or the split digit is the last, the block is written in place into
+    the first rows and every further block read from it (when ``d`` does not divide, the rows past
+    the last whole multiple, ``t1 = q``, are the first ones plus one value); otherwise the block is
+    a temporary and the leftover rows of each ``r`` one more broadcast call."""
     n = len(flat)
     dt = flat.dtype
     target = max(_BLOCK_ROWS, _BLOCK_BYTES // dt.itemsize)
