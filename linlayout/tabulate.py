@@ -520,7 +520,7 @@ def _xor_tables(images: Sequence[int], sizes: Sequence[int], base: int, dt: np.d
             end ^= deltas[-1]
         j += t
     picked = _array(deltas, dt)[_ruler_index(tuple(sizes))]
-    return np.bitwise_xor.accumulate(picked, out=out)
+    return np.bitwise_xor.accumulate(picked, out=picked if out is None else out)
 
 
 @functools.lru_cache(maxsize=256)
