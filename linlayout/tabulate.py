@@ -344,8 +344,11 @@ _BLOCK_BYTES = 1 << 14
 _BLOCK_ROWS = 1 << 12
 #: Tables of up to this many rows are built as Python lists (cheaper than a numpy call per digit).
 _PY_ROWS = 64
-#: ...except a digit alone in its group with more than this many values: one ``arange`` (0.3 us)
-#: costs less than its list and its share of the conversion (0.7 us for 18 values).
+#: When every digit of the short tables has more than this many values (and none wraps), they are
+#: ``arange`` calls, no list at all: one ``arange`` (0.3 us) costs less than its list and the
+#: conversion (0.7 us for 18 values).  With lists built anyway, a digit is a list up to
+#: ``_PY_ROWS`` values: one more numpy call costs more than a short list when the caches are cold
+#: (a 2**20-point CuTe table took 3-5 us longer with its 16-value digits as aranges).
 _ONE_DIGIT_LIST = 8
 #: The block of a sum of wide rows (:func:`_fill_columns`): this many bytes, or at least this many rows.
 _SPLIT_BLOCK_BYTES = 1 << 15
@@ -569,10 +572,14 @@ def _tables(
     specs: Sequence[tuple[Sequence[tuple[int, int]], int]], op: str, dt: np.dtype, mask: int, out: np.ndarray | None = None
 ) -> list[np.ndarray]:
     """The 1-D tables of several ``(steps, base)`` (steps fastest first, ints modulo ``mask + 1``),
-    the last one into ``out`` if given.  Each table is cut into groups of consecutive digits of
-    at most ``_PY_ROWS`` rows, built as Python lists (a digit longer than that by numpy), the
-    groups of every table converted to numpy in one call, then combined (``(+)``) by one broadcast
-    call per further group: a few microseconds for the two small tables of :func:`_fill`."""
+    the last one into ``out`` if given.  When every digit of a sum has more than
+    ``_ONE_DIGIT_LIST`` values and none wraps, each is one ``arange``; otherwise each table is cut
+    into groups of consecutive digits of at most ``_PY_ROWS`` rows, built as Python lists (a digit
+    longer than that by numpy), the groups of every table converted to numpy in one call.  The
+    parts are combined (``(+)``) by one broadcast call per further part: a few microseconds for the
+    two small tables of :func:`_fill`."""
+    plans: list[list[Any]] = []
+    flat = _NO_ROWS
     if op == "add":  # every digit long enough to be one arange, and none wraps: no lists at all
         lim = min(1 << 53, mask + 1)
         ranges: list[list[tuple[int, int, int]]] = []
@@ -589,45 +596,42 @@ def _tables(
                 continue
             break
         else:
-            return _combine([[np.arange(*p, dtype=dt) for p in parts] for parts in ranges], np.add, dt, out)
-    xor = op == "xor"
-    rows_all: list[int] = []
-    plans: list[list[Any]] = []
-    for steps, base in specs:
-        # groups of about the g-th root of the table's length (g the fewest groups of _PY_ROWS):
-        # the fewest broadcast calls, and the fewest rows built in Python for that many
-        total = 1
-        for e, _ in steps:
-            total *= e
-        cap = max(2, _PY_ROWS)
-        if total <= cap:
-            enough = total
-        elif total <= cap * cap:
-            enough = math.isqrt(total - 1) + 1
-        else:
-            g = 3
-            while cap**g < total:
-                g += 1
-            enough = math.ceil(total ** (1 / g) - 1e-9)
-        cuts: list[list[tuple[int, int]]] = []
-        h = 0
-        for e, v in steps:
-            if e == 1:
-                continue
-            if not cuts or h * e > _PY_ROWS or h >= enough or e > _PY_ROWS:
-                cuts.append([(e, v)])
-                h = e
+            plans = [[np.arange(*p, dtype=dt) for p in parts] for parts in ranges]
+    if not plans:
+        xor = op == "xor"
+        rows_all: list[int] = []
+        for steps, base in specs:
+            groups: list[Any] = []  # (start, length) in rows_all, or a numpy array
+            # groups of about the g-th root of the table's length (g the fewest groups of _PY_ROWS):
+            # the fewest broadcast calls, and the fewest rows built in Python for that many
+            total = 1
+            for e, _ in steps:
+                total *= e
+            cap = max(2, _PY_ROWS)
+            if total <= cap:
+                enough = total
+            elif total <= cap * cap:
+                enough = math.isqrt(total - 1) + 1
             else:
-                cuts[-1].append((e, v))
-                h *= e
-        groups: list[Any] = []  # (start, length) in rows_all, or a numpy array
-        for j, group in enumerate(cuts):
-            lo = hi = base if j == 0 else 0
-            if len(group) == 1 and group[0][0] > _ONE_DIGIT_LIST:
-                groups.append(_long_digit(group[0][0], group[0][1], lo, op, dt))
-                continue
-            rows = [lo]
-            for e, v in group:
+                g = 3
+                while cap**g < total:
+                    g += 1
+                enough = math.ceil(total ** (1 / g) - 1e-9)
+            rows: list[int] | None = None
+            h = lo = hi = 0
+            for e, v in steps:
+                if e == 1:
+                    continue
+                if rows is None or h * e > _PY_ROWS or h >= enough:
+                    if rows is not None:
+                        groups.append(_close(rows, rows_all, lo, hi, mask))
+                    rows, h, lo, hi = None, 1, 0, 0
+                    if not groups:
+                        lo = hi = base
+                    if e > _PY_ROWS:
+                        groups.append(_long_digit(e, v, lo, op, dt))
+                        continue
+                    rows = [lo]
                 if xor:
                     rows += [x ^ v for x in rows]
                     hi |= v
@@ -637,29 +641,29 @@ def _tables(
                         lo += v * (e - 1)
                     else:
                         hi += v * (e - 1)
-            groups.append(_close(rows, rows_all, lo, hi, mask))
-        if not groups:
-            groups.append(_close([base], rows_all, base, base, mask))
-        plans.append(groups)
-    flat = _array(rows_all, dt) if rows_all else None
-    return _combine([[part if flat is None or type(part) is not tuple else flat[part[0] : part[0] + part[1]] for part in groups]
-                     for groups in plans], _UFUNC[op], dt, out)
-
-
-def _combine(plans: list[list[np.ndarray]], ufunc: Any, dt: np.dtype, out: np.ndarray | None) -> list[np.ndarray]:
-    """Each table of :func:`_tables` from its parts (fastest first), combined by one broadcast
-    call per further part; the last table into ``out`` if given."""
+                h *= e
+            if rows is not None:
+                groups.append(_close(rows, rows_all, lo, hi, mask))
+            elif not groups:
+                groups.append(_close([base], rows_all, base, base, mask))
+            plans.append(groups)
+        flat = _array(rows_all, dt)
+    ufunc = _UFUNC[op]
     res: list[np.ndarray] = []
     last = len(plans) - 1
-    for k, parts in enumerate(plans):
-        acc = parts[0]
+    for k, groups in enumerate(plans):
+        acc: np.ndarray | None = None
         into = out if k == last else None
-        for j in range(1, len(parts)):
-            arr = parts[j]
-            dst = into if into is not None and j == len(parts) - 1 else np.empty(len(acc) * len(arr), dt)
+        for j, part in enumerate(groups):
+            arr: np.ndarray = flat[part[0] : part[0] + part[1]] if type(part) is tuple else part
+            if acc is None:
+                acc = arr
+                continue
+            dst = into if into is not None and j == len(groups) - 1 else np.empty(len(acc) * len(arr), dt)
             ufunc(acc, arr.reshape(-1, 1), dst.reshape(len(arr), len(acc)))
             acc = dst
-        if into is not None and len(parts) == 1:
+        assert acc is not None  # every table has a group
+        if into is not None and len(groups) == 1:
             into[:] = acc
             acc = into
         res.append(acc)
@@ -699,6 +703,8 @@ def _array(rows: list[int], dt: np.dtype) -> np.ndarray:
 
 
 _U64 = (1 << 64) - 1
+#: The list-built rows of :func:`_tables` when there are none (every part an arange).
+_NO_ROWS = np.empty(0, np.uint8)
 
 
 def _fill_columns(out: np.ndarray, digits: Sequence[tuple[int, Sequence[int]]], base: Sequence[int], op: str, w: int, signed_add: bool) -> None:
