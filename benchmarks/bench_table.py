@@ -13,8 +13,8 @@ reports its buffers to it) and, per evaluator, the growth exponent of our time o
 
 The comparison is like for like: every side allocates a fresh array of the same dtype and shape
 on every call (so all pay the same allocator and, at 2**24, the same page faults), and each is the
-fastest single call of calls made in turn, at least ``--repeat`` each and enough to fill
-``MIN_SECONDS`` (load from other processes falls on all).
+fastest single call of calls made in turn (the order rotating every round), at least ``--repeat``
+each and enough to fill ``MIN_SECONDS`` (load from other processes falls on all).
 
 Why two floors.  ``fill`` of 1- and 2-byte elements is a memset, which writes whole cache lines
 without reading them first; every numpy pass that writes computed data (a ufunc, a copy) stores
@@ -30,6 +30,32 @@ computes anything, one broadcast XOR of a cache-resident 32 KiB block with one w
 10-20x slower): each pass past the first block reads an earlier part of the output back, and the
 copy floor is the relevant reference for it.  The verdict below is still the issue's target
 against the memset floor.
+
+Rows of 3 uint8, the alternatives measured (2**20 points, one process, fastest of 300 calls;
+memset floor 0.022 ms, copy floor 0.047-0.057 ms, ours 0.104-0.108 ms): a packed table of 4-byte
+rows is cheap (0.045 ms, one broadcast XOR) but narrowing it into 3-byte rows is not: ``np.copyto``
+from its ``[:, :3]`` view 2.8 ms, as ``V3`` elements from a stride-4 view 1.17 ms (1.20 ms in
+16384-row blocks), through a structured dtype of three ``u1`` fields 9.0 ms, three strided column
+writes 0.70 ms.  A ``bytes`` object built by repetition is cheap (a 16384-row tile in 0.43 us) and
+is what the tiles are; numpy cannot XOR it with anything but whole words.  Of our 0.104 ms, the
+first 1024 rows (one Python int doubled) take 0.0055 ms and the ten doublings 0.086 ms, of which
+the last two (1.5 and 0.75 MiB) 0.038 and 0.019 ms, against 0.027 ms to copy or XOR in place the
+same 1.5 MiB: the XOR with a repeated row costs about 1.4x a copy, and the doubling as a whole
+(every byte read once and written once) 2x the copy floor.  Cache-sized blocks copied in
+Gray-code order were no faster (blocks of 64 KiB-3 MiB: 0.095-0.113 ms), nor were first blocks of
+2048-8192 rows or tiles of 8192-32768 rows.
+
+Where the time of a packed table goes (2**20 points, rows of 2 uint16 as one uint32, in this
+benchmark's rotation): the one broadcast write of the block XOR (or +) the short table takes
+0.044-0.048 ms against a memset floor that reads 0.033 ms in some runs and 0.039-0.042 in others
+(the same call, the buffer's placement): numpy's integer XOR and add loops are AVX2, and the block
+rows are 4096 elements (16 KiB, in the first-level cache; 2048-element rows are buffered by numpy
+and 3-4x slower, 8192 and longer ones 10-40% slower, blocks of 64-256 KiB that stay in the second
+level 40-70% slower; two rows per uint64 word 35% slower).  There are no page faults to pay:
+every side gets back the buffer the previous call freed (0.03 minor faults per call).  Everything before it (the short tables by
+one prefix XOR or three aranges, the block, the dtype and packing: 4-6 small numpy calls and
+about 130-160 Python lines) costs 0.009-0.013 ms after the copy floor has evicted the caches,
+0.006 ms warm.
 
 Targets (issue 19): time <= 2x the write floor at 2**20-2**24 points; peak memory <= 1.25x the
 output; linear growth.
@@ -103,13 +129,20 @@ MIN_SECONDS = 0.2
 def paired_seconds(*fns, repeat: int) -> list[float]:
     """The fastest single call of each of ``fns``, called in turn (so that load from other
     processes falls on all alike), at least ``repeat`` times each and at least ``MIN_SECONDS`` in
-    all (a 2**20 table takes well under a millisecond: three calls are noise)."""
+    all (a 2**20 table takes well under a millisecond: three calls are noise).  The order rotates
+    every round, so that each side follows each other side as often: the call after the copy
+    floor (which streams a second, ready array through the caches) starts with its code and small
+    data evicted, and a fixed order charged that to the table alone (a 2**22-point mixed-radix
+    table measured 0.23-0.24 ms in the slot after the copy, 0.20 ms in the slot after another
+    table)."""
     first = sum(timeit.timeit(f, number=1) for f in fns)
     n = max(repeat, min(1000, int(MIN_SECONDS / max(first, 1e-6))))
+    n += -n % len(fns)  # whole turns of the rotation
     best = [math.inf] * len(fns)
-    for _ in range(n):
-        for i, f in enumerate(fns):
-            best[i] = min(best[i], timeit.timeit(f, number=1))
+    for r in range(n):
+        for j in range(len(fns)):
+            i = (j + r) % len(fns)
+            best[i] = min(best[i], timeit.timeit(fns[i], number=1))
     return best
 
 

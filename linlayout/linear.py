@@ -34,7 +34,7 @@ import numpy as np
 from . import gf2
 from .checks import as_int, expect, is_pow2, log2
 from .linear_text import read_linear_text
-from .tabulate import _tabulate_xor, smallest_dtype
+from .tabulate import _smallest_dtype, _tabulate_xor, smallest_dtype
 from .errors import (
     BasisError,
     DimensionError,
@@ -928,10 +928,11 @@ class LinearLayout:
             >>> L.table().dtype
             dtype('uint8')
         """
-        self._check_table_size()
+        cols = self._columns()
+        if len(cols) > MAX_TABLE_LOG2:
+            self._check_table_size()
         unpack = self._out_unpack
-        dt = smallest_dtype(0, max((m for _, _, m in unpack), default=0))
-        return _tabulate_xor(self._columns(), [(sh, m) for _, sh, m in unpack], dt)
+        return _tabulate_xor(cols, [(sh, m) for _, sh, m in unpack], _smallest_dtype(0, max((m for _, _, m in unpack), default=0)))
 
     def _check_table_size(self) -> None:
         n = self.total_in_size_log2

@@ -54,7 +54,7 @@ from .errors import (
     UnsupportedError,
 )
 from .limits import MAX_ITEMS, MAX_RANK, MAX_TABLE_LOG2, as_list
-from .tabulate import _tabulate, tabulate
+from .tabulate import _tabulate_sparse
 
 __all__ = ["Digit", "MixedRadixLayout", "Counterexample", "Pow2Piece", "MAX_TABLE_SIZE", "MAX_ENUMERATION", "to_digit"]
 
@@ -513,16 +513,12 @@ class MixedRadixLayout:
         if n > MAX_TABLE_SIZE:
             raise SizeError(f"table: the layout has {n} entries; at most {MAX_TABLE_SIZE} can be tabulated")
 
-    def _steps(self, digits: Sequence[Digit]) -> list[tuple[int, tuple[int, ...]]]:
-        """Digits as ``(extent, image vector)`` pairs for :func:`~linlayout.tabulate.tabulate`."""
+    def _sparse(self, digits: Sequence[Digit]) -> tuple[list[tuple[int, int, int]], int]:
+        """Digits as ``(extent, stride, column)`` for :func:`~linlayout.tabulate._tabulate_sparse`,
+        and the number of rows of their table."""
         col = {a: i for i, a in enumerate(self._axes)}
-        zero = [0] * len(self._axes)
-        out = []
-        for d in digits:
-            v = list(zero)
-            v[col[d.axis]] = d.stride
-            out.append((d.extent, tuple(v)))
-        return out
+        out = [(e, s, col[a]) for e, s, a in digits]
+        return out, math.prod([e for e, _, _ in out])
 
     def table(self) -> np.ndarray:
         """Base images of every input at once: array ``(size, len(axes))`` (vectorized).
@@ -539,23 +535,24 @@ class MixedRadixLayout:
             >>> MixedRadixLayout({"x": [(4, 2**62, "m")]}).table().dtype
             dtype('uint64')
         """
-        n = self.size
+        digits, n = self._sparse([d for _, dl in self._digits for d in dl])
         self._check_table_size(n)
-        return _tabulate(self._steps([d for _, dl in self._digits for d in dl]), self._base(), n=n)
+        return _tabulate_sparse(digits, self._base(), n)
 
     def _base(self) -> tuple[int, ...]:
         return tuple(self._offset.get(a, 0) for a in self._axes)
 
     def replica_table(self) -> np.ndarray:
         """Offsets of every replica: array ``(num_replicas, len(axes))`` (row 0 is all zero)."""
-        self._check_table_size(self.num_replicas)
-        return tabulate(self._steps(self._replicas), (0,) * len(self._axes))
+        digits, n = self._sparse(self._replicas)
+        self._check_table_size(n)
+        return _tabulate_sparse(digits, (0,) * len(self._axes), n)
 
     def full_table(self) -> np.ndarray:
         """Every place of every input: array ``(size, num_replicas, len(axes))``."""
-        self._check_table_size(self.size * self.num_replicas)
-        steps = self._steps(list(self._replicas) + [d for _, dl in self._digits for d in dl])
-        return tabulate(steps, self._base()).reshape(self.size, self.num_replicas, len(self._axes))
+        digits, n = self._sparse(list(self._replicas) + [d for _, dl in self._digits for d in dl])
+        self._check_table_size(n)
+        return _tabulate_sparse(digits, self._base(), n).reshape(self.size, self.num_replicas, len(self._axes))
 
     def _unflatten(self, k: int) -> dict[str, int]:
         out = {}

@@ -4,14 +4,19 @@ A layout whose flat input splits into digits (fastest first; a GF(2) layout's in
 digits of extent 2) has the table ``row(j + h*r) = lo[j] (+) hi[r]``, where ``lo`` is the table
 of the fastest digits (a *block* of ``h`` rows, about 16 KiB and at least 4096 elements: it stays
 in cache, and numpy's broadcast over shorter rows is several times slower) and ``hi`` the table
-of the rest (``(+)`` is ``+`` for a mixed-radix digit, XOR for a GF(2) basis).  Both small tables
-are built together: groups of consecutive digits as Python lists (about the square root of a
-table's length each), converted to numpy in one call and combined by one broadcast call per
-further group.  The output is one preallocated array of the smallest integer dtype that holds
-every value, written once by one broadcast call, so the time is close to numpy's time to write
-the array, and peak memory is the output plus the block.  The digit where the block ends is split
-(``t = t0 + d*t1``); when ``d`` does not divide its extent, the rows past the last whole multiple
-are one more broadcast call.
+of the rest (``(+)`` is ``+`` for a mixed-radix digit, XOR for a GF(2) basis).  The short tables
+cost a few numpy calls whatever their length, so what matters before the one big write is how few
+calls and Python steps build them: an XOR table's are prefix XORs (row ``i`` is row ``i - 1`` XOR
+the prefix of the images up to the lowest set bit of ``i``: one ``accumulate`` over one indexed
+array for the two halves of the block and the bits above it, one broadcast for the block); a
+sum's digits longer than a few values are ``arange`` calls, shorter ones grouped as Python lists
+(about the square root of a table's length each, converted to numpy in one call), combined by one
+broadcast call per further group, and the commonest sum (two digits: a row of columns, rows) is
+three aranges.  The block is written in place into the first rows of the output, one
+preallocated array of the smallest integer dtype that holds every value, and every further block
+from it by one broadcast call, so the time is close to numpy's time to write the array, and
+peak memory is the output itself.  The digit where the block ends is split (``t = t0 + d*t1``);
+when ``d`` does not divide its extent, the rows past the last whole multiple are one more call.
 
 When a row (every output column) fits in 1, 2, 4 or 8 bytes, the rows are viewed as single
 unsigned integers with the columns in separate lanes (numpy arrays are little-endian here):
@@ -42,10 +47,13 @@ at most ``MAX_OBJECT_CELLS`` cells, else a :class:`~linlayout.errors.SizeError`)
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from array import array
 from collections.abc import Callable, Sequence
+from itertools import accumulate
+from operator import xor
 from typing import Any, TypeVar
 
 import numpy as np
@@ -174,6 +182,42 @@ def _tabulate(
     return out
 
 
+def _tabulate_sparse(digits: Sequence[tuple[int, int, int]], base: Sequence[int], n: int) -> np.ndarray:
+    """:func:`_tabulate` of a sum whose every digit moves one column, given as ``(extent, stride,
+    column)`` (a mixed-radix layout's digits): the value range, the dtype and the packed rows come
+    straight from the strides, without a vector per digit (fewer steps before the one write).
+
+        >>> _tabulate_sparse([(3, 1, 0), (2, 5, 1)], (0, 1), 6).tolist()
+        [[0, 1], [1, 1], [2, 1], [0, 6], [1, 6], [2, 6]]
+    """
+    k = len(base)
+    lo, hi = list(base), list(base)
+    for e, s, c in digits:
+        if s < 0:
+            lo[c] += s * (e - 1)
+        else:
+            hi[c] += s * (e - 1)
+    dt = _smallest_dtype(min(lo, default=0), max(hi, default=0))
+    lane = _LANES.get(dt.itemsize * k) if _LITTLE and dt.kind in "ui" and n else None
+    if lane is None:  # values beyond 64 bits, rows wider than a word, or nothing to write
+        vectors = []
+        for e, s, c in digits:
+            v = [0] * k
+            v[c] = s
+            vectors.append((e, v))
+        return _tabulate(vectors, base, "add", dt, n)
+    out = np.empty((n, k), dtype=dt)
+    w = dt.itemsize * 8
+    width = (1 << (8 * lane.itemsize)) - 1
+    bias = 1 << (w - 1) if dt.kind == "i" and k > 1 else 0
+    flat = out.view(lane).reshape(n)
+    _fill(flat, [(e, (s << (w * c)) & width) for e, s, c in digits], sum((x + bias) << (w * c) for c, x in enumerate(base)) & width,
+          "add", width)
+    if bias:
+        np.bitwise_xor(flat, lane.type(sum(bias << (w * c) for c in range(k))), out=flat)
+    return out
+
+
 def tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dtype: np.dtype) -> np.ndarray:
     """The table of a GF(2)-linear map given by the flat images of its input bits (the XOR of
     the images of the set bits): ``(2**len(images), len(fields))``, column ``c`` of a row being
@@ -202,35 +246,43 @@ def _tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dt: 
     """:func:`tabulate_xor` without checking its arguments (for callers that validated them:
     ints, ``(shift, mask)`` pairs of ints, an integer dtype, at most ``2**MAX_ROWS_LOG2`` rows)."""
     k = len(fields)
-    w = dt.itemsize * 8
-    if dt.kind in "ui":  # a value is kept modulo the dtype's width (it must hold them: nothing is checked)
-        fields = [(sh, m & ((1 << w) - 1)) for sh, m in fields]
-    lane = _LANES.get(dt.itemsize * k) if _LITTLE and dt.kind in "ui" else None
+    size = dt.itemsize
+    w = size * 8
+    wm = (1 << w) - 1  # a value is kept modulo the dtype's width (it must hold them: nothing is checked)
     n = 1 << len(images)
-    if lane is None:
-        if not (_LITTLE and dt.kind in "ui" and k):
-            cols = [[(b >> sh) & m for b in images] for sh, m in fields]
-            return tabulate([(2, v) for v in zip(*cols)] if k else [(2, ())] * len(images), [0] * k, "xor", dt)
-        out = np.empty((n, k), dtype=dt)  # rows wider than a word: written as bytes
-        R = dt.itemsize * k
-        if k == 3:
-            (s0, m0), (s1, m1), (s2, m2) = fields
-            rows = [(((b >> s0) & m0) | (((b >> s1) & m1) << w) | (((b >> s2) & m2) << (2 * w))).to_bytes(R, "little")
-                    for b in images]
+    lane = _LANES.get(size * k) if _LITTLE and dt.kind in "ui" else None
+    if lane is not None:  # the common case first, with the fewest steps (see _fill_xor)
+        out = np.empty((n, k), dtype=dt)
+        if k == 1:
+            (s0, m0), = fields
+            m0 &= wm
+            packed = [b & m0 for b in images] if not s0 else [(b >> s0) & m0 for b in images]
+        elif k == 2:
+            (s0, m0), (s1, m1) = fields
+            m0 &= wm
+            m1 &= wm
+            if s0:
+                packed = [((b >> s0) & m0) | (((b >> s1) & m1) << w) for b in images]
+            else:
+                packed = [(b & m0) | (((b >> s1) & m1) << w) for b in images]
         else:
-            rows = [sum(((b >> sh) & m) << (w * c) for c, (sh, m) in enumerate(fields)).to_bytes(R, "little") for b in images]
-        _fill_wide_rows(out, rows, bytes(R))
+            packed = [sum(((b >> sh) & (m & wm)) << (w * c) for c, (sh, m) in enumerate(fields)) for b in images]
+        _fill_xor(out.view(lane).reshape(n), packed, 0)
         return out
-    out = np.empty((n, k), dtype=dt)
-    if k == 1:
-        (s0, m0), = fields
-        packed = [(b >> s0) & m0 for b in images]
-    elif k == 2:
-        (s0, m0), (s1, m1) = fields
-        packed = [((b >> s0) & m0) | (((b >> s1) & m1) << w) for b in images]
+    if dt.kind in "ui":
+        fields = [(sh, m & wm) for sh, m in fields]
+    if not (_LITTLE and dt.kind in "ui" and k):
+        cols = [[(b >> sh) & m for b in images] for sh, m in fields]
+        return tabulate([(2, v) for v in zip(*cols)] if k else [(2, ())] * len(images), [0] * k, "xor", dt)
+    out = np.empty((n, k), dtype=dt)  # rows wider than a word: written as bytes
+    R = size * k
+    if k == 3:
+        (s0, m0), (s1, m1), (s2, m2) = fields
+        rows = [(((b >> s0) & m0) | (((b >> s1) & m1) << w) | (((b >> s2) & m2) << (2 * w))).to_bytes(R, "little")
+                for b in images]
     else:
-        packed = [sum(((b >> sh) & m) << (w * c) for c, (sh, m) in enumerate(fields)) for b in images]
-    _fill_xor(out.view(lane).reshape(n), packed, 0)
+        rows = [sum(((b >> sh) & m) << (w * c) for c, (sh, m) in enumerate(fields)).to_bytes(R, "little") for b in images]
+    _fill_wide_rows(out, rows, bytes(R))
     return out
 
 
@@ -292,6 +344,12 @@ _BLOCK_BYTES = 1 << 14
 _BLOCK_ROWS = 1 << 12
 #: Tables of up to this many rows are built as Python lists (cheaper than a numpy call per digit).
 _PY_ROWS = 64
+#: When every digit of the short tables has more than this many values (and none wraps), they are
+#: ``arange`` calls, no list at all: one ``arange`` (0.3 us) costs less than its list and the
+#: conversion (0.7 us for 18 values).  With lists built anyway, a digit is a list up to
+#: ``_PY_ROWS`` values: one more numpy call costs more than a short list when the caches are cold
+#: (a 2**20-point CuTe table took 3-5 us longer with its 16-value digits as aranges).
+_ONE_DIGIT_LIST = 8
 #: The block of a sum of wide rows (:func:`_fill_columns`): this many bytes, or at least this many rows.
 _SPLIT_BLOCK_BYTES = 1 << 15
 _SPLIT_BLOCK_ROWS = 1 << 13
@@ -331,18 +389,23 @@ def _fill(flat: np.ndarray, steps: list[tuple[int, int]], base: int, op: str, ma
     broadcast call: ``row(j + h*r) = lo[j] (+) hi[r]`` with ``lo`` the table of the fastest digits
     (a block of ``h`` rows, about ``_BLOCK_BYTES``, that stays in cache) and ``hi`` the short table
     of the rest.  The digit where the block ends is split, ``t = t0 + d*t1`` with ``t0 < d``; when
-    ``d`` does not divide the extent, the rows past the last whole multiple (``t1 = q``) are one
-    more broadcast call."""
+    ``d`` divides the extent, or the split digit is the last, the block is written in place into
+    the first rows and every further block read from it (when ``d`` does not divide, the rows past
+    the last whole multiple, ``t1 = q``, are the first ones plus one value); otherwise the block is
+    a temporary and the leftover rows of each ``r`` one more broadcast call."""
     n = len(flat)
     dt = flat.dtype
     target = max(_BLOCK_ROWS, _BLOCK_BYTES // dt.itemsize)
     if op == "add":  # a digit whose step is the previous one's span continues it: one digit, fewer calls
         merged: list[tuple[int, int]] = []
+        span = -1  # the step that continues the last digit (none yet)
         for e, v in steps:
-            if merged and v == (merged[-1][0] * merged[-1][1]) & mask:
+            if v == span:
                 merged[-1] = (merged[-1][0] * e, merged[-1][1])
+                span = (span * e) & mask
             elif e != 1:
                 merged.append((e, v))
+                span = (e * v) & mask
         steps = merged or [(1, 0)]
     if n <= 2 * target:
         _table(steps, base, op, dt, mask, flat)
@@ -354,64 +417,129 @@ def _fill(flat: np.ndarray, steps: list[tuple[int, int]], base: int, op: str, ma
     e, v = steps[i]
     d = target // h  # 1 <= d < e
     q, rem = divmod(e, d)
-    lo, hi = _tables([(steps[:i] + [(d, v)], base), ([(q, (v * d) & mask)] + steps[i + 1 :], 0)], op, dt, mask)
-    if not rem:
-        _UFUNC[op](lo, hi.reshape(-1, 1), flat.reshape(len(hi), h * d))
+    B = h * d
+    hi_steps = [(q, (v * d) & mask)] + steps[i + 1 :]
+    if i == 1 and len(hi_steps) == 1 and op == "add":
+        # two digits, the commonest shape (a row of columns, rows): the block is the outer sum of
+        # two aranges, the further blocks one more (the short tables inline: no list, no planning)
+        e0, v0 = steps[0]
+        lim = min(1 << 53, mask + 1)
+        if min(e0, d, q) > _ONE_DIGIT_LIST and v0 and v and 0 <= base and base + e0 * v0 < lim and e * v < lim:
+            np.add(np.arange(base, base + e0 * v0, v0, dtype=dt), np.arange(0, d * v, v, dtype=dt)[:, None],
+                   out=flat[:B].reshape(d, h))
+            np.add(flat[:B], np.arange(d * v, q * d * v, d * v, dtype=dt)[:, None], out=flat[B : q * B].reshape(q - 1, B))
+            if rem:
+                np.add(flat[: h * rem], dt.type(q * d * v), out=flat[q * B :])
+            return
+    if not rem or n == h * e:
+        # the block is written in place (the first B rows), then every further block is the first
+        # (+) a row of the short table (its row 0 is 0: the first block itself)
+        hi, _ = _tables([(hi_steps, 0), (steps[:i] + [(d, v)], base)], op, dt, mask, flat[:B])
+        if not rem:
+            _UFUNC[op](flat[:B], hi[1:, None], out=flat[B:].reshape(len(hi) - 1, B))
+            return
+        # the split digit is the last (a sum: an XOR's extents are 2): q blocks, then the rows of
+        # t1 = q, t0 < rem, the first rem * h rows plus one value
+        np.add(flat[:B], hi[1:, None], out=flat[B : q * B].reshape(q - 1, B))
+        np.add(flat[: h * rem], dt.type((v * d * q) & mask), out=flat[q * B :])
         return
-    # a sum (an XOR's extents are 2): rows (r, t1 < q, t0 < d) then the tail (r, t1 = q, t0 < rem)
+    lo, hi = _tables([(steps[:i] + [(d, v)], base), (hi_steps, 0)], op, dt, mask)
+    # digits above the split one, whose extent d does not divide: rows (r, t1 < q, t0 < d), then
+    # the tail (r, t1 = q, t0 < rem)
     rows = flat.reshape(n // (h * e), h * e)
-    np.add(lo[None, None, :], hi.reshape(len(rows), q, 1), out=rows[:, : q * h * d].reshape(len(rows), q, h * d))
+    np.add(lo[None, None, :], hi.reshape(len(rows), q, 1), out=rows[:, : q * B].reshape(len(rows), q, B))
     tail = np.add(hi.reshape(len(rows), q)[:, 0], dt.type((v * d * q) & mask))
-    np.add(lo[None, : h * rem], tail[:, None], out=rows[:, q * h * d :])
+    np.add(lo[None, : h * rem], tail[:, None], out=rows[:, q * B :])
 
 
 _UFUNC = {"add": np.add, "xor": np.bitwise_xor}
 
-#: The short table of an XOR table's bits above the block is one Python list up to this many bits
-#: (else two lists of half of them, combined by one broadcast); the block is always two lists of
-#: half its bits (up to 2**7 rows each) and one broadcast.
-_PY_BITS = 6
+#: The short tables of an XOR table (the two halves of the block, the bits above it) are prefix
+#: XORs (one numpy ``accumulate``, see :func:`_xor_tables`) of at most this many bits each: above
+#: it, the bits above the block are two such tables combined by one broadcast.  A numpy call costs
+#: about a microsecond here whatever its length up to a thousand elements, a Python list element
+#: 30-40 ns: 2**20 rows of 2 uint16 took 61 us with Python-list tables, the write alone 44 us.
+_ACC_BITS = 10
 
 
 def _fill_xor(flat: np.ndarray, images: Sequence[int], base: int) -> None:
     """Fill the 1-D ``flat`` (``2**len(images)`` unsigned ints) with ``base`` XOR the images of
     the set bits (ints within the dtype): the block of the lowest input bits (``_BLOCK_ROWS`` or
-    ``_BLOCK_BYTES``, in cache) is written into the first rows of ``flat`` by one broadcast of two
-    Python-list tables of half its bits each, the short table of the other bits likewise (one
-    list when it is short), then one broadcast writes every further block as the first XOR that
-    table's row: at most three broadcast calls and one list-to-array conversion in all."""
+    ``_BLOCK_BYTES``, in cache) is written into the first rows of ``flat`` by one broadcast of the
+    tables of its two halves, then one broadcast writes every further block as the first XOR the
+    table of the other bits (two tables and one more broadcast when they are more than
+    ``_ACC_BITS``).  Every short table comes from one :func:`_xor_tables` call: at most four numpy
+    calls before the final write."""
     dt = flat.dtype
     m = len(images)
     a = max(_BLOCK_ROWS, _BLOCK_BYTES // dt.itemsize).bit_length() - 1
     if m <= a + 1:
         a = m
-    a1 = (a + 1) // 2
-    cuts = [0, a1, a]
-    if m - a > _PY_BITS:
-        cuts.append((a + m + 1) // 2)
-    if m > a:
-        cuts.append(m)
-    rows: list[int] = []
-    lens = []
-    for j in range(len(cuts) - 1):
-        r = [base if j == 0 else 0]
-        for v in images[cuts[j] : cuts[j + 1]]:
-            r += [x ^ v for x in r]
-        rows += r
-        lens.append(len(r))
-    arr = _array(rows, dt)
-    h = lens[0] * lens[1]
-    np.bitwise_xor(arr[: lens[0]], arr[lens[0] : lens[0] + lens[1], None], out=flat[:h].reshape(lens[1], lens[0]))
-    if m == a:
+    if a <= _ACC_BITS and m == a:
+        _xor_tables(images, (a,), base, dt, flat)
         return
-    at = lens[0] + lens[1]
-    if len(lens) == 3:
-        hi = arr[at + 1 :]
+    a1 = (a + 1) // 2
+    rest = m - a
+    sizes: tuple[int, ...] = (a1, a - a1)
+    if rest:
+        sizes += (rest,) if rest <= _ACC_BITS else ((rest + 1) // 2, rest // 2)
+    tab = _xor_tables(images, sizes, base, dt)
+    h0, h1 = 1 << sizes[0], 1 << sizes[1]
+    h = h0 * h1
+    np.bitwise_xor(tab[:h0], tab[h0 : h0 + h1, None], out=flat[:h].reshape(h1, h0))
+    if not rest:
+        return
+    at = h0 + h1
+    if len(sizes) == 3:
+        hi = tab[at + 1 :]
     else:
-        hi = np.empty(lens[2] * lens[3], dt)
-        np.bitwise_xor(arr[at : at + lens[2]], arr[at + lens[2] :, None], out=hi.reshape(lens[3], lens[2]))
+        l0, l1 = 1 << sizes[2], 1 << sizes[3]
+        hi = np.empty(l0 * l1, dt)
+        np.bitwise_xor(tab[at : at + l0], tab[at + l0 :, None], out=hi.reshape(l1, l0))
         hi = hi[1:]
     np.bitwise_xor(flat[:h], hi[:, None], out=flat[h:].reshape(len(hi), h))
+
+
+def _xor_tables(images: Sequence[int], sizes: Sequence[int], base: int, dt: np.dtype, out: np.ndarray | None = None) -> np.ndarray:
+    """The XOR tables of consecutive groups of ``images`` (``sizes[g]`` images each, the first
+    group from ``base``, the others from 0), one after the other in one array of the unsigned
+    ``dt`` (into ``out`` if given).  Row ``i > 0`` of a group is row ``i - 1`` XOR the prefix XOR
+    of its images up to the lowest set bit of ``i`` (``i - 1`` and ``i`` differ in exactly those
+    bits), so every table is one prefix XOR over those prefixes picked in that order (one
+    ``accumulate`` of one indexed array; a group's first entry XORs out the end of the group
+    before it).
+
+        >>> _xor_tables([1, 2, 4], (2, 1), 8, np.dtype(np.uint8)).tolist()
+        [8, 9, 10, 11, 0, 4]
+    """
+    deltas: list[int] = []
+    end = j = 0
+    for g, t in enumerate(sizes):
+        start = 0 if g else base
+        deltas.append(end ^ start)
+        end = start
+        if t:
+            deltas += accumulate(images[j : j + t], xor)
+            end ^= deltas[-1]
+        j += t
+    picked = _array(deltas, dt)[_ruler_index(tuple(sizes))]
+    return np.bitwise_xor.accumulate(picked, out=picked if out is None else out)
+
+
+@functools.lru_cache(maxsize=256)
+def _ruler_index(sizes: tuple[int, ...]) -> np.ndarray:
+    """The index array of :func:`_xor_tables` for groups of ``sizes`` bits: per group, its reset
+    entry, then for ``i = 1 .. 2**t - 1`` the prefix up to the lowest set bit of ``i``.  It depends
+    on the sizes alone (a few dozen shapes), never on a layout."""
+    idx: list[int] = []
+    off = 0
+    for t in sizes:
+        idx.append(off)
+        idx += [off + (i & -i).bit_length() for i in range(1, 1 << t)]
+        off += t + 1
+    arr = np.array(idx, dtype=np.intp)
+    arr.flags.writeable = False
+    return arr
 
 
 _S = TypeVar("_S")
@@ -444,61 +572,82 @@ def _tables(
     specs: Sequence[tuple[Sequence[tuple[int, int]], int]], op: str, dt: np.dtype, mask: int, out: np.ndarray | None = None
 ) -> list[np.ndarray]:
     """The 1-D tables of several ``(steps, base)`` (steps fastest first, ints modulo ``mask + 1``),
-    the last one into ``out`` if given.  Each table is cut into groups of consecutive digits of
-    at most ``_PY_ROWS`` rows, built as Python lists (a digit longer than that by numpy), the
-    groups of every table converted to numpy in one call, then combined (``(+)``) by one broadcast
-    call per further group: a few microseconds for the two small tables of :func:`_fill`."""
-    xor = op == "xor"
-    rows_all: list[int] = []
+    the last one into ``out`` if given.  When every digit of a sum has more than
+    ``_ONE_DIGIT_LIST`` values and none wraps, each is one ``arange``; otherwise each table is cut
+    into groups of consecutive digits of at most ``_PY_ROWS`` rows, built as Python lists (a digit
+    longer than that by numpy), the groups of every table converted to numpy in one call.  The
+    parts are combined (``(+)``) by one broadcast call per further part: a few microseconds for the
+    two small tables of :func:`_fill`."""
     plans: list[list[Any]] = []
-    for steps, base in specs:
-        groups: list[Any] = []  # (start, length) in rows_all, or a numpy array
-        # groups of about the g-th root of the table's length (g the fewest groups of _PY_ROWS):
-        # the fewest broadcast calls, and the fewest rows built in Python for that many
-        total = 1
-        for e, _ in steps:
-            total *= e
-        cap = max(2, _PY_ROWS)
-        if total <= cap:
-            enough = total
-        elif total <= cap * cap:
-            enough = math.isqrt(total - 1) + 1
-        else:
-            g = 3
-            while cap**g < total:
-                g += 1
-            enough = math.ceil(total ** (1 / g) - 1e-9)
-        rows: list[int] | None = None
-        h = lo = hi = 0
-        for e, v in steps:
-            if e == 1:
-                continue
-            if rows is None or h * e > _PY_ROWS or h >= enough:
-                if rows is not None:
-                    groups.append(_close(rows, rows_all, lo, hi, mask))
-                rows, h, lo, hi = None, 1, 0, 0
-                if not groups:
-                    lo = hi = base
-                if e > _PY_ROWS:
-                    groups.append(_long_digit(e, v, lo, op, dt))
-                    continue
-                rows = [lo]
-            if xor:
-                rows += [x ^ v for x in rows]
-                hi |= v
+    flat = _NO_ROWS
+    if op == "add":  # every digit long enough to be one arange, and none wraps: no lists at all
+        lim = min(1 << 53, mask + 1)
+        ranges: list[list[tuple[int, int, int]]] = []
+        for steps, base in specs:
+            parts = []
+            for e, v in steps:
+                if e != 1:
+                    if e <= _ONE_DIGIT_LIST or not v or base < 0 or base + e * v >= lim:
+                        break
+                    parts.append((base, base + e * v, v))
+                    base = 0
             else:
-                rows = [x + c for c in range(0, e * v, v) for x in rows] if v else rows * e
-                if v < 0:
-                    lo += v * (e - 1)
+                ranges.append(parts or [(base, base + 1, 1)])
+                continue
+            break
+        else:
+            plans = [[np.arange(*p, dtype=dt) for p in parts] for parts in ranges]
+    if not plans:
+        xor = op == "xor"
+        rows_all: list[int] = []
+        for steps, base in specs:
+            groups: list[Any] = []  # (start, length) in rows_all, or a numpy array
+            # groups of about the g-th root of the table's length (g the fewest groups of _PY_ROWS):
+            # the fewest broadcast calls, and the fewest rows built in Python for that many
+            total = 1
+            for e, _ in steps:
+                total *= e
+            cap = max(2, _PY_ROWS)
+            if total <= cap:
+                enough = total
+            elif total <= cap * cap:
+                enough = math.isqrt(total - 1) + 1
+            else:
+                g = 3
+                while cap**g < total:
+                    g += 1
+                enough = math.ceil(total ** (1 / g) - 1e-9)
+            rows: list[int] | None = None
+            h = lo = hi = 0
+            for e, v in steps:
+                if e == 1:
+                    continue
+                if rows is None or h * e > _PY_ROWS or h >= enough:
+                    if rows is not None:
+                        groups.append(_close(rows, rows_all, lo, hi, mask))
+                    rows, h, lo, hi = None, 1, 0, 0
+                    if not groups:
+                        lo = hi = base
+                    if e > _PY_ROWS:
+                        groups.append(_long_digit(e, v, lo, op, dt))
+                        continue
+                    rows = [lo]
+                if xor:
+                    rows += [x ^ v for x in rows]
+                    hi |= v
                 else:
-                    hi += v * (e - 1)
-            h *= e
-        if rows is not None:
-            groups.append(_close(rows, rows_all, lo, hi, mask))
-        elif not groups:
-            groups.append(_close([base], rows_all, base, base, mask))
-        plans.append(groups)
-    flat = _array(rows_all, dt)
+                    rows = [x + c for c in range(0, e * v, v) for x in rows] if v else rows * e
+                    if v < 0:
+                        lo += v * (e - 1)
+                    else:
+                        hi += v * (e - 1)
+                h *= e
+            if rows is not None:
+                groups.append(_close(rows, rows_all, lo, hi, mask))
+            elif not groups:
+                groups.append(_close([base], rows_all, base, base, mask))
+            plans.append(groups)
+        flat = _array(rows_all, dt)
     ufunc = _UFUNC[op]
     res: list[np.ndarray] = []
     last = len(plans) - 1
@@ -554,6 +703,8 @@ def _array(rows: list[int], dt: np.dtype) -> np.ndarray:
 
 
 _U64 = (1 << 64) - 1
+#: The list-built rows of :func:`_tables` when there are none (every part an arange).
+_NO_ROWS = np.empty(0, np.uint8)
 
 
 def _fill_columns(out: np.ndarray, digits: Sequence[tuple[int, Sequence[int]]], base: Sequence[int], op: str, w: int, signed_add: bool) -> None:

@@ -20,7 +20,7 @@ from linlayout.tabulate import smallest_dtype, tabulate, tabulate_xor
 KNOBS = {
     "_BLOCK_ROWS": [1, 2, 8, 4096],
     "_BLOCK_BYTES": [1, 16, 1 << 14],
-    "_PY_BITS": [0, 1, 2, 6],
+    "_ACC_BITS": [0, 1, 2, 3, 10],
     "_WIDE_FIRST_ROWS": [1, 2, 8, 1024],
     "_WIDE_BLOCK_BYTES": [1, 24, 96, 3 << 20],
     "_WIDE_TILE_ROWS": [1, 8, 16, 1 << 14],
@@ -178,3 +178,66 @@ def test_sums_of_contiguous_and_long_digits(digits, base, k, py_rows, block):
         t = tabulate(steps, base, "add")
     assert t.dtype == smallest_dtype(min(min(r) for r in want), max(max(r) for r in want))
     assert [[int(x) for x in r] for r in t.tolist()] == want
+
+
+def _sum_by_points(steps, base):
+    rows = []
+    for i in range(int(np.prod([e for e, _ in steps]))):
+        row, r = list(base), i
+        for e, v in steps:
+            row = [x + (r % e) * y for x, y in zip(row, v)]
+            r //= e
+        rows.append(row)
+    return rows
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from([[2, 6], [2, 7], [2, 7, 3], [3, 5, 2, 2], [1, 9, 4], [4, 3], [2, 9], [3, 11]]),
+    st.integers(1, 4),
+    st.randoms(use_true_random=False),
+    st.sampled_from([1, 2, 4, 64]),
+    st.sampled_from([0, 1, 8]),
+    st.booleans(),
+)
+def test_sums_split_at_the_block_on_every_path(extents, k, rnd, py_rows, one_digit, signed):
+    # a block of 4 rows: the digit where it ends splits as t0 + d*t1; when d divides the extent the
+    # block is written in place and every further block is it plus one row of the short table;
+    # when it does not and the split digit is the last, the leftover rows are the first ones plus
+    # one value; with digits above it, the general path ([2, 6], [2, 7], [2, 7, 3] take the three);
+    # two digits whose parts are all longer than _ONE_DIGIT_LIST and do not wrap: three aranges
+    # and no short-table planning ([2, 9] with one_digit 0 or 1 and non-negative strides); rows of
+    # 1-4 columns (4 of int16: eight-byte rows, one uint64 lane each)
+    lo = -300 if signed else 0
+    steps = [(e, [rnd.randint(lo, 300) for _ in range(k)]) for e in extents]
+    base = [rnd.randint(lo // 6, 50) for _ in range(k)]
+    with knobs({"_PY_ROWS": py_rows, "_BLOCK_BYTES": 1, "_BLOCK_ROWS": 4, "_ONE_DIGIT_LIST": one_digit}):
+        t = tabulate(steps, base, "add")
+    assert [[int(x) for x in r] for r in t.tolist()] == _sum_by_points(steps, base)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(1, 12), st.one_of(st.integers(-300, 300), st.sampled_from([2**31, -(2**33), 2**62, 2**63])),
+                       st.integers(0, 2)), min_size=1, max_size=4),
+    st.lists(st.integers(-(2**20), 2**20), min_size=3, max_size=3),
+    st.integers(1, 3),
+    st.sampled_from([(1 << 14, 4096, 8), (1, 4, 0), (1, 4, 1), (1, 8, 8)]),
+)
+def test_sparse_sums_are_the_dense_ones(digits, base, k, sizes):
+    # a mixed-radix layout's digits each move one column: (extent, stride, column) tabulated
+    # straight from the strides agrees with the sum point by point and with the dense tabulate
+    # (same dtype), through packed rows, signed lanes, wide rows and Python ints, on every path
+    digits = [(e, s, c % k) for e, s, c in digits]
+    base = base[:k]
+    dense = []
+    for e, s, c in digits:
+        v = [0] * k
+        v[c] = s
+        dense.append((e, v))
+    n = int(np.prod([e for e, _, _ in digits]))
+    with knobs({"_BLOCK_BYTES": sizes[0], "_BLOCK_ROWS": sizes[1], "_ONE_DIGIT_LIST": sizes[2]}):
+        t = tab._tabulate_sparse(digits, base, n)
+        d = tabulate(dense, base, "add")
+    assert t.dtype == d.dtype and t.shape == (n, k)
+    assert [[int(x) for x in r] for r in t.tolist()] == _sum_by_points(dense, base)
