@@ -229,7 +229,7 @@ def tabulate_xor(images: Sequence[int], fields: Sequence[tuple[int, int]], dtype
     """
     try:
         dt = np.dtype(dtype)
-        k = len(fields)
+        len(fields)  # a sized sequence (a TypeError otherwise: refused below)
         ok = dt.kind in "uiO" and set(map(type, images)) <= _INT and \
             all(len(f) == 2 and type(f[0]) is int and type(f[1]) is int and f[0] >= 0 for f in fields)
     except (TypeError, ValueError, SyntaxError):  # np.dtype("01") is a SyntaxError
