@@ -142,11 +142,11 @@ def select_swizzle_width(
     bits = element_bitwidth(dtype)
     transposed = as_bool(transposed, "select_swizzle_width", "transposed")
     fp4_padded = as_bool(fp4_padded, "select_swizzle_width", "fp4_padded")
-    if cga_layout:
+    cga = [] if cga_layout is None else [[as_int(x, "cga_layout entry") for x in as_list(b, "cga_layout basis", MAX_RANK)]
+                                         for b in as_list(cga_layout, "cga_layout", MAX_RANK)]
+    if cga:
         rank = len(shape)
         tiles = []
-        cga = [[as_int(x, "cga_layout entry") for x in as_list(b, "cga_layout basis", MAX_RANK)]
-               for b in as_list(cga_layout, "cga_layout", MAX_RANK)]
         if any(len(b) != rank or min(b) < 0 for b in cga):
             raise DimensionError(f"cga_layout's bases must be {rank} non-negative ints each, got {cga}")
         for i in range(rank):

@@ -1219,3 +1219,16 @@ def test_hardware_conflicts_checks_its_arguments():
     with pytest.raises(SizeError, match=r"lane_offsets\[0\] must be an integer"):
         hardware_conflicts([1.5], 1, 32, 10)
     assert hardware_conflicts([32 << k for k in range(5)], 1, 32, 10) == 31
+
+
+def test_select_swizzle_width_reads_an_array_cga_layout():
+    """API fuzzer seed 1 (after this session's merges): ``select_swizzle_width(...,
+    cga_layout=np.array([1, 2]))`` tested the array's truth value (numpy's ValueError); the
+    layout is read as a list of bases first, so a flat array is refused by name and a 2-D one
+    read as bases."""
+    from linlayout.smem_atoms import select_swizzle_width
+
+    with pytest.raises(LayoutError, match="cga_layout basis must be a list"):
+        select_swizzle_width([256, 128], "fp8", cga_layout=np.array([1, 2]))
+    assert select_swizzle_width([256, 128], "fp8", cga_layout=np.array([[1, 0]])) == \
+        select_swizzle_width([256, 128], "fp8", cga_layout=[[1, 0]])
