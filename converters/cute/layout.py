@@ -30,7 +30,7 @@ from typing import Any, Iterator, Optional, Union, cast
 
 import numpy as np
 
-from linlayout.checks import expect
+from linlayout.checks import as_bool, expect
 from linlayout.errors import LayoutError, SizeError, UnsupportedError
 from linlayout.tabulate import tabulate
 
@@ -143,7 +143,7 @@ def format_coord(c: Any, cpp: bool = False) -> str:
     >>> format_coord((1, _)), format_coord((1, _), cpp=True)
     ('(1,_)', '(_1,_)')
     """
-    return _format_coord(c, cpp, 0)
+    return _format_coord(c, as_bool(cpp, "format_coord", "cpp"), 0)
 
 
 def _format_coord(c: Any, cpp: bool, depth: int) -> str:

@@ -1232,3 +1232,13 @@ def test_select_swizzle_width_reads_an_array_cga_layout():
         select_swizzle_width([256, 128], "fp8", cga_layout=np.array([1, 2]))
     assert select_swizzle_width([256, 128], "fp8", cga_layout=np.array([[1, 0]])) == \
         select_swizzle_width([256, 128], "fp8", cga_layout=[[1, 0]])
+
+
+def test_format_coord_checks_its_flag_and_coordinate():
+    """API fuzzer seed 1 after the CuTe slicing work: ``format_coord(c, cpp=<array>)`` tested an
+    array's truth value; the flag is read as a bool."""
+    from converters.cute.layout import _, format_coord
+
+    with pytest.raises(LayoutError, match="cpp must be a bool"):
+        format_coord(10**30, cpp=np.zeros((2, 2), np.uint8))
+    assert format_coord((1, _), cpp=np.True_) == "(_1,_)"
