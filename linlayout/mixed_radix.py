@@ -116,6 +116,18 @@ class Pow2Piece:
 _as_int = functools.partial(as_int, error=LayoutError)
 
 
+def _name(a: Any, what: str) -> str:
+    """``a`` when it is a non-empty string (an in-dim or axis name); else a
+    :class:`~linlayout.errors.DimensionError` naming ``what``.
+
+        >>> _name("TCol", "an axis")
+        'TCol'
+    """
+    if not isinstance(a, str) or not a:
+        raise DimensionError(f"{what} must be a non-empty string, got {a!r:.60}")
+    return a
+
+
 def to_digit(d: Any, where: str) -> Digit:
     """A :class:`Digit` from an ``(extent, stride, axis)`` triple, checked (``where`` names it in
     errors).
@@ -134,9 +146,7 @@ def to_digit(d: Any, where: str) -> Digit:
     s = _as_int(s, f"stride of {where}")
     if e < 1:
         raise SizeError(f"{where} has extent {e}; extents must be >= 1")
-    if not isinstance(a, str) or not a:
-        raise DimensionError(f"{where} has axis {a!r}; an axis is a non-empty string")
-    return Digit(e, s, a)
+    return Digit(e, s, _name(a, f"the axis of {where}"))
 
 
 def _coalesce_digits(digits: Sequence[Digit]) -> tuple[Digit, ...]:
@@ -325,9 +335,7 @@ class MixedRadixLayout:
                 name, dl = item
             except (TypeError, ValueError):
                 raise LayoutError(f"digits must map in-dim names to digit lists, got {item!r}") from None
-            if not isinstance(name, str) or not name:
-                raise DimensionError(f"in-dim name must be a non-empty string, got {name!r}")
-            if name in seen:
+            if _name(name, "an in-dim name") in seen:
                 raise DimensionError(f"in-dim {name!r} appears twice")
             seen.add(name)
             ds.append((name, tuple(to_digit(d, f"digit {i} of in-dim {name!r}")
@@ -335,9 +343,7 @@ class MixedRadixLayout:
         reps = tuple(to_digit(d, f"replica {i}") for i, d in enumerate(as_list(replicas, "replicas", MAX_ITEMS)))
         off: dict[str, int] = {}
         for a, v in (offset or {}).items():
-            if not isinstance(a, str) or not a:
-                raise DimensionError(f"offset axis must be a non-empty string, got {a!r}")
-            off[a] = _as_int(v, f"offset on axis {a!r}")
+            off[_name(a, "an offset axis")] = _as_int(v, f"offset on axis {a!r}")
         # axis order: out_dims order, then first appearance
         axes: list[str] = []
         given: dict[str, int] = {}
@@ -351,8 +357,8 @@ class MixedRadixLayout:
                     axes.append(a)
             else:
                 for a in as_list(out_dims, "out_dims", MAX_RANK):
-                    if not isinstance(a, str) or not a or a in axes:
-                        raise DimensionError(f"bad or repeated axis name {a!r} in out_dims")
+                    if _name(a, "an out_dims axis") in axes:
+                        raise DimensionError(f"axis {a!r} appears twice in out_dims")
                     axes.append(a)
         self._setup(tuple(ds), reps, off, axes, given)
 
@@ -932,9 +938,8 @@ class MixedRadixLayout:
                 f"but its output box {dict(zip(axes, sizes))} has {box}"
             )
         names = as_list(in_dim_names, "invert: in_dim_names", MAX_RANK) if in_dim_names is not None else [d for d, _ in self._digits]
-        bad = next((n for n in names if not isinstance(n, str) or not n), None)  # before a set of them is built
-        if bad is not None:
-            raise DimensionError(f"inverse: in_dim_names must be non-empty strings, got {bad!r:.60}")
+        for n in names:  # before a set of them is built
+            _name(n, "inverse: in_dim_names")
         if len(names) != len(self._digits) or len(set(names)) != len(names):
             raise DimensionError(f"inverse: in_dim_names {names} must name the {len(self._digits)} in-dims {list(self.in_dims)} once each")
         zero_axis = names[0] if names else "m"

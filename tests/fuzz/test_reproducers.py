@@ -1198,7 +1198,7 @@ def test_invert_names_and_swizzle_shape_iterator_found_on_seeds_60_62():
     from linlayout.swizzle import triton_swizzle_layout
 
     g = MixedRadixLayout({"x": [(3, 1, "m"), (2, 3, "m")]})
-    with pytest.raises(DimensionError, match="in_dim_names must be non-empty strings"):
+    with pytest.raises(DimensionError, match="in_dim_names must be a non-empty string"):
         g.invert(in_dim_names=[[["a"]]])
     assert g.invert(in_dim_names=["y"]).out_dims == {"y": 6}
     assert triton_swizzle_layout(2, 1, 4, iter([4, 8])) == triton_swizzle_layout(2, 1, 4, (4, 8))
