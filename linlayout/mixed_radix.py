@@ -938,8 +938,7 @@ class MixedRadixLayout:
                 f"but its output box {dict(zip(axes, sizes))} has {box}"
             )
         names = as_list(in_dim_names, "invert: in_dim_names", MAX_RANK) if in_dim_names is not None else [d for d, _ in self._digits]
-        for n in names:  # before a set of them is built
-            _name(n, "inverse: in_dim_names")
+        names = [_name(x, "inverse: in_dim_names") for x in names]  # before a set of them is built
         if len(names) != len(self._digits) or len(set(names)) != len(names):
             raise DimensionError(f"inverse: in_dim_names {names} must name the {len(self._digits)} in-dims {list(self.in_dims)} once each")
         zero_axis = names[0] if names else "m"
