@@ -69,14 +69,12 @@ from .plan_smem import (
     _side_of,
     clear_swizzle_caches,
     conversion_map,
-    ldst_choice_39,
     side_bank_conflicts,
 )
 from .linear import LinearLayout
 from .plan_price import (
     _buffer_bases,
     _coordinates,
-    _n_regs,
     _Price,
     _side_facts,
     _TripKind,
@@ -740,7 +738,8 @@ class _Trip:
     round-trip kind its two sides, its swizzle search and the price of every swizzle it priced
     (with its plan, once built)."""
 
-    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_prices", "_kinds", "choices", "falls_back", "triton")
+    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_sides", "_searches", "_prices", "_kinds", "choices", "falls_back",
+                 "triton")
 
     def __init__(self, a: LinearLayout, b: LinearLayout, conv: LinearLayout, comp: LinearLayout, bits: int, triton: bool = False):
         self.a, self.b, self.conv, self.comp, self.bits = a, b, conv, comp, bits
@@ -749,6 +748,7 @@ class _Trip:
         self.triton = triton
         self._perm: tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]] | None = None
         self._sync: bool | None = None
+        self._sides: dict[str, tuple[LinearLayout, LinearLayout]] = {}
         self._searches: dict[str, tuple[SwizzleSearch, LinearLayout, LinearLayout]] = {}
         #: per kind, the :class:`_Price` of each swizzle priced (keyed by the swizzle object: the
         #: price holds it, so no other swizzle of the trip has its id; a fresh swizzle is not
@@ -776,11 +776,18 @@ class _Trip:
                 _trivial_over(self.comp, "warp") and not _warp_broadcast(a) and not _warp_broadcast(b))
         return self._sync
 
+    def sides(self, kind: str) -> tuple[LinearLayout, LinearLayout]:
+        """The two sides of a ``kind`` round trip (:func:`~linlayout.plan_sides._shared_sides`)."""
+        got = self._sides.get(kind)
+        if got is None:
+            got = self._sides[kind] = _shared_sides(kind, self.a, self.b)
+        return got
+
     def search(self, kind: str) -> tuple[SwizzleSearch, LinearLayout, LinearLayout]:
         """The swizzle search of a ``kind`` round trip and its two sides."""
         got = self._searches.get(kind)
         if got is None:
-            sa, sb = _shared_sides(kind, self.a, self.b)
+            sa, sb = self.sides(kind)
             # the sides are the layouts themselves unless registers repeat or a block dim goes:
             # then the search's map is the pair's
             known = self.comp if sa is self.a and sb is self.b else None
@@ -848,7 +855,7 @@ def _fewer_bytes(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> S
     """
     lay = choice.layout
     # a bit a thread's index moves cannot be a round (see _rounds_fit)
-    both = (set(sa.flat_bases("register")) & set(sb.flat_bases("register"))) - _thread_bits(lay, sa, sb)
+    both = (set(sa.flat_bases("register")) & set(sb.flat_bases("register"))) - _thread_bits(choice, sa, sb)
     groups = {d: list(lay.flat_bases(d)) for d in ("vector", "bank", "segment", "reps")}
     matrix = "matrix" in choice.store_instr or "matrix" in choice.load_instr
     for d in ("segment", "bank") + (() if matrix else ("vector",)):
@@ -908,22 +915,23 @@ def _thread_vectors(L: LinearLayout) -> tuple[int, ...]:
     return tuple(v for d in L.in_dim_names if d != "register" for v in L.flat_bases(d) if v)
 
 
-def _thread_mask(lay: LinearLayout, sa: LinearLayout, sb: LinearLayout) -> int:
-    """The bits (a mask over vector, bank, segment, reps bases of the shared layout ``lay``, in
-    that order) that a lane, warp or block vector of either side has a component along."""
-    solve = _coordinates(lay)
+def _thread_mask(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> int:
+    """The bits (a mask over vector, bank, segment, reps bases of the shared layout of
+    ``choice``, in that order) that a lane, warp or block vector of either side has a component
+    along."""
+    solve = _coordinates(choice)
     used = 0
     for v in _thread_vectors(sa) + _thread_vectors(sb):
         used |= solve(v) or 0
     return used
 
 
-def _thread_bits(lay: LinearLayout, sa: LinearLayout, sb: LinearLayout) -> set[int]:
-    """The offset and reps bits of the shared layout ``lay`` (flat vectors) that a lane, warp or
-    block vector of either side has a component along (written in the basis vector, bank,
-    segment, reps): the bits a thread's index moves."""
-    used = _thread_mask(lay, sa, sb)
-    return {v for i, v in enumerate(_buffer_bases(lay)) if used >> i & 1}
+def _thread_bits(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> set[int]:
+    """The offset and reps bits of the shared layout of ``choice`` (flat vectors) that a lane,
+    warp or block vector of either side has a component along (written in the basis vector,
+    bank, segment, reps): the bits a thread's index moves."""
+    used = _thread_mask(choice, sa, sb)
+    return {v for i, v in enumerate(_buffer_bases(choice.layout)) if used >> i & 1}
 
 
 def _rounds_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> SwizzleChoice:
@@ -964,7 +972,7 @@ def _rounds_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> Sw
                 return choice
             moved = sum(1 << i for i, v in enumerate(reps) if v & hit)
     if moved < 0:
-        moved = _thread_mask(lay, sa, sb) >> (lay.total_in_size_log2 - len(reps))
+        moved = _thread_mask(choice, sa, sb) >> (lay.total_in_size_log2 - len(reps))
     if not moved:
         return choice
     groups = {d: list(lay.flat_bases(d)) for d in ("vector", "bank", "segment")}
@@ -1016,7 +1024,7 @@ def _matrix_rows_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) 
         if got is not None:
             return got
     offset = choice.offset_bases()
-    express = _coordinates(choice.layout)
+    express = _coordinates(choice)
     n_off = len(offset)
     eb = max(choice.bitwidth, 8) // 8
     row = 16 // eb
@@ -1195,7 +1203,7 @@ def _unbudgeted_choice(trip: _Trip, kind: str, matrix: _Variant) -> SwizzleChoic
             if isinstance(plain, str):
                 raise UnsupportedError(plain)
             return plain
-        return _rounds_fit(_repaired(ldst_choice_39(sa, sb, search.bitwidth)), sa, sb)
+        return _rounds_fit(_repaired(search.ldst_39()), sa, sb)
     st_m, ld_m = matrix if kind == "shared_memory" else (False, False)
     choice = _triton_ldst(trip, kind, search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m)))
     s_side, d_side = search.sides
@@ -1216,7 +1224,7 @@ def _triton_ldst(trip: _Trip, kind: str, choice: SwizzleChoice) -> SwizzleChoice
     if not trip.triton or kind != "shared_memory" or "matrix" in choice.store_instr or "matrix" in choice.load_instr:
         return choice
     search, sa, sb = trip.search(kind)
-    return ldst_choice_39(sa, sb, search.bitwidth) if choice is search.ldst() else choice
+    return search.ldst_39() if choice is search.ldst() else choice
 
 
 def _variant_choice(trip: _Trip, kind: str, matrix: _Variant) -> SwizzleChoice | str:
@@ -1324,10 +1332,11 @@ def _round_trip_floor(trip: _Trip, kind: str) -> float:
     """A lower bound of the cost of any ``kind`` round trip of the pair: every word of each side's
     registers stored (loaded) once at full width without conflicts (the stores in no phase that
     only lanes holding copies pick: at most lane bits 3 and 4 pick one), and one barrier."""
-    sa, sb = _shared_sides(kind, trip.a, trip.b)
+    sa, sb = trip.sides(kind)
     bw = max(trip.bits, 8)
-    free = _side_facts(sa).free_lanes & 0b11000
-    waves = max(_n_regs(sa) * bw // 32 >> free.bit_count(), 1) + max(_n_regs(sb) * bw // 32, 1)
+    fa = _side_facts(sa)
+    free = fa.free_lanes & 0b11000
+    waves = max(fa.n_regs * bw // 32 >> free.bit_count(), 1) + max(_side_facts(sb).n_regs * bw // 32, 1)
     return _round_trip_price(waves, 1, BARRIER_KEYS[_barrier_instr(kind, trip)])
 
 

@@ -645,12 +645,18 @@ def ldst_choice_39(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> Swizz
         ((), (32,))
     """
     s, d = _sides(src, dst)
-    bw = max(bitwidth, 8)
-    vbasis, src_fills, tile_src, tile_dst, words = _parts_39(s, d, bw)
+    return _ldst_choice_39(s, d, max(bitwidth, 8), _common_registers(s, d), s.reg_set & d.reg_set)
+
+
+def _ldst_choice_39(s: _Side, d: _Side, bw: int, common: Sequence[int], common_set: frozenset[int]) -> SwizzleChoice:
+    """:func:`ldst_choice_39` of two sides (``bw``: at least 8); ``common``: their common
+    register basis (:func:`_common_registers`), ``common_set``: the register vectors both hold
+    (what a swizzle search has already: :meth:`SwizzleSearch.ldst_39`)."""
+    vbasis, src_fills, tile_src, tile_dst, words = _parts_39(s, d, bw, common)
     # every vector a unit vector: the groups read the unused units off masks (as _ldst_choice)
     units = s.units and d.units and all(v & (v - 1) == 0 for v in vbasis)
     masks = (sum(set(vbasis)), sum(set(tile_src)), sum(set(tile_dst))) if units else None
-    groups = _groups(s.reg_set & d.reg_set, s.dim, _segment_len(s.dim, bw, len(vbasis)), vbasis, tile_src, tile_dst, 0, masks)
+    groups = _groups(common_set, s.dim, _segment_len(s.dim, bw, len(vbasis)), vbasis, tile_src, tile_dst, 0, masks)
     w, r = _conflicts(groups[2], tile_src, tile_dst, units)
     # narrower than 64 bits: the bank bits in :func:`_bank_order_39`'s order (the same basis,
     # so still a bijection, its coordinates along the vector and reps bits unchanged)
@@ -658,11 +664,11 @@ def ldst_choice_39(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> Swizz
     return _choice_of(groups, s.dim, s.outs, "st.shared", "ld.shared", w, r, tile_src, tile_dst, bw, order)
 
 
-def _parts_39(s: _Side, d: _Side, bw: int) -> tuple[list[int], bool | None, list[int], list[int], int]:
+def _parts_39(s: _Side, d: _Side, bw: int, common: Sequence[int]) -> tuple[list[int], bool | None, list[int], list[int], int]:
     """What :func:`ldst_choice_39` builds its swizzle from: the vector bases and which side
-    filled the word (:func:`_vbasis_39`), each side's wavefront tile and log2 of the vector's
-    32-bit words."""
-    vbasis, src_fills = _vbasis_39(s, d, bw, _common_registers(s, d))
+    filled the word (:func:`_vbasis_39`; ``common``: the sides' common register basis), each
+    side's wavefront tile and log2 of the vector's 32-bit words."""
+    vbasis, src_fills = _vbasis_39(s, d, bw, common)
     words = (max(1, (1 << len(vbasis)) * bw // 32)).bit_length() - 1
     return vbasis, src_fills, list(s.lanes[:s.n_lanes - words]), list(d.lanes[:d.n_lanes - words]), words
 
@@ -1378,6 +1384,12 @@ class SwizzleSearch:
             s, d = self.sides
             self._ldst = _ldst_choice(s, d, self.bitwidth, self.common_registers(0), self._common)
         return self._ldst
+
+    def ldst_39(self) -> SwizzleChoice:
+        """:func:`ldst_choice_39` of the two sides (a new choice each call), from the facts the
+        search has read."""
+        s, d = self.sides
+        return _ldst_choice_39(s, d, self.bitwidth, self.common_registers(0), self._common)
 
     def best(self, src_tiles: Sequence[MemOpTile], dst_tiles: Sequence[MemOpTile]) -> SwizzleChoice:
         """:func:`optimal_swizzle` over these candidate tiles."""

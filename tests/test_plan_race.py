@@ -194,19 +194,36 @@ def test_round_trip_price_is_weighted(waves, barriers, key):
 
 
 def test_clear_caches_forgets_the_pricing_facts():
-    """The per-layout facts pricing remembers (each side's facts, the buffers' inverses) are
-    forgotten by clear_caches, so cold timings are cold."""
+    """The per-layout facts pricing remembers (each side's facts) are forgotten by clear_caches,
+    so cold timings are cold; what it reads of a pair's buffer (its inverse, the coordinates in
+    its basis) is kept on the call's choice only, never in a cache that outlives the call."""
     from linlayout.banks import _unit_images
 
     rows = LinearLayout({"register": [[0, 1], [0, 2]], "lane": [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]],
                          "warp": [[4, 0], [8, 0]]}, {"dim0": 16, "dim1": 32})
     cols = LinearLayout({"register": [[1, 0], [2, 0]], "lane": [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]],
                          "warp": [[0, 8], [0, 16]]}, {"dim0": 16, "dim1": 32})
-    assert P.plan_conversion(rows, cols, bitwidth=16).kind == "shared_memory"
-    caches = (PP._side_facts, _unit_images)
-    assert all(f.cache_info().currsize for f in caches)
     P.clear_caches()
-    assert not any(f.cache_info().currsize for f in caches)
+    plan = P.plan_conversion(rows, cols, bitwidth=16)
+    assert plan.kind == "shared_memory"
+    assert PP._side_facts.cache_info().currsize
+    assert _unit_images.cache_info().currsize == 0  # no buffer's inverse outlives the call
+    P.clear_caches()
+    assert PP._side_facts.cache_info().currsize == 0
+
+
+def test_a_buffers_facts_are_read_once_per_choice():
+    """The buffer's inverse and the coordinates in its basis are built once per choice (the
+    store side, the load side and the plan read them) and kept on that choice."""
+    from linlayout.plan_smem import SwizzleChoice
+
+    lay = LinearLayout({"vector": [[1]], "bank": [[6]], "segment": [], "reps": [[4]]}, {"dim0": 8})
+    c = SwizzleChoice(lay, "st.shared", "ld.shared", 0, 0, (), (), 32)
+    assert PP._buffer_inverse(c) is PP._buffer_inverse(c)
+    assert PP._coordinates(c) is PP._coordinates(c)
+    again = SwizzleChoice(lay, "st.shared", "ld.shared", 0, 0, (), (), 32)   # an equal choice of another call
+    assert PP._coordinates(again) is not PP._coordinates(c)
+    assert [PP._coordinates(again)(v) for v in range(8)] == [PP._coordinates(c)(v) for v in range(8)]
 
 
 def test_budget_refusal_of_an_in_warp_exchange_says_why_it_went_through_shared_memory():
