@@ -302,7 +302,7 @@ def _buffer_inverse(choice: SwizzleChoice) -> tuple[dict[int, int], tuple[tuple[
     (the store and the load side, the vectors and the plan ask for it) and kept on the choice:
     a fact of the pair's buffer, gone with the call's choice."""
     memo = choice.__dict__
-    got = memo.get("_inverse", _MISSING)
+    got: tuple[dict[int, int], tuple[tuple[str, int], ...], int] | None = memo.get("_inverse", _MISSING)
     if got is _MISSING:
         lay = choice.layout
         known = _choice_unit_images(choice)
@@ -313,7 +313,7 @@ def _buffer_inverse(choice: SwizzleChoice) -> tuple[dict[int, int], tuple[tuple[
             inv = _unit_images_of(offsets) if len(offsets) == lay.total_out_size_log2 else None
             got = None if inv is None else (inv, tuple(lay.out_dims.items()), len(offsets))
         memo["_inverse"] = got
-    return got  # type: ignore[return-value]
+    return got
 
 
 _MISSING = object()
