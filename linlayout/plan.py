@@ -801,14 +801,19 @@ class _Trip:
             prices = self._prices[kind] = {}
         got = prices.get(id(choice))
         if got is None:
-            tk = self._kinds.get(kind)
-            if tk is None:
-                _, sa, sb = self.search(kind)
-                bar = _barrier_instr(kind, self)
-                tk = self._kinds[kind] = _TripKind(sa, sb, _side_facts(sa), _side_facts(sb), max(self.bits, 8), bar, BARRIER_KEYS[bar],
-                                                   self.triton and kind == "shared_memory", not self.triton)
-            got = prices[id(choice)] = _Price(tk, choice)
+            got = prices[id(choice)] = _Price(self.kind_facts(kind), choice)
         return got
+
+    def kind_facts(self, kind: str) -> _TripKind:
+        """What every price of a ``kind`` round trip reads (its sides and their facts, the
+        barrier), read once."""
+        tk = self._kinds.get(kind)
+        if tk is None:
+            sa, sb = self.sides(kind)
+            bar = _barrier_instr(kind, self)
+            tk = self._kinds[kind] = _TripKind(sa, sb, _side_facts(sa), _side_facts(sb), max(self.bits, 8), bar, BARRIER_KEYS[bar],
+                                               self.triton and kind == "shared_memory", not self.triton)
+        return tk
 
     def round_trip(self, kind: str, choice: SwizzleChoice) -> Plan:
         """The plan of a ``kind`` round trip through ``choice`` (each choice planned once)."""
@@ -836,7 +841,7 @@ def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearL
         store_instr=choice.store_instr, load_instr=choice.load_instr, barriers=barriers,
         # choice.bytes, its rounds already read
         shared_bytes=choice.layout.total_out_size // reps * max(choice.bitwidth, 8) // 8, store_conflicts=w, load_conflicts=r,
-        reps=reps, shared_layout=_whole_tensor(choice.layout, a) if sa.out_dims != a.out_dims else choice.layout, barrier_instr=bar,
+        reps=reps, shared_layout=_whole_tensor(choice.layout, a) if sa._outs != a._outs else choice.layout, barrier_instr=bar,
     )
 
 
@@ -1332,12 +1337,11 @@ def _round_trip_floor(trip: _Trip, kind: str) -> float:
     """A lower bound of the cost of any ``kind`` round trip of the pair: every word of each side's
     registers stored (loaded) once at full width without conflicts (the stores in no phase that
     only lanes holding copies pick: at most lane bits 3 and 4 pick one), and one barrier."""
-    sa, sb = trip.sides(kind)
-    bw = max(trip.bits, 8)
-    fa = _side_facts(sa)
-    free = fa.free_lanes & 0b11000
-    waves = max(fa.n_regs * bw // 32 >> free.bit_count(), 1) + max(_side_facts(sb).n_regs * bw // 32, 1)
-    return _round_trip_price(waves, 1, BARRIER_KEYS[_barrier_instr(kind, trip)])
+    tk = trip.kind_facts(kind)
+    bw = tk.bw
+    free = tk.fa.free_lanes & 0b11000
+    waves = max(tk.fa.n_regs * bw // 32 >> free.bit_count(), 1) + max(tk.fb.n_regs * bw // 32, 1)
+    return _round_trip_price(waves, 1, tk.key)
 
 
 def _race(trip: _Trip, kind: str, variants: Sequence[_Variant], shuffle: float | None,
@@ -1466,15 +1470,14 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
     everything first, and only the winner's plan is built."""
     names = trip.conv.in_dim_names
     shuffles: list[Plan] = []
-    infeasible: list[Alternative] = []
+    no_shuffle = ""  # why the in-warp exchange is not feasible (its Alternative is built when rejected() is read)
     if "block" not in names and "warp" not in names:
         shuffles.append(_scheduled_shuffle_plan(trip))
         tri = _cheaper_triton_shuffle(trip, shuffles[0])  # built only where it costs less
         if tri is not None:
             shuffles.insert(0, tri)
     else:
-        reason = "the data crosses CTAs" if "block" in names else "the data crosses warps"
-        infeasible.append(Alternative("warp_shuffle", "in-warp exchange", None, reason))
+        no_shuffle = "the data crosses CTAs" if "block" in names else "the data crosses warps"
     kind, variants = _round_trip_kind(trip, names, matrix)
     shuffle = min(p.cost for p in shuffles) if shuffles else None
     trips = _race(trip, kind, variants, shuffle, budget)
@@ -1501,7 +1504,8 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
         out = [Alternative(p.kind, _detail(p), p.cost, f"costs {p.cost - best.cost:g} more under the cost model"
                            if p.cost > best.cost else "as cheap, but a simpler mechanism was chosen")
                for p in every if p is not best]
-        out += infeasible
+        if no_shuffle:
+            out.append(Alternative("warp_shuffle", "in-warp exchange", None, no_shuffle))
         if any(isinstance(e, str) for e in trips) and not any(c.kind in ("shared_memory", "cross_cta") for c in every):
             out.append(Alternative(kind, f"max_shared_bytes={budget}", None, "no round trip fits the shared-memory budget"))
         return tuple(out)

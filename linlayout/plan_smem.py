@@ -298,6 +298,18 @@ def _groups(
     return vbasis, sbasis, segment, reps
 
 
+def _unit_vectors(vs: Sequence[int]) -> bool:
+    """Whether every vector of ``vs`` is a unit vector or zero.
+
+        >>> _unit_vectors([1, 8, 0]), _unit_vectors([1, 6])
+        (True, False)
+    """
+    for v in vs:
+        if v & (v - 1):
+            return False
+    return True
+
+
 def _bits(m: int) -> list[int]:
     """The set bits of ``m`` as values, lowest first.
 
@@ -434,6 +446,9 @@ def _choice_of(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...], sto
     d["bitwidth"] = bitwidth
     if coords is not None:
         d["_unit_coords"] = coords
+    # the offset bits (vector, bank, segment), as :meth:`SwizzleChoice._offset_tuple` reads them
+    ins = lay._ins
+    d["_offsets"] = ins[0][1] + ins[1][1] + ins[2][1]
     return choice
 
 
@@ -654,7 +669,7 @@ def _ldst_choice_39(s: _Side, d: _Side, bw: int, common: Sequence[int], common_s
     (what a swizzle search has already: :meth:`SwizzleSearch.ldst_39`)."""
     vbasis, src_fills, tile_src, tile_dst, words = _parts_39(s, d, bw, common)
     # every vector a unit vector: the groups read the unused units off masks (as _ldst_choice)
-    units = s.units and d.units and all(v & (v - 1) == 0 for v in vbasis)
+    units = s.units and d.units and _unit_vectors(vbasis)
     masks = (sum(set(vbasis)), sum(set(tile_src)), sum(set(tile_dst))) if units else None
     groups = _groups(common_set, s.dim, _segment_len(s.dim, bw, len(vbasis)), vbasis, tile_src, tile_dst, 0, masks)
     w, r = _conflicts(groups[2], tile_src, tile_dst, units)
