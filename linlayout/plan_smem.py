@@ -380,6 +380,60 @@ def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], .
     bank bits it says (a list of their indices; None: as they are): the same basis, so the same
     coordinates along the vector and reps bits."""
     vbasis, sbasis, segment, reps = groups
+    shape = _unit_shape(vbasis, sbasis, reps)
+    if shape is not None:
+        # the shape (what the swizzle of unit vectors gives): read off masks
+        lows, vmask, rmask = shape
+        bbasis = _bits(((1 << dim) - 1) & ~lows)
+        coords: _UnitCoords | None = (vmask, rmask, outs)
+    else:
+        bbasis, coords = _banks_and_coords(vbasis, sbasis, reps, dim, outs)
+    if order_banks is not None:
+        order = order_banks(bbasis)
+        if order is not None:
+            bbasis = [bbasis[i] for i in order]
+    lay = LinearLayout._make_raw(
+        (("vector", tuple(vbasis)), ("bank", tuple(bbasis)), ("segment", tuple(segment)), ("reps", tuple(reps))), outs)
+    # the bank bits complete the span of the others to the whole tensor: the rank is known
+    lay._rank = dim
+    return lay, coords
+
+
+def _unit_shape(vbasis: Sequence[int], sbasis: Sequence[int], reps: Sequence[int]) -> tuple[int, int, int] | None:
+    """Whether offset bits are in the shape :func:`_layout_and_coords` reads coordinates off
+    masks, checked on masks: the vector and reps bits distinct unit vectors (their sum has no
+    carries), every other bit a unit vector or a pair ``lo ^ hi`` of two, the lowest bits of
+    the vector and segment bits distinct and none zero, no ``hi`` among them.  Then ``(the
+    lowest bits, the vector bits, the reps bits)`` as masks, else None (and
+    :func:`_banks_and_coords` decides: tests/test_plan_fast.py checks both agree).
+
+        >>> _unit_shape([1], [6, 8], []), _unit_shape([1], [3], [])     # 6 = 2 ^ 4; 3 = 1 ^ 2 has lowest bit 1 twice
+        ((11, 1, 0), None)
+    """
+    vmask = _or(vbasis)
+    if vmask.bit_count() != len(vbasis) or sum(vbasis) != vmask:
+        return None
+    lows = vmask
+    his = 0
+    for v in sbasis:
+        lo = v & -v
+        hi = v ^ lo
+        if hi & (hi - 1):
+            return None
+        lows |= lo
+        his |= hi
+    if lows.bit_count() != len(vbasis) + len(sbasis) or his & lows:
+        return None
+    rmask = _or(reps)
+    if rmask.bit_count() != len(reps) or sum(reps) != rmask:
+        return None
+    return lows, vmask, rmask
+
+
+def _banks_and_coords(vbasis: list[int], sbasis: list[int], reps: list[int], dim: int,
+                      outs: tuple[tuple[str, int], ...]) -> tuple[list[int], _UnitCoords | None]:
+    """The bank bits of :func:`_layout_and_coords` (the units completing the vector and segment
+    bits) and its coordinate masks (None unless in its shape), for any offset bits."""
     vecs = vbasis + sbasis
     lows = functools.reduce(operator.or_, vecs, 0)
     if lows.bit_count() == len(vecs) and sum(vecs) == lows and 0 not in vecs:
@@ -414,15 +468,7 @@ def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], .
                     coords = (vmask, rmask, outs)
     else:
         bbasis = unit_complement(vecs, dim)
-    if order_banks is not None:
-        order = order_banks(bbasis)
-        if order is not None:
-            bbasis = [bbasis[i] for i in order]
-    lay = LinearLayout._make_raw(
-        (("vector", tuple(vbasis)), ("bank", tuple(bbasis)), ("segment", tuple(segment)), ("reps", tuple(reps))), outs)
-    # the bank bits complete the span of the others to the whole tensor: the rank is known
-    lay._rank = dim
-    return lay, coords
+    return bbasis, coords
 
 
 def _choice_of(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...], store: str, load: str, w: int, r: int,
