@@ -738,9 +738,13 @@ def _bank_order_39(banks: Sequence[int], s: _Side, d: _Side, src_fills: bool | N
     """:func:`ldst_choice_39`'s order of the bank bits ``banks`` (where its vector is narrower
     than 64 bits): those that are registers of the side that filled the word (else of the side
     with more of them) first; None when that is their order already."""
-    in_src = [i for i, b in enumerate(banks) if b in s.reg_set]
-    in_dst = [i for i, b in enumerate(banks) if b in d.reg_set]
-    first = in_src if src_fills or (src_fills is None and len(in_src) > len(in_dst)) else in_dst
+    if src_fills is None:
+        in_src = [i for i, b in enumerate(banks) if b in s.reg_set]
+        in_dst = [i for i, b in enumerate(banks) if b in d.reg_set]
+        first = in_src if len(in_src) > len(in_dst) else in_dst
+    else:  # only the side that filled the word is read
+        regs = s.reg_set if src_fills else d.reg_set
+        first = [i for i, b in enumerate(banks) if b in regs]
     if first == list(range(len(first))):
         return None
     return first + [i for i in range(len(banks)) if i not in first]
