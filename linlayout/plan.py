@@ -45,6 +45,7 @@ from __future__ import annotations
 import functools
 import math
 import operator
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, NamedTuple, NoReturn, cast
@@ -1483,22 +1484,29 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
     trips = _race(trip, kind, variants, shuffle, budget)
     won = _winner(shuffle, trips)
     if won is not None:
-        best = trip.round_trip(kind, won.choice)
+        # built outside the trip's prices: the trip (read by rejected() below) must not hold it
+        best = _plan_from_choice(kind, trip, won.choice, *trip.sides(kind))
     elif shuffles:
         best = min(shuffles, key=lambda p: p.cost)
     else:
         raise UnsupportedError(next(e for e in trips if isinstance(e, str)))
+    # rejected() is attached to the plan it compares with: it holds the plan weakly (read while
+    # the plan is alive), so that a plan and what it remembers are freed without the cyclic GC
+    chosen = weakref.ref(best)
+    others: list[Plan | None] = [None if p is best else p for p in shuffles]
 
     def rejected() -> tuple[Alternative, ...]:
+        best = chosen()
+        assert best is not None  # read through the plan
         for i in range(len(variants)):
             if i == len(trips):
                 trips.append(_variant(trip, kind, variants[i], budget))
             elif trips[i] is None:
                 trips[i] = _variant(trip, kind, variants[i], budget)
-        every = list(shuffles)
+        every = [best if p is None else p for p in others]
         for e in trips:
             if isinstance(e, _Priced):
-                p = trip.round_trip(kind, e.choice)
+                p = best if won is not None and e.choice is won.choice else trip.round_trip(kind, e.choice)
                 if all(p != q for q in every):
                     every.append(p)
         out = [Alternative(p.kind, _detail(p), p.cost, f"costs {p.cost - best.cost:g} more under the cost model"

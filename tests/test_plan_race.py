@@ -243,3 +243,36 @@ def test_budget_refusal_of_an_in_warp_exchange_says_why_it_went_through_shared_m
         plan_conversion(src, dst, strategy="triton", max_shared_bytes=16)
     assert "crosses warps" not in str(e.value) and "in-warp exchange" in str(e.value) and "512 bytes" in str(e.value)
     assert plan_conversion(src, dst, strategy="best", max_shared_bytes=16).kind == "warp_shuffle"
+
+
+def test_plans_leave_no_cyclic_garbage():
+    """A plan's lazily priced alternatives hold the plan weakly: planning (a round trip, an
+    in-warp exchange, their alternatives read or not) leaves nothing for the cyclic garbage
+    collector, so a process with it on does not pay for collecting every plan."""
+    import gc
+
+    rows = LinearLayout({"register": [[0, 1], [0, 2]], "lane": [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]],
+                         "warp": [[4, 0], [8, 0]]}, {"dim0": 16, "dim1": 32})
+    cols = LinearLayout({"register": [[1, 0], [2, 0]], "lane": [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]],
+                         "warp": [[0, 8], [0, 16]]}, {"dim0": 16, "dim1": 32})
+    s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+    d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
+    pairs = [(rows, cols), (s, d)]
+    for a, b in pairs:  # per-layout facts remembered first: what follows allocates only the plans
+        P.plan_conversion(a, b, bitwidth=16).rejected
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        kinds = set()
+        for a, b in pairs:
+            p = P.plan_conversion(a, b, bitwidth=16)
+            kinds.add(p.kind)
+            q = P.plan_conversion(a, b, bitwidth=16)
+            assert q.rejected and all(alt.kind for alt in q.rejected)
+            del p, q
+        assert kinds == {"shared_memory", "warp_shuffle"}
+        assert gc.collect() == 0
+    finally:
+        if was:
+            gc.enable()
