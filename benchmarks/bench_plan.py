@@ -11,7 +11,8 @@ Targets (issue 19): ``plan_conversion`` (``strategy="best"``, every mechanism pr
 pair <= 100 us median, per kind of pair (blocked <-> blocked transposed, blocked <-> MMA, MMA <->
 dot operand, tensor-memory register layout -> blocked, a register permutation), printed warm (the
 planner remembers per-layout facts; nothing of a pair is remembered, so every call plans the pair
-from scratch: what a cost matrix pays per entry) and cold (``linlayout.plan.clear_caches()`` before
+from scratch: what a cost matrix pays per entry; also with the cyclic garbage collector on, which
+``timeit`` turns off: garbage a plan leaves in reference cycles is then paid for) and cold (``linlayout.plan.clear_caches()`` before
 each plan, the layouts' own cached rank kept), each with its ratio to Triton's
 ``invert_and_compose`` of the same pair through its C++ binding (the map a plan is built on;
 needs ``pip install triton==3.9.0``); the growth exponent of the planning time over the tensor
@@ -36,6 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an installed copy
 
 import argparse
+import gc
 import math
 import statistics
 import time
@@ -46,11 +48,14 @@ from linlayout.equiv import equivalent  # noqa: E402
 from linlayout.plan import clear_caches, plan_conversion  # noqa: E402
 
 
-def median_us(fn, number: int, repeat: int = 7) -> float:
+def median_us(fn, number: int, repeat: int = 7, gc_on: bool = False) -> float:
     """Median over ``repeat`` runs of the CPU time of one call (``time.process_time``: this
-    process's own work, so that other load on a shared machine does not count)."""
+    process's own work, so that other load on a shared machine does not count).  ``timeit``
+    turns the cyclic garbage collector off while it times; ``gc_on`` keeps it on, as in a
+    user's process (garbage in reference cycles is then collected, and paid for, in the run)."""
     repeat = max(repeat, 3)
-    runs = timeit.repeat(fn, number=number, repeat=repeat, timer=time.process_time)
+    runs = timeit.Timer(fn, setup="gc.enable()" if gc_on else "pass", timer=time.process_time,
+                        globals={"gc": gc}).repeat(number=number, repeat=repeat)
     return statistics.median(runs) / number * 1e6
 
 
@@ -122,8 +127,9 @@ def bench_pairs(tl, repeat: int) -> None:
     for name, (a, b, bits) in pair_kinds().items():
         kind = plan_conversion(a, b, bitwidth=bits).kind
         warm = median_us(lambda: plan_conversion(a, b, bitwidth=bits), number=50, repeat=repeat)
+        warm_gc = median_us(lambda: plan_conversion(a, b, bitwidth=bits), number=50, repeat=repeat, gc_on=True)
         cold = median_us(lambda: (clear_caches(), plan_conversion(a, b, bitwidth=bits)), number=50, repeat=repeat)
-        line = f"  {name:27s} {kind:13s} warm {warm:7.1f} us  cold {cold:7.1f} us  (target <= 100)"
+        line = f"  {name:27s} {kind:13s} warm {warm:7.1f} us (gc on {warm_gc:7.1f})  cold {cold:7.1f} us  (target <= 100)"
         if tl is not None:
             ta, tb = to_triton(tl, a), to_triton(tl, b)
             ref = median_us(lambda: tb.invert_and_compose(ta), number=200, repeat=repeat)

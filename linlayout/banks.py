@@ -255,17 +255,25 @@ def _conflicts_through(units: dict[int, int], vectors: Sequence[int], n_register
     return (1 << gf2.masked_meet_dim(wavefront, low)) - 1
 
 
-@functools.lru_cache(maxsize=1024)
-def _unit_images(offsets: tuple[int, ...]) -> dict[int, int] | None:
+def _unit_images_of(offsets: Sequence[int]) -> dict[int, int] | None:
     """:func:`linlayout.gf2.unit_images` of a shared layout's offset bases as a map from each
-    unit vector (and zero) to its offset, remembered (a planner counts the store and the load
-    side of one buffer); None when the offsets are no basis."""
+    unit vector (and zero) to its offset; None when the offsets are no basis.
+
+        >>> _unit_images_of([1, 6, 4])     # 2 = 6 ^ 4: basis vectors 1 and 2
+        {1: 1, 2: 6, 4: 4, 0: 0}
+    """
     inv = gf2.unit_images(offsets)
     if inv is None:
         return None
     out = dict(zip(_UNITS, inv)) if len(inv) <= len(_UNITS) else {1 << i: o for i, o in enumerate(inv)}
     out[0] = 0
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _unit_images(offsets: tuple[int, ...]) -> dict[int, int] | None:
+    """:func:`_unit_images_of`, remembered per tuple of offsets (:func:`conflicts_of_bases`)."""
+    return _unit_images_of(offsets)
 
 
 #: the unit vectors 1, 2, 4, .. of the offset spaces the planner meets

@@ -45,6 +45,7 @@ from __future__ import annotations
 import functools
 import math
 import operator
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, NamedTuple, NoReturn, cast
@@ -69,14 +70,12 @@ from .plan_smem import (
     _side_of,
     clear_swizzle_caches,
     conversion_map,
-    ldst_choice_39,
     side_bank_conflicts,
 )
 from .linear import LinearLayout
 from .plan_price import (
     _buffer_bases,
     _coordinates,
-    _n_regs,
     _Price,
     _side_facts,
     _TripKind,
@@ -740,7 +739,8 @@ class _Trip:
     round-trip kind its two sides, its swizzle search and the price of every swizzle it priced
     (with its plan, once built)."""
 
-    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_searches", "_prices", "_kinds", "choices", "falls_back", "triton")
+    __slots__ = ("a", "b", "conv", "comp", "bits", "_perm", "_sync", "_sides", "_searches", "_prices", "_kinds", "choices", "falls_back",
+                 "triton")
 
     def __init__(self, a: LinearLayout, b: LinearLayout, conv: LinearLayout, comp: LinearLayout, bits: int, triton: bool = False):
         self.a, self.b, self.conv, self.comp, self.bits = a, b, conv, comp, bits
@@ -749,6 +749,7 @@ class _Trip:
         self.triton = triton
         self._perm: tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]] | None = None
         self._sync: bool | None = None
+        self._sides: dict[str, tuple[LinearLayout, LinearLayout]] = {}
         self._searches: dict[str, tuple[SwizzleSearch, LinearLayout, LinearLayout]] = {}
         #: per kind, the :class:`_Price` of each swizzle priced (keyed by the swizzle object: the
         #: price holds it, so no other swizzle of the trip has its id; a fresh swizzle is not
@@ -776,11 +777,18 @@ class _Trip:
                 _trivial_over(self.comp, "warp") and not _warp_broadcast(a) and not _warp_broadcast(b))
         return self._sync
 
+    def sides(self, kind: str) -> tuple[LinearLayout, LinearLayout]:
+        """The two sides of a ``kind`` round trip (:func:`~linlayout.plan_sides._shared_sides`)."""
+        got = self._sides.get(kind)
+        if got is None:
+            got = self._sides[kind] = _shared_sides(kind, self.a, self.b)
+        return got
+
     def search(self, kind: str) -> tuple[SwizzleSearch, LinearLayout, LinearLayout]:
         """The swizzle search of a ``kind`` round trip and its two sides."""
         got = self._searches.get(kind)
         if got is None:
-            sa, sb = _shared_sides(kind, self.a, self.b)
+            sa, sb = self.sides(kind)
             # the sides are the layouts themselves unless registers repeat or a block dim goes:
             # then the search's map is the pair's
             known = self.comp if sa is self.a and sb is self.b else None
@@ -794,14 +802,19 @@ class _Trip:
             prices = self._prices[kind] = {}
         got = prices.get(id(choice))
         if got is None:
-            tk = self._kinds.get(kind)
-            if tk is None:
-                _, sa, sb = self.search(kind)
-                bar = _barrier_instr(kind, self)
-                tk = self._kinds[kind] = _TripKind(sa, sb, _side_facts(sa), _side_facts(sb), max(self.bits, 8), bar, BARRIER_KEYS[bar],
-                                                   self.triton and kind == "shared_memory", not self.triton)
-            got = prices[id(choice)] = _Price(tk, choice)
+            got = prices[id(choice)] = _Price(self.kind_facts(kind), choice)
         return got
+
+    def kind_facts(self, kind: str) -> _TripKind:
+        """What every price of a ``kind`` round trip reads (its sides and their facts, the
+        barrier), read once."""
+        tk = self._kinds.get(kind)
+        if tk is None:
+            sa, sb = self.sides(kind)
+            bar = _barrier_instr(kind, self)
+            tk = self._kinds[kind] = _TripKind(sa, sb, _side_facts(sa), _side_facts(sb), max(self.bits, 8), bar, BARRIER_KEYS[bar],
+                                               self.triton and kind == "shared_memory", not self.triton)
+        return tk
 
     def round_trip(self, kind: str, choice: SwizzleChoice) -> Plan:
         """The plan of a ``kind`` round trip through ``choice`` (each choice planned once)."""
@@ -829,7 +842,7 @@ def _plan_from_choice(kind: str, trip: _Trip, choice: SwizzleChoice, sa: LinearL
         store_instr=choice.store_instr, load_instr=choice.load_instr, barriers=barriers,
         # choice.bytes, its rounds already read
         shared_bytes=choice.layout.total_out_size // reps * max(choice.bitwidth, 8) // 8, store_conflicts=w, load_conflicts=r,
-        reps=reps, shared_layout=_whole_tensor(choice.layout, a) if sa.out_dims != a.out_dims else choice.layout, barrier_instr=bar,
+        reps=reps, shared_layout=_whole_tensor(choice.layout, a) if sa._outs != a._outs else choice.layout, barrier_instr=bar,
     )
 
 
@@ -848,7 +861,7 @@ def _fewer_bytes(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> S
     """
     lay = choice.layout
     # a bit a thread's index moves cannot be a round (see _rounds_fit)
-    both = (set(sa.flat_bases("register")) & set(sb.flat_bases("register"))) - _thread_bits(lay, sa, sb)
+    both = (set(sa.flat_bases("register")) & set(sb.flat_bases("register"))) - _thread_bits(choice, sa, sb)
     groups = {d: list(lay.flat_bases(d)) for d in ("vector", "bank", "segment", "reps")}
     matrix = "matrix" in choice.store_instr or "matrix" in choice.load_instr
     for d in ("segment", "bank") + (() if matrix else ("vector",)):
@@ -908,22 +921,23 @@ def _thread_vectors(L: LinearLayout) -> tuple[int, ...]:
     return tuple(v for d in L.in_dim_names if d != "register" for v in L.flat_bases(d) if v)
 
 
-def _thread_mask(lay: LinearLayout, sa: LinearLayout, sb: LinearLayout) -> int:
-    """The bits (a mask over vector, bank, segment, reps bases of the shared layout ``lay``, in
-    that order) that a lane, warp or block vector of either side has a component along."""
-    solve = _coordinates(lay)
+def _thread_mask(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> int:
+    """The bits (a mask over vector, bank, segment, reps bases of the shared layout of
+    ``choice``, in that order) that a lane, warp or block vector of either side has a component
+    along."""
+    solve = _coordinates(choice)
     used = 0
     for v in _thread_vectors(sa) + _thread_vectors(sb):
         used |= solve(v) or 0
     return used
 
 
-def _thread_bits(lay: LinearLayout, sa: LinearLayout, sb: LinearLayout) -> set[int]:
-    """The offset and reps bits of the shared layout ``lay`` (flat vectors) that a lane, warp or
-    block vector of either side has a component along (written in the basis vector, bank,
-    segment, reps): the bits a thread's index moves."""
-    used = _thread_mask(lay, sa, sb)
-    return {v for i, v in enumerate(_buffer_bases(lay)) if used >> i & 1}
+def _thread_bits(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> set[int]:
+    """The offset and reps bits of the shared layout of ``choice`` (flat vectors) that a lane,
+    warp or block vector of either side has a component along (written in the basis vector,
+    bank, segment, reps): the bits a thread's index moves."""
+    used = _thread_mask(choice, sa, sb)
+    return {v for i, v in enumerate(_buffer_bases(choice.layout)) if used >> i & 1}
 
 
 def _rounds_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> SwizzleChoice:
@@ -964,7 +978,7 @@ def _rounds_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) -> Sw
                 return choice
             moved = sum(1 << i for i, v in enumerate(reps) if v & hit)
     if moved < 0:
-        moved = _thread_mask(lay, sa, sb) >> (lay.total_in_size_log2 - len(reps))
+        moved = _thread_mask(choice, sa, sb) >> (lay.total_in_size_log2 - len(reps))
     if not moved:
         return choice
     groups = {d: list(lay.flat_bases(d)) for d in ("vector", "bank", "segment")}
@@ -1016,7 +1030,7 @@ def _matrix_rows_fit(choice: SwizzleChoice, sa: LinearLayout, sb: LinearLayout) 
         if got is not None:
             return got
     offset = choice.offset_bases()
-    express = _coordinates(choice.layout)
+    express = _coordinates(choice)
     n_off = len(offset)
     eb = max(choice.bitwidth, 8) // 8
     row = 16 // eb
@@ -1195,7 +1209,7 @@ def _unbudgeted_choice(trip: _Trip, kind: str, matrix: _Variant) -> SwizzleChoic
             if isinstance(plain, str):
                 raise UnsupportedError(plain)
             return plain
-        return _rounds_fit(_repaired(ldst_choice_39(sa, sb, search.bitwidth)), sa, sb)
+        return _rounds_fit(_repaired(search.ldst_39()), sa, sb)
     st_m, ld_m = matrix if kind == "shared_memory" else (False, False)
     choice = _triton_ldst(trip, kind, search.best(_matrix_tiles(bw, st_m), _matrix_tiles(bw, ld_m)))
     s_side, d_side = search.sides
@@ -1216,7 +1230,7 @@ def _triton_ldst(trip: _Trip, kind: str, choice: SwizzleChoice) -> SwizzleChoice
     if not trip.triton or kind != "shared_memory" or "matrix" in choice.store_instr or "matrix" in choice.load_instr:
         return choice
     search, sa, sb = trip.search(kind)
-    return ldst_choice_39(sa, sb, search.bitwidth) if choice is search.ldst() else choice
+    return search.ldst_39() if choice is search.ldst() else choice
 
 
 def _variant_choice(trip: _Trip, kind: str, matrix: _Variant) -> SwizzleChoice | str:
@@ -1324,11 +1338,11 @@ def _round_trip_floor(trip: _Trip, kind: str) -> float:
     """A lower bound of the cost of any ``kind`` round trip of the pair: every word of each side's
     registers stored (loaded) once at full width without conflicts (the stores in no phase that
     only lanes holding copies pick: at most lane bits 3 and 4 pick one), and one barrier."""
-    sa, sb = _shared_sides(kind, trip.a, trip.b)
-    bw = max(trip.bits, 8)
-    free = _side_facts(sa).free_lanes & 0b11000
-    waves = max(_n_regs(sa) * bw // 32 >> free.bit_count(), 1) + max(_n_regs(sb) * bw // 32, 1)
-    return _round_trip_price(waves, 1, BARRIER_KEYS[_barrier_instr(kind, trip)])
+    tk = trip.kind_facts(kind)
+    bw = tk.bw
+    free = tk.fa.free_lanes & 0b11000
+    waves = max(tk.fa.n_regs * bw // 32 >> free.bit_count(), 1) + max(tk.fb.n_regs * bw // 32, 1)
+    return _round_trip_price(waves, 1, tk.key)
 
 
 def _race(trip: _Trip, kind: str, variants: Sequence[_Variant], shuffle: float | None,
@@ -1457,42 +1471,49 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
     everything first, and only the winner's plan is built."""
     names = trip.conv.in_dim_names
     shuffles: list[Plan] = []
-    infeasible: list[Alternative] = []
+    no_shuffle = ""  # why the in-warp exchange is not feasible (its Alternative is built when rejected() is read)
     if "block" not in names and "warp" not in names:
         shuffles.append(_scheduled_shuffle_plan(trip))
         tri = _cheaper_triton_shuffle(trip, shuffles[0])  # built only where it costs less
         if tri is not None:
             shuffles.insert(0, tri)
     else:
-        reason = "the data crosses CTAs" if "block" in names else "the data crosses warps"
-        infeasible.append(Alternative("warp_shuffle", "in-warp exchange", None, reason))
+        no_shuffle = "the data crosses CTAs" if "block" in names else "the data crosses warps"
     kind, variants = _round_trip_kind(trip, names, matrix)
     shuffle = min(p.cost for p in shuffles) if shuffles else None
     trips = _race(trip, kind, variants, shuffle, budget)
     won = _winner(shuffle, trips)
     if won is not None:
-        best = trip.round_trip(kind, won.choice)
+        # built outside the trip's prices: the trip (read by rejected() below) must not hold it
+        best = _plan_from_choice(kind, trip, won.choice, *trip.sides(kind))
     elif shuffles:
         best = min(shuffles, key=lambda p: p.cost)
     else:
         raise UnsupportedError(next(e for e in trips if isinstance(e, str)))
+    # rejected() is attached to the plan it compares with: it holds the plan weakly (read while
+    # the plan is alive), so that a plan and what it remembers are freed without the cyclic GC
+    chosen = weakref.ref(best)
+    others: list[Plan | None] = [None if p is best else p for p in shuffles]
 
     def rejected() -> tuple[Alternative, ...]:
+        best = chosen()
+        assert best is not None  # read through the plan
         for i in range(len(variants)):
             if i == len(trips):
                 trips.append(_variant(trip, kind, variants[i], budget))
             elif trips[i] is None:
                 trips[i] = _variant(trip, kind, variants[i], budget)
-        every = list(shuffles)
+        every = [best if p is None else p for p in others]
         for e in trips:
             if isinstance(e, _Priced):
-                p = trip.round_trip(kind, e.choice)
+                p = best if won is not None and e.choice is won.choice else trip.round_trip(kind, e.choice)
                 if all(p != q for q in every):
                     every.append(p)
         out = [Alternative(p.kind, _detail(p), p.cost, f"costs {p.cost - best.cost:g} more under the cost model"
                            if p.cost > best.cost else "as cheap, but a simpler mechanism was chosen")
                for p in every if p is not best]
-        out += infeasible
+        if no_shuffle:
+            out.append(Alternative("warp_shuffle", "in-warp exchange", None, no_shuffle))
         if any(isinstance(e, str) for e in trips) and not any(c.kind in ("shared_memory", "cross_cta") for c in every):
             out.append(Alternative(kind, f"max_shared_bytes={budget}", None, "no round trip fits the shared-memory budget"))
         return tuple(out)

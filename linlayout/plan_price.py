@@ -14,9 +14,9 @@ matrix sides alike; not Triton's model, which Triton chooses with), and the cost
 hold copies is predicated off, :func:`linlayout.cost._store_phases`).  A :class:`_Price`
 counts conflicts lazily: ``bound`` is a lower bound of the cost until both sides are counted,
 which lets the planner's race (:mod:`linlayout.plan`) drop a swizzle without counting it.  The
-per-layout facts a price reads (:func:`_side_facts`, :func:`_buffer_bases`,
-:func:`_coordinates`) are remembered; :func:`clear_price_caches` forgets them (part of
-:func:`linlayout.plan.clear_caches`).
+per-layout facts a price reads (:func:`_side_facts`) are remembered; :func:`clear_price_caches`
+forgets them (part of :func:`linlayout.plan.clear_caches`).  What it reads of a pair's buffer
+(:func:`_buffer_inverse`, :func:`_coordinates`) is kept on the call's choice, read once.
 
 Layers: below :mod:`linlayout.plan` (which races the prices and builds the plan of the winner),
 above :mod:`linlayout.plan_sides` (what a side is), :mod:`linlayout.plan_smem` (the swizzle),
@@ -50,7 +50,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from . import gf2
-from .banks import _unit_images as _bank_unit_images
+from .banks import _unit_images_of
 from .banks import _hardware_conflicts
 from .cost import _free_lanes, _round_trip_price, _store_phases, _wavefronts
 from .linear import LinearLayout
@@ -129,7 +129,7 @@ def _aligned_vector(choice: SwizzleChoice, L: LinearLayout, bitwidth: int) -> in
         >>> _aligned_vector(c, M, 32), _side_vector(c, _side_facts(M), "st.shared", 32, 1)
         (1, 4)
     """
-    solve = _coordinates(choice.layout)
+    solve = _coordinates(choice)
     regs = [solve(v) for v in L.flat_bases("register") if v]
     others = [solve(v) for d in L.in_dim_names if d != "register" for v in L.flat_bases(d) if v]
     max_k = max(128 // bitwidth, 1).bit_length() - 1
@@ -226,7 +226,7 @@ class _Price:
         e.g. a 128-bit access whose lanes 8 apart share a bank conflicts, a 64-bit one need not);
         its vector, instruction count and conflict-free wavefronts change with it."""
         if self._inv is False:
-            self._inv = _buffer_inverse(self.choice.layout, _choice_unit_images(self.choice))
+            self._inv = _buffer_inverse(self.choice)
         choice, side = self.choice, self.facts[i]
         instr = choice.store_instr if i == 0 else choice.load_instr
         rows = _side_rows(choice, instr, side, self._inv, self.reps)
@@ -294,18 +294,29 @@ def _trip_counts(choice: SwizzleChoice, fa: _SideFacts, fb: _SideFacts, bw: int,
     return sv, lv, max(1, fa.n_regs // sv), max(1, fb.n_regs // lv)
 
 
-def _buffer_inverse(lay: LinearLayout, known: dict[int, int] | None = None) -> tuple[dict[int, int], tuple[tuple[str, int], ...], int] | None:
-    """What :func:`_side_rows` reads of the buffer ``lay``: the offset of
-    each unit vector (:func:`linlayout.banks._unit_images` of its offset bases, or ``known``
-    when the search read it off the buffer's shape: :func:`~linlayout.plan_smem._choice_unit_images`),
-    its out-dims and its log2 size; None unless it is a bijection (the fast count takes no other)."""
-    if known is not None:  # the search's shape: a bijection (its unit images are keyed by every unit and 0)
-        return known, lay._outs, len(known) - 1
-    offsets = _buffer_bases(lay)
-    if len(offsets) != lay.total_out_size_log2:
-        return None
-    inv = _bank_unit_images(offsets)
-    return None if inv is None else (inv, tuple(lay.out_dims.items()), len(offsets))
+def _buffer_inverse(choice: SwizzleChoice) -> tuple[dict[int, int], tuple[tuple[str, int], ...], int] | None:
+    """What :func:`_side_rows` reads of the buffer of ``choice``: the offset of each unit vector
+    (read off the search's shape where it has one, :func:`~linlayout.plan_smem._choice_unit_images`,
+    else :func:`linlayout.banks._unit_images_of` its offset bases), its out-dims and its log2
+    size; None unless it is a bijection (the fast count takes no other).  Read once per choice
+    (the store and the load side, the vectors and the plan ask for it) and kept on the choice:
+    a fact of the pair's buffer, gone with the call's choice."""
+    memo = choice.__dict__
+    got: tuple[dict[int, int], tuple[tuple[str, int], ...], int] | None = memo.get("_inverse", _MISSING)
+    if got is _MISSING:
+        lay = choice.layout
+        known = _choice_unit_images(choice)
+        if known is not None:  # the search's shape: a bijection (its unit images are keyed by every unit and 0)
+            got = (known, lay._outs, len(known) - 1)
+        else:
+            offsets = _buffer_bases(lay)
+            inv = _unit_images_of(offsets) if len(offsets) == lay.total_out_size_log2 else None
+            got = None if inv is None else (inv, tuple(lay.out_dims.items()), len(offsets))
+        memo["_inverse"] = got
+    return got
+
+
+_MISSING = object()
 
 
 def _side_rows(choice: SwizzleChoice, instr: str, side: _SideFacts, fast: Any = False,
@@ -334,7 +345,7 @@ def _side_rows(choice: SwizzleChoice, instr: str, side: _SideFacts, fast: Any = 
         vecs = side.bank[:n_regs + 2]
     lay = choice.layout
     if fast is False:
-        fast = _buffer_inverse(lay)
+        fast = _buffer_inverse(choice)
     images: list[Any] | None = None
     if fast is not None and side.outs == fast[1]:
         units = fast[0]
@@ -345,7 +356,7 @@ def _side_rows(choice: SwizzleChoice, instr: str, side: _SideFacts, fast: Any = 
             except KeyError:
                 images = None
     if images is None:
-        images = list(map(_coordinates(lay), vecs))
+        images = list(map(_coordinates(choice), vecs))
         if None in images:  # a vector outside the buffer's span: not this buffer's side
             return None
     n_off = (lay.total_in_size_log2 if fast is None else fast[2]) - (reps.bit_length() - 1)
@@ -380,33 +391,40 @@ def _round0_register(images: Sequence[int], n_off: int) -> int | None:
     return min(kernel)[1] if kernel else None
 
 
-@functools.lru_cache(maxsize=1024)
 def _buffer_bases(lay: LinearLayout) -> tuple[int, ...]:
     """The flat vector, bank, segment and reps bases of the shared layout ``lay``, in that order."""
     return lay.flat_bases("vector") + lay.flat_bases("bank") + lay.flat_bases("segment") + lay.flat_bases("reps")
 
 
-@functools.lru_cache(maxsize=1024)
-def _coordinates(lay: LinearLayout) -> Callable[[int], int | None]:
-    """The coordinates of a flat tensor vector in the basis of the shared layout ``lay`` (its
-    vector, bank, segment, reps bits, in that order: bit ``i`` of the answer is basis ``i``), or
-    None outside its span.  A bijective buffer (every repaired choice) reads them from the
-    remembered images of the unit vectors (the bank count of a buffer without rounds reads the
-    same ones): one look-up per unit vector.
+def _coordinates(choice: SwizzleChoice) -> Callable[[int], int | None]:
+    """The coordinates of a flat tensor vector in the basis of the shared layout of ``choice``
+    (its vector, bank, segment, reps bits, in that order: bit ``i`` of the answer is basis
+    ``i``), or None outside its span.  A bijective buffer (every repaired choice) reads them from
+    the images of the unit vectors (:func:`_buffer_inverse`, which the bank count reads too): one
+    look-up per unit vector.  Built once per choice and kept on it (a fact of the pair's buffer,
+    gone with the call's choice).
 
         >>> lay = LinearLayout({"vector": [[1]], "bank": [[6]], "segment": [], "reps": [[4]]}, {"dim0": 8})
-        >>> solve = _coordinates(lay)
+        >>> solve = _coordinates(SwizzleChoice(lay, "st.shared", "ld.shared", 0, 0, (), (), 32))
         >>> solve(1), solve(4), solve(2), solve(7)     # 2 = 6 ^ 4: bank and reps; 7 = 1 ^ 6 ^ 4... = 1 ^ 2 ^ 4
         (1, 4, 6, 3)
     """
-    every = _buffer_bases(lay)
-    inv = _bank_unit_images(every)
+    memo = choice.__dict__
+    got: Callable[[int], int | None] | None = memo.get("_solve")
+    if got is None:
+        got = memo["_solve"] = _solver(choice)
+    return got
+
+
+def _solver(choice: SwizzleChoice) -> Callable[[int], int | None]:
+    """:func:`_coordinates` of ``choice``, built."""
+    inv = _buffer_inverse(choice)
     if inv is None:  # not a basis: solve in the span
         basis = gf2.SpanBasis()
-        for u in every:
+        for u in _buffer_bases(choice.layout):
             basis.insert(u)
         return basis.express
-    units = inv
+    units = inv[0]
 
     def solve(v: int) -> int | None:
         got = units.get(v)
@@ -423,5 +441,4 @@ def _coordinates(lay: LinearLayout) -> Callable[[int], int | None]:
 def clear_price_caches() -> None:
     """Forget the per-layout facts pricing remembers (for benchmarks; part of
     :func:`linlayout.plan.clear_caches`)."""
-    for f in (_side_facts, _buffer_bases, _coordinates):
-        f.cache_clear()
+    _side_facts.cache_clear()

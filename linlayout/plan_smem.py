@@ -298,6 +298,18 @@ def _groups(
     return vbasis, sbasis, segment, reps
 
 
+def _unit_vectors(vs: Sequence[int]) -> bool:
+    """Whether every vector of ``vs`` is a unit vector or zero.
+
+        >>> _unit_vectors([1, 8, 0]), _unit_vectors([1, 6])
+        (True, False)
+    """
+    for v in vs:
+        if v & (v - 1):
+            return False
+    return True
+
+
 def _bits(m: int) -> list[int]:
     """The set bits of ``m`` as values, lowest first.
 
@@ -368,6 +380,60 @@ def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], .
     bank bits it says (a list of their indices; None: as they are): the same basis, so the same
     coordinates along the vector and reps bits."""
     vbasis, sbasis, segment, reps = groups
+    shape = _unit_shape(vbasis, sbasis, reps)
+    if shape is not None:
+        # the shape (what the swizzle of unit vectors gives): read off masks
+        lows, vmask, rmask = shape
+        bbasis = _bits(((1 << dim) - 1) & ~lows)
+        coords: _UnitCoords | None = (vmask, rmask, outs)
+    else:
+        bbasis, coords = _banks_and_coords(vbasis, sbasis, reps, dim, outs)
+    if order_banks is not None:
+        order = order_banks(bbasis)
+        if order is not None:
+            bbasis = [bbasis[i] for i in order]
+    lay = LinearLayout._make_raw(
+        (("vector", tuple(vbasis)), ("bank", tuple(bbasis)), ("segment", tuple(segment)), ("reps", tuple(reps))), outs)
+    # the bank bits complete the span of the others to the whole tensor: the rank is known
+    lay._rank = dim
+    return lay, coords
+
+
+def _unit_shape(vbasis: Sequence[int], sbasis: Sequence[int], reps: Sequence[int]) -> tuple[int, int, int] | None:
+    """Whether offset bits are in the shape :func:`_layout_and_coords` reads coordinates off
+    masks, checked on masks: the vector and reps bits distinct unit vectors (their sum has no
+    carries), every other bit a unit vector or a pair ``lo ^ hi`` of two, the lowest bits of
+    the vector and segment bits distinct and none zero, no ``hi`` among them.  Then ``(the
+    lowest bits, the vector bits, the reps bits)`` as masks, else None (and
+    :func:`_banks_and_coords` decides: tests/test_plan_fast.py checks both agree).
+
+        >>> _unit_shape([1], [6, 8], []), _unit_shape([1], [3], [])     # 6 = 2 ^ 4; 3 = 1 ^ 2 has lowest bit 1 twice
+        ((11, 1, 0), None)
+    """
+    vmask = _or(vbasis)
+    if vmask.bit_count() != len(vbasis) or sum(vbasis) != vmask:
+        return None
+    lows = vmask
+    his = 0
+    for v in sbasis:
+        lo = v & -v
+        hi = v ^ lo
+        if hi & (hi - 1):
+            return None
+        lows |= lo
+        his |= hi
+    if lows.bit_count() != len(vbasis) + len(sbasis) or his & lows:
+        return None
+    rmask = _or(reps)
+    if rmask.bit_count() != len(reps) or sum(reps) != rmask:
+        return None
+    return lows, vmask, rmask
+
+
+def _banks_and_coords(vbasis: list[int], sbasis: list[int], reps: list[int], dim: int,
+                      outs: tuple[tuple[str, int], ...]) -> tuple[list[int], _UnitCoords | None]:
+    """The bank bits of :func:`_layout_and_coords` (the units completing the vector and segment
+    bits) and its coordinate masks (None unless in its shape), for any offset bits."""
     vecs = vbasis + sbasis
     lows = functools.reduce(operator.or_, vecs, 0)
     if lows.bit_count() == len(vecs) and sum(vecs) == lows and 0 not in vecs:
@@ -402,15 +468,7 @@ def _layout_and_coords(groups: _Groups, dim: int, outs: tuple[tuple[str, int], .
                     coords = (vmask, rmask, outs)
     else:
         bbasis = unit_complement(vecs, dim)
-    if order_banks is not None:
-        order = order_banks(bbasis)
-        if order is not None:
-            bbasis = [bbasis[i] for i in order]
-    lay = LinearLayout._make_raw(
-        (("vector", tuple(vbasis)), ("bank", tuple(bbasis)), ("segment", tuple(segment)), ("reps", tuple(reps))), outs)
-    # the bank bits complete the span of the others to the whole tensor: the rank is known
-    lay._rank = dim
-    return lay, coords
+    return bbasis, coords
 
 
 def _choice_of(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...], store: str, load: str, w: int, r: int,
@@ -434,6 +492,9 @@ def _choice_of(groups: _Groups, dim: int, outs: tuple[tuple[str, int], ...], sto
     d["bitwidth"] = bitwidth
     if coords is not None:
         d["_unit_coords"] = coords
+    # the offset bits (vector, bank, segment), as :meth:`SwizzleChoice._offset_tuple` reads them
+    ins = lay._ins
+    d["_offsets"] = ins[0][1] + ins[1][1] + ins[2][1]
     return choice
 
 
@@ -645,12 +706,18 @@ def ldst_choice_39(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> Swizz
         ((), (32,))
     """
     s, d = _sides(src, dst)
-    bw = max(bitwidth, 8)
-    vbasis, src_fills, tile_src, tile_dst, words = _parts_39(s, d, bw)
+    return _ldst_choice_39(s, d, max(bitwidth, 8), _common_registers(s, d), s.reg_set & d.reg_set)
+
+
+def _ldst_choice_39(s: _Side, d: _Side, bw: int, common: Sequence[int], common_set: frozenset[int]) -> SwizzleChoice:
+    """:func:`ldst_choice_39` of two sides (``bw``: at least 8); ``common``: their common
+    register basis (:func:`_common_registers`), ``common_set``: the register vectors both hold
+    (what a swizzle search has already: :meth:`SwizzleSearch.ldst_39`)."""
+    vbasis, src_fills, tile_src, tile_dst, words = _parts_39(s, d, bw, common)
     # every vector a unit vector: the groups read the unused units off masks (as _ldst_choice)
-    units = s.units and d.units and all(v & (v - 1) == 0 for v in vbasis)
+    units = s.units and d.units and _unit_vectors(vbasis)
     masks = (sum(set(vbasis)), sum(set(tile_src)), sum(set(tile_dst))) if units else None
-    groups = _groups(s.reg_set & d.reg_set, s.dim, _segment_len(s.dim, bw, len(vbasis)), vbasis, tile_src, tile_dst, 0, masks)
+    groups = _groups(common_set, s.dim, _segment_len(s.dim, bw, len(vbasis)), vbasis, tile_src, tile_dst, 0, masks)
     w, r = _conflicts(groups[2], tile_src, tile_dst, units)
     # narrower than 64 bits: the bank bits in :func:`_bank_order_39`'s order (the same basis,
     # so still a bijection, its coordinates along the vector and reps bits unchanged)
@@ -658,11 +725,11 @@ def ldst_choice_39(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> Swizz
     return _choice_of(groups, s.dim, s.outs, "st.shared", "ld.shared", w, r, tile_src, tile_dst, bw, order)
 
 
-def _parts_39(s: _Side, d: _Side, bw: int) -> tuple[list[int], bool | None, list[int], list[int], int]:
+def _parts_39(s: _Side, d: _Side, bw: int, common: Sequence[int]) -> tuple[list[int], bool | None, list[int], list[int], int]:
     """What :func:`ldst_choice_39` builds its swizzle from: the vector bases and which side
-    filled the word (:func:`_vbasis_39`), each side's wavefront tile and log2 of the vector's
-    32-bit words."""
-    vbasis, src_fills = _vbasis_39(s, d, bw, _common_registers(s, d))
+    filled the word (:func:`_vbasis_39`; ``common``: the sides' common register basis), each
+    side's wavefront tile and log2 of the vector's 32-bit words."""
+    vbasis, src_fills = _vbasis_39(s, d, bw, common)
     words = (max(1, (1 << len(vbasis)) * bw // 32)).bit_length() - 1
     return vbasis, src_fills, list(s.lanes[:s.n_lanes - words]), list(d.lanes[:d.n_lanes - words]), words
 
@@ -671,9 +738,13 @@ def _bank_order_39(banks: Sequence[int], s: _Side, d: _Side, src_fills: bool | N
     """:func:`ldst_choice_39`'s order of the bank bits ``banks`` (where its vector is narrower
     than 64 bits): those that are registers of the side that filled the word (else of the side
     with more of them) first; None when that is their order already."""
-    in_src = [i for i, b in enumerate(banks) if b in s.reg_set]
-    in_dst = [i for i, b in enumerate(banks) if b in d.reg_set]
-    first = in_src if src_fills or (src_fills is None and len(in_src) > len(in_dst)) else in_dst
+    if src_fills is None:
+        in_src = [i for i, b in enumerate(banks) if b in s.reg_set]
+        in_dst = [i for i, b in enumerate(banks) if b in d.reg_set]
+        first = in_src if len(in_src) > len(in_dst) else in_dst
+    else:  # only the side that filled the word is read
+        regs = s.reg_set if src_fills else d.reg_set
+        first = [i for i, b in enumerate(banks) if b in regs]
     if first == list(range(len(first))):
         return None
     return first + [i for i in range(len(banks)) if i not in first]
@@ -1378,6 +1449,12 @@ class SwizzleSearch:
             s, d = self.sides
             self._ldst = _ldst_choice(s, d, self.bitwidth, self.common_registers(0), self._common)
         return self._ldst
+
+    def ldst_39(self) -> SwizzleChoice:
+        """:func:`ldst_choice_39` of the two sides (a new choice each call), from the facts the
+        search has read."""
+        s, d = self.sides
+        return _ldst_choice_39(s, d, self.bitwidth, self.common_registers(0), self._common)
 
     def best(self, src_tiles: Sequence[MemOpTile], dst_tiles: Sequence[MemOpTile]) -> SwizzleChoice:
         """:func:`optimal_swizzle` over these candidate tiles."""

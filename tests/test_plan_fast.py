@@ -378,3 +378,41 @@ def test_plans_built_fast_equal_plans_built_by_the_dataclass(data):
     lazy = Plan._new("noop", p.src, p.dst, p.conversion, p.bitwidth, shuffle_schedule=_later(lambda: calls.append(1) or None))
     assert calls == [] and lazy == Plan("noop", p.src, p.dst, p.conversion, p.bitwidth)
     assert lazy.shuffle_schedule is None and calls == [1] and lazy.rejected == ()
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.data())
+def test_unit_shape_agrees_with_the_general_reading_of_offset_bits(data):
+    """Where _unit_shape reads a swizzle's offset bits off masks (the shape of unit vectors and
+    XOR pairs), the general analysis finds the same bank bits and coordinate masks; drawn near
+    that shape (units, pairs of unused units, a repeated or zero vector, a triple) and anywhere."""
+    from linlayout.plan_smem import _banks_and_coords, _bits, _unit_shape
+
+    dim = data.draw(st.integers(1, 12))
+    units = [1 << i for i in range(dim)]
+    pool = list(data.draw(st.permutations(units)))
+    nv = data.draw(st.integers(0, min(3, dim)))
+    vbasis, pool = pool[:nv], pool[nv:]
+    sbasis = []
+    while pool and data.draw(st.booleans()):
+        kind = data.draw(st.sampled_from(["unit", "pair", "pair", "any"]))
+        if kind == "pair" and len(pool) >= 2:
+            lo, hi = pool.pop(), pool.pop()
+            sbasis.append(lo ^ hi)
+        elif kind == "any":
+            sbasis.append(data.draw(st.integers(0, (1 << dim) - 1)))
+        else:
+            sbasis.append(pool.pop())
+    if vbasis and data.draw(st.integers(0, 9)) == 0:
+        vbasis[0] = data.draw(st.integers(0, (1 << dim) - 1))
+    singles = [v for v in sbasis if v and not v & (v - 1)]
+    reps = [v for v in singles if data.draw(st.booleans())]
+    if data.draw(st.integers(0, 9)) == 0:
+        reps.append(data.draw(st.integers(0, (1 << dim) - 1)))
+    outs = (("dim0", 1 << dim),)
+    shape = _unit_shape(vbasis, sbasis, reps)
+    bbasis, coords = _banks_and_coords(list(vbasis), list(sbasis), list(reps), dim, outs)
+    if shape is not None:
+        lows, vmask, rmask = shape
+        assert _bits(((1 << dim) - 1) & ~lows) == bbasis
+        assert coords == (vmask, rmask, outs)

@@ -194,19 +194,36 @@ def test_round_trip_price_is_weighted(waves, barriers, key):
 
 
 def test_clear_caches_forgets_the_pricing_facts():
-    """The per-layout facts pricing remembers (each side's facts, the buffers' inverses) are
-    forgotten by clear_caches, so cold timings are cold."""
+    """The per-layout facts pricing remembers (each side's facts) are forgotten by clear_caches,
+    so cold timings are cold; what it reads of a pair's buffer (its inverse, the coordinates in
+    its basis) is kept on the call's choice only, never in a cache that outlives the call."""
     from linlayout.banks import _unit_images
 
     rows = LinearLayout({"register": [[0, 1], [0, 2]], "lane": [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]],
                          "warp": [[4, 0], [8, 0]]}, {"dim0": 16, "dim1": 32})
     cols = LinearLayout({"register": [[1, 0], [2, 0]], "lane": [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]],
                          "warp": [[0, 8], [0, 16]]}, {"dim0": 16, "dim1": 32})
-    assert P.plan_conversion(rows, cols, bitwidth=16).kind == "shared_memory"
-    caches = (PP._side_facts, _unit_images)
-    assert all(f.cache_info().currsize for f in caches)
     P.clear_caches()
-    assert not any(f.cache_info().currsize for f in caches)
+    plan = P.plan_conversion(rows, cols, bitwidth=16)
+    assert plan.kind == "shared_memory"
+    assert PP._side_facts.cache_info().currsize
+    assert _unit_images.cache_info().currsize == 0  # no buffer's inverse outlives the call
+    P.clear_caches()
+    assert PP._side_facts.cache_info().currsize == 0
+
+
+def test_a_buffers_facts_are_read_once_per_choice():
+    """The buffer's inverse and the coordinates in its basis are built once per choice (the
+    store side, the load side and the plan read them) and kept on that choice."""
+    from linlayout.plan_smem import SwizzleChoice
+
+    lay = LinearLayout({"vector": [[1]], "bank": [[6]], "segment": [], "reps": [[4]]}, {"dim0": 8})
+    c = SwizzleChoice(lay, "st.shared", "ld.shared", 0, 0, (), (), 32)
+    assert PP._buffer_inverse(c) is PP._buffer_inverse(c)
+    assert PP._coordinates(c) is PP._coordinates(c)
+    again = SwizzleChoice(lay, "st.shared", "ld.shared", 0, 0, (), (), 32)   # an equal choice of another call
+    assert PP._coordinates(again) is not PP._coordinates(c)
+    assert [PP._coordinates(again)(v) for v in range(8)] == [PP._coordinates(c)(v) for v in range(8)]
 
 
 def test_budget_refusal_of_an_in_warp_exchange_says_why_it_went_through_shared_memory():
@@ -226,3 +243,36 @@ def test_budget_refusal_of_an_in_warp_exchange_says_why_it_went_through_shared_m
         plan_conversion(src, dst, strategy="triton", max_shared_bytes=16)
     assert "crosses warps" not in str(e.value) and "in-warp exchange" in str(e.value) and "512 bytes" in str(e.value)
     assert plan_conversion(src, dst, strategy="best", max_shared_bytes=16).kind == "warp_shuffle"
+
+
+def test_plans_leave_no_cyclic_garbage():
+    """A plan's lazily priced alternatives hold the plan weakly: planning (a round trip, an
+    in-warp exchange, their alternatives read or not) leaves nothing for the cyclic garbage
+    collector, so a process with it on does not pay for collecting every plan."""
+    import gc
+
+    rows = LinearLayout({"register": [[0, 1], [0, 2]], "lane": [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]],
+                         "warp": [[4, 0], [8, 0]]}, {"dim0": 16, "dim1": 32})
+    cols = LinearLayout({"register": [[1, 0], [2, 0]], "lane": [[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]],
+                         "warp": [[0, 8], [0, 16]]}, {"dim0": 16, "dim1": 32})
+    s = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]]}, {"dim0": 64})
+    d = LinearLayout({"register": [[32]], "lane": [[2], [4], [8], [16], [1]]}, {"dim0": 64})
+    pairs = [(rows, cols), (s, d)]
+    for a, b in pairs:  # per-layout facts remembered first: what follows allocates only the plans
+        P.plan_conversion(a, b, bitwidth=16).rejected
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        kinds = set()
+        for a, b in pairs:
+            p = P.plan_conversion(a, b, bitwidth=16)
+            kinds.add(p.kind)
+            q = P.plan_conversion(a, b, bitwidth=16)
+            assert q.rejected and all(alt.kind for alt in q.rejected)
+            del p, q
+        assert kinds == {"shared_memory", "warp_shuffle"}
+        assert gc.collect() == 0
+    finally:
+        if was:
+            gc.enable()
