@@ -45,7 +45,6 @@ from __future__ import annotations
 import functools
 import math
 import operator
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, NamedTuple, NoReturn, cast
@@ -524,12 +523,18 @@ class Alternative:
 
 
 class _Later:
-    """A value of a plan computed on first read (see :class:`_OnFirstRead`)."""
+    """A value of a plan computed on first read (see :class:`_OnFirstRead`): ``fn()``, or
+    ``fn(plan)`` with ``of_plan`` (a value about the plan that holds it, which then need not
+    hold the plan: no reference cycle, so a plan is freed without the cyclic GC, and a copy of a
+    plan reads its own)."""
 
-    __slots__ = ("fn",)
+    __slots__ = ("fn", "of_plan")
 
-    def __init__(self, fn: Callable[[], Any]):
-        self.fn = fn
+    def __init__(self, fn: Callable[..., Any], of_plan: bool = False):
+        self.fn, self.of_plan = fn, of_plan
+
+    def value(self, plan: Any) -> Any:
+        return self.fn(plan) if self.of_plan else self.fn()
 
 
 def _later(fn: Callable[[], Any]) -> Any:
@@ -553,7 +558,7 @@ class _OnFirstRead:
             return self.default
         v = obj.__dict__.get(self.key, self.default)
         if isinstance(v, _Later):
-            v = obj.__dict__[self.key] = v.fn()
+            v = obj.__dict__[self.key] = v.value(obj)
         return v
 
     def __set__(self, obj: Any, value: Any) -> None:
@@ -1490,14 +1495,11 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
         best = min(shuffles, key=lambda p: p.cost)
     else:
         raise UnsupportedError(next(e for e in trips if isinstance(e, str)))
-    # rejected() is attached to the plan it compares with: it holds the plan weakly (read while
-    # the plan is alive), so that a plan and what it remembers are freed without the cyclic GC
-    chosen = weakref.ref(best)
+    # rejected() is given the plan it compares with when read (it does not hold it), so that a
+    # plan and what it remembers are freed without the cyclic GC
     others: list[Plan | None] = [None if p is best else p for p in shuffles]
 
-    def rejected() -> tuple[Alternative, ...]:
-        best = chosen()
-        assert best is not None  # read through the plan
+    def rejected(best: Plan) -> tuple[Alternative, ...]:
         for i in range(len(variants)):
             if i == len(trips):
                 trips.append(_variant(trip, kind, variants[i], budget))
@@ -1520,7 +1522,7 @@ def _best(trip: _Trip, matrix: tuple[bool, bool], budget: int | None) -> Plan:
 
     # the winner was built by this call alone (nothing of a pair is remembered across calls): its
     # alternatives are attached in place instead of copying the frozen plan
-    object.__setattr__(best, "rejected", _later(rejected))
+    object.__setattr__(best, "rejected", _Later(rejected, of_plan=True))
     return best
 
 

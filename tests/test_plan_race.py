@@ -246,9 +246,10 @@ def test_budget_refusal_of_an_in_warp_exchange_says_why_it_went_through_shared_m
 
 
 def test_plans_leave_no_cyclic_garbage():
-    """A plan's lazily priced alternatives hold the plan weakly: planning (a round trip, an
-    in-warp exchange, their alternatives read or not) leaves nothing for the cyclic garbage
-    collector, so a process with it on does not pay for collecting every plan."""
+    """A plan's lazily priced alternatives do not hold the plan (they are given it when read):
+    planning (a round trip, an in-warp exchange, their alternatives read or not) leaves nothing
+    for the cyclic garbage collector, so a process with it on does not pay for collecting every
+    plan; and a copy of a plan reads its alternatives after the original is gone."""
     import gc
 
     rows = LinearLayout({"register": [[0, 1], [0, 2]], "lane": [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]],
@@ -276,3 +277,12 @@ def test_plans_leave_no_cyclic_garbage():
     finally:
         if was:
             gc.enable()
+    import copy
+
+    for a, b in pairs:
+        p = P.plan_conversion(a, b, bitwidth=16)
+        c = copy.copy(p)
+        want = P.plan_conversion(a, b, bitwidth=16).rejected
+        del p
+        gc.collect()
+        assert c.rejected == want
