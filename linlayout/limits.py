@@ -74,6 +74,7 @@ __all__ = [
     "parse_int",
     "check_int",
     "check_depth",
+    "split_top_level",
     "as_list",
     "read_json",
 ]
@@ -212,6 +213,31 @@ def check_depth(text: str, what: str = "text", opening: str = "[{(<", closing: s
             items[-1] += 1
             if items[-1] >= max_items:
                 raise ParseError(f"{what} has a list of more than {max_items} entries", text, i)
+
+
+def split_top_level(text: str, opening: str = "<", closing: str = ">", sep: str = ",") -> list[str]:
+    """``text`` split at the ``sep`` characters outside brackets, each part stripped (an empty
+    ``text`` has no parts).
+
+        >>> split_top_level("!tt.ptr<f32>, !ttg.memdesc<64x64xf16, #shared>, i32")
+        ['!tt.ptr<f32>', '!ttg.memdesc<64x64xf16, #shared>', 'i32']
+        >>> split_top_level("(1,(2,3)),_", "(", ")")
+        ['(1,(2,3))', '_']
+    """
+    out: list[str] = []
+    cur: list[str] = []
+    depth = 0
+    for ch in text:
+        if ch == sep and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+            continue
+        depth += (ch in opening) - (ch in closing)
+        cur.append(ch)
+    last = "".join(cur).strip()
+    if last or out:
+        out.append(last)
+    return out
 
 
 def _json_int(token: str) -> int:

@@ -17,6 +17,7 @@ import pytest
 
 from converters.cute import ComposedLayout, Layout, MixedBits, parse, parse_coord, parse_int_tuple, parse_layout
 from linlayout.errors import LayoutError
+from linlayout.limits import split_top_level
 
 HERE = pathlib.Path(__file__).parent / "oracles" / "cute-cpp"
 sys.path.insert(0, str(HERE))
@@ -35,16 +36,7 @@ def _tiler(text):
         pass
     if text[0] != "(":  # a layout tiler
         return parse_layout(text)
-    parts, depth, cur = [], 0, ""
-    for ch in text[1:-1]:
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-            continue
-        depth += ch == "("
-        depth -= ch == ")"
-        cur += ch
-    parts.append(cur)
+    parts = split_top_level(text[1:-1], "(", ")")
     return tuple(parse_layout(p) if ":" in p else parse_coord(p) for p in parts)
 
 

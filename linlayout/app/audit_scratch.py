@@ -57,6 +57,7 @@ from converters.mlir.types import MemDescType, TensorType, read_type
 from ..contract import Kind
 from ..errors import LayoutError, ParseError
 from ..gf2 import rank as gf2_rank
+from ..limits import split_top_level
 from ..linear import LinearLayout
 from ..plan import Plan, plan_conversion
 
@@ -461,22 +462,6 @@ def _capture_size(text: str, aliases: Any) -> int:
     raise LayoutError(f"a warp_specialize capture of type {t!r}: Triton 3.9 gives no shared-memory size for it")
 
 
-def _split_types(text: str) -> list[str]:
-    """The comma-separated types of ``text`` (commas inside ``<>`` kept)."""
-    out, depth, cur = [], 0, ""
-    for ch in text:
-        if ch == "," and depth == 0:
-            out.append(cur)
-            cur = ""
-            continue
-        depth += ch == "<"
-        depth -= ch == ">"
-        cur += ch
-    if cur.strip():
-        out.append(cur)
-    return [t.strip() for t in out]
-
-
 def capture_bytes(types: Sequence[str], aliases: Any = None) -> int:
     """Scratch bytes of a ``ttg.warp_specialize`` capturing values of ``types`` (type texts),
     packed tightly (``WarpSpecializeOp::getCaptureSize``).
@@ -504,7 +489,7 @@ def _warp_specialize(lines: Sequence[str], start: int) -> tuple[list[str], int, 
                 warps += int(p.group(1))
         c = _WS_CLOSE.match(lines[i]) if i > start and depth == 0 else None
         if c:
-            return _split_types(c.group(1)), warps, i
+            return split_top_level(c.group(1)), warps, i
     raise LayoutError(f"line {start + 1}: ttg.warp_specialize without the closing '}} : (captures) -> ()' line")
 
 
