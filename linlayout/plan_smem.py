@@ -44,7 +44,7 @@ from typing import cast
 
 from .checks import as_int
 from .errors import DimensionError, LayoutError, SizeError
-from .gf2 import SpanBasis, echelon_insert, images_over_units, intersection_basis, masked_meet_dim, meet_dim, unit_complement
+from .gf2 import SpanBasis, echelon_insert, images_over_units, intersection_basis, masked_meet_dim, meet_dim, rank, unit_complement
 from .limits import MAX_ITEMS, as_list
 from .linear import LinearLayout
 
@@ -653,13 +653,15 @@ def _ldst_choice(src: _Side, dst: _Side, bitwidth: int, common: Sequence[int],
     return _choice_of(groups, src.dim, src.outs, "st.shared", "ld.shared", w, r, tile_src, tile_dst, bitwidth)
 
 
-def _vbasis_39(src: _Side, dst: _Side, bitwidth: int, common: Sequence[int]) -> tuple[list[int], bool | None]:
+def _vbasis_39(src: _Side, dst: _Side, bitwidth: int, common: Sequence[int],
+               block_src: frozenset[int] = frozenset()) -> tuple[list[int], bool | None]:
     """Triton 3.9's vector bases of plain ``ld/st.shared`` (``getVecBasisLdSt``) and which side
     filled the 32-bit word (True: ``src``, False: ``dst``, None: neither had to).  ``common`` (the
     registers both hold) cut to 128 bits; narrower than a word, it is topped up with the registers
     of one side that are warps of the other (the side with more, on a tie the one with the lower
-    vector), then with the warps both share, then with each side's warps in turn, and cut to a
-    word.  Unlike :func:`_vbasis`, no register that is only one side's past the word.
+    vector), then with the warps both share, then with each side's warps in turn (a ``dst`` warp
+    that is one of ``block_src``, the source's block vectors in a CTA cluster, left out), and cut
+    to a word.  Unlike :func:`_vbasis`, no register that is only one side's past the word.
 
         >>> s = _Side(LinearLayout.from_flat({"register": [1, 2], "lane": [4, 8], "warp": [16]}, [("dim0", 32)]))
         >>> d = _Side(LinearLayout.from_flat({"register": [1, 16], "lane": [4, 8], "warp": [2]}, [("dim0", 32)]))
@@ -685,7 +687,7 @@ def _vbasis_39(src: _Side, dst: _Side, bitwidth: int, common: Sequence[int]) -> 
     while len(vbasis) < per_bank and (i < len(warp_src) or i < len(warp_dst)):
         if i < len(warp_src) and warp_src[i] not in vbasis:
             vbasis.append(warp_src[i])
-        if len(vbasis) < per_bank and i < len(warp_dst) and warp_dst[i] not in vbasis:
+        if len(vbasis) < per_bank and i < len(warp_dst) and warp_dst[i] not in vbasis and warp_dst[i] not in block_src:
             vbasis.append(warp_dst[i])
         i += 1
     return vbasis[:per_bank], src_fills
@@ -707,6 +709,33 @@ def ldst_choice_39(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> Swizz
     """
     s, d = _sides(src, dst)
     return _ldst_choice_39(s, d, max(bitwidth, 8), _common_registers(s, d), s.reg_set & d.reg_set)
+
+
+def cluster_ldst_scratch_elems_39(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> int:
+    """The elements of one CTA's buffer of Triton 3.9's plain ``ld/st.shared`` swizzle of a round
+    trip in a CTA cluster (``getNumScratchElemsSwizzledCvt`` over ``optimalSwizzlingLdSt`` of the
+    whole-tensor layouts ``src`` and ``dst``, ``block`` in-dims kept): the vector of
+    :func:`_vbasis_39`; the source's nonzero block vectors are neither bank nor segment bits
+    (they are the buffer's ``block`` in-dim: ``computeSegment`` treats them as both sides' bank
+    bits); the segment bits that are registers of both sides are reps; the buffer over the whole
+    tensor, less its reps, is shared by the source's distinct CTA parts (2^rank of its block
+    vectors).  With no block vector it is the one-CTA buffer less its reps.
+
+        >>> s = LinearLayout.from_flat({"register": [1], "lane": [2, 4, 8, 16, 32], "block": [64]}, [("dim0", 128)])
+        >>> d = LinearLayout.from_flat({"register": [64], "lane": [1, 2, 4, 8, 16], "block": [32]}, [("dim0", 128)])
+        >>> cluster_ldst_scratch_elems_39(s, d, 32)   # 128 elements, each of the 2 CTAs holds 64
+        64
+    """
+    s, d = _sides(src, dst)
+    bw = max(bitwidth, 8)
+    block = [v for v in s.layout.flat_bases("block") if v] if "block" in s.layout.in_dim_names else []
+    vbasis, _ = _vbasis_39(s, d, bw, _common_registers(s, d), frozenset(block))
+    words = (max(1, (1 << len(vbasis)) * bw // 32)).bit_length() - 1
+    tiles = [list(x.lanes[:x.n_lanes - max(0, words + x.n_lanes - 5)]) for x in (s, d)]
+    len_s = _segment_len(s.dim - len(block), bw, len(vbasis))
+    segment = _compute_segment(vbasis + tiles[0] + block, vbasis + tiles[1] + block, s.dim, len_s)
+    reps = sum(1 for v in segment if v in s.reg_set and v in d.reg_set)
+    return (1 << s.dim) >> (reps + rank(block))
 
 
 def _ldst_choice_39(s: _Side, d: _Side, bw: int, common: Sequence[int], common_set: frozenset[int]) -> SwizzleChoice:

@@ -66,7 +66,7 @@ from converters.mlir.types import MemDescType, TensorType
 from ..banks import bank_report
 from ..errors import LayoutError, ParseError
 from ..plan import Plan, plan_conversion
-from .audit_scratch import OpScratch, ScratchOp, buffer_bytes, live_peak, other_scratch, plan_scratch_bytes, region_ops, warp_index_bytes
+from .audit_scratch import OpScratch, ScratchOp, buffer_bytes, live_peak, other_scratch, plan_scratch_bytes, region_ops, split_cluster_scratch_bytes, warp_index_bytes
 from .audit_suggest import buffer_suggestions, conversion_suggestions
 
 __all__ = ["SHARED_MEMORY_LIMITS", "Conversion", "AuditReport", "audit", "shared_memory_limit", "add_arguments", "run"]
@@ -436,6 +436,9 @@ def _convert(m: Module, op: Op, src: TensorType, dst: TensorType, arch: Optional
     a, b = src.to_linear(), dst.to_linear()
     best = _plan(a, b, bits, arch, "best")
     tri = _plan(a, b, bits, arch, "triton")
+    estimate = _cluster_estimate(tri)
+    tri_bytes = (split_cluster_scratch_bytes(a, b, bits, arch is not None and arch >= 90) if estimate == _CTA_SPLIT_DIFFERS
+                 and tri.kind == "shared_memory" else plan_scratch_bytes(tri))
     cheaper = None
     try:  # a suggestion that cannot be priced is left out; the conversion's own audit stands
         sugg = conversion_suggestions(m, op, src, dst, tri, lambda x, y, bw, st: _plan(x, y, bw, arch, st))
@@ -448,7 +451,7 @@ def _convert(m: Module, op: Op, src: TensorType, dst: TensorType, arch: Optional
         op.line, op.location, op.name, _OPS[op.name], src.layout_text, dst.layout_text, list(src.shape), src.dtype, bits,
         op.num_warps, op.partition, best.kind, best.is_zero_cost, plan_scratch_bytes(best), tri.describe() if cheaper else best.describe(),
         {**_plan_counts(best), "cost": best.cost, "triton_cost": tri.cost,
-         "triton": {**_plan_counts(tri), "shared_bytes": plan_scratch_bytes(tri), "estimate": _cluster_estimate(tri)}},
+         "triton": {**_plan_counts(tri), "shared_bytes": tri_bytes, "estimate": estimate}},
         tri.kind, cheaper, [s.to_dict() for s in sugg],
         str(src), str(dst),
     )

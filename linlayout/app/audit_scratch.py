@@ -60,10 +60,11 @@ from ..gf2 import rank as gf2_rank
 from ..limits import split_top_level
 from ..linear import LinearLayout
 from ..plan import Plan, plan_conversion
+from ..plan_smem import cluster_ldst_scratch_elems_39
 
 __all__ = ["ScratchOp", "OpScratch", "reduce_scratch_bytes", "scan_scratch_bytes", "region_ops", "other_scratch", "warp_index_bytes",
            "gather_scratch_bytes", "histogram_scratch_bytes", "atomic_scratch_bytes", "capture_bytes", "buffer_bytes",
-           "plan_scratch_bytes", "live_peak"]
+           "plan_scratch_bytes", "split_cluster_scratch_bytes", "live_peak"]
 
 _AXIS = re.compile(r"\baxis\s*=\s*(\d+)")
 _TYPE_START = re.compile(r"tensor<")
@@ -188,6 +189,30 @@ def plan_scratch_bytes(p: Plan) -> int:
         ('cross_cta', 8192, 4096)
     """
     return p.shared_bytes >> gf2_rank(p.src.flat_bases("block")) if p.kind == "cross_cta" else p.shared_bytes
+
+
+def split_cluster_scratch_bytes(a: LinearLayout, b: LinearLayout, bitwidth: int, stmatrix: bool) -> int:
+    """Our estimate of Triton 3.9's scratch for a round trip inside CTAs whose CGA layouts split
+    the tensor differently (``a`` and ``b`` each over the whole tensor): Triton's buffer then
+    spans the whole tensor with the source's ``block`` bases as its own in-dim, and its loads never
+    use ``ldmatrix`` (tests/oracles/triton-3.9-ir/cvt_cluster.jsonl); so the pair is planned
+    without ``ldmatrix``: where that plan stores with ``stmatrix`` its buffer is the figure (one
+    CTA's part: :func:`plan_scratch_bytes`), else Triton's plain ``ld/st.shared`` buffer of the
+    cluster (:func:`linlayout.plan_smem.cluster_ldst_scratch_elems_39`).  74 of the corpus' 77
+    such conversions (the other 3 store with ``stmatrix``; Triton's is half ours): still an
+    estimate (:mod:`.audit` says so).
+
+        >>> from converters.mlir import parse_type
+        >>> lay = ("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0], "
+        ...        "CGALayout = %s}>")
+        >>> a, b = (parse_type(f"tensor<64x128xf16, {lay % c}>").to_linear() for c in ("[[0, 0]]", "[[0, 1]]"))
+        >>> split_cluster_scratch_bytes(a, b, 16, stmatrix=True)   # Triton 3.9's metadata.shared: 4096
+        4096
+    """
+    q = plan_conversion(a, b, bitwidth=bitwidth, strategy="triton", ldmatrix=False, stmatrix=stmatrix)
+    if q.store_instr.startswith("stmatrix"):
+        return plan_scratch_bytes(q)
+    return cluster_ldst_scratch_elems_39(a, b, bitwidth) * max(bitwidth, 8) // 8
 
 
 def reduce_scratch_bytes(inputs: Sequence[TensorType], axis: int) -> int:
