@@ -35,6 +35,8 @@ import functools
 
 from . import gf2
 from .linear import LinearLayout
+from .plan_smem import (LD_ST_MATRIX, LD_ST_MATRIX_TRANS, LD_ST_SHARED, SwizzleSearch, _default_tiles, cluster_choice_elems,
+                        cluster_ldst_scratch_elems_39)
 
 
 def _out_list(L: LinearLayout) -> list[tuple[str, int]]:
@@ -133,6 +135,33 @@ def _shared_sides(kind: str, a: LinearLayout, b: LinearLayout) -> tuple[LinearLa
             _one_cta(a, blocks)[1] and _one_cta(b, blocks)[1] and gf2.reduced_basis(blocks) == gf2.reduced_basis(b.flat_bases("block"))):
         blocks = ()
     return _shared_side(kind, a, blocks), _shared_side(kind, b, blocks)
+
+
+def cluster_scratch_elems_39(kind: str, a: LinearLayout, b: LinearLayout, bitwidth: int, stmatrix: bool) -> int:
+    """The elements of one CTA's buffer Triton 3.9 allocates for a ``kind`` round trip
+    (``cross_cta``, or ``shared_memory`` inside CTAs whose CGA layouts split the tensor
+    differently) from ``a`` to ``b`` in a CTA cluster: its sides keep their ``block`` in-dim
+    (:func:`_shared_sides`); Triton's loads there are plain ``ld.shared`` and its stores
+    ``stmatrix`` (then ``stmatrix.trans``) where ``stmatrix`` is allowed and that pair fits, else
+    it falls back to its plain ``ld/st.shared`` swizzle
+    (:func:`~linlayout.plan_smem.cluster_ldst_scratch_elems_39`); the buffer of the pair's swizzle
+    as Triton builds it in a cluster (:func:`~linlayout.plan_smem.cluster_choice_elems`).
+    tests/oracles/triton-3.9-ir/cvt_cluster.jsonl: 312/312.
+
+        >>> s = LinearLayout.from_flat({"register": [1], "lane": [2, 4, 8, 16, 32], "block": [64]}, [("dim0", 128)])
+        >>> d = LinearLayout.from_flat({"register": [64], "lane": [1, 2, 4, 8, 16], "block": [32]}, [("dim0", 128)])
+        >>> cluster_scratch_elems_39("cross_cta", s, d, 32, stmatrix=True)
+        64
+    """
+    bw = max(bitwidth, 8)
+    if stmatrix:
+        search = SwizzleSearch(*_shared_sides(kind, a, b), bw)
+        for tile in _default_tiles(bw, True)[0]:
+            if tile in (LD_ST_MATRIX, LD_ST_MATRIX_TRANS):
+                choice = search.candidate(tile, LD_ST_SHARED)
+                if choice is not None:
+                    return cluster_choice_elems(search, choice)
+    return cluster_ldst_scratch_elems_39(a, b, bw)
 
 
 def _whole_tensor(lay: LinearLayout, L: LinearLayout) -> LinearLayout:

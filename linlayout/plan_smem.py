@@ -715,11 +715,8 @@ def cluster_ldst_scratch_elems_39(src: LinearLayout, dst: LinearLayout, bitwidth
     """The elements of one CTA's buffer of Triton 3.9's plain ``ld/st.shared`` swizzle of a round
     trip in a CTA cluster (``getNumScratchElemsSwizzledCvt`` over ``optimalSwizzlingLdSt`` of the
     whole-tensor layouts ``src`` and ``dst``, ``block`` in-dims kept): the vector of
-    :func:`_vbasis_39`; the source's nonzero block vectors are neither bank nor segment bits
-    (they are the buffer's ``block`` in-dim: ``computeSegment`` treats them as both sides' bank
-    bits); the segment bits that are registers of both sides are reps; the buffer over the whole
-    tensor, less its reps, is shared by the source's distinct CTA parts (2^rank of its block
-    vectors).  With no block vector it is the one-CTA buffer less its reps.
+    :func:`_vbasis_39`, each side's lanes but the last ``log2`` (vector words) as its tile, then
+    :func:`cluster_choice_elems`.
 
         >>> s = LinearLayout.from_flat({"register": [1], "lane": [2, 4, 8, 16, 32], "block": [64]}, [("dim0", 128)])
         >>> d = LinearLayout.from_flat({"register": [64], "lane": [1, 2, 4, 8, 16], "block": [32]}, [("dim0", 128)])
@@ -728,12 +725,41 @@ def cluster_ldst_scratch_elems_39(src: LinearLayout, dst: LinearLayout, bitwidth
     """
     s, d = _sides(src, dst)
     bw = max(bitwidth, 8)
-    block = [v for v in s.layout.flat_bases("block") if v] if "block" in s.layout.in_dim_names else []
+    block = _block_vectors(s)
     vbasis, _ = _vbasis_39(s, d, bw, _common_registers(s, d), frozenset(block))
     words = (max(1, (1 << len(vbasis)) * bw // 32)).bit_length() - 1
-    tiles = [list(x.lanes[:x.n_lanes - max(0, words + x.n_lanes - 5)]) for x in (s, d)]
+    tile_src, tile_dst = (list(x.lanes[:x.n_lanes - max(0, words + x.n_lanes - 5)]) for x in (s, d))
+    return _cluster_elems(s, d, bw, vbasis, tile_src, tile_dst)
+
+
+def cluster_choice_elems(search: SwizzleSearch, choice: SwizzleChoice) -> int:
+    """The elements of one CTA's buffer that Triton 3.9 allocates for the swizzle ``choice`` of
+    ``search`` (a round trip in a CTA cluster whose sides keep their ``block`` in-dim), as
+    ``optimalSwizzling`` builds it there: the same vector and access tiles, but the source's
+    nonzero block vectors are neither bank nor segment bits (the buffer's own ``block`` in-dim:
+    ``computeSegment`` counts them among both sides' bank bits), so the segment -- and the
+    registers of both sides among it, the reps -- are chosen from the rest; the buffer over the
+    whole tensor, less its reps, is shared by the source's CTA parts (2^rank of its block
+    vectors).  With no block vector: the one-CTA buffer less its reps.
+
+        >>> s = LinearLayout.from_flat({"register": [1], "lane": [2, 4, 8, 16, 32], "block": [64]}, [("dim0", 128)])
+        >>> search = SwizzleSearch(s, s, 32)
+        >>> cluster_choice_elems(search, search.ldst())   # each CTA's 64 elements
+        64
+    """
+    s, d = search.sides
+    return _cluster_elems(s, d, search.bitwidth, list(choice.layout.flat_bases("vector")), list(choice.store_tile),
+                          list(choice.load_tile))
+
+
+def _block_vectors(s: _Side) -> list[int]:
+    return [v for v in s.layout.flat_bases("block") if v] if "block" in s.layout.in_dim_names else []
+
+
+def _cluster_elems(s: _Side, d: _Side, bw: int, vbasis: list[int], tile_src: list[int], tile_dst: list[int]) -> int:
+    block = _block_vectors(s)
     len_s = _segment_len(s.dim - len(block), bw, len(vbasis))
-    segment = _compute_segment(vbasis + tiles[0] + block, vbasis + tiles[1] + block, s.dim, len_s)
+    segment = _compute_segment(vbasis + tile_src + block, vbasis + tile_dst + block, s.dim, len_s)
     reps = sum(1 for v in segment if v in s.reg_set and v in d.reg_set)
     return (1 << s.dim) >> (reps + rank(block))
 

@@ -31,8 +31,8 @@ is exact (no explicit buffers), an upper bound (buffers without liveness) or inc
 (:attr:`AuditReport.shared_total_status`).  In a CTA cluster (``ttg.num-ctas`` > 1) every figure
 is one CTA's, as Triton allocates: a buffer is its CTA's part (the CTAs its layout's ``block``
 bases split it between, :func:`.audit_scratch.buffer_bytes`), a conversion's scratch its CTA's
-share (:func:`.audit_scratch.plan_scratch_bytes`).  Conversions and reductions that cross CTAs
-(distributed shared memory), and conversions between different CTA splits, are counted with an
+share, as Triton sizes it also across CTAs (distributed shared memory) and between different CTA
+splits (:func:`.audit_scratch.cvt_scratch_bytes`).  Reductions that cross CTAs are counted with an
 estimate and named in :attr:`AuditReport.uncounted`.
 
     >>> ir = '''
@@ -66,7 +66,7 @@ from converters.mlir.types import MemDescType, TensorType
 from ..banks import bank_report
 from ..errors import LayoutError, ParseError
 from ..plan import Plan, plan_conversion
-from .audit_scratch import OpScratch, ScratchOp, buffer_bytes, live_peak, other_scratch, plan_scratch_bytes, region_ops, split_cluster_scratch_bytes, warp_index_bytes
+from .audit_scratch import OpScratch, ScratchOp, buffer_bytes, live_peak, other_scratch, plan_scratch_bytes, region_ops, warp_index_bytes, cvt_scratch_bytes
 from .audit_suggest import buffer_suggestions, conversion_suggestions
 
 __all__ = ["SHARED_MEMORY_LIMITS", "Conversion", "AuditReport", "audit", "shared_memory_limit", "add_arguments", "run"]
@@ -190,7 +190,7 @@ class AuditReport:
         together anyway), so Triton allocates that; ``"range"``: Triton allocates between
         :attr:`live_peak_bytes` and :attr:`shared_total_bytes` (its liveness may keep buffers live
         longer -- around loops -- and its offsets may fragment); ``"incomplete"``: some ops'
-        scratch (:attr:`uncounted`) is not modelled, or only estimated (CTA clusters), so both
+        scratch (:attr:`uncounted`) is not modelled, or only estimated (reductions across CTAs), so both
         ends may miss."""
         if self.uncounted:
             return "incomplete"
@@ -399,9 +399,6 @@ class AuditReport:
 #: ops whose scratch the audit does not size: a call holds its callee's shared memory (not read)
 _UNCOUNTED_SCRATCH = ("tt.call",)
 #: what the audit does not size in a CTA cluster (``ttg.num-ctas`` > 1), as named in :attr:`AuditReport.uncounted`
-_CROSS_CTA = "ttg.convert_layout across CTAs (distributed shared memory; Triton 3.9's rounds for it: counted as an estimate)"
-_CTA_SPLIT_DIFFERS = ("ttg.convert_layout inside CTAs that split the tensor differently (source and destination CGA "
-                      "layouts differ; Triton 3.9's scratch for it: counted as an estimate)")
 _CROSS_CTA_REDUCE = ("tt.reduce across CTAs (CTAs split the reduced axis; Triton 3.9's rounds for its distributed shared "
                      "memory: counted as an estimate)")
 _UNSIZED = "ttg.local_alloc in a CTA cluster whose layout gives no shape per CTA (counted whole)"
@@ -419,26 +416,12 @@ def _plan(a: Any, b: Any, bits: int, arch: Optional[int], strategy: str) -> Plan
                            stmatrix=arch is not None and arch >= 90)
 
 
-def _cluster_estimate(p: Plan) -> Optional[str]:
-    """Why Triton's scratch for a conversion in a CTA cluster is only estimated (a key of
-    :attr:`AuditReport.uncounted`), or None where the per-CTA plan is Triton's (no cluster, or a
-    round trip inside CTAs that split the tensor alike: the cvt_ptx corpus' cluster rows, and
-    test_audit.py::test_cluster_scratch_against_live_triton)."""
-    if p.kind == "cross_cta":
-        return _CROSS_CTA
-    if p.kind in ("shared_memory", "warp_shuffle") and p.src.flat_bases("block") != p.dst.flat_bases("block"):
-        return _CTA_SPLIT_DIFFERS
-    return None
-
-
 def _convert(m: Module, op: Op, src: TensorType, dst: TensorType, arch: Optional[int]) -> Conversion:
     bits = src.bitwidth
     a, b = src.to_linear(), dst.to_linear()
     best = _plan(a, b, bits, arch, "best")
     tri = _plan(a, b, bits, arch, "triton")
-    estimate = _cluster_estimate(tri)
-    tri_bytes = (split_cluster_scratch_bytes(a, b, bits, arch is not None and arch >= 90) if estimate == _CTA_SPLIT_DIFFERS
-                 and tri.kind == "shared_memory" else plan_scratch_bytes(tri))
+    tri_bytes = cvt_scratch_bytes(tri, stmatrix=arch is not None and arch >= 90)
     cheaper = None
     try:  # a suggestion that cannot be priced is left out; the conversion's own audit stands
         sugg = conversion_suggestions(m, op, src, dst, tri, lambda x, y, bw, st: _plan(x, y, bw, arch, st))
@@ -451,7 +434,7 @@ def _convert(m: Module, op: Op, src: TensorType, dst: TensorType, arch: Optional
         op.line, op.location, op.name, _OPS[op.name], src.layout_text, dst.layout_text, list(src.shape), src.dtype, bits,
         op.num_warps, op.partition, best.kind, best.is_zero_cost, plan_scratch_bytes(best), tri.describe() if cheaper else best.describe(),
         {**_plan_counts(best), "cost": best.cost, "triton_cost": tri.cost,
-         "triton": {**_plan_counts(tri), "shared_bytes": tri_bytes, "estimate": estimate}},
+         "triton": {**_plan_counts(tri), "shared_bytes": tri_bytes}},
         tri.kind, cheaper, [s.to_dict() for s in sugg],
         str(src), str(dst),
     )
@@ -591,7 +574,6 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
     buffers += -(-resident // 8) * 8  # the warp-specialized function's warp indices, live throughout
     limit, source = shared_memory_limit(tgt)
     uncounted = dict(Counter(o.name for o in m.ops if o.name in _UNCOUNTED_SCRATCH))
-    uncounted.update(Counter(c.counts["triton"]["estimate"] for c in cvts if c.counts["triton"]["estimate"]))
     across = sum(r.op == "tt.reduce" and any(b[r.axis] for b in r.inputs[0].to_linear().bases.get("block", ())) for r in regions)
     if across:
         uncounted[_CROSS_CTA_REDUCE] = across

@@ -60,11 +60,11 @@ from ..gf2 import rank as gf2_rank
 from ..limits import split_top_level
 from ..linear import LinearLayout
 from ..plan import Plan, plan_conversion
-from ..plan_smem import cluster_ldst_scratch_elems_39
+from ..plan_sides import cluster_scratch_elems_39
 
 __all__ = ["ScratchOp", "OpScratch", "reduce_scratch_bytes", "scan_scratch_bytes", "region_ops", "other_scratch", "warp_index_bytes",
            "gather_scratch_bytes", "histogram_scratch_bytes", "atomic_scratch_bytes", "capture_bytes", "buffer_bytes",
-           "plan_scratch_bytes", "split_cluster_scratch_bytes", "live_peak"]
+           "plan_scratch_bytes", "cvt_scratch_bytes", "live_peak"]
 
 _AXIS = re.compile(r"\baxis\s*=\s*(\d+)")
 _TYPE_START = re.compile(r"tensor<")
@@ -177,8 +177,8 @@ def plan_scratch_bytes(p: Plan) -> int:
     """The scratch one CTA allocates for a conversion plan (``strategy="triton"``).  A cross-CTA
     round trip's buffer (distributed shared memory) spans the cluster: each of the source's
     distinct parts (2^rank of its ``block`` bases) holds its share -- Triton 3.9's figure for the
-    steps of a reduction across CTAs, and for most conversions across CTAs (where it is not,
-    :mod:`.audit` says so); other plans' buffers are already one CTA's.
+    steps of a reduction across CTAs; a conversion's, across CTAs or between different CTA splits,
+    is :func:`cvt_scratch_bytes`'s; other plans' buffers are already one CTA's.
 
         >>> from converters.mlir import parse_type
         >>> lay = ("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0], "
@@ -191,28 +191,26 @@ def plan_scratch_bytes(p: Plan) -> int:
     return p.shared_bytes >> gf2_rank(p.src.flat_bases("block")) if p.kind == "cross_cta" else p.shared_bytes
 
 
-def split_cluster_scratch_bytes(a: LinearLayout, b: LinearLayout, bitwidth: int, stmatrix: bool) -> int:
-    """Our estimate of Triton 3.9's scratch for a round trip inside CTAs whose CGA layouts split
-    the tensor differently (``a`` and ``b`` each over the whole tensor): Triton's buffer then
-    spans the whole tensor with the source's ``block`` bases as its own in-dim, and its loads never
-    use ``ldmatrix`` (tests/oracles/triton-3.9-ir/cvt_cluster.jsonl); so the pair is planned
-    without ``ldmatrix``: where that plan stores with ``stmatrix`` its buffer is the figure (one
-    CTA's part: :func:`plan_scratch_bytes`), else Triton's plain ``ld/st.shared`` buffer of the
-    cluster (:func:`linlayout.plan_smem.cluster_ldst_scratch_elems_39`).  74 of the corpus' 77
-    such conversions (the other 3 store with ``stmatrix``; Triton's is half ours): still an
-    estimate (:mod:`.audit` says so).
+def cvt_scratch_bytes(p: Plan, stmatrix: bool) -> int:
+    """The scratch one CTA allocates for a conversion whose ``strategy="triton"`` plan is ``p``,
+    as Triton 3.9 sizes it (``getNumScratchElemsSwizzledCvt``): :func:`plan_scratch_bytes`, but
+    for a round trip across CTAs, or inside CTAs whose CGA layouts split the tensor differently
+    (the source's and destination's ``block`` bases differ): there Triton's buffer keeps the
+    source's ``block`` bases as its own in-dim and its stores may use ``stmatrix`` (where the
+    target has it: ``stmatrix``) but its loads never ``ldmatrix``
+    (:func:`linlayout.plan_sides.cluster_scratch_elems_39`; cvt_cluster.jsonl: 312/312).
 
         >>> from converters.mlir import parse_type
         >>> lay = ("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0], "
         ...        "CGALayout = %s}>")
         >>> a, b = (parse_type(f"tensor<64x128xf16, {lay % c}>").to_linear() for c in ("[[0, 0]]", "[[0, 1]]"))
-        >>> split_cluster_scratch_bytes(a, b, 16, stmatrix=True)   # Triton 3.9's metadata.shared: 4096
-        4096
+        >>> p = plan_conversion(a, b, bitwidth=16, strategy="triton")
+        >>> p.kind, cvt_scratch_bytes(p, stmatrix=True)   # Triton 3.9's metadata.shared: 4096
+        ('shared_memory', 4096)
     """
-    q = plan_conversion(a, b, bitwidth=bitwidth, strategy="triton", ldmatrix=False, stmatrix=stmatrix)
-    if q.store_instr.startswith("stmatrix"):
-        return plan_scratch_bytes(q)
-    return cluster_ldst_scratch_elems_39(a, b, bitwidth) * max(bitwidth, 8) // 8
+    if p.kind == "cross_cta" or (p.kind == "shared_memory" and p.src.flat_bases("block") != p.dst.flat_bases("block")):
+        return cluster_scratch_elems_39(p.kind, p.src, p.dst, p.bitwidth, stmatrix) * max(p.bitwidth, 8) // 8
+    return plan_scratch_bytes(p)
 
 
 def reduce_scratch_bytes(inputs: Sequence[TensorType], axis: int) -> int:
