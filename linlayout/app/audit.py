@@ -25,7 +25,8 @@ thread in another register order; a user that takes any layout; a shared layout 
 with fewer bank conflicts) and what differs.
 
 The kernel total compares the shared memory the module allocates plus the peak scratch (of
-conversions, and of reductions and scans, :mod:`.audit_scratch`; Triton 3.9's sizes) with the
+conversions, reductions, scans, gather, histogram, atomics, warp specialization and TMA
+descriptors, :mod:`.audit_scratch`; Triton 3.9's sizes) with the
 target's per-block limit (:data:`SHARED_MEMORY_LIMITS`, with sources), and says whether that total
 is exact (no explicit buffers), an upper bound (buffers without liveness) or incomplete
 (:attr:`AuditReport.shared_total_status`).  In a CTA cluster (``ttg.num-ctas`` > 1) every figure
