@@ -350,8 +350,10 @@ def test_cluster_scratch_against_live_triton():
 def test_cluster_reduce_scan_against_live_triton():
     """A ``tt.reduce`` / ``tt.scan`` of a random blocked layout with a random CGA layout over 2 or 4
     CTAs, alone in a module compiled by Triton 3.9 for sm_90 (make_scratch.py's module): the
-    audit's total is exact and is ``metadata.shared`` (scans: the shape per CTA), except for a
-    reduction whose axis the CTAs split, which crosses CTAs and is reported incomplete."""
+    audit's total is exact and is ``metadata.shared`` (scans: the shape per CTA), a reduction
+    whose axis the CTAs split (crossing CTAs) too: its steps across CTAs are sized as Triton sizes
+    a conversion across CTAs (before that: an estimate, Triton's figure in 45 and 47 of 60 such
+    reductions on two seeds; now 60 and 60)."""
     pytest.importorskip("triton")
     import random
 
@@ -383,14 +385,14 @@ def test_cluster_reduce_scan_against_live_triton():
             continue
         r = audit(text)
         where = f"seed {seed}: {text}"
-        if r.uncounted:
-            assert r.regions[0].op == "tt.reduce" and len(r.uncounted) == 1, where
-            assert next(iter(r.uncounted)).startswith("tt.reduce across CTAs") and r.shared_total_status == "incomplete", where
-        else:
-            assert r.shared_total_status == "exact" and r.shared_total_bytes == row["shared_bytes"], (
-                f"{where}: ours {r.shared_total_bytes}, Triton {row['shared_bytes']}")
-            checked[row["op"]] += 1
-    assert checked["tt.reduce"] >= 1, checked  # the first case at least
+        assert not r.uncounted, where
+        assert r.shared_total_status == "exact" and r.shared_total_bytes == row["shared_bytes"], (
+            f"{where}: ours {r.shared_total_bytes}, Triton {row['shared_bytes']}")
+        checked[row["op"]] += 1
+        across = r.regions and r.regions[0].op == "tt.reduce" and any(
+            b[r.regions[0].axis] for b in r.regions[0].inputs[0].to_linear().bases.get("block", ()))
+        checked["across"] += bool(across)
+    assert checked["tt.reduce"] >= 1 and checked["across"] >= 1, checked
 
 
 def test_cluster_crossing_is_counted():

@@ -33,8 +33,7 @@ is exact (no explicit buffers), an upper bound (buffers without liveness) or inc
 is one CTA's, as Triton allocates: a buffer is its CTA's part (the CTAs its layout's ``block``
 bases split it between, :func:`.audit_scratch.buffer_bytes`), a conversion's scratch its CTA's
 share, as Triton sizes it also across CTAs (distributed shared memory) and between different CTA
-splits (:func:`.audit_scratch.cvt_scratch_bytes`).  Reductions that cross CTAs are counted with an
-estimate and named in :attr:`AuditReport.uncounted`.
+splits (:func:`.audit_scratch.cvt_scratch_bytes`), and so are the steps of a reduction across CTAs.
 
     >>> ir = '''
     ... #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -191,7 +190,8 @@ class AuditReport:
         together anyway), so Triton allocates that; ``"range"``: Triton allocates between
         :attr:`live_peak_bytes` and :attr:`shared_total_bytes` (its liveness may keep buffers live
         longer -- around loops -- and its offsets may fragment); ``"incomplete"``: some ops'
-        scratch (:attr:`uncounted`) is not modelled, or only estimated (reductions across CTAs), so both
+        scratch (:attr:`uncounted`) is not modelled (a ``tt.call``'s callee; a cluster buffer whose layout
+        gives no shape per CTA), so both
         ends may miss."""
         if self.uncounted:
             return "incomplete"
@@ -399,9 +399,7 @@ class AuditReport:
 #: ops that may take scratch shared memory the audit does not model (Triton's allocation analysis gives them some)
 #: ops whose scratch the audit does not size: a call holds its callee's shared memory (not read)
 _UNCOUNTED_SCRATCH = ("tt.call",)
-#: what the audit does not size in a CTA cluster (``ttg.num-ctas`` > 1), as named in :attr:`AuditReport.uncounted`
-_CROSS_CTA_REDUCE = ("tt.reduce across CTAs (CTAs split the reduced axis; Triton 3.9's rounds for its distributed shared "
-                     "memory: counted as an estimate)")
+#: what the audit cannot size per CTA in a cluster (``ttg.num-ctas`` > 1), as named in :attr:`AuditReport.uncounted`
 _UNSIZED = "ttg.local_alloc in a CTA cluster whose layout gives no shape per CTA (counted whole)"
 
 
@@ -575,9 +573,6 @@ def audit(ir_text: str, *, target: Optional[str] = None) -> AuditReport:
     buffers += -(-resident // 8) * 8  # the warp-specialized function's warp indices, live throughout
     limit, source = shared_memory_limit(tgt)
     uncounted = dict(Counter(o.name for o in m.ops if o.name in _UNCOUNTED_SCRATCH))
-    across = sum(r.op == "tt.reduce" and any(b[r.axis] for b in r.inputs[0].to_linear().bases.get("block", ())) for r in regions)
-    if across:
-        uncounted[_CROSS_CTA_REDUCE] = across
     if unsized:
         uncounted[_UNSIZED] = unsized
     by_line: dict[int, int] = {}

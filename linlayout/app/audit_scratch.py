@@ -217,10 +217,12 @@ def reduce_scratch_bytes(inputs: Sequence[TensorType], axis: int) -> int:
     """Scratch bytes of a ``tt.reduce`` over ``axis`` of tensors ``inputs`` (one per operand, same
     shape and layout), as Triton 3.9 sizes it (``ReduceOpHelper::getScratchSizeInBytes``): each
     thread and then each warp reduces on its own; what is left of the axis lies across warps, and
-    each step moves those warp bases into lanes through a shared-memory round trip
+    each step moves those warp (and CTA) bases into lanes through a shared-memory round trip
     (``getInterLayout``), whose buffer is Triton's swizzled conversion scratch
-    (:func:`linlayout.plan.plan_conversion`, ``strategy="triton"``).  The largest step's buffer,
-    for every operand, is the scratch; 0 when no warp splits the axis.
+    (:func:`linlayout.plan.plan_conversion`, ``strategy="triton"``, plain ``ld/st.shared``; a step
+    across CTAs sized by :func:`cvt_scratch_bytes`, as Triton sizes a conversion across CTAs).
+    The largest step's buffer, for every operand, is the scratch; 0 when no warp or CTA splits the
+    axis.
 
         >>> from converters.mlir import parse_type
         >>> t = parse_type("tensor<64x128xf32, #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], "
@@ -235,7 +237,7 @@ def reduce_scratch_bytes(inputs: Sequence[TensorType], axis: int) -> int:
         n = 0
         for t in inputs:
             p = plan_conversion(reg, tmp, bitwidth=max(8, t.bitwidth), strategy="triton", matrix_instructions=False)
-            n += plan_scratch_bytes(p)
+            n += cvt_scratch_bytes(p, stmatrix=False)
         best = max(best, n)
         reg = _zero_along(_bases(tmp), list(tmp.out_dims.items()), axis, "lane")
     return best
