@@ -116,6 +116,20 @@ def compare_with_live_triton(
         worker.close()
 
 
+@pytest.fixture(scope="module")
+def builder():
+    """Triton 3.9's Gluon op builder (its ``to_linear_layout`` is the live oracle); skips
+    without triton."""
+    pytest.importorskip("triton")
+    from triton._C.libtriton import gluon_ir, ir
+
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    b = gluon_ir.GluonOpBuilder(ctx)
+    b._ctx = ctx  # keep the context alive with the builder
+    return b
+
+
 @pytest.fixture(scope="session")
 def oracle():
     return load_oracle

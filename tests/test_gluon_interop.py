@@ -24,18 +24,6 @@ ROWS = load_oracle("triton-3.9/gluon_ll.jsonl") + load_oracle("triton-3.9/gluon_
 ACCEPTED = [r for r in ROWS if "error" not in r]
 
 
-@pytest.fixture(scope="module")
-def builder():
-    pytest.importorskip("triton")
-    from triton._C.libtriton import gluon_ir, ir
-
-    ctx = ir.context()
-    ir.load_dialects(ctx)
-    b = gluon_ir.GluonOpBuilder(ctx)
-    b._ctx = ctx  # keep the context alive with the builder
-    return b
-
-
 def triton_linear(builder, obj, shape) -> LinearLayout:
     """Triton's own answer: the builder's to_linear_layout, read back as our LinearLayout."""
     return linear_from_triton(builder.to_linear_layout(obj._to_ir(builder), list(shape)))

@@ -875,18 +875,6 @@ def test_not_applicable(name):
 # ------------------------------------------------------------------ Triton 3.9 on the same rows
 
 
-@pytest.fixture(scope="module")
-def builder():
-    pytest.importorskip("triton")
-    from triton._C.libtriton import gluon_ir, ir
-
-    ctx = ir.context()
-    ir.load_dialects(ctx)
-    b = gluon_ir.GluonOpBuilder(ctx)
-    b._ctx = ctx  # keep the context alive with the builder
-    return b
-
-
 def _triton39(builder, layout, shape):
     from converters.gluon import linear_from_triton, to_triton
 
