@@ -725,10 +725,7 @@ def cluster_ldst_scratch_elems_39(src: LinearLayout, dst: LinearLayout, bitwidth
     """
     s, d = _sides(src, dst)
     bw = max(bitwidth, 8)
-    block = _block_vectors(s)
-    vbasis, _ = _vbasis_39(s, d, bw, _common_registers(s, d), frozenset(block))
-    words = (max(1, (1 << len(vbasis)) * bw // 32)).bit_length() - 1
-    tile_src, tile_dst = (list(x.lanes[:x.n_lanes - max(0, words + x.n_lanes - 5)]) for x in (s, d))
+    vbasis, _, tile_src, tile_dst, _ = _parts_39(s, d, bw, _common_registers(s, d), frozenset(_block_vectors(s)))
     return _cluster_elems(s, d, bw, vbasis, tile_src, tile_dst)
 
 
@@ -780,11 +777,13 @@ def _ldst_choice_39(s: _Side, d: _Side, bw: int, common: Sequence[int], common_s
     return _choice_of(groups, s.dim, s.outs, "st.shared", "ld.shared", w, r, tile_src, tile_dst, bw, order)
 
 
-def _parts_39(s: _Side, d: _Side, bw: int, common: Sequence[int]) -> tuple[list[int], bool | None, list[int], list[int], int]:
+def _parts_39(s: _Side, d: _Side, bw: int, common: Sequence[int],
+              block_src: frozenset[int] = frozenset()) -> tuple[list[int], bool | None, list[int], list[int], int]:
     """What :func:`ldst_choice_39` builds its swizzle from: the vector bases and which side
-    filled the word (:func:`_vbasis_39`; ``common``: the sides' common register basis), each
-    side's wavefront tile and log2 of the vector's 32-bit words."""
-    vbasis, src_fills = _vbasis_39(s, d, bw, common)
+    filled the word (:func:`_vbasis_39`; ``common``: the sides' common register basis;
+    ``block_src``: the source's block vectors in a CTA cluster), each side's wavefront tile and
+    log2 of the vector's 32-bit words."""
+    vbasis, src_fills = _vbasis_39(s, d, bw, common, block_src)
     words = (max(1, (1 << len(vbasis)) * bw // 32)).bit_length() - 1
     return vbasis, src_fills, list(s.lanes[:s.n_lanes - words]), list(d.lanes[:d.n_lanes - words]), words
 
