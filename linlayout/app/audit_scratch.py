@@ -44,6 +44,7 @@ Those are checked against Triton 3.9 compiling one-op modules
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -386,10 +387,7 @@ TMA_DESCRIPTOR_BYTES = 128
 
 def _shape_per_cta(t: TensorType) -> int:
     """Elements of one CTA's part of ``t`` (its layout's ``block`` bases split it)."""
-    n = 1
-    for s in t.shape:
-        n *= s
-    return n >> gf2_rank(t.to_linear().flat_bases("block"))
+    return math.prod(t.shape) >> gf2_rank(t.to_linear().flat_bases("block"))
 
 
 def gather_scratch_bytes(src: TensorType, idx: TensorType, axis: int) -> int:
@@ -417,14 +415,7 @@ def gather_scratch_bytes(src: TensorType, idx: TensorType, axis: int) -> int:
     local = (not any(v for L in (S, I) for d in hw for v in L.sublayout([d], [ax]).flat_bases(d))
              and part(S, hw, others) == part(I, hw, others)
              and part(S, ["lane"], others) == part(I, ["lane"], others))
-    return 0 if local else _shape(src) * ((src.bitwidth + 7) // 8)
-
-
-def _shape(t: Any) -> int:
-    n = 1
-    for s in t.shape:
-        n *= s
-    return n
+    return 0 if local else math.prod(src.shape) * ((src.bitwidth + 7) // 8)
 
 
 def histogram_scratch_bytes(result: TensorType, threads_per_warp: int) -> int:
@@ -436,7 +427,7 @@ def histogram_scratch_bytes(result: TensorType, threads_per_warp: int) -> int:
         >>> histogram_scratch_bytes(h, 32), histogram_scratch_bytes(h, 64)
         (128, 256)
     """
-    return max(_shape(result), threads_per_warp) * result.bitwidth // 8
+    return max(math.prod(result.shape), threads_per_warp) * result.bitwidth // 8
 
 
 def atomic_scratch_bytes(result: Optional[TensorType], bits: int, used: bool) -> int:
