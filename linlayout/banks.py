@@ -317,12 +317,18 @@ def bank_conflicts(register_layout: Any, shared_layout: Any, bitwidth: int, *, s
     if not hardware:
         return conflicts
     if vector is not None:
-        vector = check_pow2(vector, "vector")
-        if vector * bitwidth > 128 and vector > 1:
-            raise SizeError(f"bank_conflicts: a vector of {vector} x {bitwidth} bits is wider than 128 bits")
-        vec = vector
+        vec = _check_vector(vector, bitwidth)
     lanes = cvt.sublayout(["lane"], ["offset"]).flat_bases("lane")
     return _hardware_conflicts(lanes, vec, bitwidth, smem.in_dim_size_log2("offset"))
+
+
+def _check_vector(vector: Any, bitwidth: int) -> int:
+    """``vector`` (elements of one access) when it is a power of two of at most 128 bits of
+    ``bitwidth``-bit elements (one element always is); a SizeError otherwise."""
+    vector = check_pow2(vector, "vector")
+    if vector > 1 and vector * bitwidth > 128:
+        raise SizeError(f"a vector of {vector} x {bitwidth}-bit elements is wider than 128 bits")
+    return vector
 
 
 def hardware_conflicts(lane_offsets: Sequence[int], vector: int, bitwidth: int, offset_bits: int, *,
@@ -348,9 +354,7 @@ def hardware_conflicts(lane_offsets: Sequence[int], vector: int, bitwidth: int, 
     bitwidth = check_pow2(bitwidth, "bitwidth")
     if bitwidth > 128:
         raise SizeError(f"bitwidth must be a power of two between 1 and 128, got {bitwidth}")
-    vector = check_pow2(vector, "vector")
-    if vector * bitwidth > 128:
-        raise SizeError(f"a vector of {vector} x {bitwidth}-bit elements is wider than 128 bits")
+    vector = _check_vector(vector, bitwidth)
     offset_bits = as_int(offset_bits, "offset_bits")
     if not 0 <= offset_bits <= 64:
         raise SizeError(f"offset_bits must be between 0 and 64, got {offset_bits}")
