@@ -47,7 +47,7 @@ import numpy as np
 from linlayout.errors import LayoutError, NotInjectiveError, SizeError, UnsupportedError
 from linlayout.limits import MAX_ITEMS
 
-from .layout import MAX_DEPTH, E, IntTuple, Layout, format_int_tuple, flatten, is_int, make_layout, product
+from .layout import MAX_DEPTH, E, IntTuple, Layout, ceil_div_tuple, format_int_tuple, flatten, is_int, make_layout, product
 from .swizzle import ComposedLayout, Swizzle, evaluate_at
 
 __all__ = [
@@ -550,16 +550,9 @@ def _ceil_div_size(shape: IntTuple, d: int) -> int:
     """``size(ceil_div(shape, d))`` as C++ ``int_tuple.hpp`` folds it over a tuple: each mode is
     divided by what is left of ``d`` (rounding up), so ``ceil_div((4,7,6), 16)`` is ``(1,2,6)``
     (size 12, not ``ceil(168 / 16) = 11``)."""
-    if not isinstance(shape, tuple):
-        return -(-shape // d)
-    p = 1
-    for a in shape:
-        p *= _ceil_div_size(a, d)
-        pa = product(a)
-        if pa == 0:
-            raise SizeError(f"complement: the cotarget shape {format_int_tuple(shape)} has an extent-0 mode")
-        d = -(-d // pa)
-    return p
+    if isinstance(shape, tuple) and 0 in flatten(shape):
+        raise SizeError(f"complement: the cotarget shape {format_int_tuple(shape)} has an extent-0 mode")
+    return product(ceil_div_tuple(shape, d))
 
 
 # --------------------------------------------------------------------------- inverses

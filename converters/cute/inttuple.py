@@ -35,6 +35,7 @@ from .layout import (
     Underscore,
     _,
     _divmod,
+    ceil_div_tuple,
     _idx2crd_tree,
     format_int_tuple,
     has_underscore,
@@ -193,19 +194,7 @@ def _evenly(a: IntTuple, b: Any, depth: int) -> bool:
         return product(a) == b.size() * product(complement(b, a).shape)
     if not is_int(b) or b < 1:
         raise IntTupleError(f"evenly_divides: a tiler is an int >= 1, a Layout or a tuple of tilers, got {b!r}")
-    return product(a) == b * product(_ceil_div(a, b))
-
-
-def _ceil_div(a: IntTuple, b: int) -> IntTuple:
-    """C++ ``ceil_div(tuple, int)``: folded left to right as :func:`shape_div`, with ceilings."""
-    if isinstance(a, tuple):
-        out = []
-        rest = b
-        for ai in a:
-            out.append(_ceil_div(ai, rest))
-            rest = -(-rest // product(ai))
-        return tuple(out)
-    return -(-a // b)
+    return product(a) == b * product(ceil_div_tuple(a, b))
 
 
 # ------------------------------------------------------------------ orders

@@ -285,6 +285,23 @@ def product(t: IntTuple) -> int:
     return p
 
 
+def ceil_div_tuple(a: IntTuple, b: int) -> IntTuple:
+    """C++ ``ceil_div(tuple, int)``: each mode divided by what is left of ``b``, rounding up,
+    left to right (``shape_div``'s fold with ceilings).
+
+    >>> ceil_div_tuple((4, 7, 6), 16)     # size 12, not ceil(168 / 16) = 11
+    (1, 2, 6)
+    """
+    if isinstance(a, tuple):
+        out = []
+        rest = b
+        for ai in a:
+            out.append(ceil_div_tuple(ai, rest))
+            rest = -(-rest // product(ai))
+        return tuple(out)
+    return -(-a // b)
+
+
 def compact_col_major(shape: IntTuple, start: int = 1, *, static: bool = False) -> IntTuple:
     """Column-major (first mode fastest) compact strides congruent with ``shape``: the exclusive
     prefix product (pycute's ``prefix_product``, C++'s ``compact_col_major`` on run-time integers).
